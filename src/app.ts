@@ -1,0 +1,118 @@
+/**
+ * The application as a Fastify plugin. `server.ts` runs it; tests and the CLI build it
+ * with the same options (`appOptions`), so validation behaves the same everywhere.
+ */
+import crypto from 'node:crypto';
+import type { FastifyError, FastifyInstance, FastifyServerOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import cookie from '@fastify/cookie';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { Config } from './config.ts';
+import type { Database, DatabaseHandle } from './db/database.ts';
+import callerPlugin from './http/caller.ts';
+import { AppError, errorBody } from './http/errors.ts';
+import { isDatabaseUnavailable } from './db/errors.ts';
+import mailPlugin, { type MailPluginOptions } from './mail/mail.plugin.ts';
+import healthRoutes from './http/health.routes.ts';
+import identityRoutes from './identity/identity.routes.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    db: Database;
+    database: DatabaseHandle;
+  }
+}
+
+export interface AppOptions extends MailPluginOptions {
+  config: Config;
+  database: DatabaseHandle;
+}
+
+/** Bodies over 64 KiB are refused with 413 (CONTRACT 5). */
+export const BODY_LIMIT = 64 * 1024;
+
+/** Fastify options shared by the server, the tests and the CLI. */
+export function appOptions(): FastifyServerOptions {
+  return {
+    bodyLimit: BODY_LIMIT,
+    genReqId: () => crypto.randomUUID(),
+    ajv: { customOptions: { removeAdditional: 'all', allErrors: false } },
+  };
+}
+
+/** SPEC 4.2 rule 1: a body that is not valid JSON (or not an object) is an empty object. */
+function lenientJsonParser(_request: unknown, body: string, done: (err: Error | null, value?: unknown) => void): void {
+  try {
+    const value: unknown = body === '' ? {} : JSON.parse(body);
+    done(null, value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {});
+  } catch {
+    done(null, {});
+  }
+}
+
+function renderError(error: FastifyError | AppError, request: { log: FastifyInstance['log'] }) {
+  if (error instanceof AppError) return { status: error.status, plain: error.plainText, body: errorBody(error.code, error.userMessage) };
+  if (error.validation) {
+    return { status: 400, body: errorBody('invalid_request', `Requête invalide : ${error.message}`) };
+  }
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return { status: 413, body: errorBody('payload_too_large', 'Requête trop volumineuse (64 Kio au plus).') };
+  }
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    return { status: 415, body: errorBody('unsupported_media_type', 'Le corps doit être du JSON.') };
+  }
+  if (error.statusCode === 429) {
+    return { status: 429, body: errorBody('rate_limited', 'Trop de demandes : réessayez dans un moment.') };
+  }
+  if (isDatabaseUnavailable(error)) {
+    request.log.error({ err: error }, 'database unavailable');
+    return { status: 503, body: errorBody('service_unavailable', 'Service momentanément indisponible, réessayez.') };
+  }
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    return { status: error.statusCode, body: errorBody('bad_request', 'Requête invalide.') };
+  }
+  request.log.error({ err: error }, 'unexpected failure');
+  // SPEC 7: 500 server_error with a message; never the underlying (database) text.
+  return { status: 500, body: errorBody('server_error', 'Erreur interne du serveur.') };
+}
+
+async function app(fastify: FastifyInstance, options: AppOptions): Promise<void> {
+  fastify.decorate('config', options.config);
+  fastify.decorate('database', options.database);
+  fastify.decorate('db', options.database.db);
+
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, lenientJsonParser);
+
+  fastify.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    const { status, plain, body } = renderError(error, request);
+    if (plain !== undefined) return reply.code(status).type('text/plain; charset=utf-8').send(plain);
+    return reply.code(status).send(body);
+  });
+  fastify.setNotFoundHandler((request, reply) => {
+    reply.code(404).send(errorBody('not_found', 'Ressource introuvable.'));
+  });
+
+  await fastify.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'payroll-access', description: 'Organizations, members, roles, invitations and sign-in.', version: '0.1.0' },
+      servers: [{ url: options.config.publicUrl }],
+    },
+  });
+  await fastify.register(swaggerUi, { routePrefix: '/docs' });
+  fastify.get('/openapi.json', { schema: { hide: true } }, async () => fastify.swagger());
+
+  await fastify.register(cookie);
+  await fastify.register(rateLimit, { global: false });
+  await fastify.register(callerPlugin);
+  await fastify.register(mailPlugin, options);
+
+  await fastify.register(healthRoutes);
+  await fastify.register(identityRoutes);
+}
+
+export default fp(app, { name: 'payroll-access' });

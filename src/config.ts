@@ -1,0 +1,100 @@
+/**
+ * Configuration, read once from the environment (CONTRACT 2) and validated.
+ * Nothing else in the code base reads `process.env`.
+ */
+import path from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  /** PostgreSQL connection string; unset means the embedded PGlite database under `dataDir/pg`. */
+  databaseUrl: string | null;
+  dataDir: string;
+  /** Production address: every link in every e-mail starts with it (SPEC 4.2 rule 6.1). No trailing slash. */
+  publicUrl: string;
+  /** Unset means e-mails are written as `.eml` files under `dataDir/mail`. */
+  smtpUrl: string | null;
+  mailFrom: string;
+  supportEmail: string;
+  mailTimezone: string;
+  /** Cookies get `Secure` when the public address is https. */
+  secureCookies: boolean;
+}
+
+/** A configuration mistake: start-up prints `message` alone, without a stack trace. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+function nonEmpty(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+function parsePort(env: Env): number {
+  const raw = nonEmpty(env, 'PORT');
+  if (raw === undefined) return 3000;
+  if (!/^\d+$/.test(raw) || Number(raw) > 65535) {
+    throw new ConfigError(`PORT must be a port number between 0 and 65535, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function parseUrl(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = nonEmpty(env, name);
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} is not a valid URL: "${redactUrl(raw)}"`);
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new ConfigError(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}, got "${url.protocol}//…"`);
+  }
+  return raw;
+}
+
+/** Hides a password in a URL before it is printed. */
+export function redactUrl(raw: string): string {
+  return raw.replace(/(\/\/[^:/@]*:)[^@/]*@/, '$1***@');
+}
+
+function parseTimezone(env: Env): string {
+  const zone = nonEmpty(env, 'MAIL_TIMEZONE') ?? 'Europe/Paris';
+  try {
+    new Intl.DateTimeFormat('fr-FR', { timeZone: zone });
+  } catch {
+    throw new ConfigError(`MAIL_TIMEZONE is not a known time zone: "${zone}"`);
+  }
+  return zone;
+}
+
+function parseAddress(env: Env, name: string, fallback: string): string {
+  const value = nonEmpty(env, name) ?? fallback;
+  if (/[\r\n]/.test(value) || !value.includes('@')) {
+    throw new ConfigError(`${name} must be an e-mail address, got "${value}"`);
+  }
+  return value;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = parsePort(env);
+  const host = nonEmpty(env, 'HOST') ?? '127.0.0.1';
+  const dataDir = path.resolve(nonEmpty(env, 'DATA_DIR') ?? './data');
+  const publicUrl = (parseUrl(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  return {
+    port,
+    host,
+    databaseUrl: parseUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']) ?? null,
+    dataDir,
+    publicUrl,
+    smtpUrl: parseUrl(env, 'SMTP_URL', ['smtp:', 'smtps:']) ?? null,
+    mailFrom: parseAddress(env, 'MAIL_FROM', 'Payroll <no-reply@localhost>'),
+    supportEmail: parseAddress(env, 'SUPPORT_EMAIL', 'support@localhost'),
+    mailTimezone: parseTimezone(env),
+    secureCookies: publicUrl.startsWith('https:'),
+  };
+}

@@ -1,0 +1,27 @@
+/** Versioned migrations, bundled statically so they run the same from source or a package. */
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import type { Database } from './database.ts';
+import * as initial from './migrations/2026_11_22_00_00_00_initial.ts';
+
+const migrations: Record<string, Migration> = {
+  '2026_11_22_00_00_00_initial': initial,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export const latestMigration = Object.keys(migrations).sort().at(-1)!;
+
+/** Applies pending migrations; returns the names applied, throws on the first failure. */
+export async function migrateToLatest(db: Database): Promise<string[]> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** True when every known migration has been applied (used by /readyz). */
+export async function isMigrated(db: Database): Promise<boolean> {
+  const migrator = new Migrator({ db, provider });
+  const all = await migrator.getMigrations();
+  return all.every((m) => m.executedAt !== undefined);
+}

@@ -1,0 +1,57 @@
+/**
+ * Reads the session cookie once per request into `request.caller` (null when signed out),
+ * and guards state-changing requests against cross-site forgery.
+ */
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { resolveSession, type Caller } from '../identity/identity.service.ts';
+import { AppError } from './errors.ts';
+
+export const SESSION_COOKIE = 'session';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller: Caller | null;
+  }
+}
+
+/** The signed-in caller, or SPEC 7's 401 `Unauthorized`. */
+export function requireCaller(request: FastifyRequest): Caller {
+  if (!request.caller) throw AppError.unauthorized();
+  return request.caller;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A browser always tells where a request comes from (`Sec-Fetch-Site`, else `Origin`).
+ * Unsafe requests from another site are refused; clients that send neither (curl, scripts)
+ * carry no ambient browser cookie and pass.
+ */
+export function isCrossSite(request: FastifyRequest, publicUrl: string): boolean {
+  if (SAFE_METHODS.has(request.method)) return false;
+  const fetchSite = request.headers['sec-fetch-site'];
+  if (typeof fetchSite === 'string') return fetchSite !== 'same-origin' && fetchSite !== 'none';
+  const origin = request.headers.origin;
+  if (typeof origin !== 'string') return false;
+  let originHost: string;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    return true;
+  }
+  return originHost !== request.headers.host && origin !== new URL(publicUrl).origin;
+}
+
+export default fp(
+  async function callerPlugin(fastify: FastifyInstance) {
+    fastify.decorateRequest('caller', null);
+    fastify.addHook('onRequest', async (request) => {
+      if (isCrossSite(request, fastify.config.publicUrl)) {
+        throw new AppError(403, 'cross_site_request', 'Requête refusée : elle ne vient pas de ce site.');
+      }
+      request.caller = await resolveSession(fastify.db, request.cookies[SESSION_COOKIE]);
+    });
+  },
+  { name: 'session-caller', dependencies: ['@fastify/cookie'] },
+);

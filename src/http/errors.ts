@@ -1,0 +1,33 @@
+/**
+ * Errors a route can answer with. Services throw `AppError`; the one error handler in
+ * `app.ts` renders them: JSON `{ error, message? }` (SPEC 7), or the plain-text bodies SPEC 7
+ * gives for 401 and for a failed access check.
+ */
+export class AppError extends Error {
+  override name = 'AppError';
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    /** The French sentence shown to users; omitted from the body when undefined. */
+    readonly userMessage?: string,
+    /** When set, the body is this plain text instead of JSON. */
+    readonly plainText?: string,
+  ) {
+    super(userMessage ?? code);
+  }
+
+  /** SPEC 7: 401, plain text `Unauthorized`. */
+  static unauthorized(): AppError {
+    return new AppError(401, 'unauthorized', undefined, 'Unauthorized');
+  }
+
+  /** SPEC 4.4: 403, plain text `Forbidden`. */
+  static forbidden(): AppError {
+    return new AppError(403, 'forbidden', undefined, 'Forbidden');
+  }
+}
+
+/** The JSON body of an error (SPEC 7). */
+export function errorBody(code: string, message?: string): { error: string; message?: string } {
+  return message === undefined ? { error: code } : { error: code, message };
+}

@@ -1,0 +1,149 @@
+/** SQL of the identity provider: accounts, one-time tokens, sessions, auth preferences. */
+import { sql } from 'kysely';
+import type { Database } from '../db/database.ts';
+import type { StaffLevel, User, UserMetadata } from '../db/schema.ts';
+
+/** What `find_user_by_email` returns of an account. */
+export type Account = Pick<User, 'id' | 'email' | 'user_metadata' | 'activated_at'>;
+
+/** SPEC 4.2 rule 5: the lookup goes through the SQL function `find_user_by_email`. */
+export async function findUserByEmail(db: Database, email: string): Promise<Account | undefined> {
+  const { rows } = await sql<Account>`
+    select * from public.find_user_by_email(email_param => ${email})`.execute(db);
+  return rows[0];
+}
+
+export function findUserById(db: Database, id: string): Promise<User | undefined> {
+  return db.selectFrom('auth.users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Creates the account unless the e-mail is taken. Two requests racing on one e-mail both
+ * reach the unique index; the loser gets `undefined` and reads the winner's account.
+ */
+export function insertUserIfAbsent(db: Database, email: string, metadata: UserMetadata): Promise<User | undefined> {
+  return db
+    .insertInto('auth.users')
+    .values({ email, user_metadata: JSON.stringify(metadata) })
+    .onConflict((oc) => oc.column('email').doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function markActivated(db: Database, userId: string): Promise<void> {
+  await db
+    .updateTable('auth.users')
+    .set({ activated_at: sql`coalesce(activated_at, now())` })
+    .where('id', '=', userId)
+    .execute();
+}
+
+export async function upsertAuthPreferences(
+  db: Database,
+  userId: string,
+  prefs: { allow_magic_link: boolean; allow_password: boolean },
+): Promise<void> {
+  await db
+    .insertInto('user_auth_preferences')
+    .values({ user_id: userId, ...prefs })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet(prefs))
+    .execute();
+}
+
+export async function allowsMagicLink(db: Database, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('user_auth_preferences')
+    .select('allow_magic_link')
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  // No preferences recorded: accounts made by staff or the CLI sign in by link.
+  return row?.allow_magic_link ?? true;
+}
+
+export async function insertOneTimeToken(
+  db: Database,
+  token: { id: string; user_id: string; kind: 'invite' | 'magiclink'; secret_hash: string; expires_at: Date },
+): Promise<void> {
+  await db.insertInto('auth.one_time_tokens').values(token).execute();
+}
+
+/** Older links of the same kind stop working when a new one is issued. */
+export async function retireOneTimeTokens(db: Database, userId: string, kind: 'invite' | 'magiclink'): Promise<void> {
+  await db
+    .updateTable('auth.one_time_tokens')
+    .set({ used_at: sql`now()` })
+    .where('user_id', '=', userId)
+    .where('kind', '=', kind)
+    .where('used_at', 'is', null)
+    .execute();
+}
+
+/** Locks the token row so that two sign-ins with one token cannot both succeed. */
+export function lockOneTimeToken(db: Database, id: string) {
+  return db
+    .selectFrom('auth.one_time_tokens')
+    .select(['id', 'user_id', 'kind', 'secret_hash', 'used_at', sql<boolean>`expires_at <= now()`.as('expired')])
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function markOneTimeTokenUsed(db: Database, id: string): Promise<void> {
+  await db.updateTable('auth.one_time_tokens').set({ used_at: sql`now()` }).where('id', '=', id).execute();
+}
+
+export async function insertSession(
+  db: Database,
+  session: { id: string; user_id: string; secret_hash: string; expires_at: Date },
+): Promise<void> {
+  await db.insertInto('auth.sessions').values(session).execute();
+}
+
+export interface SessionRow {
+  session_id: string;
+  secret_hash: string;
+  expires_at: Date;
+  last_verified_at: Date;
+  user_id: string;
+  email: string;
+  user_metadata: UserMetadata;
+  is_staff: boolean;
+  staff_level: StaffLevel | null;
+}
+
+/** One query gives the session, its account and the account's staff status. */
+export function findSession(db: Database, sessionId: string): Promise<SessionRow | undefined> {
+  return db
+    .selectFrom('auth.sessions as s')
+    .innerJoin('auth.users as u', 'u.id', 's.user_id')
+    .leftJoin('staff_users as st', 'st.user_id', 's.user_id')
+    .select([
+      's.id as session_id',
+      's.secret_hash',
+      's.expires_at',
+      's.last_verified_at',
+      'u.id as user_id',
+      'u.email',
+      'u.user_metadata',
+      sql<boolean>`coalesce(st.is_staff, false)`.as('is_staff'),
+      sql<StaffLevel | null>`case when st.is_staff then st.level end`.as('staff_level'),
+    ])
+    .where('s.id', '=', sessionId)
+    .executeTakeFirst() as Promise<SessionRow | undefined>;
+}
+
+export async function extendSession(db: Database, sessionId: string, expiresAt: Date): Promise<void> {
+  await db
+    .updateTable('auth.sessions')
+    .set({ expires_at: expiresAt, last_verified_at: sql`now()` })
+    .where('id', '=', sessionId)
+    .execute();
+}
+
+export async function deleteSession(db: Database, sessionId: string): Promise<void> {
+  await db.deleteFrom('auth.sessions').where('id', '=', sessionId).execute();
+}
+
+export async function deleteUserSessions(db: Database, userId: string): Promise<void> {
+  await db.deleteFrom('auth.sessions').where('user_id', '=', userId).execute();
+}

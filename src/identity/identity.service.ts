@@ -1,0 +1,123 @@
+/**
+ * The identity provider (CONTRACT 4): accounts, one-time links and sessions.
+ */
+import type { Database } from '../db/database.ts';
+import type { StaffLevel, UserMetadata } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import * as repo from './identity.repository.ts';
+import { issueToken, parseToken, secretMatches } from './tokens.ts';
+
+export const INVITE_TTL_MS = 7 * 24 * 3600_000;
+export const MAGIC_LINK_TTL_MS = 3600_000;
+export const SESSION_TTL_MS = 30 * 24 * 3600_000;
+/** A session's expiry is pushed back at most this often, to spare a write per request. */
+const SESSION_RENEWAL_MS = 3600_000;
+
+export type OneTimeKind = 'invite' | 'magiclink';
+
+/** Who is calling: read once per request from the session cookie; every route uses it. */
+export interface Caller {
+  userId: string;
+  email: string;
+  firstName: string | null;
+  isStaff: boolean;
+  staffLevel: StaffLevel | null;
+  sessionId: string;
+}
+
+export const identityErrors = {
+  invalidToken: () => new AppError(401, 'invalid_token', 'Ce lien est invalide, expiré ou déjà utilisé. Demandez un nouveau lien.'),
+};
+
+/** SPEC 2.5: the first_name metadata, else the first word of display_name, else null. */
+export function firstNameOf(metadata: UserMetadata | null | undefined): string | null {
+  const first = typeof metadata?.first_name === 'string' ? metadata.first_name.trim() : '';
+  if (first) return first;
+  const display = typeof metadata?.display_name === 'string' ? metadata.display_name.trim() : '';
+  return display ? display.split(/\s+/)[0]! : null;
+}
+
+/** The account of an e-mail, created when none exists. Safe against concurrent creation. */
+export async function ensureAccount(
+  db: Database,
+  email: string,
+  metadata: UserMetadata,
+): Promise<{ account: repo.Account; created: boolean }> {
+  const inserted = await repo.insertUserIfAbsent(db, email, metadata);
+  if (inserted) return { account: inserted, created: true };
+  const existing = await repo.findUserByEmail(db, email);
+  if (!existing) throw new Error('account vanished after a conflicting insert');
+  return { account: existing, created: false };
+}
+
+/** `{PUBLIC_URL}/activate#token=…&type=…` (CONTRACT 4). */
+export function activationUrl(publicUrl: string, token: string, kind: OneTimeKind): string {
+  return `${publicUrl}/activate#token=${encodeURIComponent(token)}&type=${kind}`;
+}
+
+/** Issues a fresh one-time token; older unused ones of the same kind stop working. */
+export async function issueOneTimeToken(db: Database, userId: string, kind: OneTimeKind): Promise<string> {
+  const issued = issueToken();
+  await repo.retireOneTimeTokens(db, userId, kind);
+  await repo.insertOneTimeToken(db, {
+    id: issued.id,
+    user_id: userId,
+    kind,
+    secret_hash: issued.secretHash,
+    expires_at: new Date(Date.now() + (kind === 'invite' ? INVITE_TTL_MS : MAGIC_LINK_TTL_MS)),
+  });
+  return issued.token;
+}
+
+/**
+ * Consumes a one-time token and opens a session: the token works once, the account is
+ * marked activated. Returns the session token to put in the cookie.
+ */
+export async function signInWithToken(db: Database, presented: unknown): Promise<{ sessionToken: string; userId: string }> {
+  const parsed = parseToken(presented);
+  if (!parsed) throw identityErrors.invalidToken();
+  return db.transaction().execute(async (trx) => {
+    const row = await repo.lockOneTimeToken(trx, parsed.id);
+    if (!row || row.used_at !== null || row.expired || !secretMatches(parsed.secret, row.secret_hash)) {
+      throw identityErrors.invalidToken();
+    }
+    await repo.markOneTimeTokenUsed(trx, row.id);
+    await repo.markActivated(trx, row.user_id);
+    const session = issueToken();
+    await repo.insertSession(trx, {
+      id: session.id,
+      user_id: row.user_id,
+      secret_hash: session.secretHash,
+      expires_at: new Date(Date.now() + SESSION_TTL_MS),
+    });
+    return { sessionToken: session.token, userId: row.user_id };
+  });
+}
+
+/** The caller of a session cookie, or null for none, a bad, unknown or expired session. */
+export async function resolveSession(db: Database, cookie: string | undefined): Promise<Caller | null> {
+  const parsed = parseToken(cookie);
+  if (!parsed) return null;
+  const row = await repo.findSession(db, parsed.id);
+  if (!row || !secretMatches(parsed.secret, row.secret_hash)) return null;
+  const now = Date.now();
+  if (row.expires_at.getTime() <= now) {
+    await repo.deleteSession(db, row.session_id);
+    return null;
+  }
+  if (now - row.last_verified_at.getTime() > SESSION_RENEWAL_MS) {
+    await repo.extendSession(db, row.session_id, new Date(now + SESSION_TTL_MS));
+  }
+  return {
+    userId: row.user_id,
+    email: row.email,
+    firstName: firstNameOf(row.user_metadata),
+    isStaff: row.is_staff,
+    staffLevel: row.staff_level,
+    sessionId: row.session_id,
+  };
+}
+
+export async function endSession(db: Database, caller: Caller | null): Promise<void> {
+  if (caller) await repo.deleteSession(db, caller.sessionId);
+}

@@ -1,0 +1,104 @@
+/**
+ * Builds the app for a test: a fresh database per call (a migrated PGlite snapshot copied
+ * in memory, or a new PostgreSQL database when TEST_DATABASE_URL is set), the same Fastify
+ * options as the server, and `t.after` cleanup.
+ */
+import crypto from 'node:crypto';
+import path from 'node:path';
+import os from 'node:os';
+import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { sql } from 'kysely';
+import { loadConfig, type Config } from '../src/config.ts';
+import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import app, { appOptions } from '../src/app.ts';
+import type { AppOptions } from '../src/app.ts';
+
+export const usingPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+let snapshot: Promise<Blob> | undefined;
+
+/** PGlite takes seconds to initialise; migrate once per process and copy the files. */
+function migratedSnapshot(): Promise<Blob> {
+  snapshot ??= (async () => {
+    const handle = await openDatabase({ databaseUrl: null, pgliteDir: 'memory://' });
+    await migrateToLatest(handle.db);
+    const blob = await handle.pglite!.dumpDataDir('none');
+    await handle.close();
+    return blob;
+  })();
+  return snapshot;
+}
+
+/** A fresh, migrated database for one test. */
+export async function freshDatabase(): Promise<DatabaseHandle & { url: string | null }> {
+  const baseUrl = process.env.TEST_DATABASE_URL;
+  if (!baseUrl) {
+    const handle = await openDatabase({ databaseUrl: null, pgliteDir: 'memory://', pgliteSnapshot: await migratedSnapshot() });
+    return { ...handle, url: null };
+  }
+  const name = `pa_test_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase({ databaseUrl: url.toString(), pgliteDir: 'memory://', maxConnections: 20 });
+  await migrateToLatest(handle.db);
+  return {
+    ...handle,
+    url: url.toString(),
+    async close() {
+      await handle.close();
+      const cleanup = new pg.Client({ connectionString: baseUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    DATA_DIR: path.join(os.tmpdir(), `payroll-access-test-${crypto.randomBytes(4).toString('hex')}`),
+    PUBLIC_URL: 'https://paie.example.com',
+    SUPPORT_EMAIL: 'support@example.com',
+    MAIL_FROM: 'Paie <no-reply@example.com>',
+    ...overrides,
+  });
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  config: Config;
+}
+
+type TestContext = { after(fn: () => unknown): void };
+
+export async function build(
+  t: TestContext,
+  options: { env?: Record<string, string>; app?: Partial<AppOptions> } = {},
+): Promise<TestApp> {
+  const config = testConfig(options.env);
+  const database = await freshDatabase();
+  const fastify = Fastify({ ...appOptions(), logger: false });
+  await fastify.register(app, { config, database, mailWorker: false, ...options.app });
+  await fastify.ready();
+  t.after(async () => {
+    await fastify.close();
+    await database.close();
+  });
+  return { app: fastify, database, config };
+}
+
+/** The `session=…` cookie of a sign-in response, ready for a `cookie` header. */
+export function sessionCookieOf(response: LightMyRequestResponse): string {
+  const cookie = response.cookies.find((c) => c.name === 'session');
+  if (!cookie) throw new Error(`no session cookie in response ${response.statusCode} ${response.body}`);
+  return `session=${cookie.value}`;
+}
+
+export { sql };
