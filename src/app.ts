@@ -17,6 +17,7 @@ import { isDatabaseUnavailable } from './db/errors.ts';
 import mailPlugin, { type MailPluginOptions } from './mail/mail.plugin.ts';
 import healthRoutes from './http/health.routes.ts';
 import identityRoutes from './identity/identity.routes.ts';
+import accessRoutes from './access/access.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -113,6 +114,7 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
 
   await fastify.register(healthRoutes);
   await fastify.register(identityRoutes);
+  await fastify.register(accessRoutes);
 }
 
 export default fp(app, { name: 'payroll-access' });

@@ -102,7 +102,9 @@ export type AccessAction =
   | 'reactivated'
   | 'revoked'
   | 'invitation_resent'
-  | 'active_org_selected';
+  | 'active_org_selected'
+  | 'staff_invited'
+  | 'staff_revoked';
 
 export interface AccessEventsTable {
   id: Generated<string>;

@@ -63,10 +63,11 @@ const statements = [
    )`,
   `create unique index organization_members_one_super_admin
      on public.organization_members (org_id) where role = 'SUPER_ADMIN'`,
+  // Lists read newest first with keyset pagination: scanned backwards.
   `create index organization_members_org_created_idx
-     on public.organization_members (org_id, created_at desc, user_id)`,
+     on public.organization_members (org_id, created_at, user_id)`,
   `create index organization_members_created_idx
-     on public.organization_members (created_at desc, org_id, user_id)`,
+     on public.organization_members (created_at, org_id, user_id)`,
   `create index organization_members_user_idx on public.organization_members (user_id)`,
 
   // Staff (SPEC 2.3, 2.4). Revoking a staff member clears is_staff; the row stays for the record.

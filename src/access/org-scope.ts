@@ -1,0 +1,93 @@
+/**
+ * The organization a request acts on and whether the caller may act there: SPEC 4.1 rules
+ * 1-3, SPEC 4.2 rules 2-3 and SPEC 4.4, run before the body is validated so that their
+ * answers (401, 400 no_active_org, 403) come first, as the SPEC orders them.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { Database } from '../db/database.ts';
+import type { MemberRole } from '../db/schema.ts';
+import { isDatabaseUnavailable } from '../db/errors.ts';
+import { AppError } from '../http/errors.ts';
+import type { Caller } from '../identity/identity.service.ts';
+import { checkManageAccess, type CallerMembership } from './access-check.ts';
+import { accessErrors } from './access.errors.ts';
+import { resolveRequestOrgId } from './active-org.ts';
+import { findMembership } from './membership.repository.ts';
+import { isUuid } from './org-resolution.ts';
+
+export interface OrgScope {
+  caller: Caller;
+  /** The organization acted on; null only for a staff caller with none (global mode). */
+  orgId: string | null;
+  /** The caller's role in that organization; null for staff. */
+  callerRole: MemberRole | null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    orgScope: OrgScope | null;
+  }
+}
+
+export function scopeOf(request: FastifyRequest): OrgScope {
+  if (!request.orgScope) throw new Error('route is missing its org-scope hook');
+  return request.orgScope;
+}
+
+async function readMembership(db: Database, orgId: string, userId: string): Promise<CallerMembership | undefined | 'lookup_failed'> {
+  try {
+    return await findMembership(db, orgId, userId);
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) throw error;
+    return 'lookup_failed';
+  }
+}
+
+/** SPEC 4.4, for a caller on a resolved organization. */
+async function authorize(db: Database, caller: Caller, orgId: string): Promise<OrgScope> {
+  if (caller.isStaff) return { caller, orgId, callerRole: null };
+  const membership = await readMembership(db, orgId, caller.userId);
+  if (checkManageAccess(caller, membership) !== 'allowed') throw AppError.forbidden();
+  return { caller, orgId, callerRole: (membership as CallerMembership).role as MemberRole };
+}
+
+/** SPEC 4.1: reading. A staff caller with no organization reads globally. */
+export async function readScope(db: Database, request: FastifyRequest): Promise<OrgScope> {
+  const orgId = await resolveRequestOrgId(db, request);
+  const caller = request.caller;
+  if (!caller) throw AppError.unauthorized();
+  if (!orgId) {
+    if (!caller.isStaff) throw accessErrors.noActiveOrg();
+    return { caller, orgId: null, callerRole: null };
+  }
+  return authorize(db, caller, orgId);
+}
+
+/**
+ * SPEC 4.2: changing. The resolved organization, else the body's `org_id`, else (staff only)
+ * the organization last chosen in the staff settings. A staff caller may still have none:
+ * the service answers no_active_org once the body is validated.
+ */
+export async function changeScope(db: Database, request: FastifyRequest): Promise<OrgScope> {
+  const resolved = await resolveRequestOrgId(db, request);
+  const caller = request.caller;
+  if (!caller) throw AppError.unauthorized();
+  const bodyOrgId = (request.body as { org_id?: unknown } | undefined)?.org_id;
+  const orgId = resolved ?? (isUuid(bodyOrgId) ? bodyOrgId.toLowerCase() : null);
+  if (orgId) return authorize(db, caller, orgId);
+  if (!caller.isStaff) throw accessErrors.noActiveOrg();
+  const settings = await db
+    .selectFrom('staff_settings')
+    .select('active_org_id')
+    .where('user_id', '=', caller.userId)
+    .executeTakeFirst();
+  return { caller, orgId: settings?.active_org_id ?? null, callerRole: null };
+}
+
+/** Staff-only routes: 401 without a session, plain 403 for anyone else. */
+export function requireStaff(request: FastifyRequest): Caller {
+  const caller = request.caller;
+  if (!caller) throw AppError.unauthorized();
+  if (!caller.isStaff) throw AppError.forbidden();
+  return caller;
+}

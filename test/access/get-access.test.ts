@@ -1,0 +1,189 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { build } from '../helper.ts';
+import { addMembership, createOrg, member, signedIn } from '../support/fixtures.ts';
+
+const ITEM_KEYS = ['activated', 'created_at', 'email', 'first_name', 'org_id', 'revoked', 'revoked_at', 'role', 'user_id'];
+
+describe('GET /api/access', () => {
+  it('should answer 401 plain Unauthorized without a session', async (t) => {
+    const { app } = await build(t);
+    const res = await app.inject({ method: 'GET', url: '/api/access' });
+    assert.equal(res.statusCode, 401);
+    assert.equal(res.body, 'Unauthorized');
+  });
+
+  it('should answer 400 no_active_org to a non-staff caller without organization', async (t) => {
+    const { app, database } = await build(t);
+    const loner = await signedIn(app, database.db, 'loner@example.com');
+    const res = await app.inject({ method: 'GET', url: '/api/access', headers: { cookie: loner.cookie } });
+    assert.equal(res.statusCode, 400);
+    assert.deepEqual(res.json(), { error: 'no_active_org', message: 'Aucune organisation active trouvée' });
+  });
+
+  it('should list the members of the caller organization, newest first, with the SPEC 2.5 fields', async (t) => {
+    const { app, database } = await build(t);
+    const db = database.db;
+    const orgId = await createOrg(db, 'Théâtre du Soleil', 'TDS001');
+    const admin = await member(app, db, orgId, 'admin@example.com', 'ADMIN', { metadata: { first_name: 'Alice' } });
+    const agent = await signedIn(app, db, 'agent@example.com', { metadata: { display_name: 'Bruno  Martin' } });
+    await addMembership(db, orgId, agent.userId, 'AGENT', { createdAt: new Date('2030-01-02T00:00:00Z') });
+    const gone = await signedIn(app, db, 'gone@example.com');
+    await addMembership(db, orgId, gone.userId, 'COMPTA', { revoked: true, createdAt: new Date('2030-01-01T00:00:00Z') });
+    const pending = await db.insertInto('auth.users').values({ email: 'pending@example.com' }).returning('id').executeTakeFirstOrThrow();
+    await addMembership(db, orgId, pending.id, 'COMPTA', { createdAt: new Date('2020-01-01T00:00:00Z') });
+    // Someone else's organization: never listed.
+    const otherOrg = await createOrg(db, 'Autre');
+    await member(app, db, otherOrg, 'other@example.com', 'ADMIN');
+
+    const res = await app.inject({ method: 'GET', url: '/api/access', headers: { cookie: admin.cookie } });
+    assert.equal(res.statusCode, 200);
+    assert.match(String(res.headers['content-type']), /^application\/json/);
+    const { items } = res.json() as { items: Array<Record<string, unknown>> };
+    assert.deepEqual(items.map((i) => i.email), ['agent@example.com', 'gone@example.com', 'admin@example.com', 'pending@example.com']);
+    for (const item of items) assert.deepEqual(Object.keys(item).sort(), ITEM_KEYS);
+    assert.deepEqual(items[0], {
+      org_id: null,
+      user_id: agent.userId,
+      first_name: 'Bruno',
+      email: 'agent@example.com',
+      role: 'AGENT',
+      created_at: '2030-01-02T00:00:00.000Z',
+      revoked: false,
+      revoked_at: null,
+      activated: true,
+    });
+    assert.equal(items[1]!.revoked, true);
+    assert.match(String(items[1]!.revoked_at), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    assert.equal(items[1]!.first_name, null);
+    assert.equal(items[2]!.first_name, 'Alice');
+    assert.equal(items[3]!.activated, false);
+  });
+
+  it('should answer an empty items array when the organization has no membership (staff)', async (t) => {
+    const { app, database } = await build(t);
+    const orgId = await createOrg(database.db, 'Vide');
+    const staff = await signedIn(app, database.db, 'staff@example.com', { staff: 'STAFF' });
+    const res = await app.inject({ method: 'GET', url: '/api/access', headers: { cookie: `${staff.cookie}; active_org_id=${orgId}` } });
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(res.json(), { items: [] });
+  });
+
+  for (const [role, revoked] of [['AGENT', false], ['COMPTA', false], ['ADMIN', true]] as const) {
+    it(`should answer 403 plain Forbidden to ${revoked ? 'a revoked ' : 'an '}${role}`, async (t) => {
+      const { app, database } = await build(t);
+      const orgId = await createOrg(database.db, 'Org');
+      const person = await member(app, database.db, orgId, 'p@example.com', role, { revoked });
+      const res = await app.inject({ method: 'GET', url: '/api/access', headers: { cookie: person.cookie } });
+      if (revoked) {
+        // A revoked membership is no active organization for get_my_org.
+        assert.equal(res.statusCode, 400);
+        assert.equal(res.json().error, 'no_active_org');
+      } else {
+        assert.equal(res.statusCode, 403);
+        assert.equal(res.body, 'Forbidden');
+      }
+    });
+  }
+
+  it('should let a SUPER_ADMIN read the list', async (t) => {
+    const { app, database } = await build(t);
+    const orgId = await createOrg(database.db, 'Org');
+    const boss = await member(app, database.db, orgId, 'boss@example.com', 'SUPER_ADMIN');
+    const res = await app.inject({ method: 'GET', url: '/api/access', headers: { cookie: boss.cookie } });
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(res.json().items.map((i: { role: string }) => i.role), ['SUPER_ADMIN']);
+  });
+
+  it("should ignore a non-staff caller's hints and show only its own organization", async (t) => {
+    const { app, database } = await build(t);
+    const db = database.db;
+    const mine = await createOrg(db, 'Mine', 'MINE');
+    const theirs = await createOrg(db, 'Theirs', 'THEIRS');
+    const admin = await member(app, db, mine, 'admin@mine.example', 'ADMIN');
+    await member(app, db, theirs, 'secret@theirs.example', 'ADMIN');
+    const b64 = Buffer.from('Theirs').toString('base64');
+    const res = await app.inject({
+      method: 'GET',
+      url: '/api/access',
+      headers: {
+        cookie: `${admin.cookie}; active_org_id=${theirs}; active_org_key=THEIRS; active_org_name_b64=${b64}`,
+        'x-active-org-id': theirs,
+        'x-company-name': 'Theirs',
+      },
+    });
+    assert.equal(res.statusCode, 200);
+    assert.doesNotMatch(res.body, /theirs\.example/);
+    assert.deepEqual(res.json().items.map((i: { email: string }) => i.email), ['admin@mine.example']);
+  });
+
+  it('should list every membership with its org_id in global staff mode', async (t) => {
+    const { app, database } = await build(t);
+    const db = database.db;
+    const a = await createOrg(db, 'A');
+    const b = await createOrg(db, 'B');
+    const x = await signedIn(app, db, 'x@example.com');
+    const y = await signedIn(app, db, 'y@example.com');
+    await addMembership(db, a, x.userId, 'ADMIN', { createdAt: new Date('2031-01-01T00:00:00Z') });
+    await addMembership(db, b, y.userId, 'AGENT', { createdAt: new Date('2031-01-03T00:00:00Z') });
+    await addMembership(db, b, x.userId, 'COMPTA', { createdAt: new Date('2031-01-02T00:00:00Z') });
+    const staff = await signedIn(app, db, 'staff@example.com', { staff: 'SUPER_STAFF' });
+    const res = await app.inject({ method: 'GET', url: '/api/access', headers: { cookie: staff.cookie } });
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(
+      res.json().items.map((i: { org_id: string; email: string; role: string }) => [i.org_id, i.email, i.role]),
+      [[b, 'y@example.com', 'AGENT'], [b, 'x@example.com', 'COMPTA'], [a, 'x@example.com', 'ADMIN']],
+    );
+  });
+
+  it('should read the organization named by a staff hint', async (t) => {
+    const { app, database } = await build(t);
+    const db = database.db;
+    const a = await createOrg(db, 'Compagnie Lumière', 'LUM');
+    const b = await createOrg(db, 'Autre');
+    await member(app, db, a, 'lum@example.com', 'AGENT');
+    await member(app, db, b, 'autre@example.com', 'AGENT');
+    const staff = await signedIn(app, db, 'staff@example.com', { staff: 'STAFF' });
+    const b64 = Buffer.from('Compagnie Lumière').toString('base64');
+    for (const hint of [
+      { cookie: `${staff.cookie}; active_org_key=LUM` },
+      { cookie: `${staff.cookie}; active_org_name_b64=${b64}` },
+      { cookie: staff.cookie, 'x-active-org-id': a },
+      { cookie: staff.cookie, 'x-company-name-b64': b64 },
+    ]) {
+      const res = await app.inject({ method: 'GET', url: '/api/access', headers: hint });
+      assert.equal(res.statusCode, 200);
+      assert.deepEqual(res.json().items.map((i: { email: string }) => i.email), ['lum@example.com']);
+    }
+  });
+
+  it('should write Email non disponible and a null first name for an account that cannot be read', async (t) => {
+    const { app, database } = await build(t);
+    const db = database.db;
+    const orgId = await createOrg(db, 'Org');
+    const ghost = await signedIn(app, db, 'ghost@example.com', { metadata: { first_name: 'Casper' } });
+    await addMembership(db, orgId, ghost.userId, 'AGENT');
+    // Simulate an identity provider that lost the account.
+    await sql`alter table public.organization_members drop constraint organization_members_user_id_fkey`.execute(db);
+    await sql`delete from auth.users where id = ${ghost.userId}`.execute(db);
+    const staff = await signedIn(app, db, 'staff@example.com', { staff: 'STAFF' });
+    const res = await app.inject({ method: 'GET', url: '/api/access', headers: { cookie: `${staff.cookie}; active_org_id=${orgId}` } });
+    assert.equal(res.statusCode, 200);
+    const [item] = res.json().items;
+    assert.equal(item.email, 'Email non disponible');
+    assert.equal(item.first_name, null);
+    assert.equal(item.user_id, ghost.userId);
+  });
+
+  it('should answer 500 database_error when the members cannot be read, without the database message', async (t) => {
+    const { app, database } = await build(t);
+    const db = database.db;
+    const orgId = await createOrg(db, 'Org');
+    const staff = await signedIn(app, db, 'staff@example.com', { staff: 'STAFF' });
+    await sql`alter table public.organization_members rename to organization_members_moved`.execute(db);
+    const res = await app.inject({ method: 'GET', url: '/api/access', headers: { cookie: `${staff.cookie}; active_org_id=${orgId}` } });
+    assert.equal(res.statusCode, 500);
+    assert.deepEqual(res.json(), { error: 'database_error', message: 'Impossible de lire les membres' });
+  });
+});

@@ -1,0 +1,80 @@
+/** Data builders for tests: organizations, accounts with sessions, memberships, staff. */
+import type { FastifyInstance } from 'fastify';
+import type { Database } from '../../src/db/database.ts';
+import type { MemberRole, StaffLevel, UserMetadata } from '../../src/db/schema.ts';
+import { ensureAccount, issueOneTimeToken } from '../../src/identity/identity.service.ts';
+import { sessionCookieOf } from '../helper.ts';
+
+export async function createOrg(db: Database, name: string, key: string | null = null): Promise<string> {
+  const row = await db.insertInto('organizations').values({ name, structure_api: key }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export interface Person {
+  userId: string;
+  email: string;
+  /** A `cookie` header value carrying the person's session. */
+  cookie: string;
+}
+
+/** An account signed in through the real sign-in flow, optionally staff. */
+export async function signedIn(
+  app: FastifyInstance,
+  db: Database,
+  email: string,
+  options: { staff?: StaffLevel; metadata?: UserMetadata } = {},
+): Promise<Person> {
+  const { account } = await ensureAccount(db, email, options.metadata ?? {});
+  if (options.staff) {
+    await db.insertInto('staff_users').values({ user_id: account.id, is_staff: true, level: options.staff }).execute();
+  }
+  const token = await issueOneTimeToken(db, account.id, 'magiclink');
+  const response = await app.inject({ method: 'POST', url: '/auth/session', payload: { token } });
+  return { userId: account.id, email, cookie: sessionCookieOf(response) };
+}
+
+export async function addMembership(
+  db: Database,
+  orgId: string,
+  userId: string,
+  role: MemberRole,
+  options: { revoked?: boolean; createdAt?: Date } = {},
+): Promise<void> {
+  await db
+    .insertInto('organization_members')
+    .values({
+      org_id: orgId,
+      user_id: userId,
+      role,
+      revoked: options.revoked ?? false,
+      revoked_at: options.revoked ? new Date() : null,
+      ...(options.createdAt ? { created_at: options.createdAt } : {}),
+    })
+    .execute();
+}
+
+/** A signed-in member of an organization. */
+export async function member(
+  app: FastifyInstance,
+  db: Database,
+  orgId: string,
+  email: string,
+  role: MemberRole,
+  options: { revoked?: boolean; metadata?: UserMetadata } = {},
+): Promise<Person> {
+  const person = await signedIn(app, db, email, { metadata: options.metadata });
+  await addMembership(db, orgId, person.userId, role, { revoked: options.revoked });
+  return person;
+}
+
+/** Every e-mail queued in the outbox, oldest first. */
+export function outbox(db: Database) {
+  return db.selectFrom('mail_outbox').selectAll().orderBy('id').execute();
+}
+
+/** The token of the activation link in an e-mail body. */
+export function linkToken(body: string, type: 'invite' | 'magiclink' = 'invite'): string {
+  const match = new RegExp(`/activate#token=([A-Za-z0-9_.%-]+)&type=${type}`).exec(body);
+  if (!match) throw new Error(`no ${type} link in: ${body.slice(0, 300)}`);
+  return decodeURIComponent(match[1]!);
+}
