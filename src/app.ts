@@ -18,6 +18,7 @@ import mailPlugin, { type MailPluginOptions } from './mail/mail.plugin.ts';
 import healthRoutes from './http/health.routes.ts';
 import identityRoutes from './identity/identity.routes.ts';
 import accessRoutes from './access/access.routes.ts';
+import staffRoutes from './staff/staff.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -115,6 +116,7 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
   await fastify.register(healthRoutes);
   await fastify.register(identityRoutes);
   await fastify.register(accessRoutes);
+  await fastify.register(staffRoutes);
 }
 
 export default fp(app, { name: 'payroll-access' });

@@ -1,12 +1,183 @@
 /**
- * The French e-mails (SPEC 6, CONTRACT 6). PROVISIONAL minimal bodies: the mail pipeline
- * work replaces them with the full layouts. Signatures are the interface other modules use.
+ * The French e-mails (SPEC 6, CONTRACT 6): activation, access updated, sign-in link.
+ *
+ * Each e-mail has an HTML part and a plain-text part carrying the same facts. Every
+ * interpolated value goes through `escapeHtml` in the HTML part (names and organization
+ * names are typed by users), and through `oneLine` in both parts so that a value with line
+ * breaks cannot forge extra lines ("Cliquez ici : …") into the message.
+ *
+ * The layout is a single-column table with inline styles only: mail clients strip `<style>`
+ * blocks and external resources, and tables are what they all render the same way.
  */
 import type { RenderedMail } from './outbox.ts';
 
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
+
+/** Control characters (line breaks, tabs…) of a user-typed value become one space. */
+function oneLine(value: string): string {
+  return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
+}
+
+const ROLE_LABELS: Record<string, string> = {
+  ADMIN: 'Administrateur',
+  SUPER_ADMIN: 'Administrateur principal',
+  AGENT: 'Agent',
+  COMPTA: 'Comptabilité',
+  STAFF: 'Équipe',
+  SUPER_STAFF: 'Équipe (super)',
+};
+
+/**
+ * The French label of a member role or staff level; an unknown value is shown as it is.
+ * @example roleLabel('COMPTA') // 'Comptabilité'
+ */
+export function roleLabel(role: string): string {
+  return Object.hasOwn(ROLE_LABELS, role) ? ROLE_LABELS[role]! : role;
+}
+
+/**
+ * A date-time as written in e-mails: `fr-FR`, long date and short time, in `timeZone`
+ * (CONTRACT 6: `MAIL_TIMEZONE`).
+ * @example formatMailDate(new Date('2026-11-22T09:05:00Z'), 'Europe/Paris') // '22 novembre 2026 à 10:05'
+ */
+export function formatMailDate(date: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone }).format(date);
+}
+
+// ---------------------------------------------------------------------------------------
+// Building blocks. Each piece of content is described once and rendered to both parts.
+
+/** A fact shown as "Label : value" (text) and as a row of the box (HTML). */
+interface Fact {
+  label: string;
+  value: string;
+}
+
+type Block =
+  | { type: 'paragraph'; text: string }
+  | { type: 'facts'; facts: Fact[] }
+  | { type: 'button'; label: string; url: string }
+  | { type: 'note'; text: string }
+  | { type: 'contact'; supportEmail: string };
+
+interface MailContent {
+  subject: string;
+  title: string;
+  /** The one-line summary clients show next to the subject. */
+  preheader: string;
+  greeting: string;
+  blocks: Block[];
+}
+
+const COLORS = {
+  page: '#f3f4f6',
+  card: '#ffffff',
+  text: '#1f2937',
+  muted: '#4b5563',
+  box: '#f0f4ff',
+  boxBorder: '#c7d2fe',
+  button: '#1d4ed8',
+};
+const FONT = "font-family:Arial,'Helvetica Neue',Helvetica,sans-serif";
+
+function greetingOf(firstName: string | null): string {
+  const name = firstName ? oneLine(firstName) : '';
+  return name ? `Bonjour ${name},` : 'Bonjour,';
+}
+
+function renderTextBlock(block: Block): string {
+  switch (block.type) {
+    case 'paragraph':
+    case 'note':
+      return block.text;
+    case 'facts':
+      return block.facts.map((f) => `${f.label} : ${f.value}`).join('\n');
+    case 'button':
+      return `${block.label} :\n${block.url}`;
+    case 'contact':
+      return `Une question ? Écrivez-nous à ${block.supportEmail}.`;
+  }
+}
+
+function renderText(content: MailContent): string {
+  const parts = [content.title, '', content.greeting, ...content.blocks.flatMap((b) => ['', renderTextBlock(b)])];
+  return `${parts.join('\n')}\n`;
+}
+
+const P = `margin:0 0 16px 0;${FONT};font-size:16px;line-height:24px;color:${COLORS.text};`;
+
+function renderHtmlBlock(block: Block): string {
+  switch (block.type) {
+    case 'paragraph':
+      return `<p style="${P}">${escapeHtml(block.text)}</p>`;
+    case 'note':
+      return `<p style="${P}font-size:14px;line-height:20px;color:${COLORS.muted};">${escapeHtml(block.text)}</p>`;
+    case 'facts': {
+      const rows = block.facts
+        .map(
+          (f) =>
+            `<tr><th scope="row" align="left" style="padding:4px 12px 4px 0;${FONT};font-size:15px;font-weight:bold;color:${COLORS.muted};vertical-align:top;white-space:nowrap;">${escapeHtml(f.label)} :</th>` +
+            `<td style="padding:4px 0;${FONT};font-size:15px;color:${COLORS.text};vertical-align:top;">${escapeHtml(f.value)}</td></tr>`,
+        )
+        .join('');
+      return (
+        `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 20px 0;background:${COLORS.box};border:1px solid ${COLORS.boxBorder};border-radius:6px;">` +
+        `<tr><td style="padding:14px 16px;"><table role="presentation" cellpadding="0" cellspacing="0" border="0">${rows}</table></td></tr></table>`
+      );
+    }
+    case 'button': {
+      const href = escapeHtml(block.url);
+      return (
+        `<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 16px 0;"><tr>` +
+        `<td align="center" bgcolor="${COLORS.button}" style="border-radius:6px;">` +
+        `<a href="${href}" style="display:inline-block;padding:12px 24px;${FONT};font-size:16px;font-weight:bold;color:#ffffff;text-decoration:none;border-radius:6px;">${escapeHtml(block.label)}</a>` +
+        `</td></tr></table>` +
+        `<p style="${P}font-size:14px;line-height:20px;color:${COLORS.muted};">Si le bouton ne fonctionne pas, copiez ce lien dans votre navigateur :<br>` +
+        `<a href="${href}" style="color:${COLORS.button};word-break:break-all;">${href}</a></p>`
+      );
+    }
+    case 'contact': {
+      const email = escapeHtml(block.supportEmail);
+      return `<p style="${P}font-size:14px;line-height:20px;color:${COLORS.muted};">Une question ? Écrivez-nous à <a href="mailto:${email}" style="color:${COLORS.button};">${email}</a>.</p>`;
+    }
+  }
+}
+
+function renderHtml(content: MailContent): string {
+  const title = escapeHtml(content.title);
+  return `<!DOCTYPE html>
+<html lang="fr">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+</head>
+<body style="margin:0;padding:0;background:${COLORS.page};">
+<div style="display:none;max-height:0;overflow:hidden;">${escapeHtml(content.preheader)}</div>
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background:${COLORS.page};">
+<tr><td align="center" style="padding:24px 12px;">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;background:${COLORS.card};border-radius:8px;">
+<tr><td style="padding:32px 32px 16px 32px;">
+<h1 style="margin:0 0 24px 0;${FONT};font-size:24px;line-height:32px;color:${COLORS.text};">${title}</h1>
+<p style="${P}">${escapeHtml(content.greeting)}</p>
+${content.blocks.map(renderHtmlBlock).join('\n')}
+</td></tr>
+</table>
+</td></tr>
+</table>
+</body>
+</html>
+`;
+}
+
+function render(content: MailContent): RenderedMail {
+  return { subject: content.subject, text: renderText(content), html: renderHtml(content) };
+}
+
+// ---------------------------------------------------------------------------------------
+// The e-mails.
 
 export interface ActivationMailInput {
   firstName: string | null;
@@ -19,12 +190,38 @@ export interface ActivationMailInput {
   supportEmail: string;
 }
 
+/** SPEC 6: the invitation, with its 7-day activation link. */
 export function activationEmail(input: ActivationMailInput): RenderedMail {
-  return {
+  const facts: Fact[] = [];
+  if (input.inviter) {
+    const status = oneLine(input.inviter.status);
+    facts.push({ label: 'Invité par', value: `${oneLine(input.inviter.name)}${status ? ` (${status})` : ''}` });
+  }
+  const orgName = input.orgName ? oneLine(input.orgName) : '';
+  if (orgName) facts.push({ label: 'Organisation', value: orgName });
+  facts.push({ label: "Niveau d'accès", value: roleLabel(oneLine(input.role)) });
+
+  return render({
     subject: 'Activez votre compte',
-    text: `Activez votre compte\n${input.activationUrl}\n`,
-    html: `<h1>Activez votre compte</h1><a href="${escapeHtml(input.activationUrl)}">Activer</a>`,
-  };
+    title: 'Activez votre compte',
+    preheader: orgName ? `Vous êtes invité(e) à rejoindre ${orgName}.` : "Vous êtes invité(e) à rejoindre l'espace paie.",
+    greeting: greetingOf(input.firstName),
+    blocks: [
+      {
+        type: 'paragraph',
+        text: orgName
+          ? `Vous êtes invité(e) à rejoindre l'espace paie de ${orgName}. Activez votre compte pour y accéder.`
+          : "Vous êtes invité(e) à rejoindre l'espace paie. Activez votre compte pour y accéder.",
+      },
+      { type: 'facts', facts },
+      { type: 'button', label: 'Activer mon compte', url: input.activationUrl },
+      {
+        type: 'note',
+        text: "Ce lien est valable 7 jours et ne peut servir qu'une fois. S'il a expiré, demandez à la personne qui vous a invité(e) de vous renvoyer l'invitation.",
+      },
+      { type: 'contact', supportEmail: input.supportEmail },
+    ],
+  });
 }
 
 export interface AccessUpdatedMailInput {
@@ -34,18 +231,44 @@ export interface AccessUpdatedMailInput {
   newRole: string;
   /** The caller's e-mail, or `Administrateur`. */
   updatedBy: string;
-  /** Already formatted: `fr-FR` date-time in MAIL_TIMEZONE. */
+  /** Already formatted: `fr-FR` date-time in MAIL_TIMEZONE (see `formatMailDate`). */
   updatedAt: string;
   accessUrl: string;
   supportEmail: string;
 }
 
+/** "Agent (AGENT)": the label for people, the code for anyone comparing with the product. */
+function roleWithCode(role: string): string {
+  const code = oneLine(role);
+  const label = roleLabel(code);
+  return label === code ? code : `${label} (${code})`;
+}
+
+/** SPEC 4.2 rule 7.3, CONTRACT 6: the role of an existing membership changed. */
 export function accessUpdatedEmail(input: AccessUpdatedMailInput): RenderedMail {
-  return {
+  const orgName = oneLine(input.orgName);
+  return render({
     subject: 'Vos accès ont été mis à jour',
-    text: `${input.orgName}: ${input.oldRole} -> ${input.newRole}\n${input.accessUrl}\n`,
-    html: `<p>${escapeHtml(input.orgName)}</p>`,
-  };
+    title: 'Vos accès ont été mis à jour',
+    preheader: `Votre niveau d'accès à ${orgName} a changé.`,
+    greeting: greetingOf(input.firstName),
+    blocks: [
+      { type: 'paragraph', text: `Votre niveau d'accès à l'organisation ${orgName} a été modifié.` },
+      {
+        type: 'facts',
+        facts: [
+          { label: 'Organisation', value: orgName },
+          { label: 'Ancien rôle', value: roleWithCode(input.oldRole) },
+          { label: 'Nouveau rôle', value: roleWithCode(input.newRole) },
+          { label: 'Modifié par', value: oneLine(input.updatedBy) },
+          { label: 'Date', value: oneLine(input.updatedAt) },
+        ],
+      },
+      { type: 'button', label: 'Voir mes accès', url: input.accessUrl },
+      { type: 'note', text: "Si ce changement vous semble anormal, prévenez un administrateur de votre organisation ou écrivez-nous." },
+      { type: 'contact', supportEmail: input.supportEmail },
+    ],
+  });
 }
 
 export interface SignInMailInput {
@@ -54,10 +277,22 @@ export interface SignInMailInput {
   supportEmail: string;
 }
 
+/** CONTRACT 4: the one-hour sign-in link asked for on `/login`. */
 export function signInEmail(input: SignInMailInput): RenderedMail {
-  return {
+  return render({
     subject: 'Votre lien de connexion',
-    text: `${input.url}\n`,
-    html: `<a href="${escapeHtml(input.url)}">Se connecter</a>`,
-  };
+    title: 'Votre lien de connexion',
+    preheader: 'Votre lien pour vous connecter, valable 1 heure.',
+    greeting: greetingOf(input.firstName),
+    blocks: [
+      { type: 'paragraph', text: "Voici votre lien pour vous connecter à l'espace paie." },
+      { type: 'button', label: 'Me connecter', url: input.url },
+      { type: 'note', text: "Ce lien est valable 1 heure et ne peut servir qu'une fois." },
+      {
+        type: 'note',
+        text: "Si vous n'avez pas demandé ce lien, vous pouvez ignorer cet e-mail : personne ne peut se connecter sans lui.",
+      },
+      { type: 'contact', supportEmail: input.supportEmail },
+    ],
+  });
 }

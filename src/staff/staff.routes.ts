@@ -1,0 +1,109 @@
+/** `/api/staff/*`: the staff team and its organization switcher (CONTRACT 5). */
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import { ErrorBody, PlainText } from '../http/schemas.ts';
+import { requireStaff } from '../access/org-scope.ts';
+import { ActiveOrgBody, InviteStaffBody, OrgSearchQuery, OrgSummary, StaffUser } from '../schemas/staff.ts';
+import { UserIdParams } from '../schemas/access.ts';
+import { createStaffUser } from './staff.service.ts';
+import { levelToCreate, revokeStaff, selectActiveOrg } from './staff-team.service.ts';
+import { listStaffUsers, searchOrganizations } from './staff.repository.ts';
+
+const errors = { 400: ErrorBody, 401: PlainText, 403: Type.Union([ErrorBody, PlainText]), 404: ErrorBody };
+const OkMessage = Type.Object({ ok: Type.Literal(true), message: Type.String() });
+
+export default async function staffRoutes(fastify: FastifyInstance): Promise<void> {
+  const { db, config } = fastify;
+  const staffOnly = async (request: Parameters<typeof requireStaff>[0]) => {
+    requireStaff(request);
+  };
+
+  fastify.post<{ Body: Static<typeof InviteStaffBody> }>(
+    '/api/staff/users/invite',
+    {
+      preValidation: staffOnly,
+      schema: {
+        tags: ['staff'],
+        summary: 'Create a staff account (activated at once) and send it the activation e-mail',
+        body: InviteStaffBody,
+        response: { 200: Type.Object({ ok: Type.Literal(true), message: Type.String(), user_id: Type.String() }), ...errors },
+      },
+    },
+    async (request) => {
+      const caller = requireStaff(request);
+      const level = levelToCreate(caller, request.body.level);
+      const { userId } = await createStaffUser(db, config, {
+        email: request.body.email ?? '',
+        firstName: request.body.first_name ?? null,
+        level,
+        invitedBy: { email: caller.email, userId: caller.userId },
+      });
+      fastify.mail.nudge();
+      return { ok: true as const, message: 'Invitation envoyée', user_id: userId };
+    },
+  );
+
+  fastify.get(
+    '/api/staff/users',
+    {
+      preValidation: staffOnly,
+      schema: { tags: ['staff'], summary: 'The staff team', response: { 200: Type.Object({ items: Type.Array(StaffUser) }), ...errors } },
+    },
+    async () => ({ items: await listStaffUsers(db) }),
+  );
+
+  fastify.delete<{ Params: Static<typeof UserIdParams> }>(
+    '/api/staff/users/:user_id',
+    {
+      preValidation: staffOnly,
+      schema: {
+        tags: ['staff'],
+        summary: 'Revoke a staff account (a SUPER_STAFF cannot be revoked)',
+        params: UserIdParams,
+        response: { 200: OkMessage, ...errors },
+      },
+    },
+    async (request) => {
+      await revokeStaff(db, requireStaff(request), request.params.user_id);
+      return { ok: true as const, message: 'Accès révoqué' };
+    },
+  );
+
+  fastify.put<{ Body: Static<typeof ActiveOrgBody> }>(
+    '/api/staff/active-org',
+    {
+      preValidation: staffOnly,
+      schema: {
+        tags: ['staff'],
+        summary: 'Choose the active organization (staff settings and the active_org_id cookie)',
+        body: ActiveOrgBody,
+        response: { 200: Type.Object({ ok: Type.Literal(true), org: Type.Object({ id: Type.String(), name: Type.String() }) }), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const org = await selectActiveOrg(db, requireStaff(request), request.body.org_id);
+      reply.setCookie('active_org_id', org.id, {
+        httpOnly: true,
+        sameSite: 'lax',
+        path: '/',
+        secure: config.secureCookies,
+        maxAge: 365 * 24 * 3600,
+      });
+      return { ok: true as const, org };
+    },
+  );
+
+  fastify.get<{ Querystring: Static<typeof OrgSearchQuery> }>(
+    '/api/staff/orgs',
+    {
+      preValidation: staffOnly,
+      schema: {
+        tags: ['staff'],
+        summary: 'Organizations by name, filtered by name or employer key (`q`)',
+        querystring: OrgSearchQuery,
+        response: { 200: Type.Object({ items: Type.Array(OrgSummary) }), ...errors },
+      },
+    },
+    async (request) => ({ items: await searchOrganizations(db, request.query.q?.trim() ?? '', request.query.limit ?? 100) }),
+  );
+}

@@ -1,0 +1,93 @@
+/**
+ * Staff accounts (SPEC 2.3, CONTRACT 5): creation by the command line (`staff create`) and
+ * by `POST /api/staff/users/invite`. A new staff account is activated at once and gets the
+ * activation e-mail, written to the outbox in the same transaction.
+ */
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import type { StaffLevel } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import { recordAccessEvent } from '../access/audit.repository.ts';
+import { isPlausibleEmail, normalizeEmail } from '../identity/email.ts';
+import { markActivated, upsertAuthPreferences } from '../identity/identity.repository.ts';
+import { activationUrl, ensureAccount, firstNameOf, issueOneTimeToken } from '../identity/identity.service.ts';
+import { enqueueMail } from '../mail/outbox.ts';
+import { activationEmail, roleLabel } from '../mail/templates.ts';
+import * as repo from './staff.repository.ts';
+
+export const STAFF_LEVELS = ['STAFF', 'SUPER_STAFF'] as const;
+
+export function isStaffLevel(value: string): value is StaffLevel {
+  return (STAFF_LEVELS as readonly string[]).includes(value);
+}
+
+export const staffErrors = {
+  missingEmail: () => new AppError(400, 'missing_email', "L'email est requis"),
+  invalidEmail: () => new AppError(400, 'invalid_email', "L'adresse e-mail n'est pas valide"),
+};
+
+export interface CreateStaffUserInput {
+  /** Trimmed and lower-cased here; must look like an address. */
+  email: string;
+  /** Stored as `first_name` only when the account is created. */
+  firstName?: string | null;
+  level: StaffLevel;
+  /**
+   * The staff member who asked for it (shown in the e-mail, recorded in the audit trail);
+   * null for the command line.
+   */
+  invitedBy: { email: string; userId?: string } | null;
+}
+
+/**
+ * Creates the staff account, or makes an existing account staff again (a revoked staff
+ * member is brought back). The account is marked activated, signs in by link only, and is
+ * sent the activation e-mail with a fresh invitation link. Who may create a SUPER_STAFF is
+ * the caller's business; an active SUPER_STAFF is never demoted by being created again.
+ *
+ * @returns the account id, and `created` true when the account did not exist before.
+ */
+export async function createStaffUser(
+  db: Database,
+  config: Config,
+  input: CreateStaffUserInput,
+): Promise<{ userId: string; created: boolean }> {
+  const email = normalizeEmail(input.email);
+  if (!email) throw staffErrors.missingEmail();
+  if (!isPlausibleEmail(email)) throw staffErrors.invalidEmail();
+  const firstName = input.firstName?.trim() || null;
+
+  return db.transaction().execute(async (trx) => {
+    const { account, created } = await ensureAccount(trx, email, { first_name: firstName });
+    const previous = await repo.lockStaffUser(trx, account.id);
+    const wasActive = previous?.is_staff === true;
+    const level: StaffLevel = wasActive && previous.level === 'SUPER_STAFF' ? 'SUPER_STAFF' : input.level;
+
+    await repo.upsertStaffUser(trx, account.id, level);
+    await markActivated(trx, account.id);
+    await upsertAuthPreferences(trx, account.id, { allow_magic_link: true, allow_password: false });
+
+    const token = await issueOneTimeToken(trx, account.id, 'invite');
+    const mail = activationEmail({
+      firstName: firstNameOf(account.user_metadata) ?? firstName,
+      orgName: null,
+      role: level,
+      inviter: input.invitedBy ? { name: input.invitedBy.email, status: roleLabel('STAFF') } : null,
+      activationUrl: activationUrl(config.publicUrl, token, 'invite'),
+      supportEmail: config.supportEmail,
+    });
+    await enqueueMail(trx, { kind: 'activation', to: account.email, ...mail });
+
+    await recordAccessEvent(trx, {
+      org_id: null,
+      action: 'staff_invited',
+      actor_user_id: input.invitedBy?.userId ?? null,
+      actor_email: input.invitedBy?.email ?? 'cli',
+      target_user_id: account.id,
+      target_email: account.email,
+      old_role: wasActive ? previous.level : null,
+      new_role: level,
+    });
+    return { userId: account.id, created };
+  });
+}
