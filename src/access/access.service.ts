@@ -104,13 +104,27 @@ function actorOf(caller: Caller) {
 }
 
 /**
+ * Runs a change of one organization's memberships in a transaction. The organization was
+ * read just before; if it is deleted meanwhile, the write fails on its foreign key, which
+ * is answered as an organization that does not exist, not as a database message.
+ */
+async function inOrganization<T>(db: Database, change: (trx: Database) => Promise<T>): Promise<T> {
+  try {
+    return await db.transaction().execute(change);
+  } catch (error) {
+    if ((error as { code?: unknown }).code === '23503') throw accessErrors.orgNotFound();
+    throw error;
+  }
+}
+
+/**
  * SPEC 4.2 rules 5-7. Returns the SPEC's message: `Invitation envoyée` when the e-mail
  * matched no account, else `Utilisateur ajouté à l'organisation`.
  */
 export async function addMember(ctx: AccessContext, input: MemberInput): Promise<{ message: string; userId: string }> {
   const org = await requireOrganization(ctx.db, ctx.scope.orgId);
   const { caller } = ctx.scope;
-  return ctx.db.transaction().execute(async (trx) => {
+  return inOrganization(ctx.db, async (trx) => {
     let account: Account | undefined = await findUserByEmail(trx, input.email);
     if (!account) {
       const invitation = await ensureAccount(trx, input.email, {

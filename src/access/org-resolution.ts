@@ -45,6 +45,19 @@ export function decodeBase64Utf8(value: string | null): string | null {
 }
 
 /**
+ * Node reads header bytes as Latin-1; a client that sent a UTF-8 name unencoded
+ * ("Lumière" as bytes) gets it back as intended when the bytes are valid UTF-8.
+ */
+export function headerUtf8(value: string | null): string | null {
+  if (value === null || !/[\u0080-\u00ff]/.test(value) || /[^\u0000-\u00ff]/.test(value)) return value;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(value, 'latin1'));
+  } catch {
+    return value;
+  }
+}
+
+/**
  * The staff hints of SPEC 4.3 rule 4, in their order of precedence. An id that is not a
  * UUID names no organization, so it is passed over like an absent hint.
  */
@@ -58,7 +71,7 @@ export function staffOrgHints(cookies: Bag, headers: Bag): OrgHint[] {
   candidates.push(cookieName ? { source: 'cookie active_org_name_b64', kind: 'name', value: cookieName } : null);
   const headerId = text(headers, 'x-active-org-id');
   candidates.push(isUuid(headerId) ? { source: 'header x-active-org-id', kind: 'id', value: headerId } : null);
-  const headerName = text(headers, 'x-company-name') ?? decodeBase64Utf8(text(headers, 'x-company-name-b64'));
+  const headerName = headerUtf8(text(headers, 'x-company-name')) ?? decodeBase64Utf8(text(headers, 'x-company-name-b64'));
   candidates.push(headerName ? { source: 'header x-company-name', kind: 'name', value: headerName } : null);
   return candidates.filter((hint): hint is OrgHint => hint !== null);
 }

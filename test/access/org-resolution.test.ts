@@ -103,3 +103,13 @@ describe('decodeBase64Utf8', () => {
     assert.equal(decodeBase64Utf8(null), null);
   });
 });
+
+describe('headerUtf8', () => {
+  it('should read a UTF-8 company name sent unencoded in a header, and leave Latin-1 text alone', async () => {
+    const { headerUtf8 } = await import('../../src/access/org-resolution.ts');
+    assert.equal(headerUtf8(Buffer.from('Compagnie Lumière', 'utf8').toString('latin1')), 'Compagnie Lumière');
+    assert.equal(headerUtf8('Caf\u00e9'), 'Caf\u00e9');
+    assert.equal(headerUtf8('plain'), 'plain');
+    assert.equal(headerUtf8(null), null);
+  });
+});
