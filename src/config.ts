@@ -28,6 +28,11 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
+/** A value as shown in an error: quoted, with line breaks escaped, so the message stays one line. */
+function quote(value: string): string {
+  return JSON.stringify(value);
+}
+
 function nonEmpty(env: Env, name: string): string | undefined {
   const value = env[name]?.trim();
   return value ? value : undefined;
@@ -37,7 +42,7 @@ function parsePort(env: Env): number {
   const raw = nonEmpty(env, 'PORT');
   if (raw === undefined) return 3000;
   if (!/^\d+$/.test(raw) || Number(raw) > 65535) {
-    throw new ConfigError(`PORT must be a port number between 0 and 65535, got "${raw}"`);
+    throw new ConfigError(`PORT must be a port number between 0 and 65535, got ${quote(raw)}`);
   }
   return Number(raw);
 }
@@ -49,7 +54,7 @@ function parseUrl(env: Env, name: string, protocols: string[]): string | undefin
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(`${name} is not a valid URL: "${redactUrl(raw)}"`);
+    throw new ConfigError(`${name} is not a valid URL: ${quote(redactUrl(raw))}`);
   }
   if (!protocols.includes(url.protocol)) {
     throw new ConfigError(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}, got "${url.protocol}//…"`);
@@ -67,7 +72,7 @@ function parseTimezone(env: Env): string {
   try {
     new Intl.DateTimeFormat('fr-FR', { timeZone: zone });
   } catch {
-    throw new ConfigError(`MAIL_TIMEZONE is not a known time zone: "${zone}"`);
+    throw new ConfigError(`MAIL_TIMEZONE is not a known time zone: ${quote(zone)}`);
   }
   return zone;
 }
@@ -75,7 +80,7 @@ function parseTimezone(env: Env): string {
 function parseAddress(env: Env, name: string, fallback: string): string {
   const value = nonEmpty(env, name) ?? fallback;
   if (/[\r\n]/.test(value) || !value.includes('@')) {
-    throw new ConfigError(`${name} must be an e-mail address, got "${value}"`);
+    throw new ConfigError(`${name} must be an e-mail address, got ${quote(value)}`);
   }
   return value;
 }

@@ -1,16 +1,23 @@
 /**
  * Runs the service: validates the configuration, migrates, serves, and shuts down
  * gracefully on SIGTERM/SIGINT. The only module that sets up logging and listens.
+ *
+ * Shutdown order (Fastify runs `onClose` hooks last-registered first): stop accepting
+ * HTTP requests and let those in flight finish; stop the control socket and let running
+ * commands finish; stop the mail worker after its current e-mail; close the database;
+ * release the data-directory lock.
  */
+import path from 'node:path';
 import Fastify from 'fastify';
 import closeWithGrace from 'close-with-grace';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { ConfigError, loadConfig, type Config } from './config.ts';
-import { openDatabase } from './db/database.ts';
+import { ConfigError, loadConfig, redactUrl, type Config } from './config.ts';
+import { openDatabase, type DatabaseHandle } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { acquireDataDirLock, DataDirBusyError } from './db/data-dir-lock.ts';
+import { isDatabaseUnavailable } from './db/errors.ts';
+import { acquireDataDirLock, DataDirBusyError, type DataDirLock } from './db/data-dir-lock.ts';
+import controlSocket, { controlSocketPath } from './cli/control-socket.ts';
 import app, { appOptions } from './app.ts';
-import path from 'node:path';
 
 /** What never reaches the logs: session cookies, tokens, authorization headers. */
 export const LOG_REDACT = [
@@ -22,42 +29,98 @@ export const LOG_REDACT = [
   'headers.authorization',
 ];
 
-async function main(config: Config): Promise<void> {
-  const lock = config.databaseUrl ? null : acquireDataDirLock(config.dataDir);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pg') });
-  await migrateToLatest(database.db);
+/** Requests in flight, running commands and the current e-mail get this long at shutdown. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+/** A start-up failure with a one-line explanation (no stack trace). */
+class StartupError extends Error {
+  override name = 'StartupError';
+}
+
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let done: Promise<void> | undefined;
+  return () => (done ??= fn());
+}
+
+function describeDatabaseFailure(error: unknown, config: Config): StartupError {
+  const where = config.databaseUrl ? `the database at DATABASE_URL ${redactUrl(config.databaseUrl)}` : `the embedded database in ${config.dataDir}`;
+  const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+  return new StartupError(`cannot ${isDatabaseUnavailable(error) ? 'reach' : 'open or migrate'} ${where}: ${reason}`);
+}
+
+function describeListenFailure(error: unknown, config: Config): Error {
+  const code = (error as NodeJS.ErrnoException).code;
+  const where = `${config.host}:${config.port}`;
+  if (code === 'EADDRINUSE') return new StartupError(`${where} is already in use: set another PORT, or stop what listens there`);
+  if (code === 'EACCES') return new StartupError(`not allowed to listen on ${where}: choose a PORT above 1023`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new StartupError(`HOST ${config.host} is not an address of this machine`);
+  return error as Error;
+}
+
+async function start(config: Config): Promise<void> {
+  const lock: DataDirLock | null = config.databaseUrl ? null : acquireDataDirLock(config.dataDir);
+  let database: DatabaseHandle | undefined;
+  const release = once(async () => {
+    await database?.close();
+    lock?.release();
+  });
+
+  try {
+    database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pg') });
+    await migrateToLatest(database.db);
+  } catch (error) {
+    await release().catch(() => {});
+    throw describeDatabaseFailure(error, config);
+  }
 
   const server = Fastify({
     ...appOptions(),
     logger: { level: 'info', redact: { paths: LOG_REDACT, censor: '[redacted]' } },
-    // Requests in flight get this long to finish once shutdown starts.
+    // Once shutdown starts, new requests get 503 while those in flight finish.
     return503OnClosing: true,
     connectionTimeout: 30_000,
     requestTimeout: 30_000,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  await server.register(app, { config, database });
-  server.addHook('onClose', async () => {
-    await database.close();
-    lock?.release();
-  });
+  // Added first, so it runs last: after the app (mail worker) and the control socket.
+  server.addHook('onClose', release);
+  try {
+    await server.register(app, { config, database });
+    if (database.kind === 'pglite') await server.register(controlSocket, { socketPath: controlSocketPath(config.dataDir) });
+  } catch (error) {
+    await server.close().catch(() => {});
+    await release().catch(() => {});
+    throw error;
+  }
 
-  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
-    if (err) server.log.error({ err }, 'shutting down after an error');
-    else server.log.info({ signal }, 'shutting down');
-    await server.close();
-  });
+  closeWithGrace(
+    {
+      delay: SHUTDOWN_GRACE_MS,
+      logger: { error: (message: unknown) => server.log.error(message instanceof Error ? { err: message } : { message }, 'shutdown') },
+    },
+    async ({ signal, err }) => {
+      if (err) server.log.error({ err }, 'shutting down after an error');
+      else server.log.info({ signal }, 'shutting down');
+      await server.close();
+      server.log.info('stopped');
+    },
+  );
 
-  await server.listen({ port: config.port, host: config.host });
+  try {
+    await server.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await server.close().catch(() => {});
+    throw describeListenFailure(error, config);
+  }
   server.log.info({ publicUrl: config.publicUrl, database: database.kind }, 'payroll-access ready');
 }
 
 try {
-  await main(loadConfig());
+  await start(loadConfig());
 } catch (error) {
-  if (error instanceof ConfigError || error instanceof DataDirBusyError) {
-    console.error(`payroll-access: ${error.message}`);
-    process.exit(1);
+  if (error instanceof ConfigError || error instanceof DataDirBusyError || error instanceof StartupError) {
+    process.stderr.write(`payroll-access: ${error.message}\n`, () => process.exit(1));
+  } else {
+    throw error;
   }
-  throw error;
 }

@@ -1,0 +1,365 @@
+/**
+ * The commands of the command line (CONTRACT 3), as functions of `{ db, config }`.
+ *
+ * They run in the CLI process on a database it opened, or inside a running server that
+ * holds the embedded database, sent over its control socket (`control-socket.ts`). Both
+ * paths go through `runCommand`, so the arguments are checked the same way wherever the
+ * command runs. Every failure a user can cause is a `CommandError`: one line, no stack.
+ */
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import type { MemberRole } from '../db/schema.ts';
+import { isUniqueViolation } from '../db/errors.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { isMemberRole } from '../access/access-check.ts';
+import { recordAccessEvent } from '../access/audit.repository.ts';
+import * as members from '../access/membership.repository.ts';
+import { isUuid } from '../access/org-resolution.ts';
+import { isPlausibleEmail, normalizeEmail } from '../identity/email.ts';
+import { findUserByEmail, markActivated, upsertAuthPreferences } from '../identity/identity.repository.ts';
+import { activationUrl, ensureAccount, issueOneTimeToken } from '../identity/identity.service.ts';
+import { createStaffUser } from '../staff/staff.service.ts';
+import { findStaffUser } from '../staff/staff.repository.ts';
+
+export interface CommandContext {
+  db: Database;
+  config: Config;
+}
+
+/** A mistake the user can fix: printed as one line, exit status 1. */
+export class CommandError extends Error {
+  override name = 'CommandError';
+}
+
+/** Who the audit trail names for changes made from the command line. */
+export const CLI_ACTOR = 'cli';
+
+type OptionType = { type: 'string' } | { type: 'boolean' };
+export type RawArgs = Record<string, unknown>;
+
+interface CommandDefinition<Input> {
+  /** `node:util` parseArgs options; the same names are the keys of the control-socket `args`. */
+  options: Record<string, OptionType>;
+  usage: string;
+  /** Checks and normalises the arguments; runs before any database is opened. */
+  prepare(args: RawArgs): Input;
+  run(ctx: CommandContext, input: Input): Promise<object>;
+}
+
+function define<Input>(definition: CommandDefinition<Input>): CommandDefinition<unknown> {
+  return definition as CommandDefinition<unknown>;
+}
+
+// ---------------------------------------------------------------------------------------
+// Argument checks, shared by every command.
+
+function optionalText(args: RawArgs, name: string, maxLength = 200): string | undefined {
+  const value = args[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw new CommandError(`--${name} needs a value`);
+  const trimmed = value.trim();
+  if (trimmed.length > maxLength) throw new CommandError(`--${name} is too long (${maxLength} characters at most)`);
+  if (/[\u0000-\u001f\u007f]/.test(trimmed)) throw new CommandError(`--${name} contains control characters`);
+  return trimmed;
+}
+
+function requiredText(args: RawArgs, name: string, maxLength?: number): string {
+  const value = optionalText(args, name, maxLength);
+  if (!value) throw new CommandError(`--${name} is required`);
+  return value;
+}
+
+export function parseEmail(args: RawArgs): string {
+  const raw = requiredText(args, 'email', 254);
+  const email = normalizeEmail(raw);
+  if (!isPlausibleEmail(email)) throw new CommandError(`--email "${raw}" is not a valid e-mail address`);
+  return email;
+}
+
+function parseRole(args: RawArgs): MemberRole {
+  const role = requiredText(args, 'role').toUpperCase();
+  if (!isMemberRole(role)) throw new CommandError(`--role "${role}" is not a role: choose ADMIN, SUPER_ADMIN, AGENT or COMPTA`);
+  return role;
+}
+
+function parseOrgId(args: RawArgs): string {
+  const id = requiredText(args, 'org');
+  if (!isUuid(id)) throw new CommandError(`--org "${id}" is not an organization id (a UUID, as printed by "org create")`);
+  return id.toLowerCase();
+}
+
+// ---------------------------------------------------------------------------------------
+// The work, also used by seed-demo.
+
+export interface MembershipChange {
+  orgId: string;
+  email: string;
+  role: MemberRole;
+  firstName?: string | null;
+}
+
+/**
+ * Gives the account of `email` the role in the organization, creating the account (not
+ * activated: it signs in by link) when needed, and records the change in the audit trail.
+ * Runs inside the caller's transaction. No e-mail is sent.
+ */
+export async function applyMembership(
+  trx: Database,
+  change: MembershipChange,
+  org: { id: string; name: string },
+): Promise<{ userId: string; created: boolean }> {
+  const { account, created } = await ensureAccount(trx, change.email, {
+    first_name: change.firstName || null,
+    role: change.role,
+    org_id: org.id,
+    org_name: org.name,
+  });
+  if (created) await upsertAuthPreferences(trx, account.id, { allow_magic_link: true, allow_password: false });
+  if (change.role === 'SUPER_ADMIN') {
+    const holder = await trx
+      .selectFrom('organization_members as m')
+      .innerJoin('auth.users as u', 'u.id', 'm.user_id')
+      .select('u.email')
+      .where('m.org_id', '=', org.id)
+      .where('m.role', '=', 'SUPER_ADMIN')
+      .where('m.user_id', '<>', account.id)
+      .executeTakeFirst();
+    if (holder) throw superAdminTaken(org, holder.email);
+  }
+  const previous = await members.setMembershipRole(trx, org.id, account.id, change.role);
+  const action = created ? 'invited' : !previous ? 'added' : previous.revoked ? 'reactivated' : previous.role !== change.role ? 'role_changed' : null;
+  if (action) {
+    await recordAccessEvent(trx, {
+      org_id: org.id,
+      action,
+      actor_user_id: null,
+      actor_email: CLI_ACTOR,
+      target_user_id: account.id,
+      target_email: account.email,
+      old_role: previous?.role ?? null,
+      new_role: change.role,
+    });
+  }
+  return { userId: account.id, created };
+}
+
+function superAdminTaken(org: { name: string }, holder?: string): CommandError {
+  return new CommandError(
+    `organization "${org.name}" already has a SUPER_ADMIN${holder ? ` (${holder})` : ''}: there is one per organization`,
+  );
+}
+
+async function requireOrganization(db: Database, orgId: string) {
+  const org = await members.findOrganization(db, orgId);
+  if (!org) throw new CommandError(`no organization with id ${orgId}`);
+  return org;
+}
+
+/** A one-time sign-in link for an existing account (CONTRACT 3 `login-link`). */
+export async function signInLinkFor(db: Database, config: Config, email: string): Promise<string> {
+  return db.transaction().execute(async (trx) => {
+    const account = await findUserByEmail(trx, email);
+    if (!account) throw new CommandError(`no account with e-mail ${email}`);
+    return activationUrl(config.publicUrl, await issueOneTimeToken(trx, account.id, 'magiclink'), 'magiclink');
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// seed-demo: a data set to try the product. Idempotent: what exists is left as it is.
+
+type DemoState = 'active' | 'pending' | 'revoked';
+
+interface DemoMember {
+  email: string;
+  firstName: string;
+  role: MemberRole;
+  state: DemoState;
+}
+
+interface DemoOrganization {
+  name: string;
+  key: string;
+  members: DemoMember[];
+}
+
+export const DEMO_STAFF_EMAIL = 'staff@demo.local';
+
+function demoMembers(slug: string, names: [string, string, string, string, string, string]): DemoMember[] {
+  const [superAdmin, admin, agent, compta, invited, former] = names;
+  return [
+    { email: `direction@${slug}.demo.local`, firstName: superAdmin, role: 'SUPER_ADMIN', state: 'active' },
+    { email: `admin@${slug}.demo.local`, firstName: admin, role: 'ADMIN', state: 'active' },
+    { email: `agent@${slug}.demo.local`, firstName: agent, role: 'AGENT', state: 'active' },
+    { email: `compta@${slug}.demo.local`, firstName: compta, role: 'COMPTA', state: 'active' },
+    { email: `invitation@${slug}.demo.local`, firstName: invited, role: 'AGENT', state: 'pending' },
+    { email: `ancien@${slug}.demo.local`, firstName: former, role: 'AGENT', state: 'revoked' },
+  ];
+}
+
+export const DEMO_ORGANIZATIONS: DemoOrganization[] = [
+  { name: 'Théâtre du Soleil', key: 'TDS001', members: demoMembers('soleil', ['Ariane', 'Bruno', 'Chloé', 'Denis', 'Elsa', 'Fabien']) },
+  { name: 'Compagnie Lumière', key: 'CLU002', members: demoMembers('lumiere', ['Gaëlle', 'Hugo', 'Inès', 'Jules', 'Karim', 'Léa']) },
+];
+
+async function seedOrganization(trx: Database, demo: DemoOrganization) {
+  const existing = await trx.selectFrom('organizations').select(['id', 'name']).where('structure_api', '=', demo.key).executeTakeFirst();
+  const org =
+    existing ??
+    (await trx.insertInto('organizations').values({ name: demo.name, structure_api: demo.key }).returning(['id', 'name']).executeTakeFirstOrThrow());
+  const seeded: Array<{ email: string; role: MemberRole; state: DemoState }> = [];
+  for (const member of demo.members) {
+    const account = await findUserByEmail(trx, member.email);
+    const current = account ? await members.findMembership(trx, org.id, account.id) : undefined;
+    if (!current) {
+      const { userId } = await applyMembership(trx, { orgId: org.id, email: member.email, role: member.role, firstName: member.firstName }, org);
+      if (member.state !== 'pending') await markActivated(trx, userId);
+      if (member.state === 'revoked') {
+        await members.revokeMembership(trx, org.id, userId);
+        await recordAccessEvent(trx, {
+          org_id: org.id, action: 'revoked', actor_user_id: null, actor_email: CLI_ACTOR,
+          target_user_id: userId, target_email: member.email, old_role: member.role, new_role: null,
+        });
+      }
+    }
+    seeded.push({ email: member.email, role: member.role, state: member.state });
+  }
+  return { id: org.id, name: org.name, key: demo.key, members: seeded };
+}
+
+/** The demo data set, then a sign-in link for the staff account and for one administrator. */
+export async function seedDemo({ db, config }: CommandContext) {
+  const staff = await findUserByEmail(db, DEMO_STAFF_EMAIL);
+  const staffRecord = staff ? await findStaffUser(db, staff.id) : undefined;
+  if (!staffRecord?.is_staff) {
+    await createStaffUser(db, config, { email: DEMO_STAFF_EMAIL, firstName: 'Sam', level: 'SUPER_STAFF', invitedBy: null });
+  }
+  const organizations = await db.transaction().execute(async (trx) => {
+    const result = [];
+    for (const demo of DEMO_ORGANIZATIONS) result.push(await seedOrganization(trx, demo));
+    return result;
+  });
+  const admin = DEMO_ORGANIZATIONS[0]!.members.find((m) => m.role === 'SUPER_ADMIN')!;
+  return {
+    organizations,
+    staff: { email: DEMO_STAFF_EMAIL, level: 'SUPER_STAFF', login_url: await signInLinkFor(db, config, DEMO_STAFF_EMAIL) },
+    org_admin: {
+      email: admin.email,
+      organization: DEMO_ORGANIZATIONS[0]!.name,
+      role: admin.role,
+      login_url: await signInLinkFor(db, config, admin.email),
+    },
+    note: 'Sign-in links work once and expire after an hour; "login-link --email E" gives a new one for any account.',
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// The commands.
+
+export const COMMANDS: Record<string, CommandDefinition<unknown>> = {
+  migrate: define({
+    options: {},
+    usage: 'migrate',
+    prepare: () => ({}),
+    async run({ db }) {
+      return { applied: await migrateToLatest(db) };
+    },
+  }),
+
+  'org create': define({
+    options: { name: { type: 'string' }, key: { type: 'string' } },
+    usage: 'org create --name N [--key K]',
+    prepare: (args) => ({ name: requiredText(args, 'name'), key: optionalText(args, 'key', 100) || null }),
+    async run({ db }, input: { name: string; key: string | null }) {
+      try {
+        const row = await db
+          .insertInto('organizations')
+          .values({ name: input.name, structure_api: input.key })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        return { id: row.id };
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new CommandError(`an organization with key "${input.key}" already exists`);
+        throw error;
+      }
+    },
+  }),
+
+  'staff create': define({
+    options: { email: { type: 'string' }, 'first-name': { type: 'string' }, super: { type: 'boolean' } },
+    usage: 'staff create --email E [--first-name F] [--super]',
+    prepare: (args) => {
+      if (args.super !== undefined && typeof args.super !== 'boolean') throw new CommandError('--super takes no value');
+      return { email: parseEmail(args), firstName: optionalText(args, 'first-name', 100) || null, superStaff: args.super === true };
+    },
+    async run({ db, config }, input: { email: string; firstName: string | null; superStaff: boolean }) {
+      const { userId } = await createStaffUser(db, config, {
+        email: input.email,
+        firstName: input.firstName,
+        level: input.superStaff ? 'SUPER_STAFF' : 'STAFF',
+        invitedBy: null,
+      });
+      return { user_id: userId };
+    },
+  }),
+
+  'member add': define({
+    options: { org: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' }, 'first-name': { type: 'string' } },
+    usage: 'member add --org ID --email E --role R [--first-name F]',
+    prepare: (args): MembershipChange => ({
+      orgId: parseOrgId(args),
+      email: parseEmail(args),
+      role: parseRole(args),
+      firstName: optionalText(args, 'first-name', 100) || null,
+    }),
+    async run({ db }, input: MembershipChange) {
+      const org = await requireOrganization(db, input.orgId);
+      try {
+        const { userId, created } = await db.transaction().execute((trx) => applyMembership(trx, input, org));
+        return { user_id: userId, created };
+      } catch (error) {
+        // Two concurrent SUPER_ADMIN assignments: the unique index decides.
+        if (isUniqueViolation(error, 'organization_members_one_super_admin')) throw superAdminTaken(org);
+        throw error;
+      }
+    },
+  }),
+
+  'login-link': define({
+    options: { email: { type: 'string' } },
+    usage: 'login-link --email E',
+    prepare: (args) => ({ email: parseEmail(args) }),
+    async run({ db, config }, input: { email: string }) {
+      return { url: await signInLinkFor(db, config, input.email) };
+    },
+  }),
+
+  'seed-demo': define({
+    options: {},
+    usage: 'seed-demo',
+    prepare: () => ({}),
+    run: (ctx) => seedDemo(ctx),
+  }),
+};
+
+export const USAGE = `usage: payroll-access <${Object.keys(COMMANDS).join(' | ')}> [options]`;
+
+export function findCommand(name: string): CommandDefinition<unknown> {
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!command) throw new CommandError(`unknown command "${name}"; ${USAGE}`);
+  return command;
+}
+
+/** Checks a command's arguments without touching a database; returns its prepared input. */
+export function prepareCommand(name: string, args: RawArgs): unknown {
+  const command = findCommand(name);
+  for (const key of Object.keys(args)) {
+    if (!Object.hasOwn(command.options, key)) throw new CommandError(`"${name}" has no option --${key}; usage: payroll-access ${command.usage}`);
+  }
+  return command.prepare(args);
+}
+
+/** Runs a command: checks its arguments, then does the work. */
+export async function runCommand(ctx: CommandContext, name: string, args: RawArgs): Promise<object> {
+  const input = prepareCommand(name, args);
+  return findCommand(name).run(ctx, input);
+}

@@ -1,0 +1,141 @@
+/**
+ * The real server as a child process on the embedded database: the command line while it
+ * runs (control socket), a second server on the same DATA_DIR, logs without secrets, and a
+ * graceful stop that gives the files back.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { cliJson, runCli, secret, startServer, type ServerProcess } from '../cli/processes.ts';
+
+const PUBLIC_URL = 'https://paie.example.com';
+const tokenOf = (url: string) => decodeURIComponent(/#token=([^&]+)/.exec(url)![1]!);
+
+describe('the server on the embedded database', () => {
+  let dataDir: string;
+  let env: Record<string, string>;
+  let server: ServerProcess;
+
+  before(async () => {
+    // Short on purpose: the control socket's path must fit in a Unix socket address.
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-srv-'));
+    env = { DATA_DIR: dataDir, PUBLIC_URL };
+    server = await startServer(env);
+  });
+  after(async () => {
+    await server?.stop('SIGKILL');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function signIn(url: string): Promise<string> {
+    const res = await fetch(`${server.url}/auth/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: tokenOf(url) }),
+    });
+    assert.equal(res.status, 200, await res.clone().text());
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('session='));
+    assert.ok(cookie, 'a session cookie');
+    return cookie.split(';')[0]!;
+  }
+
+  async function me(cookie: string) {
+    const res = await fetch(`${server.url}/api/me`, { headers: { cookie } });
+    assert.equal(res.status, 200);
+    return (await res.json()) as { email: string; staff_level: string | null; memberships: Array<{ org_name: string; role: string }> };
+  }
+
+  it('should hold DATA_DIR with a lock and a private control socket', () => {
+    assert.equal(fs.readFileSync(path.join(dataDir, 'server.lock'), 'utf8').trim(), String(server.child.pid));
+    const socket = fs.statSync(path.join(dataDir, 'control.sock'));
+    assert.ok(socket.isSocket());
+    assert.equal(socket.mode & 0o777, 0o600);
+  });
+
+  it('should answer /healthz and /readyz', async () => {
+    const live = await fetch(`${server.url}/healthz`);
+    assert.equal(live.status, 200);
+    assert.deepEqual(await live.json(), { status: 'ok' });
+    const ready = await fetch(`${server.url}/readyz`);
+    assert.equal(ready.status, 200);
+  });
+
+  it('should refuse a second server on the same DATA_DIR with one line', async () => {
+    await assert.rejects(startServer(env), (error: Error) => {
+      assert.match(error.message, /exited with 1/);
+      assert.match(error.message, /payroll-access: the embedded database in .* is in use by process \d+/);
+      assert.doesNotMatch(error.message, /\n\s+at /);
+      return true;
+    });
+  });
+
+  it('should run commands inside the running server: staff create, login-link, then sign in as SUPER_STAFF', async () => {
+    const { user_id } = await cliJson<{ user_id: string }>(['staff', 'create', '--email', 'a@example.com', '--super'], env);
+    const { url } = await cliJson<{ url: string }>(['login-link', '--email', 'a@example.com'], env);
+    assert.ok(url.startsWith(`${PUBLIC_URL}/activate#token=`));
+    const account = await me(await signIn(url));
+    assert.equal(account.email, 'a@example.com');
+    assert.equal(account.staff_level, 'SUPER_STAFF');
+    assert.ok(user_id);
+  });
+
+  it('should let the server see an organization created by the command line while it runs', async () => {
+    const { id } = await cliJson<{ id: string }>(['org', 'create', '--name', 'Théâtre du Soleil', '--key', 'TDS001'], env);
+    const added = await cliJson<{ user_id: string; created: boolean }>(
+      ['member', 'add', '--org', id, '--email', 'direction@example.com', '--role', 'SUPER_ADMIN'],
+      env,
+    );
+    assert.equal(added.created, true);
+    const { url } = await cliJson<{ url: string }>(['login-link', '--email', 'direction@example.com'], env);
+    const account = await me(await signIn(url));
+    assert.deepEqual(account.memberships.map((m) => [m.org_name, m.role]), [['Théâtre du Soleil', 'SUPER_ADMIN']]);
+  });
+
+  it('should pass refusals back as one line and exit 1', async () => {
+    const orgs = await cliJson<{ id: string }>(['org', 'create', '--name', 'Compagnie'], env);
+    await cliJson(['member', 'add', '--org', orgs.id, '--email', 'one@example.com', '--role', 'SUPER_ADMIN'], env);
+    const refused = await runCli(['member', 'add', '--org', orgs.id, '--email', 'two@example.com', '--role', 'SUPER_ADMIN'], env);
+    assert.equal(refused.code, 1);
+    assert.equal(refused.stdout, '');
+    assert.equal(refused.stderr, 'payroll-access: organization "Compagnie" already has a SUPER_ADMIN (one@example.com): there is one per organization\n');
+    const unknown = await runCli(['login-link', '--email', 'nobody@example.com'], env);
+    assert.equal(unknown.code, 1);
+    assert.equal(unknown.stderr, 'payroll-access: no account with e-mail nobody@example.com\n');
+  });
+
+  it('should log each request with its id and never a cookie or authorization secret', async () => {
+    const cookieSecret = secret('cookie');
+    const bearer = secret('bearer');
+    const res = await fetch(`${server.url}/api/me`, {
+      headers: { cookie: `session=${cookieSecret}`, authorization: `Bearer ${bearer}`, 'x-api-key': bearer },
+    });
+    assert.equal(res.status, 401);
+    // A sign-in: its Set-Cookie carries a real session token.
+    const { url } = await cliJson<{ url: string }>(['login-link', '--email', 'a@example.com'], env);
+    const session = await signIn(url);
+
+    await new Promise((resolve) => setTimeout(resolve, 200)); // let the logs reach us
+    const logs = server.stdout();
+    for (const value of [cookieSecret, bearer, session.split('=')[1]!, tokenOf(url)]) {
+      assert.ok(!logs.includes(value), `a secret leaked into the logs: ${value.slice(0, 12)}…`);
+    }
+    const lines = logs.trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>);
+    const ids = lines.filter((l) => l.req?.url === '/api/me').map((l) => l.reqId as unknown);
+    assert.ok(ids.length > 0 && ids.every((id) => typeof id === 'string' && id !== ''), 'request logs carry a request id');
+    assert.ok(lines.some((l) => ids.includes(l.reqId) && l.res?.statusCode === 401), 'the response log has the same id');
+  });
+
+  it('should stop on SIGTERM, give the files back, and leave data the command line can read', async () => {
+    const code = await server.stop('SIGTERM');
+    assert.equal(code, 0, server.stderr());
+    assert.ok(!fs.existsSync(path.join(dataDir, 'server.lock')), 'lock removed');
+    assert.ok(!fs.existsSync(path.join(dataDir, 'control.sock')), 'control socket removed');
+    assert.match(server.stdout(), /"msg":"stopped"/);
+    // No server now: the command line opens the files itself.
+    const { url } = await cliJson<{ url: string }>(['login-link', '--email', 'direction@example.com'], env);
+    assert.ok(url.startsWith(`${PUBLIC_URL}/activate#token=`));
+    assert.ok(!fs.existsSync(path.join(dataDir, 'server.lock')), 'the command line released the lock');
+  });
+});
