@@ -1,0 +1,185 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { build, sessionCookieOf, sql } from '../helper.ts';
+import { startSmtpServer, type TestSmtpServer } from '../support/smtp.ts';
+import { ensureAccount, issueOneTimeToken } from '../../src/identity/identity.service.ts';
+import { upsertAuthPreferences } from '../../src/identity/identity.repository.ts';
+import type { Database } from '../../src/db/database.ts';
+
+const LINK = /^https:\/\/paie\.example\.com\/activate#token=([A-Za-z0-9_.%-]+)&type=magiclink$/m;
+
+async function withSmtp(t: { after(fn: () => unknown): void }): Promise<TestSmtpServer> {
+  const smtp = await startSmtpServer();
+  t.after(() => smtp.stop());
+  return smtp;
+}
+
+async function outboxCount(db: Database): Promise<number> {
+  const { count } = await db.selectFrom('mail_outbox').select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow();
+  return Number(count);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A signed-in session cookie for a new account. */
+async function signedIn(app: Awaited<ReturnType<typeof build>>['app'], db: Database, email: string): Promise<string> {
+  const { account } = await ensureAccount(db, email, { first_name: 'Ana' });
+  const token = await issueOneTimeToken(db, account.id, 'magiclink');
+  const res = await app.inject({ method: 'POST', url: '/auth/session', payload: { token } });
+  assert.equal(res.statusCode, 200);
+  return sessionCookieOf(res);
+}
+
+describe('POST /auth/magic-link', () => {
+  it('should answer {ok:true} and queue nothing for an unknown e-mail', async (t) => {
+    const smtp = await withSmtp(t);
+    const { app, database } = await build(t, { env: { SMTP_URL: smtp.url }, app: { mailWorker: true, mailPollMs: 20 } });
+    const res = await app.inject({ method: 'POST', url: '/auth/magic-link', payload: { email: 'nobody@example.com' } });
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(res.json(), { ok: true });
+    assert.equal(await outboxCount(database.db), 0);
+    assert.equal(await app.mail.flush(), 0);
+    assert.equal(smtp.messages.length, 0);
+  });
+
+  it('should e-mail a sign-in link that opens a session', async (t) => {
+    const smtp = await withSmtp(t);
+    const { app, database } = await build(t, { env: { SMTP_URL: smtp.url }, app: { mailWorker: true, mailPollMs: 20 } });
+    await ensureAccount(database.db, 'ana@example.com', { first_name: 'Ana' });
+
+    const res = await app.inject({ method: 'POST', url: '/auth/magic-link', payload: { email: '  Ana@Example.COM ' } });
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(res.json(), { ok: true });
+
+    const [mail] = await smtp.waitFor(1);
+    assert.equal(mail!.subject, 'Votre lien de connexion');
+    assert.deepEqual(mail!.envelope.to, ['ana@example.com']);
+    assert.match(mail!.text, /^Bonjour Ana,$/m);
+    assert.match(mail!.text, /valable 1 heure/);
+    const match = LINK.exec(mail!.text);
+    assert.ok(match, `a sign-in link in:\n${mail!.text}`);
+    // The HTML part carries the same link (with & escaped in the attribute).
+    assert.ok(mail!.html.includes(`href="${match[0].replace(/&/g, '&amp;')}"`));
+
+    const session = await app.inject({ method: 'POST', url: '/auth/session', payload: { token: decodeURIComponent(match[1]!) } });
+    assert.equal(session.statusCode, 200);
+    assert.deepEqual(session.json(), { ok: true, redirect: '/vos-acces' });
+    const me = await app.inject({ method: 'GET', url: '/api/me', headers: { cookie: sessionCookieOf(session) } });
+    assert.equal(me.statusCode, 200);
+    assert.equal(me.json().email, 'ana@example.com');
+  });
+
+  it('should send nothing when the account does not allow the magic link', async (t) => {
+    const smtp = await withSmtp(t);
+    const { app, database } = await build(t, { env: { SMTP_URL: smtp.url }, app: { mailWorker: true, mailPollMs: 20 } });
+    const { account } = await ensureAccount(database.db, 'ana@example.com', {});
+    await upsertAuthPreferences(database.db, account.id, { allow_magic_link: false, allow_password: true });
+
+    const res = await app.inject({ method: 'POST', url: '/auth/magic-link', payload: { email: 'ana@example.com' } });
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(res.json(), { ok: true });
+    assert.equal(await outboxCount(database.db), 0);
+    const { count } = await database.db
+      .selectFrom('auth.one_time_tokens')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(count), 0, 'no token issued');
+    await app.mail.flush();
+    await sleep(60);
+    assert.equal(smtp.messages.length, 0);
+  });
+
+  it('should answer 429 rate_limited to the 6th request of the window', async (t) => {
+    const { app } = await build(t);
+    for (let i = 1; i <= 5; i++) {
+      const res = await app.inject({ method: 'POST', url: '/auth/magic-link', payload: { email: `user${i}@example.com` } });
+      assert.equal(res.statusCode, 200, `request ${i}`);
+    }
+    const limited = await app.inject({ method: 'POST', url: '/auth/magic-link', payload: { email: 'user6@example.com' } });
+    assert.equal(limited.statusCode, 429);
+    assert.match(String(limited.headers['content-type']), /^application\/json/);
+    const body = limited.json();
+    assert.equal(body.error, 'rate_limited');
+    assert.equal(typeof body.message, 'string');
+    assert.ok(Number(limited.headers['retry-after']) > 0, 'Retry-After header');
+
+    // Another client address has its own allowance.
+    const other = await app.inject({
+      method: 'POST',
+      url: '/auth/magic-link',
+      remoteAddress: '192.0.2.7',
+      payload: { email: 'user7@example.com' },
+    });
+    assert.equal(other.statusCode, 200);
+  });
+});
+
+describe('POST /auth/logout', () => {
+  it('should end the session and clear the cookie', async (t) => {
+    const { app, database } = await build(t);
+    const cookie = await signedIn(app, database.db, 'ana@example.com');
+    assert.equal((await app.inject({ method: 'GET', url: '/api/me', headers: { cookie } })).statusCode, 200);
+
+    const res = await app.inject({ method: 'POST', url: '/auth/logout', headers: { cookie } });
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(res.json(), { ok: true });
+    const cleared = res.cookies.find((c) => c.name === 'session');
+    assert.ok(cleared, 'a Set-Cookie for session');
+    assert.equal(cleared.value, '');
+    assert.equal(cleared.path, '/');
+    assert.ok(cleared.expires instanceof Date && cleared.expires.getTime() <= Date.now(), 'expired cookie');
+
+    const after = await app.inject({ method: 'GET', url: '/api/me', headers: { cookie } });
+    assert.equal(after.statusCode, 401);
+    assert.equal(after.body, 'Unauthorized');
+    const { count } = await database.db
+      .selectFrom('auth.sessions')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(count), 0);
+  });
+
+  it('should answer 200 and clear the cookie without a session', async (t) => {
+    const { app } = await build(t);
+    const res = await app.inject({ method: 'POST', url: '/auth/logout' });
+    assert.equal(res.statusCode, 200);
+    assert.ok(res.cookies.some((c) => c.name === 'session' && c.value === ''));
+  });
+});
+
+describe('POST /auth/session', () => {
+  for (const kind of ['magiclink', 'invite'] as const) {
+    it(`should refuse an expired ${kind} token with 401 invalid_token`, async (t) => {
+      const { app, database } = await build(t);
+      const { account } = await ensureAccount(database.db, 'ana@example.com', {});
+      const token = await issueOneTimeToken(database.db, account.id, kind);
+      await database.db
+        .updateTable('auth.one_time_tokens')
+        .set({ expires_at: sql`now() - interval '1 second'` })
+        .where('user_id', '=', account.id)
+        .execute();
+
+      const res = await app.inject({ method: 'POST', url: '/auth/session', payload: { token } });
+      assert.equal(res.statusCode, 401);
+      assert.equal(res.json().error, 'invalid_token');
+      assert.equal(typeof res.json().message, 'string');
+      assert.equal(res.cookies.find((c) => c.name === 'session'), undefined);
+      const user = await database.db.selectFrom('auth.users').select('activated_at').where('id', '=', account.id).executeTakeFirstOrThrow();
+      assert.equal(user.activated_at, null, 'not activated by an expired link');
+    });
+  }
+
+  it('should refuse a token that is malformed or has a wrong secret', async (t) => {
+    const { app, database } = await build(t);
+    const { account } = await ensureAccount(database.db, 'ana@example.com', {});
+    const token = await issueOneTimeToken(database.db, account.id, 'magiclink');
+    const [id] = token.split('.');
+    for (const bad of ['nope', `${id}.${'A'.repeat(43)}`, '']) {
+      const res = await app.inject({ method: 'POST', url: '/auth/session', payload: { token: bad } });
+      assert.equal(res.statusCode, 401, bad);
+      assert.equal(res.json().error, 'invalid_token');
+    }
+    // The right token still works after the failed tries.
+    assert.equal((await app.inject({ method: 'POST', url: '/auth/session', payload: { token } })).statusCode, 200);
+  });
+});
