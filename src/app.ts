@@ -19,6 +19,8 @@ import healthRoutes from './http/health.routes.ts';
 import identityRoutes from './identity/identity.routes.ts';
 import accessRoutes from './access/access.routes.ts';
 import staffRoutes from './staff/staff.routes.ts';
+import securityHeaders, { docsCsp } from './pages/security.ts';
+import pagesRoutes from './pages/pages.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -98,6 +100,8 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
     reply.code(404).send(errorBody('not_found', 'Ressource introuvable.'));
   });
 
+  // First: its hooks must reach every route, /docs included (see pages/security.ts).
+  await fastify.register(securityHeaders);
   await fastify.register(swagger, {
     openapi: {
       openapi: '3.0.3',
@@ -105,7 +109,7 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
       servers: [{ url: options.config.publicUrl }],
     },
   });
-  await fastify.register(swaggerUi, { routePrefix: '/docs' });
+  await fastify.register(swaggerUi, { routePrefix: '/docs', transformStaticCSP: docsCsp });
   fastify.get('/openapi.json', { schema: { hide: true } }, async () => fastify.swagger());
 
   await fastify.register(cookie);
@@ -117,6 +121,7 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
   await fastify.register(identityRoutes);
   await fastify.register(accessRoutes);
   await fastify.register(staffRoutes);
+  await fastify.register(pagesRoutes);
 }
 
 export default fp(app, { name: 'payroll-access' });

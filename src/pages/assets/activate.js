@@ -1,0 +1,58 @@
+/**
+ * /activate (SPEC 3.2): reads `#token=…&type=invite|magiclink` after 100 ms, removes it from
+ * the address bar, exchanges it for a session, then goes to the answer's `redirect` after 1 s.
+ * A wrong, used or expired link shows the API's message and a form to ask for a new link.
+ */
+import { announce, api } from './api.js';
+import { wireEmailForm } from './email-form.js';
+
+const READ_DELAY_MS = 100;
+const REDIRECT_DELAY_MS = 1000;
+
+const status = /** @type {HTMLElement} */ (document.getElementById('status'));
+const retry = /** @type {HTMLElement} */ (document.getElementById('retry'));
+const continueBox = /** @type {HTMLElement} */ (document.getElementById('continue'));
+const continueLink = /** @type {HTMLAnchorElement} */ (document.getElementById('continue-link'));
+
+wireEmailForm(
+  /** @type {HTMLFormElement} */ (document.getElementById('email-form')),
+  /** @type {HTMLElement} */ (document.getElementById('retry-status')),
+);
+
+/** Only a path of this site: the answer is trusted, but a redirect is no place to be lax. */
+function sameSitePath(value) {
+  return typeof value === 'string' && /^\/(?![/\\])/.test(value) ? value : '/vos-acces';
+}
+
+function showRetry(message) {
+  announce(status, message, 'error');
+  retry.hidden = false;
+}
+
+async function activate() {
+  const params = new URLSearchParams(window.location.hash.slice(1));
+  const token = params.get('token');
+  const type = params.get('type');
+  // The token must not stay in the address bar, the history or a bookmark.
+  if (window.location.hash) window.history.replaceState(null, '', window.location.pathname);
+  if (!token) {
+    showRetry("Ce lien est incomplet ou a déjà été ouvert. Demandez un nouveau lien ci-dessous.");
+    return;
+  }
+  try {
+    const answer = await api('POST', '/auth/session', { token });
+    const target = sameSitePath(answer.redirect);
+    announce(
+      status,
+      type === 'invite' ? 'Votre compte est activé. Redirection vers vos accès…' : 'Vous êtes connecté. Redirection vers vos accès…',
+      'success',
+    );
+    continueLink.href = target;
+    continueBox.hidden = false;
+    window.setTimeout(() => window.location.replace(target), REDIRECT_DELAY_MS);
+  } catch (error) {
+    showRetry(error.message);
+  }
+}
+
+window.setTimeout(activate, READ_DELAY_MS);

@@ -1,0 +1,198 @@
+/**
+ * /vos-acces. The page arrives complete from the server; this script sends changes to the
+ * API (same-origin JSON), says what happened in the live region, and swaps in the sections
+ * of a fresh copy of the page, so that what is shown is always what the server holds.
+ */
+import { announce, api, ApiError, emailProblem, setFieldError } from './api.js';
+import { wireOrgSwitcher } from './org-switcher.js';
+
+const root = /** @type {HTMLElement} */ (document.getElementById('vos-acces'));
+const status = /** @type {HTMLElement} */ (document.getElementById('status'));
+const pageOrgId = root.dataset.orgId || '';
+
+document.getElementById('logout')?.addEventListener('click', async () => {
+  try {
+    await api('POST', '/auth/logout');
+  } catch {
+    // Signed out or not, the way forward is the sign-in page.
+  }
+  window.location.assign('/login');
+});
+
+const orgSearch = /** @type {HTMLInputElement | null} */ (document.getElementById('org-search'));
+if (orgSearch) {
+  wireOrgSwitcher({
+    input: orgSearch,
+    list: /** @type {HTMLUListElement} */ (document.getElementById('org-results')),
+    searchStatus: /** @type {HTMLElement} */ (document.getElementById('org-search-status')),
+    status,
+  });
+}
+
+/**
+ * A staff member may have chosen another organization in another tab since this page was
+ * shown: a change must not land in an organization the page does not show.
+ */
+async function ensureSameOrganization() {
+  const me = await api('GET', '/api/me');
+  if ((me.active_org?.id ?? '') !== pageOrgId) {
+    throw new ApiError(409, 'stale_page', "L'organisation active a changé depuis l'affichage de cette page : rechargez la page avant de continuer.");
+  }
+}
+
+/** Replaces the `[data-refresh]` sections with those of a fresh copy of the page. */
+async function refresh() {
+  let response;
+  try {
+    response = await fetch(window.location.pathname, { credentials: 'same-origin', cache: 'no-store', headers: { accept: 'text/html' } });
+  } catch {
+    return;
+  }
+  if (response.redirected || !response.ok) {
+    window.location.reload();
+    return;
+  }
+  // A parsed document is inert: its scripts never run.
+  const fresh = new DOMParser().parseFromString(await response.text(), 'text/html');
+  for (const section of document.querySelectorAll('[data-refresh]')) {
+    const replacement = fresh.getElementById(section.id);
+    if (!replacement) {
+      window.location.reload(); // what the caller may see has changed: show the whole page again
+      return;
+    }
+    section.replaceWith(document.importNode(replacement, true));
+  }
+}
+
+/** Focuses the first of these elements that exists (after a refresh), else the members heading. */
+function focusFirst(...ids) {
+  for (const id of ids) {
+    const element = id && document.getElementById(id);
+    if (element) {
+      element.focus();
+      return;
+    }
+  }
+  document.getElementById('members-title')?.focus();
+}
+
+let busy = false;
+
+/**
+ * Runs one change: checks the organization, calls the API, announces, refreshes.
+ * @param {() => Promise<string>} change resolves with the success message
+ * @param {() => void} [after] runs after the refresh (focus)
+ */
+async function perform(change, after) {
+  if (busy) return;
+  busy = true;
+  root.setAttribute('aria-busy', 'true');
+  try {
+    await ensureSameOrganization();
+    const message = await change();
+    await refresh();
+    announce(status, message, 'success');
+    after?.();
+  } catch (error) {
+    announce(status, error instanceof Error ? error.message : String(error), 'error');
+  } finally {
+    busy = false;
+    root.removeAttribute('aria-busy');
+  }
+}
+
+// ---- members table: role change, re-activation, re-sending, revocation ----------------
+
+const dialog = /** @type {HTMLDialogElement | null} */ (document.getElementById('confirm'));
+
+/** Asks for confirmation in a modal dialog; resolves true when confirmed. */
+function confirmRevocation(email, orgName) {
+  return new Promise((resolve) => {
+    if (!dialog) return resolve(false);
+    const text = /** @type {HTMLElement} */ (document.getElementById('confirm-text'));
+    text.textContent = `${email} perdra immédiatement son accès à ${orgName}. Vous pourrez le rétablir plus tard.`;
+    dialog.returnValue = '';
+    dialog.addEventListener('close', () => resolve(dialog.returnValue === 'confirm'), { once: true });
+    dialog.showModal();
+  });
+}
+
+root.addEventListener('click', async (event) => {
+  const button = /** @type {HTMLElement} */ (event.target).closest('button[data-action]');
+  if (!button) return;
+  const row = /** @type {HTMLTableRowElement} */ (button.closest('tr'));
+  const { userId, email, role: currentRole } = row.dataset;
+  const select = /** @type {HTMLSelectElement | null} */ (row.querySelector('[data-role-select]'));
+  const action = button.dataset.action;
+
+  if (action === 'change-role' || action === 'reactivate') {
+    if (!select) return;
+    const role = select.value;
+    const label = select.selectedOptions[0]?.textContent ?? role;
+    if (action === 'change-role' && role === currentRole) {
+      announce(status, `${email} a déjà le rôle « ${label} » : choisissez un autre rôle dans la liste.`, 'error');
+      select.focus();
+      return;
+    }
+    await perform(
+      async () => {
+        await api('POST', '/api/access', { email, role });
+        return action === 'reactivate' ? `Accès de ${email} rétabli, rôle « ${label} ».` : `Rôle de ${email} changé : « ${label} ».`;
+      },
+      () => focusFirst(`change-role-${userId}`),
+    );
+  } else if (action === 'resend') {
+    await perform(
+      async () => {
+        const answer = await api('POST', `/api/access/${encodeURIComponent(userId)}/resend`);
+        return `${answer.message} à ${email}.`;
+      },
+      () => focusFirst(`resend-${userId}`, `revoke-${userId}`),
+    );
+  } else if (action === 'revoke') {
+    const confirmed = await confirmRevocation(email, root.dataset.orgName || "l'organisation");
+    if (!confirmed) {
+      button.focus();
+      return;
+    }
+    await perform(
+      async () => {
+        const answer = await api('DELETE', `/api/access/${encodeURIComponent(userId)}`);
+        return `${answer.message} : ${email}.`;
+      },
+      () => focusFirst(`reactivate-${userId}`),
+    );
+  }
+});
+
+// ---- invite form -------------------------------------------------------------------------
+
+const inviteForm = /** @type {HTMLFormElement | null} */ (document.getElementById('invite-form'));
+if (inviteForm) {
+  const emailInput = /** @type {HTMLInputElement} */ (inviteForm.elements.namedItem('email'));
+  const firstNameInput = /** @type {HTMLInputElement} */ (inviteForm.elements.namedItem('first_name'));
+  const roleSelect = /** @type {HTMLSelectElement} */ (inviteForm.elements.namedItem('role'));
+  inviteForm.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const email = emailInput.value.trim();
+    const problem = emailProblem(email);
+    setFieldError(emailInput, problem);
+    if (problem) {
+      emailInput.focus();
+      return;
+    }
+    await perform(
+      async () => {
+        try {
+          const answer = await api('POST', '/api/access', { email, first_name: firstNameInput.value.trim(), role: roleSelect.value });
+          inviteForm.reset();
+          return `${answer.message} : ${email}.`;
+        } catch (error) {
+          if (error instanceof ApiError && ['missing_email', 'invalid_email'].includes(error.code)) setFieldError(emailInput, error.message);
+          throw error;
+        }
+      },
+      () => emailInput.focus(),
+    );
+  });
+}

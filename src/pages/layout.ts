@@ -1,0 +1,54 @@
+/** The shell every page shares: head, skip link, banner, main landmark, status region. */
+import { html, type SafeHtml } from './html.ts';
+
+export interface PageShell {
+  /** The page's own title; the document title is "<title> · Paie". */
+  title: string;
+  /** The page's module under `/assets/`, e.g. `login.js`. */
+  script?: string;
+  /** The signed-in person, shown in the banner with the logout button. */
+  user?: { email: string; firstName: string | null } | null;
+  main: SafeHtml;
+}
+
+export const APP_NAME = 'Paie · Gestion des accès';
+
+export function renderPage(shell: PageShell): string {
+  const { user } = shell;
+  return html`<!doctype html>
+<html lang="fr">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${shell.title} · Paie</title>
+<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/assets/style.css">
+${shell.script ? html`<script type="module" src="/assets/${shell.script}"></script>` : ''}
+</head>
+<body>
+<a class="skip-link" href="#contenu">Aller au contenu</a>
+<header class="banner">
+  <div class="banner-inner">
+    <a class="brand" href="/vos-acces">${APP_NAME}</a>
+    ${user
+      ? html`<div class="session">
+      <span class="session-user">Connecté : <strong>${user.firstName ? `${user.firstName} (${user.email})` : user.email}</strong></span>
+      <button type="button" class="button button-secondary" id="logout">Se déconnecter</button>
+    </div>`
+      : ''}
+  </div>
+</header>
+<main id="contenu" tabindex="-1">
+${shell.main}
+</main>
+<noscript><p class="noscript">Cette page a besoin de JavaScript pour fonctionner. Activez-le puis rechargez la page.</p></noscript>
+</body>
+</html>
+`.toString();
+}
+
+/** The live region where every page announces what happened (success or error). */
+export function statusRegion(id = 'status'): SafeHtml {
+  return html`<div id="${id}" class="status" role="status" aria-live="polite" aria-atomic="true"></div>`;
+}

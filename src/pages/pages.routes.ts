@@ -1,0 +1,70 @@
+/**
+ * The pages (CONTRACT 7): `/login`, `/activate`, `/vos-acces`, and their static files.
+ * Server-rendered French HTML; kept out of the OpenAPI document.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { isDatabaseUnavailable } from '../db/errors.ts';
+import assetRoutes from './assets.ts';
+import { html } from './html.ts';
+import { renderPage } from './layout.ts';
+import { activatePage, loginPage } from './sign-in.pages.ts';
+import { loadVosAcces, renderVosAcces } from './vos-acces.ts';
+
+const hidden = { schema: { hide: true } };
+
+function sendHtml(reply: FastifyReply, body: string, status = 200): FastifyReply {
+  // Personal data: never kept by a shared cache or the back-forward cache of another user.
+  return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
+}
+
+function errorPage(message: string): string {
+  return renderPage({
+    title: 'Erreur',
+    main: html`<section class="card narrow" aria-labelledby="error-title">
+  <h1 id="error-title">Une erreur est survenue</h1>
+  <p>${message}</p>
+  <p><a href="/vos-acces">Réessayer</a></p>
+</section>`,
+  });
+}
+
+export default async function pagesRoutes(fastify: FastifyInstance): Promise<void> {
+  const { db, config } = fastify;
+
+  // Only in this plugin's context: a page that fails shows a page, not JSON.
+  fastify.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error.statusCode && error.statusCode < 500) return sendHtml(reply, errorPage('Cette adresse ne correspond à aucune page.'), 404);
+    request.log.error({ err: error }, 'page failed');
+    const status = isDatabaseUnavailable(error) ? 503 : 500;
+    return sendHtml(reply, errorPage('La page ne peut pas être affichée pour le moment. Réessayez dans un instant.'), status);
+  });
+
+  await fastify.register(assetRoutes);
+
+  fastify.get('/', hidden, async (_request, reply) => reply.redirect('/vos-acces'));
+
+  fastify.get('/login', hidden, async (request, reply) => {
+    if (request.caller) return reply.redirect('/vos-acces');
+    return sendHtml(reply, loginPage());
+  });
+
+  // Public (SPEC 5): the token is in the fragment, which never reaches the server.
+  fastify.get('/activate', hidden, async (_request, reply) => sendHtml(reply, activatePage()));
+
+  fastify.get('/vos-acces', hidden, async (request, reply) => {
+    const caller = request.caller;
+    if (!caller) return reply.redirect('/login');
+    const view = await loadVosAcces(db, request, caller);
+    if (view.restoreOrgCookie && view.org) {
+      // Same cookie as `PUT /api/staff/active-org`, so that the API acts on the organization shown.
+      reply.setCookie('active_org_id', view.org.id, {
+        httpOnly: true,
+        sameSite: 'lax',
+        path: '/',
+        secure: config.secureCookies,
+        maxAge: 365 * 24 * 3600,
+      });
+    }
+    return sendHtml(reply, renderVosAcces(view, config.mailTimezone));
+  });
+}

@@ -1,0 +1,50 @@
+/** `/login` and `/activate`: static markup; their scripts call `/auth/magic-link` and `/auth/session`. */
+import { html, type SafeHtml } from './html.ts';
+import { renderPage, statusRegion } from './layout.ts';
+
+/** The confirmation shown whatever the address (CONTRACT 4: no account discovery). */
+export const LINK_SENT = "Si un compte existe pour cette adresse, un lien de connexion vient d'être envoyé.";
+
+function emailForm(submitLabel: string, autofocus = false): SafeHtml {
+  return html`<form id="email-form" class="form" novalidate data-sent="${LINK_SENT}">
+    <div class="field">
+      <label for="email">Adresse e-mail</label>
+      <input id="email" name="email" type="email" autocomplete="email" inputmode="email" spellcheck="false"
+        maxlength="320" required aria-describedby="email-error"${autofocus ? html` autofocus` : ''}>
+      <p id="email-error" class="field-error" hidden></p>
+    </div>
+    <button type="submit" class="button">${submitLabel}</button>
+  </form>`;
+}
+
+export function loginPage(): string {
+  return renderPage({
+    title: 'Connexion',
+    script: 'login.js',
+    main: html`<section class="card narrow" aria-labelledby="login-title">
+  <h1 id="login-title">Connexion</h1>
+  <p>Indiquez votre adresse e-mail : vous recevrez un lien de connexion, valable une heure.</p>
+  ${emailForm('Recevoir un lien de connexion', true)}
+  ${statusRegion()}
+</section>`,
+  });
+}
+
+export function activatePage(): string {
+  return renderPage({
+    title: 'Activation',
+    script: 'activate.js',
+    main: html`<section class="card narrow" aria-labelledby="activate-title">
+  <h1 id="activate-title">Activation de votre accès</h1>
+  <div id="status" class="status" role="status" aria-live="polite" aria-atomic="true">Vérification de votre lien…</div>
+  <p id="continue" hidden><a href="/vos-acces" id="continue-link">Continuer vers vos accès</a></p>
+  <div id="retry" hidden>
+    <h2>Demander un nouveau lien</h2>
+    <p>Saisissez votre adresse e-mail : si un compte existe, un nouveau lien de connexion vous sera envoyé.</p>
+    ${emailForm('Recevoir un nouveau lien')}
+    ${statusRegion('retry-status')}
+    <p><a href="/login">Aller à la page de connexion</a></p>
+  </div>
+</section>`,
+  });
+}

@@ -1,0 +1,227 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { build } from '../helper.ts';
+import { addMembership, createOrg, member, signedIn } from '../support/fixtures.ts';
+import { memberActions, type Member } from '../../src/pages/vos-acces.ts';
+import { recordAccessEvent } from '../../src/access/audit.repository.ts';
+
+const LINK_SENT = "Si un compte existe pour cette adresse, un lien de connexion vient d&#39;être envoyé.";
+const XSS = '<img src=x onerror=alert(1)>';
+
+/** The `data-…` values of every members-table row, in page order. */
+function memberRows(body: string): Array<{ userId: string; email: string; role: string; html: string }> {
+  const rows = [...body.matchAll(/<tr data-user-id="([^"]+)" data-email="([^"]+)" data-role="([^"]+)">([\s\S]*?)<\/tr>/g)];
+  return rows.map((m) => ({ userId: m[1]!, email: m[2]!, role: m[3]!, html: m[4]! }));
+}
+
+async function organization(t: Parameters<typeof build>[0]) {
+  const ctx = await build(t);
+  const db = ctx.database.db;
+  const orgId = await createOrg(db, 'Théâtre <du> Soleil', 'TDS001');
+  const boss = await member(ctx.app, db, orgId, 'boss@example.com', 'SUPER_ADMIN', { metadata: { first_name: 'Béatrice' } });
+  const admin = await member(ctx.app, db, orgId, 'admin@example.com', 'ADMIN', { metadata: { first_name: 'Alice' } });
+  const agent = await member(ctx.app, db, orgId, 'agent@example.com', 'AGENT', { metadata: { first_name: XSS } });
+  return { ...ctx, db, orgId, boss, admin, agent };
+}
+
+describe('GET /login', () => {
+  it('should answer the French sign-in form with its script and the confirmation to show', async (t) => {
+    const { app } = await build(t);
+    const res = await app.inject({ method: 'GET', url: '/login' });
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.headers['content-type'], 'text/html; charset=utf-8');
+    assert.equal(res.headers['cache-control'], 'no-store');
+    assert.match(res.body, /^<!doctype html>\n<html lang="fr">/);
+    assert.match(res.body, /<h1 id="login-title">Connexion<\/h1>/);
+    assert.match(res.body, /<label for="email">Adresse e-mail<\/label>/);
+    assert.match(res.body, /<button type="submit" class="button">Recevoir un lien de connexion<\/button>/);
+    assert.ok(res.body.includes(`data-sent="${LINK_SENT}"`));
+    assert.match(res.body, /<script type="module" src="\/assets\/login\.js"><\/script>/);
+    assert.match(res.body, /<main id="contenu"/);
+    assert.match(res.body, /role="status" aria-live="polite"/);
+  });
+
+  it('should send a signed-in person to /vos-acces', async (t) => {
+    const { app, database } = await build(t);
+    const person = await signedIn(app, database.db, 'ana@example.com');
+    const res = await app.inject({ method: 'GET', url: '/login', headers: { cookie: person.cookie } });
+    assert.equal(res.statusCode, 302);
+    assert.equal(res.headers.location, '/vos-acces');
+  });
+});
+
+describe('GET /activate', () => {
+  it('should be public and offer a way to ask for a new link', async (t) => {
+    const { app } = await build(t);
+    const res = await app.inject({ method: 'GET', url: '/activate' });
+    assert.equal(res.statusCode, 200);
+    assert.match(res.body, /<h1 id="activate-title">Activation de votre accès<\/h1>/);
+    assert.match(res.body, /Vérification de votre lien…/);
+    assert.match(res.body, /<script type="module" src="\/assets\/activate\.js"><\/script>/);
+    assert.match(res.body, /<a href="\/login">Aller à la page de connexion<\/a>/);
+    assert.match(res.body, /Recevoir un nouveau lien/);
+  });
+});
+
+describe('GET /', () => {
+  it('should lead to /vos-acces', async (t) => {
+    const { app } = await build(t);
+    const res = await app.inject({ method: 'GET', url: '/' });
+    assert.equal(res.statusCode, 302);
+    assert.equal(res.headers.location, '/vos-acces');
+  });
+});
+
+describe('GET /vos-acces', () => {
+  it('should redirect to /login without a session, or with a session that is not valid', async (t) => {
+    const { app } = await build(t);
+    for (const headers of [{}, { cookie: 'session=abcdefgh12.abcdefghijklmnopqrstuvwxyz' }]) {
+      const res = await app.inject({ method: 'GET', url: '/vos-acces', headers });
+      assert.equal(res.statusCode, 302);
+      assert.equal(res.headers.location, '/login');
+    }
+  });
+
+  it('should show an ADMIN the members newest first, with French roles and statuses', async (t) => {
+    const { app, db, orgId, admin } = await organization(t);
+    const pending = await db.insertInto('auth.users').values({ email: 'pending@example.com' }).returning('id').executeTakeFirstOrThrow();
+    await addMembership(db, orgId, pending.id, 'COMPTA');
+    const gone = await signedIn(app, db, 'gone@example.com');
+    await addMembership(db, orgId, gone.userId, 'AGENT', { revoked: true });
+
+    const res = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: admin.cookie } });
+    assert.equal(res.statusCode, 200);
+    const api = await app.inject({ method: 'GET', url: '/api/access', headers: { cookie: admin.cookie } });
+    const rows = memberRows(res.body);
+    assert.deepEqual(rows.map((r) => r.email), api.json().items.map((i: { email: string }) => i.email));
+    assert.deepEqual(rows.map((r) => r.email), ['gone@example.com', 'pending@example.com', 'agent@example.com', 'admin@example.com', 'boss@example.com']);
+
+    const byEmail = Object.fromEntries(rows.map((r) => [r.email, r.html]));
+    assert.match(byEmail['gone@example.com']!, /<span class="badge badge-revoked">Révoqué<\/span>/);
+    assert.match(byEmail['pending@example.com']!, /<span class="badge badge-pending">Invitation envoyée<\/span>/);
+    assert.match(byEmail['pending@example.com']!, /<td data-label="Rôle">Comptabilité<\/td>/);
+    assert.match(byEmail['agent@example.com']!, /<span class="badge badge-active">Actif<\/span>/);
+    assert.match(byEmail['boss@example.com']!, /<td data-label="Rôle">Administrateur principal<\/td>/);
+    assert.match(res.body, /<h2 id="members-title" tabindex="-1">Membres de Théâtre &lt;du&gt; Soleil<\/h2>/);
+    assert.match(res.body, /5 membres, du plus récent au plus ancien\./);
+  });
+
+  it('should escape a member name that carries markup', async (t) => {
+    const { app, admin } = await organization(t);
+    const res = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: admin.cookie } });
+    assert.match(res.body, /<td data-label="Prénom">&lt;img src=x onerror=alert\(1\)&gt;<\/td>/);
+    assert.ok(!res.body.includes('<img'), 'no img element reaches the page');
+    assert.ok(!res.body.includes('<du>'), 'nor the organization name markup');
+  });
+
+  it('should offer only the actions the API accepts', async (t) => {
+    const { app, db, orgId, admin, boss, agent } = await organization(t);
+    const pending = await db.insertInto('auth.users').values({ email: 'pending@example.com' }).returning('id').executeTakeFirstOrThrow();
+    await addMembership(db, orgId, pending.id, 'COMPTA');
+    const res = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: admin.cookie } });
+    const rows = Object.fromEntries(memberRows(res.body).map((r) => [r.userId, r.html]));
+    const actions = (html: string) => [...html.matchAll(/data-action="([a-z-]+)"/g)].map((m) => m[1]);
+
+    assert.deepEqual(actions(rows[boss.userId]!), []);
+    assert.match(rows[boss.userId]!, /Administrateur principal : protégé/);
+    assert.deepEqual(actions(rows[admin.userId]!), []);
+    assert.match(rows[admin.userId]!, /<span class="muted">Vous<\/span>/);
+    assert.deepEqual(actions(rows[agent.userId]!), ['change-role', 'revoke']);
+    assert.deepEqual(actions(rows[pending.id]!), ['change-role', 'resend', 'revoke']);
+    // No form anywhere on the page can assign SUPER_ADMIN.
+    assert.ok(!res.body.includes('value="SUPER_ADMIN"'));
+    const inviteRoles = [.../<select id="invite-role" name="role">([\s\S]*?)<\/select>/.exec(res.body)![1]!.matchAll(/value="([A-Z_]+)"/g)].map((m) => m[1]);
+    assert.deepEqual(inviteRoles, ['ADMIN', 'AGENT', 'COMPTA']);
+    assert.match(res.body, /<option value="AGENT" selected>Agent<\/option>/);
+  });
+
+  it('should show the recent access history in French, newest first', async (t) => {
+    const { app, admin, agent } = await organization(t);
+    await app.inject({ method: 'POST', url: '/api/access', headers: { cookie: admin.cookie }, payload: { email: 'nina@example.com', role: 'COMPTA' } });
+    await app.inject({ method: 'POST', url: '/api/access', headers: { cookie: admin.cookie }, payload: { email: 'agent@example.com', role: 'ADMIN' } });
+    await app.inject({ method: 'DELETE', url: `/api/access/${agent.userId}`, headers: { cookie: admin.cookie } });
+    const res = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: admin.cookie } });
+    const history = /<section class="card" id="history"[\s\S]*?<\/section>/.exec(res.body)![0];
+    const rows = [...history.matchAll(/<tr>([\s\S]*?)<\/tr>/g)]
+      .slice(1)
+      .map((m) => [...m[1]!.matchAll(/<td data-label="[^"]+"[^>]*>([\s\S]*?)<\/td>/g)].map((c) => c[1]!.replace(/<[^>]+>/g, '').trim()));
+    assert.deepEqual(rows.map((r) => r.slice(1)), [
+      ['Révocation', 'admin@example.com', 'agent@example.com', 'Administrateur', '—'],
+      ['Changement de rôle', 'admin@example.com', 'agent@example.com', 'Agent', 'Administrateur'],
+      ['Invitation', 'admin@example.com', 'nina@example.com', '—', 'Comptabilité'],
+    ]);
+    assert.match(rows[0]![0]!, /^\d\d\/\d\d\/\d{4} \d\d:\d\d$/);
+    assert.match(history, /Les 3 derniers changements, du plus récent au plus ancien\./);
+  });
+
+  it('should name the command line as the author of the changes it made', async (t) => {
+    const { app, db, orgId, admin, agent } = await organization(t);
+    await recordAccessEvent(db, {
+      org_id: orgId, action: 'added', actor_user_id: null, actor_email: 'cli',
+      target_user_id: agent.userId, target_email: 'agent@example.com', old_role: null, new_role: 'AGENT',
+    });
+    const res = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: admin.cookie } });
+    assert.match(res.body, /<td data-label="Action">Ajout<\/td>\s*<td data-label="Par" class="email">Ligne de commande<\/td>/);
+  });
+
+  it("should show an AGENT their own accesses and no members table", async (t) => {
+    const { app, db, agent } = await organization(t);
+    const other = await createOrg(db, 'Ancienne Compagnie');
+    await addMembership(db, other, agent.userId, 'COMPTA', { revoked: true });
+    const res = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: agent.cookie } });
+    assert.equal(res.statusCode, 200);
+    assert.match(res.body, /<td data-label="Organisation">Théâtre &lt;du&gt; Soleil<\/td>\s*<td data-label="Rôle">Agent<\/td>\s*<td data-label="Statut"><span class="badge badge-active">Actif<\/span><\/td>/);
+    assert.match(res.body, /<td data-label="Organisation">Ancienne Compagnie<\/td>\s*<td data-label="Rôle">Comptabilité<\/td>\s*<td data-label="Statut"><span class="badge badge-revoked">Révoqué<\/span><\/td>/);
+    for (const absent of ['id="members"', 'id="invite-form"', 'id="history"', 'id="org-search"', 'admin@example.com', 'boss@example.com']) {
+      assert.ok(!res.body.includes(absent), absent);
+    }
+    assert.match(res.body, /adressez-vous à un administrateur de votre organisation/);
+  });
+
+  it('should show staff without an organization the switcher and nothing to manage', async (t) => {
+    const { app, db } = await organization(t);
+    const staff = await signedIn(app, db, 'staff@example.com', { staff: 'STAFF' });
+    const res = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: staff.cookie } });
+    assert.equal(res.statusCode, 200);
+    assert.match(res.body, /<strong id="current-org-name">Aucune organisation choisie<\/strong>/);
+    assert.match(res.body, /<input id="org-search" type="text" role="combobox"/);
+    assert.match(res.body, /<label for="org-search">Changer d'organisation<\/label>/);
+    assert.ok(!res.body.includes('id="members"'));
+    assert.equal(res.cookies.find((c) => c.name === 'active_org_id'), undefined);
+  });
+
+  it("should show staff the chosen organization's members, from the cookie or else their saved choice", async (t) => {
+    const { app, db, orgId } = await organization(t);
+    const staff = await signedIn(app, db, 'staff@example.com', { staff: 'SUPER_STAFF' });
+    const viaCookie = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: `${staff.cookie}; active_org_id=${orgId}` } });
+    assert.match(viaCookie.body, /<strong id="current-org-name">Théâtre &lt;du&gt; Soleil<\/strong> <span class="muted">\(clé employeur TDS001\)<\/span>/);
+    assert.equal(memberRows(viaCookie.body).length, 3);
+    assert.equal(viaCookie.cookies.find((c) => c.name === 'active_org_id'), undefined, 'nothing to restore');
+
+    const put = await app.inject({ method: 'PUT', url: '/api/staff/active-org', headers: { cookie: staff.cookie }, payload: { org_id: orgId } });
+    assert.equal(put.statusCode, 200);
+    // A new browser: no cookie, the saved choice is shown and the cookie set again for the API.
+    const fresh = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: staff.cookie } });
+    assert.equal(memberRows(fresh.body).length, 3);
+    const restored = fresh.cookies.find((c) => c.name === 'active_org_id');
+    assert.equal(restored?.value, orgId);
+    assert.equal(restored?.httpOnly, true);
+    assert.equal(restored?.sameSite, 'Lax');
+  });
+});
+
+describe('memberActions', () => {
+  const viewer = { userId: 'me' };
+  const base: Member = {
+    org_id: null, user_id: 'u1', first_name: null, email: 'u1@example.com', role: 'AGENT',
+    created_at: '2030-01-01T00:00:00.000Z', revoked: false, revoked_at: null, activated: true,
+  };
+  it('should follow the rules of the API', () => {
+    assert.deepEqual(memberActions(viewer, base), ['change_role', 'revoke']);
+    assert.deepEqual(memberActions(viewer, { ...base, activated: false }), ['change_role', 'resend', 'revoke']);
+    assert.deepEqual(memberActions(viewer, { ...base, revoked: true }), ['reactivate']);
+    assert.deepEqual(memberActions(viewer, { ...base, role: 'SUPER_ADMIN' }), []);
+    assert.deepEqual(memberActions(viewer, { ...base, user_id: 'me' }), []);
+    assert.deepEqual(memberActions(viewer, { ...base, email: 'Email non disponible' }), ['revoke']);
+  });
+});
