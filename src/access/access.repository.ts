@@ -3,27 +3,34 @@
  *
  * The list is built as JSON by PostgreSQL itself and passed through as text: turning rows
  * into JavaScript objects and back costs more than the query. Members and their accounts
- * are read in one join, never one identity read per member.
+ * are read in one join, never one identity read per member. (`bench/` measures these
+ * queries against the smallest program that could serve the list: see bench/README.md.)
  */
-import { sql, type RawBuilder } from 'kysely';
-import type { Database } from '../db/database.ts';
+import { CompiledQuery, sql, type RawBuilder } from 'kysely';
+import { preparedStatement, type Database } from '../db/database.ts';
+import type { MemberRole } from '../db/schema.ts';
+import type { SessionRow } from '../identity/identity.repository.ts';
 
-/** One access list item (SPEC 2.5 + CONTRACT 5's `activated`), as a JSON object in SQL. */
-function itemJson(withOrgId: boolean): RawBuilder<string> {
-  return sql<string>`json_build_object(
-    'org_id', ${withOrgId ? sql`m.org_id` : sql`null`},
-    'user_id', m.user_id,
-    'first_name', coalesce(
-      nullif(btrim(u.user_metadata->>'first_name'), ''),
-      nullif(split_part(btrim(u.user_metadata->>'display_name'), ' ', 1), '')
-    ),
-    'email', coalesce(u.email, 'Email non disponible'),
-    'role', m.role,
-    'created_at', ${isoTimestamp(sql`m.created_at`)},
-    'revoked', m.revoked,
-    'revoked_at', ${isoTimestamp(sql`m.revoked_at`)},
-    'activated', coalesce(u.activated_at is not null, false)
-  )`;
+/**
+ * One access list item (SPEC 2.5 + CONTRACT 5's `activated`) as JSON text, concatenated by
+ * hand: `json_build_object` looks up the type of each of its arguments on every row and costs
+ * about twice as much. Strings that may hold any character go through `to_json` (escaping);
+ * ids, roles (a checked column), timestamps and booleans need none. No part is ever null.
+ */
+function itemText(withOrgId: boolean): RawBuilder<string> {
+  return sql<string>`'{"org_id":' || ${withOrgId ? sql`'"' || m.org_id || '"'` : sql`'null'`}
+    || ',"user_id":"' || m.user_id
+    || '","first_name":' || coalesce(to_json(coalesce(
+         nullif(btrim(u.user_metadata->>'first_name'), ''),
+         nullif(split_part(btrim(u.user_metadata->>'display_name'), ' ', 1), '')
+       ))::text, 'null')
+    || ',"email":' || to_json(coalesce(u.email, 'Email non disponible'))::text
+    || ',"role":"' || m.role
+    || '","created_at":"' || ${isoTimestamp(sql`m.created_at`)}
+    || '","revoked":' || case when m.revoked then 'true' else 'false' end
+    || ',"revoked_at":' || coalesce('"' || ${isoTimestamp(sql`m.revoked_at`)} || '"', 'null')
+    || ',"activated":' || case when u.activated_at is not null then 'true' else 'false' end
+    || '}'`;
 }
 
 /** Timestamps as JavaScript writes them (`2026-11-22T10:00:00.000Z`), whatever the session's zone. */
@@ -31,43 +38,169 @@ function isoTimestamp(column: RawBuilder<unknown>): RawBuilder<string | null> {
   return sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 }
 
-/** The members of one organization, newest first, as the JSON text of an array. */
-export async function listOrgMembersJson(db: Database, orgId: string): Promise<string> {
-  const { rows } = await sql<{ items: string }>`
-    select coalesce(json_agg(${itemJson(false)} order by m.created_at desc, m.user_id desc), '[]'::json)::text as items
+/** The JSON array of one organization's members, newest first (`orgId`: a value or a column). */
+function orgMembersArray(orgId: RawBuilder<string> | string): RawBuilder<string> {
+  return sql<string>`(
+    select '[' || coalesce(string_agg(${itemText(false)}, ',' order by m.created_at desc, m.user_id desc), '') || ']'
       from public.organization_members m
       left join auth.users u on u.id = m.user_id
-     where m.org_id = ${orgId}`.execute(db);
+     where m.org_id = ${orgId}
+  )`;
+}
+
+/** The members of one organization, newest first, as the JSON text of an array. */
+export async function listOrgMembersJson(db: Database, orgId: string): Promise<string> {
+  const { rows } = await sql<{ items: string }>`${preparedStatement('org_members')}select ${orgMembersArray(orgId)} as items`.execute(db);
   return rows[0]?.items ?? '[]';
 }
 
-/** Where the previous page of the global list stopped (exact, as PostgreSQL's own text). */
+/** What `readSessionScopeList` returns: the session row of `findSession`, then the scope. */
+export interface SessionScopeListRow extends SessionRow {
+  /** Non-staff: `get_my_org`; staff: the organization id given. */
+  org_id: string | null;
+  /** The caller's membership in `org_id` (non-staff only). */
+  member_role: MemberRole | null;
+  member_revoked: boolean | null;
+  /** The JSON array of `org_id`'s members, read only when the session is valid and may read it. */
+  items: string | null;
+}
+
+/**
+ * `GET /api/access` in one round trip: the session (as `findSession` reads it), the caller's
+ * organization (`get_my_org` for a member; `staffOrgId` for staff), the caller's membership
+ * there, and, when the session's secret and expiry hold and the caller may read the list
+ * (SPEC 4.4), the list itself. The service still decides everything from the returned row;
+ * `items` only spares it a second query.
+ */
+export async function readSessionScopeList(db: Database, input: SessionScopeInput): Promise<SessionScopeListRow | undefined> {
+  // The statement is built and compiled once (a template this size takes Kysely tens of
+  // microseconds, a sizeable part of a small list's time), then run with each caller's values.
+  const compiled = (sessionScopeList ??= compileOnce<SessionScopeInput>(db, sessionScopeListQuery, ['sessionId', 'secretHash', 'staffOrgId']));
+  const { rows } = await db.executeQuery<SessionScopeListRow>(compiled(input));
+  return rows[0];
+}
+
+interface SessionScopeInput {
+  sessionId: string;
+  secretHash: string;
+  staffOrgId: string | null;
+}
+
+let sessionScopeList: ((input: SessionScopeInput) => CompiledQuery) | undefined;
+
+/**
+ * Compiles `build` once and returns a function giving the compiled query for new values: each
+ * value is passed where the compiled statement placed it (found by compiling marked values).
+ */
+function compileOnce<I extends object>(db: Database, build: (input: I) => RawBuilder<unknown>, keys: Array<keyof I>): (input: I) => CompiledQuery {
+  const marked = Object.fromEntries(keys.map((k) => [k, `\u0000${String(k)}`])) as I;
+  const compiled = build(marked).compile(db);
+  const order = compiled.parameters.map((value) => {
+    const key = keys.find((k) => marked[k] === value);
+    if (key === undefined) throw new Error('compileOnce: a value of the statement does not come from its input');
+    return key;
+  });
+  return (input) => CompiledQuery.raw(compiled.sql, order.map((k) => input[k]));
+}
+
+function sessionScopeListQuery(input: SessionScopeInput): RawBuilder<SessionScopeListRow> {
+  return sql<SessionScopeListRow>`${preparedStatement('session_scope_list')}
+    with caller as (
+      select s.id as session_id, s.secret_hash, s.expires_at, s.last_verified_at,
+             u.id as user_id, u.email, u.user_metadata,
+             coalesce(st.is_staff, false) as is_staff,
+             case when st.is_staff then st.level end as staff_level,
+             s.secret_hash = ${input.secretHash} and s.expires_at > now() as valid
+        from auth.sessions s
+        join auth.users u on u.id = s.user_id
+        left join public.staff_users st on st.user_id = s.user_id
+       where s.id = ${input.sessionId}
+    ), scoped as (
+      select c.*, case when c.is_staff then ${input.staffOrgId}::uuid else public.get_my_org(c.user_id) end as org_id
+        from caller c
+    ), checked as (
+      select sc.*, cm.role as member_role, cm.revoked as member_revoked
+        from scoped sc
+        left join public.organization_members cm
+          on not sc.is_staff and cm.org_id = sc.org_id and cm.user_id = sc.user_id
+    )
+    select ch.session_id, ch.secret_hash, ch.expires_at, ch.last_verified_at, ch.user_id, ch.email, ch.user_metadata,
+           ch.is_staff, ch.staff_level, ch.org_id, ch.member_role, ch.member_revoked,
+           case when ch.valid and ch.org_id is not null
+                 and (ch.is_staff or (ch.member_role in ('ADMIN', 'SUPER_ADMIN') and not ch.member_revoked))
+                then ${orgMembersArray(sql<string>`ch.org_id`)} end as items
+      from checked ch`;
+}
+
+/** Where a page of the global list starts or ends (exact, as PostgreSQL's own text). */
 export interface GlobalCursor {
   created_at: string;
   org_id: string;
   user_id: string;
 }
 
+const GLOBAL_ORDER = sql`order by m.created_at desc, m.org_id desc, m.user_id desc`;
+const before = (cursor: GlobalCursor) =>
+  sql`(m.created_at, m.org_id, m.user_id) < (${cursor.created_at}::timestamptz, ${cursor.org_id}::uuid, ${cursor.user_id}::uuid)`;
+
+/**
+ * The key of the `count`-th membership after `after` in the global order (newest first), or
+ * undefined when fewer remain: where the page of `count` rows after `after` ends, read from
+ * the index alone, so that the next page can be read before this one has arrived.
+ */
+export async function globalPageEnd(db: Database, after: GlobalCursor | null, count: number): Promise<GlobalCursor | undefined> {
+  const { rows } = await sql<GlobalCursor>`${preparedStatement('global_page_end')}
+    select m.created_at::text as created_at, m.org_id, m.user_id
+      from public.organization_members m
+     ${after ? sql`where ${before(after)}` : sql``}
+     ${GLOBAL_ORDER}
+     offset ${count - 1} limit 1`.execute(db);
+  return rows[0];
+}
+
+/** One page of the global list: its items as JSON texts in chunks, and the key of its last row. */
+export interface GlobalPage {
+  /** Comma-separated items, a few hundred per chunk. */
+  chunks: string[];
+  /** How many items the chunks hold. */
+  count: number;
+  last: GlobalCursor | null;
+}
+
+/** Items per chunk: a chunk stays well under the size V8 allocates outside its young generation. */
+const ITEMS_PER_CHUNK = 200;
+
 /**
  * One page of every membership (global staff mode), newest first, by keyset: no connection
- * or snapshot is held between pages, so a slow reader blocks nobody.
+ * or snapshot is held between pages, so a slow reader blocks nobody. PostgreSQL joins the
+ * items in chunks of a few hundred (far fewer rows for Node to decode, and chunks small enough
+ * to die young), and writes the last row's key out as text once. The windows add no sort:
+ * rows arrive in index order.
  */
-export async function globalMembersPage(
-  db: Database,
-  after: GlobalCursor | null,
-  pageSize: number,
-): Promise<{ json: string[]; last: GlobalCursor | null }> {
-  const { rows } = await sql<{ item: string; created_at: string; org_id: string; user_id: string }>`
-    select ${itemJson(true)}::text as item, m.created_at::text as created_at, m.org_id, m.user_id
-      from public.organization_members m
-      left join auth.users u on u.id = m.user_id
-     ${after ? sql`where (m.created_at, m.org_id, m.user_id) < (${after.created_at}::timestamptz, ${after.org_id}::uuid, ${after.user_id}::uuid)` : sql``}
-     order by m.created_at desc, m.org_id desc, m.user_id desc
-     limit ${pageSize}`.execute(db);
-  const lastRow = rows.at(-1);
+export async function globalMembersPage(db: Database, after: GlobalCursor | null, pageSize: number): Promise<GlobalPage> {
+  const { rows } = await sql<{ chunk: string; count: string; last: [string, string, string] | null }>`${preparedStatement('global_page')}
+    with page as (
+      select p.item, p.created_at, p.org_id, p.user_id,
+             row_number() over (order by p.created_at desc, p.org_id desc, p.user_id desc) as n
+        from (
+          select ${itemText(true)} as item, m.created_at, m.org_id, m.user_id
+            from public.organization_members m
+            left join auth.users u on u.id = m.user_id
+           ${after ? sql`where ${before(after)}` : sql``}
+           ${GLOBAL_ORDER}
+           limit ${pageSize}
+        ) p
+    )
+    select string_agg(item, ',' order by n) as chunk, count(*) as count,
+           (select array[l.created_at::text, l.org_id::text, l.user_id::text] from page l order by l.n desc limit 1) as last
+      from page
+     group by (n - 1) / ${sql.lit(ITEMS_PER_CHUNK)}
+     order by (n - 1) / ${sql.lit(ITEMS_PER_CHUNK)}`.execute(db);
+  const last = rows[0]?.last;
   return {
-    json: rows.map((r) => r.item),
-    last: lastRow ? { created_at: lastRow.created_at, org_id: lastRow.org_id, user_id: lastRow.user_id } : null,
+    chunks: rows.map((r) => r.chunk),
+    count: rows.reduce((sum, r) => sum + Number(r.count), 0),
+    last: last ? { created_at: last[0], org_id: last[1], user_id: last[2] } : null,
   };
 }
 

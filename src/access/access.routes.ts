@@ -9,12 +9,20 @@ import { Type } from '@sinclair/typebox';
 import { addMember, createAccess, MESSAGES, parseMemberInput, resendInvitation, revokeMember, type AccessContext } from './access.service.ts';
 import { listAccessEvents } from './access.repository.ts';
 import { globalMemberListStream, orgMemberListBody } from './member-list.ts';
-import { changeScope, readScope, requireStaff, scopeOf } from './org-scope.ts';
+import { changeScope, readScope, readScopeWithList, requireStaff, scopeOf } from './org-scope.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** `GET /api/access`: the list, when the query that read the session could read it. */
+    accessListJson: string | null;
+  }
+}
 
 const errors = { 400: ErrorBody, 401: PlainText, 403: Type.Union([ErrorBody, PlainText]), 404: ErrorBody, 409: ErrorBody, 500: ErrorBody };
 
 export default async function accessRoutes(fastify: FastifyInstance): Promise<void> {
   fastify.decorateRequest('orgScope', null);
+  fastify.decorateRequest('accessListJson', null);
   const { db, config } = fastify;
   const context = (request: FastifyRequest): AccessContext => ({ db, config, scope: scopeOf(request) });
   const reading = async (request: FastifyRequest) => {
@@ -27,7 +35,13 @@ export default async function accessRoutes(fastify: FastifyInstance): Promise<vo
   fastify.get(
     '/api/access',
     {
-      preValidation: reading,
+      // One query reads the session, the scope and the list (see readScopeWithList).
+      config: { readsOwnSession: true },
+      preValidation: async (request) => {
+        const { scope, listJson } = await readScopeWithList(db, request);
+        request.orgScope = scope;
+        request.accessListJson = listJson;
+      },
       schema: {
         tags: ['access'],
         summary: 'Members of the active organization, newest first (every membership in global staff mode)',
@@ -37,7 +51,7 @@ export default async function accessRoutes(fastify: FastifyInstance): Promise<vo
     async (request, reply) => {
       const { orgId } = scopeOf(request);
       reply.type('application/json; charset=utf-8');
-      if (orgId) return reply.send(await orgMemberListBody(db, orgId));
+      if (orgId) return reply.send(request.accessListJson !== null ? `{"items":${request.accessListJson}}` : await orgMemberListBody(db, orgId));
       return reply.send(await globalMemberListStream(db, request.log));
     },
   );

@@ -3,9 +3,7 @@ import { Readable } from 'node:stream';
 import type { Database } from '../db/database.ts';
 import { isDatabaseUnavailable } from '../db/errors.ts';
 import { accessErrors } from './access.errors.ts';
-import { globalMembersPage, listOrgMembersJson, type GlobalCursor } from './access.repository.ts';
-
-const GLOBAL_PAGE_SIZE = 5000;
+import { globalMembersPage, globalPageEnd, listOrgMembersJson, type GlobalCursor, type GlobalPage } from './access.repository.ts';
 
 /** SPEC 7: a failing member read is 500 database_error (an unreachable database stays 503). */
 function asReadError(error: unknown): unknown {
@@ -20,28 +18,66 @@ export async function orgMemberListBody(db: Database, orgId: string): Promise<st
   }
 }
 
+/** Rows per page of the global list: a page is a few MB of JSON at most. */
+const GLOBAL_PAGE_SIZE = 10_000;
+
+interface PendingPage {
+  after: GlobalCursor | null;
+  page: Promise<GlobalPage>;
+  /** Where the page should end: the start of the next page, known before the page arrives. */
+  end: Promise<GlobalCursor | undefined>;
+}
+
+function quiet<T>(promise: Promise<T>): Promise<T> {
+  // Awaited later, or dropped when the reader goes away: never an unhandled rejection.
+  promise.catch(() => {});
+  return promise;
+}
+
+const sameKey = (a: GlobalCursor, b: GlobalCursor) => a.created_at === b.created_at && a.org_id === b.org_id && a.user_id === b.user_id;
+
 /**
  * Every membership, newest first, written page by page as it is read: the server's memory
- * stays flat whatever the number of memberships. The first page is read before answering,
- * so a failing database still gets a proper error status.
+ * stays flat whatever the number of memberships (two pages at most are held, in chunks
+ * small enough to be collected young).
+ *
+ * Each page is one keyset query; no connection or snapshot is held between queries (PGlite's
+ * single session stays free while a slow client reads). The next page is read while one is
+ * written: where a page ends is first read from the index alone (cheap), and the next page
+ * starts there. Should a concurrent change move the end, that read-ahead is dropped and the
+ * next page is read from where the page really ended. The first page is read before
+ * answering, so a failing database still gets a proper error status.
  */
 export async function globalMemberListStream(db: Database, log: { error(obj: object, msg: string): void }): Promise<Readable> {
-  let page: { json: string[]; last: GlobalCursor | null };
+  const start = (after: GlobalCursor | null): PendingPage => ({
+    after,
+    page: quiet(globalMembersPage(db, after, GLOBAL_PAGE_SIZE)),
+    end: quiet(globalPageEnd(db, after, GLOBAL_PAGE_SIZE)),
+  });
+  let current = start(null);
+  let next: PendingPage | null;
+  let page: GlobalPage;
   try {
-    page = await globalMembersPage(db, null, GLOBAL_PAGE_SIZE);
+    const end = await current.end;
+    next = end ? start(end) : null;
+    page = await current.page;
   } catch (error) {
     throw asReadError(error);
   }
   async function* chunks(): AsyncGenerator<string> {
     yield '{"items":[';
-    let first = true;
+    let separator = '';
     for (;;) {
-      if (page.json.length > 0) {
-        yield (first ? '' : ',') + page.json.join(',');
-        first = false;
+      // Each chunk is let go once written, so that it dies young instead of being promoted.
+      for (let chunk = page.chunks.shift(); chunk !== undefined; chunk = page.chunks.shift()) {
+        yield separator + chunk;
+        separator = ',';
       }
-      if (page.json.length < GLOBAL_PAGE_SIZE || !page.last) break;
-      page = await globalMembersPage(db, page.last, GLOBAL_PAGE_SIZE);
+      if (page.count < GLOBAL_PAGE_SIZE || !page.last) break;
+      current = next && next.after && sameKey(next.after, page.last) ? next : start(page.last);
+      const end = await current.end;
+      next = end ? start(end) : null;
+      page = await current.page;
     }
     yield ']}';
   }

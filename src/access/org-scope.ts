@@ -7,13 +7,16 @@ import type { FastifyRequest } from 'fastify';
 import type { Database } from '../db/database.ts';
 import type { MemberRole } from '../db/schema.ts';
 import { isDatabaseUnavailable } from '../db/errors.ts';
+import { SESSION_COOKIE } from '../http/caller.ts';
 import { AppError } from '../http/errors.ts';
-import type { Caller } from '../identity/identity.service.ts';
+import { callerOfSession, resolveSession, type Caller } from '../identity/identity.service.ts';
+import { hashSecret, parseToken } from '../identity/tokens.ts';
+import { readSessionScopeList, type SessionScopeListRow } from './access.repository.ts';
 import { checkManageAccess, type CallerMembership } from './access-check.ts';
 import { accessErrors } from './access.errors.ts';
 import { resolveRequestOrgId } from './active-org.ts';
 import { findMembership } from './membership.repository.ts';
-import { isUuid } from './org-resolution.ts';
+import { isUuid, staffOrgHints } from './org-resolution.ts';
 
 export interface OrgScope {
   caller: Caller;
@@ -61,6 +64,44 @@ export async function readScope(db: Database, request: FastifyRequest): Promise<
     return { caller, orgId: null, callerRole: null };
   }
   return authorize(db, caller, orgId);
+}
+
+/**
+ * SPEC 4.1 for `GET /api/access` in one round trip (the route sets `readsOwnSession`): the
+ * session, the organization, the caller's membership and the list are read by one query,
+ * and the rules are then applied exactly as `resolveSession` and `readScope` apply them.
+ * `listJson` is the list when that query could read it. Whatever the query cannot settle
+ * (a staff hint naming an organization by key or name, a failed read) takes the usual path.
+ */
+export async function readScopeWithList(db: Database, request: FastifyRequest): Promise<{ scope: OrgScope; listJson: string | null }> {
+  const cookie = request.cookies[SESSION_COOKIE];
+  const parsed = parseToken(cookie);
+  if (!parsed) {
+    request.caller = null;
+    throw AppError.unauthorized();
+  }
+  // A staff caller's first hint decides, when it is an id (SPEC 4.3 rule 4).
+  const firstHint = staffOrgHints(request.cookies, request.headers)[0];
+  const staffOrgId = firstHint?.kind === 'id' ? firstHint.value : null;
+  let row: SessionScopeListRow | undefined;
+  try {
+    row = await readSessionScopeList(db, { sessionId: parsed.id, secretHash: hashSecret(parsed.secret), staffOrgId });
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) throw error;
+    request.caller = await resolveSession(db, cookie);
+    return { scope: await readScope(db, request), listJson: null };
+  }
+  const caller = await callerOfSession(db, parsed, row);
+  request.caller = caller;
+  if (!caller || !row) throw AppError.unauthorized();
+  if (caller.isStaff) {
+    if (firstHint && firstHint.kind !== 'id') return { scope: await readScope(db, request), listJson: null };
+    return { scope: { caller, orgId: staffOrgId, callerRole: null }, listJson: staffOrgId ? row.items : null };
+  }
+  if (!row.org_id) throw accessErrors.noActiveOrg();
+  const membership = row.member_role === null ? undefined : { role: row.member_role, revoked: row.member_revoked === true };
+  if (checkManageAccess(caller, membership) !== 'allowed') throw AppError.forbidden();
+  return { scope: { caller, orgId: row.org_id, callerRole: membership!.role }, listJson: row.items };
 }
 
 /**

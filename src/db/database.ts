@@ -2,11 +2,12 @@
  * Opens the database: PostgreSQL through `pg` when a URL is given, else the embedded
  * PGlite under `DATA_DIR/pg`. Both speak the same SQL and run the same migrations.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql, type RawBuilder } from 'kysely';
 import pg from 'pg';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { PGliteDialect } from './pglite-dialect.ts';
 import type { DB } from './schema.ts';
 
@@ -36,22 +37,62 @@ export interface OpenOptions {
 // declared, and keep timestamps as Date on both drivers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => value);
 
+/**
+ * A statement whose SQL starts with `preparedStatement(name)` is prepared once per connection
+ * and then reused by name: PostgreSQL skips its parse and plan (which cost more than running
+ * the hottest queries, e.g. `GET /api/access`). Its SQL must not vary with the values it is
+ * given; each distinct text gets its own name. PGlite sees a plain comment.
+ */
+export function preparedStatement(name: string): RawBuilder<unknown> {
+  if (!/^[a-z_]+$/.test(name)) throw new Error(`bad statement name ${name}`);
+  return sql.raw(`/* prepared ${name} */ `);
+}
+
+const PREPARED = /^\/\* prepared ([a-z_]+) \*\/ /;
+const statementNames = new Map<string, string>();
+
+function statementName(text: string, base: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `${base}_${crypto.createHash('sha1').update(text).digest('hex').slice(0, 12)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+/** pg's client, naming the statements marked by `preparedStatement` (Kysely calls `query(text, values)`). */
+class PreparingClient extends pg.Client {
+  override query(...args: unknown[]): never {
+    const [text, values] = args;
+    const match = typeof text === 'string' && args.length === 2 ? PREPARED.exec(text) : null;
+    const query = super.query as (...a: unknown[]) => never;
+    if (match) return query.call(this, { name: statementName(text as string, match[1]!), text, values });
+    return query.apply(this, args);
+  }
+}
+
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({
+      Client: PreparingClient,
       connectionString: options.databaseUrl,
       max: options.maxConnections ?? 10,
       // Fail fast instead of hanging when PostgreSQL is down (requests answer 503).
       connectionTimeoutMillis: 5000,
     });
-    // An idle client losing its server (PostgreSQL restarted) must not crash the process.
+    // A client losing its server (PostgreSQL restarted) must not crash the process. The pool
+    // listens to idle clients only; a client lent to a query also emits 'error' (the query
+    // itself fails and is answered 503), so every client gets a listener of its own.
     pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', pool, pglite: null, close: () => db.destroy() };
   }
   if (!options.pgliteDir.startsWith('memory://')) {
     fs.mkdirSync(path.dirname(options.pgliteDir), { recursive: true });
   }
+  // Loaded only when used: on PostgreSQL, the WASM build's code would cost memory for nothing.
+  const { PGlite } = await import('@electric-sql/pglite');
   const pglite = await PGlite.create(options.pgliteDir.startsWith('memory://') ? undefined : options.pgliteDir, {
     ...(options.pgliteSnapshot ? { loadDataDir: options.pgliteSnapshot } : {}),
     // int8 as text, as pg returns it, so both drivers give the same values.

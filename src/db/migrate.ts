@@ -2,14 +2,16 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Database } from './database.ts';
 import * as initial from './migrations/2026_11_22_00_00_00_initial.ts';
+import * as getMyOrgPlpgsql from './migrations/2026_11_22_01_00_00_get_my_org_plpgsql.ts';
 
-const migrations: Record<string, Migration> = {
+export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_22_00_00_00_initial': initial,
+  '2026_11_22_01_00_00_get_my_org_plpgsql': getMyOrgPlpgsql,
 };
 
-const provider: MigrationProvider = { getMigrations: async () => migrations };
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
-export const latestMigration = Object.keys(migrations).sort().at(-1)!;
+export const latestMigration = Object.keys(MIGRATIONS).sort().at(-1)!;
 
 /** Applies pending migrations; returns the names applied, throws on the first failure. */
 export async function migrateToLatest(db: Database): Promise<string[]> {

@@ -98,8 +98,20 @@ export async function signInWithToken(db: Database, presented: unknown): Promise
 export async function resolveSession(db: Database, cookie: string | undefined): Promise<Caller | null> {
   const parsed = parseToken(cookie);
   if (!parsed) return null;
-  const row = await repo.findSession(db, parsed.id);
-  if (!row || !secretMatches(parsed.secret, row.secret_hash)) return null;
+  return callerOfSession(db, parsed, await repo.findSession(db, parsed.id));
+}
+
+/**
+ * The caller of a presented session token, given its session row (read by `findSession`, or
+ * by a route that reads it together with what it needs): null for an unknown session, a
+ * wrong secret or an expired session (deleted); the expiry is pushed back at most hourly.
+ */
+export async function callerOfSession(
+  db: Database,
+  parsed: { id: string; secret: string },
+  row: repo.SessionRow | undefined,
+): Promise<Caller | null> {
+  if (!row || row.session_id !== parsed.id || !secretMatches(parsed.secret, row.secret_hash)) return null;
   const now = Date.now();
   if (row.expires_at.getTime() <= now) {
     await repo.deleteSession(db, row.session_id);

@@ -1,0 +1,82 @@
+/**
+ * Summarises a `.cpuprofile` written by `node --cpu-prof` (e.g. `npm run bench -- --profile`):
+ * self time by function and by package/file, and inclusive time of the service's own functions.
+ *
+ * Usage: node --import tsx bench/profile.ts <file.cpuprofile> [top=25]
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface Profile {
+  nodes: Node[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+const file = process.argv[2];
+if (!file) {
+  process.stderr.write('usage: node --import tsx bench/profile.ts <file.cpuprofile> [top]\n');
+  process.exit(1);
+}
+const top = Number(process.argv[3] ?? 25);
+const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
+
+const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+const parent = new Map<number, number>();
+for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+
+const self = new Map<number, number>();
+profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+const total = [...self.values()].reduce((a, b) => a + b, 0);
+
+function where(url: string): string {
+  if (!url) return '(native)';
+  const clean = url.replace(/^file:\/\//, '');
+  const nm = clean.lastIndexOf('node_modules/');
+  if (nm >= 0) {
+    const rest = clean.slice(nm + 'node_modules/'.length).split('/');
+    return rest[0]!.startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0]!;
+  }
+  if (clean.startsWith('node:')) return clean;
+  return path.relative(process.cwd(), clean);
+}
+
+const pct = (us: number) => `${((100 * us) / total).toFixed(1).padStart(5)}%`;
+const print = (title: string, entries: Array<[string, number]>) => {
+  process.stdout.write(`\n${title}\n`);
+  for (const [name, us] of entries.sort((a, b) => b[1] - a[1]).slice(0, top)) process.stdout.write(`${pct(us)}  ${name}\n`);
+};
+
+const fnSelf = new Map<string, number>();
+const pkgSelf = new Map<string, number>();
+for (const [id, us] of self) {
+  const n = byId.get(id)!;
+  const name = `${n.callFrame.functionName || '(anonymous)'} ${where(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
+  fnSelf.set(name, (fnSelf.get(name) ?? 0) + us);
+  const pkg = where(n.callFrame.url);
+  pkgSelf.set(pkg, (pkgSelf.get(pkg) ?? 0) + us);
+}
+
+// Inclusive time of functions in src/ (each sample counted once per function on its stack).
+const srcIncl = new Map<string, number>();
+profile.samples.forEach((id, i) => {
+  const seen = new Set<string>();
+  for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
+    const n = byId.get(cur)!;
+    if (!n.callFrame.url.includes('/src/')) continue;
+    const name = `${n.callFrame.functionName || '(anonymous)'} ${where(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    srcIncl.set(name, (srcIncl.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  }
+});
+
+process.stdout.write(`${file}: ${(total / 1e6).toFixed(2)} s sampled\n`);
+print('self time by package or file', [...pkgSelf]);
+print('self time by function', [...fnSelf]);
+print('inclusive time of the service’s functions (src/)', [...srcIncl]);

@@ -1,0 +1,707 @@
+/**
+ * `npm run bench`: measures the real service against the limit of its stack, in one run.
+ *
+ * - GET /api/access for organizations of 10, 1,000 and 10,000 members (an ADMIN's session),
+ *   beside `bench/limit-server.ts` in its two forms; reported as a ratio to the faster form.
+ * - Global staff mode over 1,000,000 memberships: time to the last byte and the server's peak
+ *   RSS (a fresh server per run), beside psql's `\copy` of the same rows.
+ * - POST /api/access: role changes of existing members, and invitations of new e-mails with
+ *   SMTP unset (.eml files) and with SMTP pointed at a server that accepts TCP and never greets.
+ *
+ * Every load comes from a separate process (`bench/load.ts`, autocannon); servers are child
+ * processes; each load measurement runs `rounds` times, interleaved, and the median is kept.
+ *
+ * Options: `--quick` (tiny sizes, 1-second runs, for CI: exit 1 on any error or non-2xx),
+ * `--rounds N`, `--duration S`, `--only get,global,post`, `--keep-db` (reuse the database
+ * `payroll_bench` between runs instead of a fresh one), `--profile` (service under
+ * `--cpu-prof`, profiles in bench/results/profiles/), `--service-root DIR` (the service of another
+ * checkout, e.g. `git worktree`/`git archive` of an older commit, for before/after numbers),
+ * `--out NAME` (results in bench/results/NAME.json and .md instead of latest), `--orgs 10,1000`
+ * (only these organization sizes).
+ *
+ * Database: `DATABASE_URL` (an empty database: the global list counts every membership), or
+ * else a fresh database created on `postgres://postgres@127.0.0.1:5432` and dropped at the end.
+ */
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import type { LoadResult, LoadSpec } from './load.ts';
+import { BENCH_DOMAIN, resetPostOrg, seed, type Seeded, type SeedSizes } from './seed.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const RESULTS = path.join(ROOT, 'bench', 'results');
+const LOCAL_SERVER = 'postgres://postgres@127.0.0.1:5432/postgres';
+const CONNECTIONS = 32;
+const INVITE_PREFIX = 'invite';
+
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    rounds: { type: 'string' },
+    duration: { type: 'string' },
+    only: { type: 'string' },
+    'keep-db': { type: 'boolean', default: false },
+    profile: { type: 'boolean', default: false },
+    'service-root': { type: 'string' },
+    out: { type: 'string' },
+    orgs: { type: 'string' },
+  },
+});
+/** Where the service under test lives: this tree, or another checkout (before/after comparisons). */
+const SERVICE_ROOT = path.resolve(args['service-root'] ?? ROOT);
+
+const quick = args.quick ?? false;
+const rounds = Number(args.rounds ?? (quick ? 1 : 3));
+const durationSeconds = Number(args.duration ?? (quick ? 1 : 6));
+const warmupSeconds = quick ? 0 : 2;
+const only = new Set((args.only ?? 'get,global,post').split(','));
+const sizes: SeedSizes = quick
+  ? { orgSizes: [10, 100, 1000], globalTotal: 5000, postMembers: 200, bulkOrgs: 20 }
+  : { orgSizes: [10, 1000, 10000], globalTotal: 1_000_000, postMembers: 2000, bulkOrgs: 996 };
+
+const problems: string[] = [];
+const log = (line: string) => process.stdout.write(`${line}\n`);
+const problem = (line: string) => {
+  problems.push(line);
+  process.stdout.write(`  !! ${line}\n`);
+};
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const round = (value: number, digits = 2) => Number(value.toFixed(digits));
+const label = (n: number) => n.toLocaleString('en');
+
+// ---------------------------------------------------------------------------------------------
+// Database
+
+interface BenchDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+async function adminQuery(sqlText: string): Promise<void> {
+  const client = new pg.Client({ connectionString: LOCAL_SERVER });
+  await client.connect();
+  try {
+    await client.query(sqlText);
+  } finally {
+    await client.end();
+  }
+}
+
+async function benchDatabase(): Promise<BenchDatabase> {
+  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, drop: async () => {} };
+  const keep = args['keep-db'] ?? false;
+  const name = keep ? (quick ? 'payroll_bench_quick' : 'payroll_bench') : `payroll_bench_${crypto.randomBytes(5).toString('hex')}`;
+  const url = new URL(LOCAL_SERVER);
+  url.pathname = `/${name}`;
+  if (keep) {
+    const client = new pg.Client({ connectionString: LOCAL_SERVER });
+    await client.connect();
+    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [name]);
+    await client.end();
+    if (!rowCount) await adminQuery(`create database ${name}`);
+    return { url: url.toString(), drop: async () => {} };
+  }
+  await adminQuery(`create database ${name}`);
+  return { url: url.toString(), drop: () => adminQuery(`drop database if exists ${name} with (force)`) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Child processes
+
+const children = new Set<ChildProcess>();
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(url, { headers, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+  });
+}
+
+interface Server {
+  name: string;
+  base: string;
+  pid: number;
+  logFile: string;
+  stop(): Promise<void>;
+}
+
+/** The environment of a child: the bench decides every variable the service reads. */
+function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of ['DATABASE_URL', 'TEST_DATABASE_URL', 'SMTP_URL', 'DATA_DIR', 'PORT', 'HOST', 'PUBLIC_URL']) delete env[name];
+  return { ...env, ...extra };
+}
+
+async function startServer(
+  name: string,
+  script: string,
+  env: Record<string, string>,
+  readyPath: string,
+  nodeFlags: string[] = [],
+  cwd: string = ROOT,
+): Promise<Server> {
+  const port = await freePort();
+  const logFile = path.join(tmpDir, `${name.replace(/\W+/g, '-')}-${port}.log`);
+  const out = fs.openSync(logFile, 'w');
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', script], {
+    cwd,
+    env: childEnv({ ...env, PORT: String(port), HOST: '127.0.0.1' }),
+    stdio: ['ignore', out, out],
+  });
+  fs.closeSync(out);
+  children.add(child);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.once('exit', () => children.delete(child));
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited at start-up:\n${fs.readFileSync(logFile, 'utf8').slice(-2000)}`);
+    try {
+      if ((await get(`${base}${readyPath}`)).status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${name} not ready after 60 s:\n${fs.readFileSync(logFile, 'utf8').slice(-2000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    name,
+    base,
+    pid: child.pid!,
+    logFile,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        await exited;
+        clearTimeout(timer);
+      }
+    },
+  };
+}
+
+function serviceEnv(dbUrl: string, smtpUrl?: string): Record<string, string> {
+  return {
+    DATABASE_URL: dbUrl,
+    NODE_ENV: 'production',
+    DATA_DIR: path.join(tmpDir, `data-${crypto.randomBytes(3).toString('hex')}`),
+    ...(smtpUrl ? { SMTP_URL: smtpUrl } : {}),
+  };
+}
+
+function startService(dbUrl: string, smtpUrl?: string): Promise<Server> {
+  const flags = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(RESULTS, 'profiles')}`] : [];
+  return startServer(smtpUrl ? 'service-smtp' : 'service', 'src/server.ts', serviceEnv(dbUrl, smtpUrl), '/readyz', flags, SERVICE_ROOT);
+}
+
+function startLimit(dbUrl: string, form: 'rows' | 'json'): Promise<Server> {
+  return startServer(`limit-${form}`, 'bench/limit-server.ts', { DATABASE_URL: dbUrl, LIMIT_FORM: form }, '/api/access');
+}
+
+/** Counts the lines the server logged at error level or above (pino: level ≥ 50). */
+function loggedErrors(server: Server): string[] {
+  return fs
+    .readFileSync(server.logFile, 'utf8')
+    .split('\n')
+    .filter((line) => /"level":(5|6)\d/.test(line));
+}
+
+function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/load.ts', JSON.stringify(spec)], {
+      cwd: ROOT,
+      env: childEnv({}),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    children.add(child);
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    child.once('exit', (code) => {
+      children.delete(child);
+      if (code !== 0) return reject(new Error(`load generator exited with ${code}`));
+      try {
+        resolve(JSON.parse(out.trim().split('\n').at(-1)!) as LoadResult);
+      } catch (error) {
+        reject(error);
+      }
+    });
+  });
+}
+
+function checkLoad(what: string, result: LoadResult): void {
+  const bad = result.non2xx + result.errors + result.timeouts;
+  if (!(result.requests > 0) || !Number.isFinite(result.rps) || !Number.isFinite(result.p99_ms)) {
+    problem(`${what}: no numbers (${JSON.stringify(result)})`);
+  } else if (bad > 0) {
+    problem(`${what}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts (${JSON.stringify(result.status_codes)})`);
+  }
+}
+
+const fmtLoad = (r: LoadResult) => `${r.rps.toFixed(1).padStart(8)} req/s  p50 ${String(r.p50_ms).padStart(5)} ms  p99 ${String(r.p99_ms).padStart(5)} ms`;
+
+// ---------------------------------------------------------------------------------------------
+// Scenarios
+
+interface ResultRow {
+  scenario: string;
+  rps: number | null;
+  p50_ms: number | null;
+  p99_ms: number | null;
+  limit_rps: number | null;
+  ratio: number | null;
+  [key: string]: unknown;
+}
+
+const results: ResultRow[] = [];
+
+interface Sample { rps: number; p50_ms: number; p99_ms: number }
+const summarize = (samples: Sample[]) => ({
+  rps: round(median(samples.map((s) => s.rps)), 1),
+  p50_ms: median(samples.map((s) => s.p50_ms)),
+  p99_ms: median(samples.map((s) => s.p99_ms)),
+});
+
+/** The items of a list body, for comparing the service and the limit. */
+function itemsOf(body: string): unknown[] {
+  return (JSON.parse(body) as { items: unknown[] }).items;
+}
+
+async function getScenarios(dbUrl: string, data: Seeded): Promise<void> {
+  log('\n== GET /api/access (one organization) ==');
+  const service = await startService(dbUrl);
+  const limits = { rows: await startLimit(dbUrl, 'rows'), json: await startLimit(dbUrl, 'json') };
+  try {
+    type Target = 'service' | 'rows' | 'json';
+    const urlOf = (target: Target, orgId: string) =>
+      target === 'service' ? `${service.base}/api/access` : `${limits[target].base}/api/access?org=${orgId}`;
+    const headersOf = (target: Target, cookie: string): Record<string, string> => (target === 'service' ? { cookie } : {});
+
+    // The limit must answer what the service answers, or the comparison means nothing.
+    for (const org of data.orgs) {
+      const answers = await Promise.all(
+        (['service', 'rows', 'json'] as const).map((t) => get(urlOf(t, org.id), headersOf(t, org.adminCookie))),
+      );
+      const [svc, rows, json] = answers.map((a) => (a.status === 200 ? JSON.stringify(itemsOf(a.body)) : `status ${a.status}`));
+      const count = answers[0]!.status === 200 ? itemsOf(answers[0]!.body).length : -1;
+      if (count !== org.members) problem(`${org.name}: the service listed ${count} members, expected ${org.members}`);
+      if (svc !== rows || svc !== json) problem(`${org.name}: the limit servers do not answer what the service answers`);
+    }
+
+    const samples = new Map<string, Sample[]>();
+    const targets: Target[] = ['service', 'rows', 'json'];
+    for (let r = 0; r < rounds; r++) {
+      for (const org of data.orgs) {
+        // Rotate the order each round so that drift in the machine hits every target alike.
+        const order = targets.map((_, i) => targets[(i + r) % targets.length]!);
+        for (const target of order) {
+          const spec: LoadSpec = {
+            url: urlOf(target, org.id),
+            connections: CONNECTIONS,
+            // The largest list answers a few requests a second: run longer for enough samples.
+            durationSeconds: org.members >= 10_000 ? 2 * durationSeconds : durationSeconds,
+            method: 'GET',
+            headers: headersOf(target, org.adminCookie),
+          };
+          if (r === 0 && warmupSeconds > 0) await runLoad({ ...spec, durationSeconds: warmupSeconds });
+          const result = await runLoad(spec);
+          const what = `${target.padEnd(7)} ${label(org.members).padStart(6)} members, round ${r + 1}`;
+          log(`  ${what}: ${fmtLoad(result)}`);
+          checkLoad(`GET ${what}`, result);
+          const key = `${target}:${org.id}`;
+          samples.set(key, [...(samples.get(key) ?? []), result]);
+        }
+      }
+    }
+    for (const org of data.orgs) {
+      const svc = summarize(samples.get(`service:${org.id}`)!);
+      const rows = summarize(samples.get(`rows:${org.id}`)!);
+      const json = summarize(samples.get(`json:${org.id}`)!);
+      const limitRps = Math.max(rows.rps, json.rps);
+      results.push({
+        scenario: `GET /api/access, ${label(org.members)} members`,
+        ...svc,
+        limit_rps: limitRps,
+        ratio: round(svc.rps / limitRps, 2),
+        limit_form: rows.rps >= json.rps ? 'rows (a)' : 'json_agg (b)',
+        limit_rows: rows,
+        limit_json: json,
+        runs: samples.get(`service:${org.id}`)!.map((s) => round(s.rps, 1)),
+        connections: CONNECTIONS,
+      });
+    }
+  } finally {
+    for (const s of [service, limits.rows, limits.json]) await s.stop();
+    const errors = loggedErrors(service);
+    if (errors.length) problem(`the service logged ${errors.length} errors, e.g. ${errors[0]!.slice(0, 300)}`);
+  }
+}
+
+function vmHwmMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1]);
+  return kb / 1024;
+}
+
+/** Downloads the global list, timing to the last byte; counts items without parsing. */
+function fetchGlobal(url: string, cookie: string): Promise<{ status: number; seconds: number; bytes: number; items: number; head: string; tail: string; body?: string }> {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const needle = Buffer.from('"user_id"');
+    let carry: Buffer = Buffer.alloc(0);
+    let items = 0;
+    let bytes = 0;
+    let head = '';
+    let tail: Buffer = Buffer.alloc(0);
+    const keep: Buffer[] | null = quick ? [] : null;
+    const request = http.get(url, { headers: { cookie }, agent: false }, (response) => {
+      response.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+        keep?.push(chunk);
+        if (head.length < 32) head += chunk.subarray(0, 32).toString('latin1');
+        const buffer = carry.length ? Buffer.concat([carry, chunk]) : chunk;
+        for (let at = buffer.indexOf(needle); at !== -1; at = buffer.indexOf(needle, at + needle.length)) items++;
+        carry = buffer.subarray(Math.max(0, buffer.length - (needle.length - 1)));
+        tail = Buffer.from(buffer.subarray(Math.max(0, buffer.length - 16)));
+      });
+      response.on('end', () => {
+        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+        resolve({
+          status: response.statusCode ?? 0,
+          seconds,
+          bytes,
+          items,
+          head,
+          tail: tail.toString('latin1'),
+          ...(keep ? { body: Buffer.concat(keep).toString('utf8') } : {}),
+        });
+      });
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+  });
+}
+
+/** psql's `\copy` of the same rows (the same join, columns and order) to /dev/null. */
+function psqlCopy(dbUrl: string): number {
+  const select = `select m.org_id, m.user_id,
+      coalesce(nullif(btrim(u.user_metadata->>'first_name'), ''), nullif(split_part(btrim(u.user_metadata->>'display_name'), ' ', 1), '')) as first_name,
+      coalesce(u.email, 'Email non disponible') as email, m.role, m.created_at, m.revoked, m.revoked_at,
+      coalesce(u.activated_at is not null, false) as activated
+    from public.organization_members m left join auth.users u on u.id = m.user_id
+    order by m.created_at desc, m.org_id desc, m.user_id desc`.replace(/\s+/g, ' ');
+  const started = process.hrtime.bigint();
+  execFileSync('psql', [dbUrl, '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-c', `\\copy (${select}) to '/dev/null'`], { stdio: ['ignore', 'ignore', 'inherit'] });
+  return Number(process.hrtime.bigint() - started) / 1e9;
+}
+
+async function globalScenario(dbUrl: string, data: Seeded): Promise<void> {
+  log(`\n== GET /api/access, global staff mode (${label(data.totalMemberships)} memberships) ==`);
+  const runs: Array<{ seconds: number; peak_rss_mb: number; start_rss_mb: number; copy_seconds: number }> = [];
+  // One unmeasured pass of each warms PostgreSQL's cache alike.
+  if (!quick) psqlCopy(dbUrl);
+  for (let r = 0; r < rounds; r++) {
+    const copyFirst = r % 2 === 1;
+    let copySeconds = copyFirst ? psqlCopy(dbUrl) : 0;
+    const server = await startService(dbUrl);
+    try {
+      const startRss = vmHwmMb(server.pid);
+      const got = await fetchGlobal(`${server.base}/api/access`, data.staffCookie);
+      const peak = vmHwmMb(server.pid);
+      if (!copyFirst) copySeconds = psqlCopy(dbUrl);
+      log(
+        `  round ${r + 1}: service ${got.seconds.toFixed(2)} s (${(got.bytes / 1e6).toFixed(0)} MB, ${label(got.items)} items), ` +
+          `peak RSS ${peak.toFixed(0)} MB (${startRss.toFixed(0)} MB after start-up); psql \\copy ${copySeconds.toFixed(2)} s`,
+      );
+      if (got.status !== 200) problem(`global list: status ${got.status}`);
+      if (got.items !== data.totalMemberships) problem(`global list: ${got.items} items, expected ${data.totalMemberships}`);
+      if (!got.head.startsWith('{"items":[') || !got.tail.endsWith(']}')) problem('global list: not a {"items":[…]} document');
+      if (got.body !== undefined) {
+        const items = itemsOf(got.body) as Array<{ created_at: string; org_id: string | null }>;
+        if (items.length !== data.totalMemberships) problem(`global list parsed: ${items.length} items`);
+        if (items.some((item, i) => item.org_id === null || (i > 0 && items[i - 1]!.created_at < item.created_at))) {
+          problem('global list: not newest first, or an item without org_id');
+        }
+      }
+      runs.push({ seconds: got.seconds, peak_rss_mb: peak, start_rss_mb: startRss, copy_seconds: copySeconds });
+    } finally {
+      await server.stop();
+      const errors = loggedErrors(server);
+      if (errors.length) problem(`the service logged ${errors.length} errors, e.g. ${errors[0]!.slice(0, 300)}`);
+    }
+  }
+  const seconds = median(runs.map((r) => r.seconds));
+  const copySeconds = median(runs.map((r) => r.copy_seconds));
+  results.push({
+    scenario: `GET /api/access, global staff mode, ${label(data.totalMemberships)} memberships`,
+    rps: null,
+    p50_ms: null,
+    p99_ms: null,
+    limit_rps: null,
+    // As for the other scenarios, the fraction of the limit reached: copy time / service time.
+    ratio: round(copySeconds / seconds, 2),
+    seconds: round(seconds, 2),
+    peak_rss_mb: round(median(runs.map((r) => r.peak_rss_mb)), 0),
+    peak_rss_mb_max: round(Math.max(...runs.map((r) => r.peak_rss_mb)), 0),
+    start_rss_mb: round(median(runs.map((r) => r.start_rss_mb)), 0),
+    copy_seconds: round(copySeconds, 2),
+    seconds_over_copy: round(seconds / copySeconds, 2),
+    items: data.totalMemberships,
+    runs: runs.map((r) => ({ seconds: round(r.seconds, 2), peak_rss_mb: round(r.peak_rss_mb, 0), copy_seconds: round(r.copy_seconds, 2) })),
+  });
+}
+
+/** A TCP server that accepts connections and never says a word: SMTP that hangs. */
+function blackhole(): Promise<{ url: string; close(): Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+    socket.on('close', () => sockets.delete(socket));
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      resolve({
+        url: `smtp://127.0.0.1:${port}`,
+        close: () =>
+          new Promise<void>((done) => {
+            for (const socket of sockets) socket.destroy();
+            server.close(() => done());
+          }),
+      });
+    });
+  });
+}
+
+async function countMails(client: pg.Client, kind: string): Promise<number> {
+  const { rows } = await client.query<{ n: string }>('select count(*)::text as n from public.mail_outbox where kind = $1', [kind]);
+  return Number(rows[0]!.n);
+}
+
+async function postScenarios(dbUrl: string, data: Seeded, client: pg.Client): Promise<void> {
+  log('\n== POST /api/access ==');
+  const hole = await blackhole();
+  type Kind = 'role' | 'invite' | 'invite-smtp';
+  const samples = new Map<Kind, Array<Sample & { mails: number }>>();
+  const spec = (server: Server, kind: Kind, seconds: number, tag: string): LoadSpec => ({
+    url: `${server.base}/api/access`,
+    connections: CONNECTIONS,
+    durationSeconds: seconds,
+    method: 'POST',
+    headers: { cookie: data.post.adminCookie },
+    body:
+      kind === 'role'
+        ? { kind: 'role-change', prefix: 'post', domain: BENCH_DOMAIN, first: 1, count: data.post.members - 1, roles: ['COMPTA', 'AGENT'] }
+        : { kind: 'invite', prefix: `${INVITE_PREFIX}-${tag}`, domain: BENCH_DOMAIN },
+  });
+  const measure = async (server: Server, kind: Kind, r: number) => {
+    if (warmupSeconds > 0) {
+      await runLoad(spec(server, kind, 1, `warm${r}`));
+      await resetPostOrg(client, data.post.id, INVITE_PREFIX);
+    }
+    const result = await runLoad(spec(server, kind, durationSeconds, `r${r}`));
+    const mailKind = kind === 'role' ? 'access_updated' : 'activation';
+    const mails = await countMails(client, mailKind);
+    const what = { role: 'role change          ', invite: 'invitation, no SMTP  ', 'invite-smtp': 'invitation, SMTP hangs' }[kind];
+    log(`  ${what} round ${r + 1}: ${fmtLoad(result)}  ${label(mails)} e-mails queued`);
+    checkLoad(`POST ${what.trim()}, round ${r + 1}`, result);
+    // Requests still in flight when the load stops are completed by the server, uncounted.
+    const ok = result.status_codes['200'] ?? 0;
+    if (mails < ok || mails > ok + CONNECTIONS) {
+      problem(`POST ${what.trim()}: ${ok} requests answered 200 but ${mails} ${mailKind} e-mails were queued`);
+    }
+    samples.set(kind, [...(samples.get(kind) ?? []), { ...result, mails }]);
+    await resetPostOrg(client, data.post.id, INVITE_PREFIX);
+  };
+  try {
+    await resetPostOrg(client, data.post.id, INVITE_PREFIX);
+    for (let r = 0; r < rounds; r++) {
+      // A fresh server for each SMTP setting, so that each worker sees only its own e-mails.
+      const plain = await startService(dbUrl);
+      try {
+        await measure(plain, 'role', r);
+        await measure(plain, 'invite', r);
+      } finally {
+        await plain.stop();
+        const errors = loggedErrors(plain);
+        if (errors.length) problem(`the service logged ${errors.length} errors, e.g. ${errors[0]!.slice(0, 300)}`);
+      }
+      const smtp = await startService(dbUrl, hole.url);
+      try {
+        await measure(smtp, 'invite-smtp', r);
+      } finally {
+        await smtp.stop();
+      }
+    }
+  } finally {
+    await hole.close();
+    await resetPostOrg(client, data.post.id, INVITE_PREFIX);
+  }
+  const scenario = {
+    role: 'POST /api/access, role change of an existing member',
+    invite: 'POST /api/access, invitation (SMTP unset: .eml files)',
+    'invite-smtp': 'POST /api/access, invitation (SMTP_URL accepts TCP, never greets)',
+  };
+  for (const kind of ['role', 'invite', 'invite-smtp'] as const) {
+    const list = samples.get(kind) ?? [];
+    if (!list.length) continue;
+    results.push({
+      scenario: scenario[kind],
+      ...summarize(list),
+      limit_rps: null,
+      ratio: null,
+      mails_queued_per_run: list.map((s) => s.mails),
+      runs: list.map((s) => round(s.rps, 1)),
+      connections: CONNECTIONS,
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+function machine(dbVersion: string) {
+  return {
+    nproc: os.availableParallelism(),
+    memory_gb: round(os.totalmem() / 2 ** 30, 1),
+    cpu: os.cpus()[0]?.model ?? '?',
+    node: process.version,
+    postgres: dbVersion,
+  };
+}
+
+function table(rows: ResultRow[]): string {
+  const cell = (v: unknown) => (v === null || v === undefined ? '–' : String(v));
+  const lines = [
+    '| scenario | req/s | p50 ms | p99 ms | limit req/s | ratio | seconds | \\copy s | peak RSS MB |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const r of rows) {
+    lines.push(
+      `| ${r.scenario} | ${cell(r.rps)} | ${cell(r.p50_ms)} | ${cell(r.p99_ms)} | ${cell(r.limit_rps)} | ${cell(r.ratio)} | ${cell(r.seconds)} | ${cell(r.copy_seconds)} | ${cell(r.peak_rss_mb)} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+function targets(rows: ResultRow[]): string[] {
+  const out: string[] = [];
+  for (const r of rows) {
+    if (r.scenario.startsWith('GET') && r.limit_rps !== null) {
+      out.push(`${r.scenario}: ratio ${r.ratio} ${r.ratio! >= 0.8 ? 'holds (≥ 0.8)' : 'MISSED (< 0.8)'}`);
+    } else if (r.copy_seconds !== undefined) {
+      const within = (r.seconds as number) <= 1.5 * (r.copy_seconds as number);
+      out.push(`${r.scenario}: ${r.seconds_over_copy}× \\copy ${within ? 'holds (≤ 1.5×)' : 'MISSED (> 1.5×)'}`);
+      out.push(`${r.scenario}: peak RSS ${r.peak_rss_mb} MB ${(r.peak_rss_mb as number) < 200 ? 'holds (< 200 MB)' : 'MISSED (≥ 200 MB)'}`);
+    }
+  }
+  const plain = rows.find((r) => r.scenario.includes('SMTP unset'));
+  const hung = rows.find((r) => r.scenario.includes('never greets'));
+  if (plain && hung) {
+    const same = hung.p99_ms! <= Math.max(2 * plain.p99_ms!, plain.p99_ms! + 50);
+    out.push(`invitation with SMTP hanging: p50 ${hung.p50_ms} / p99 ${hung.p99_ms} ms vs ${plain.p50_ms} / ${plain.p99_ms} ms without SMTP: ${same ? 'holds (never waits)' : 'MISSED'}`);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+let tmpDir = '';
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payroll-bench-'));
+  const database = await benchDatabase();
+  const client = new pg.Client({ connectionString: database.url });
+  try {
+    log(`payroll-access bench (${quick ? 'quick' : 'full'}: ${rounds} round(s) of ${durationSeconds} s, ${CONNECTIONS} connections)`);
+    // The service's own migrations (another checkout may have fewer).
+    const { openDatabase } = (await import(path.join(SERVICE_ROOT, 'src/db/database.ts'))) as typeof import('../src/db/database.ts');
+    const { migrateToLatest } = (await import(path.join(SERVICE_ROOT, 'src/db/migrate.ts'))) as typeof import('../src/db/migrate.ts');
+    const handle = await openDatabase({ databaseUrl: database.url, pgliteDir: 'memory://', maxConnections: 1 });
+    await migrateToLatest(handle.db);
+    await handle.close();
+    if (SERVICE_ROOT !== ROOT) log(`service under test: ${SERVICE_ROOT}`);
+    await client.connect();
+    const data = await seed(client, sizes, log);
+    const { rows } = await client.query<{ server_version: string }>('show server_version');
+    const info = machine(rows[0]!.server_version.split(' ')[0]!);
+    log(`machine: ${info.nproc} cores (${info.cpu}), ${info.memory_gb} GiB, node ${info.node}, PostgreSQL ${info.postgres}`);
+
+    const orgFilter = args.orgs ? new Set(args.orgs.split(',').map(Number)) : null;
+    if (orgFilter) data.orgs = data.orgs.filter((org) => orgFilter.has(org.members));
+    if (only.has('get')) await getScenarios(database.url, data);
+    if (only.has('global')) await globalScenario(database.url, data);
+    if (only.has('post')) await postScenarios(database.url, data, client);
+
+    const file = path.join(RESULTS, `${args.out ?? (quick ? 'quick' : 'latest')}.json`);
+    fs.mkdirSync(RESULTS, { recursive: true });
+    fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+    const report = [
+      `machine: ${info.nproc} cores (${info.cpu}), ${info.memory_gb} GiB, node ${info.node}, PostgreSQL ${info.postgres}`,
+      `run: ${quick ? 'quick' : 'full'}, medians of ${rounds} run(s) of ${durationSeconds} s, ${CONNECTIONS} connections, ${new Date().toISOString()}`,
+      '',
+      table(results),
+      '',
+      ...targets(results).map((t) => `- ${t}`),
+      '',
+    ].join('\n');
+    fs.writeFileSync(file.replace(/\.json$/, '.md'), report);
+    log(`\n${report}`);
+    log(`results: ${path.relative(ROOT, file)} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  } finally {
+    await client.end().catch(() => {});
+    await database.drop().catch((error: unknown) => problem(`cannot drop the bench database: ${String(error)}`));
+    fs.rmSync(tmpDir, { recursive: true, force: true });
+  }
+  if (problems.length) {
+    log(`\nFAILED: ${problems.length} problem(s):`);
+    for (const p of problems) log(`- ${p}`);
+    return 1;
+  }
+  return 0;
+}
+
+function killChildren(): void {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+}
+process.on('SIGINT', () => {
+  killChildren();
+  process.exit(130);
+});
+
+try {
+  process.exitCode = await main();
+} catch (error) {
+  killChildren();
+  process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
+}
