@@ -108,6 +108,8 @@ export function wireOrgSwitcher({ input, list, searchStatus, status }) {
     // The results shown are those of the previous text: never let Enter pick one of them.
     results = [];
     close();
+    // The count on display belonged to the previous text too.
+    searchStatus.textContent = 'Recherche…';
     window.clearTimeout(timer);
     timer = window.setTimeout(search, SEARCH_DELAY_MS);
   });
