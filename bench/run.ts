@@ -296,8 +296,8 @@ function itemsOf(body: string): unknown[] {
 
 async function getScenarios(dbUrl: string, data: Seeded): Promise<void> {
   log('\n== GET /api/access (one organization) ==');
-  const service = await startService(dbUrl);
-  const limits = { rows: await startLimit(dbUrl, 'rows'), json: await startLimit(dbUrl, 'json') };
+  const [service, rowsLimit, jsonLimit] = await Promise.all([startService(dbUrl), startLimit(dbUrl, 'rows'), startLimit(dbUrl, 'json')]);
+  const limits = { rows: rowsLimit, json: jsonLimit };
   try {
     type Target = 'service' | 'rows' | 'json';
     const urlOf = (target: Target, orgId: string) =>
@@ -626,8 +626,12 @@ function targets(rows: ResultRow[]): string[] {
   const plain = rows.find((r) => r.scenario.includes('SMTP unset'));
   const hung = rows.find((r) => r.scenario.includes('never greets'));
   if (plain && hung) {
-    const same = hung.p99_ms! <= Math.max(2 * plain.p99_ms!, plain.p99_ms! + 50);
-    out.push(`invitation with SMTP hanging: p50 ${hung.p50_ms} / p99 ${hung.p99_ms} ms vs ${plain.p50_ms} / ${plain.p99_ms} ms without SMTP: ${same ? 'holds (never waits)' : 'MISSED'}`);
+    // An invitation that waited for SMTP would take the transport's greeting timeout (10 s).
+    const neverWaits = hung.p99_ms! < 1000;
+    out.push(
+      `invitation with SMTP hanging: p50 ${hung.p50_ms} / p99 ${hung.p99_ms} ms vs ${plain.p50_ms} / ${plain.p99_ms} ms without SMTP ` +
+        `(waiting for SMTP would take ≥ 10 s): ${neverWaits ? 'holds (never waits)' : 'MISSED'}`,
+    );
   }
   return out;
 }
