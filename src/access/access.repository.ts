@@ -6,9 +6,9 @@
  * are read in one join, never one identity read per member. (`bench/` measures these
  * queries against the smallest program that could serve the list: see bench/README.md.)
  */
-import { CompiledQuery, sql, type RawBuilder } from 'kysely';
+import { CompiledQuery, sql, type RawBuilder, type Selectable } from 'kysely';
 import { preparedStatement, type Database } from '../db/database.ts';
-import type { MemberRole } from '../db/schema.ts';
+import type { AccessEventsTable, MemberRole } from '../db/schema.ts';
 import type { SessionRow } from '../identity/identity.repository.ts';
 
 /**
@@ -204,18 +204,7 @@ export async function globalMembersPage(db: Database, after: GlobalCursor | null
   };
 }
 
-export interface AccessEventRow {
-  id: string;
-  org_id: string | null;
-  action: string;
-  actor_user_id: string | null;
-  actor_email: string | null;
-  target_user_id: string | null;
-  target_email: string | null;
-  old_role: string | null;
-  new_role: string | null;
-  created_at: Date;
-}
+export type AccessEventRow = Selectable<AccessEventsTable>;
 
 /** The audit trail, newest first; `before` is the id the previous page ended on. */
 export function listAccessEvents(
