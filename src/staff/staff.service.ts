@@ -6,7 +6,7 @@
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { StaffLevel } from '../db/schema.ts';
-import { AppError } from '../http/errors.ts';
+import { accessErrors } from '../access/access.errors.ts';
 import { recordAccessEvent } from '../access/audit.repository.ts';
 import { isPlausibleEmail, normalizeEmail } from '../identity/email.ts';
 import { markActivated, upsertAuthPreferences } from '../identity/identity.repository.ts';
@@ -20,11 +20,6 @@ export const STAFF_LEVELS = ['STAFF', 'SUPER_STAFF'] as const;
 export function isStaffLevel(value: string): value is StaffLevel {
   return (STAFF_LEVELS as readonly string[]).includes(value);
 }
-
-export const staffErrors = {
-  missingEmail: () => new AppError(400, 'missing_email', "L'email est requis"),
-  invalidEmail: () => new AppError(400, 'invalid_email', "L'adresse e-mail n'est pas valide"),
-};
 
 export interface CreateStaffUserInput {
   /** Trimmed and lower-cased here; must look like an address. */
@@ -53,8 +48,8 @@ export async function createStaffUser(
   input: CreateStaffUserInput,
 ): Promise<{ userId: string; created: boolean }> {
   const email = normalizeEmail(input.email);
-  if (!email) throw staffErrors.missingEmail();
-  if (!isPlausibleEmail(email)) throw staffErrors.invalidEmail();
+  if (!email) throw accessErrors.missingEmail();
+  if (!isPlausibleEmail(email)) throw accessErrors.invalidEmail();
   const firstName = input.firstName?.trim() || null;
 
   return db.transaction().execute(async (trx) => {
