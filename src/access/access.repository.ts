@@ -16,22 +16,31 @@ import type { SessionRow } from '../identity/identity.repository.ts';
  * hand: `json_build_object` looks up the type of each of its arguments on every row and costs
  * about twice as much. Strings that may hold any character go through `to_json` (escaping);
  * ids, roles (a checked column), timestamps and booleans need none. No part is ever null.
+ *
+ * The global list's COPY (below) sends the ids and `created_at` in binary and the two text
+ * parts around them as built here; `global-list-items.ts` writes the rest of the item.
  */
 function itemText(withOrgId: boolean): RawBuilder<string> {
   return sql<string>`'{"org_id":' || ${withOrgId ? sql`'"' || m.org_id || '"'` : sql`'null'`}
     || ',"user_id":"' || m.user_id
-    || '","first_name":' || coalesce(to_json(coalesce(
+    || ${ITEM_AFTER_USER_ID}
+    || '","created_at":"' || ${isoTimestamp(sql`m.created_at`)}
+    || ${ITEM_AFTER_CREATED_AT}`;
+}
+
+/** From the end of `user_id` to the start of `created_at`: `","first_name":…,"role":"ADMIN`. */
+const ITEM_AFTER_USER_ID = sql<string>`'","first_name":' || coalesce(to_json(coalesce(
          nullif(btrim(u.user_metadata->>'first_name'), ''),
          nullif(split_part(btrim(u.user_metadata->>'display_name'), ' ', 1), '')
        ))::text, 'null')
     || ',"email":' || to_json(coalesce(u.email, 'Email non disponible'))::text
-    || ',"role":"' || m.role
-    || '","created_at":"' || ${isoTimestamp(sql`m.created_at`)}
-    || '","revoked":' || case when m.revoked then 'true' else 'false' end
+    || ',"role":"' || m.role`;
+
+/** From the end of `created_at` to the end of the item: `","revoked":…}`. */
+const ITEM_AFTER_CREATED_AT = sql<string>`'","revoked":' || case when m.revoked then 'true' else 'false' end
     || ',"revoked_at":' || coalesce('"' || ${isoTimestamp(sql`m.revoked_at`)} || '"', 'null')
     || ',"activated":' || case when u.activated_at is not null then 'true' else 'false' end
     || '}'`;
-}
 
 /** Timestamps as JavaScript writes them (`2026-11-22T10:00:00.000Z`), whatever the session's zone. */
 function isoTimestamp(column: RawBuilder<unknown>): RawBuilder<string | null> {
@@ -203,6 +212,27 @@ export async function globalMembersPage(db: Database, after: GlobalCursor | null
     last: last ? { created_at: last[0], org_id: last[1], user_id: last[2] } : null,
   };
 }
+
+/**
+ * Every membership (global staff mode), newest first, as one `COPY` in PostgreSQL's binary
+ * format (text arrives unescaped), run like psql's `\copy`: one snapshot, a parallel join, the
+ * item parts built by its workers. The ids and `created_at` come as binary values: formatting
+ * 2,000,000 UUIDs and 1,000,000 timestamps as text was a third of PostgreSQL's time per list.
+ * Columns: `GLOBAL_COPY_COLUMNS`.
+ */
+export function globalMembersCopyStatement(db: Database): string {
+  const { sql: text, parameters } = sql`copy (
+    select m.org_id, m.user_id, ${ITEM_AFTER_USER_ID}, m.created_at, ${ITEM_AFTER_CREATED_AT}
+      from public.organization_members m
+      left join auth.users u on u.id = m.user_id
+     ${GLOBAL_ORDER}
+  ) to stdout (format binary)`.compile(db);
+  if (parameters.length > 0) throw new Error('a COPY statement cannot take parameters');
+  return text;
+}
+
+/** The columns of `globalMembersCopyStatement`, in order. */
+export const GLOBAL_COPY_COLUMNS = ['org_id', 'user_id', 'after_user_id', 'created_at', 'after_created_at'] as const;
 
 export type AccessEventRow = Selectable<AccessEventsTable>;
 

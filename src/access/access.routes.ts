@@ -52,7 +52,7 @@ export default async function accessRoutes(fastify: FastifyInstance): Promise<vo
       const { orgId } = scopeOf(request);
       reply.type('application/json; charset=utf-8');
       if (orgId) return reply.send(request.accessListJson !== null ? `{"items":${request.accessListJson}}` : await orgMemberListBody(db, orgId));
-      return reply.send(await globalMemberListStream(db, request.log));
+      return reply.send(await globalMemberListStream(fastify.database, request.log));
     },
   );
 

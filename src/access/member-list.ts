@@ -1,9 +1,13 @@
 /** `GET /api/access` bodies (SPEC 4.1): one organization's list, or every membership streamed. */
-import { Readable } from 'node:stream';
-import type { Database } from '../db/database.ts';
+import type { Readable } from 'node:stream';
+import type { Database, DatabaseHandle } from '../db/database.ts';
 import { isDatabaseUnavailable } from '../db/errors.ts';
+import { watchedReadable } from '../http/watched-stream.ts';
 import { accessErrors } from './access.errors.ts';
-import { globalMembersPage, globalPageEnd, listOrgMembersJson, type GlobalCursor, type GlobalPage } from './access.repository.ts';
+import { GlobalItemWriter } from './global-list-items.ts';
+import {
+  globalMembersCopyStatement, globalMembersPage, globalPageEnd, listOrgMembersJson, type GlobalCursor, type GlobalPage,
+} from './access.repository.ts';
 
 /** SPEC 7: a failing member read is 500 database_error (an unreachable database stays 503). */
 function asReadError(error: unknown): unknown {
@@ -16,6 +20,51 @@ export async function orgMemberListBody(db: Database, orgId: string): Promise<st
   } catch (error) {
     throw asReadError(error);
   }
+}
+
+/** A client that reads nothing for this long loses its global list (and the connection it holds). */
+const READER_STALL_MS = 60_000;
+
+/**
+ * Every membership, newest first (global staff mode), written as it is read; the server's
+ * memory stays flat whatever the number of memberships. On PostgreSQL, one `COPY` streams
+ * the items PostgreSQL built (one snapshot, a parallel plan, as fast as `\copy`); when too
+ * many are running, and always on PGlite, keyset pages are read one query at a time. The
+ * first bytes are read before answering, so that a failing database still gets a proper
+ * error status.
+ */
+export async function globalMemberListStream(
+  database: Pick<DatabaseHandle, 'db' | 'copyOut'>,
+  log: { error(obj: object, msg: string): void },
+  stallMs = READER_STALL_MS,
+): Promise<Readable> {
+  const copy = database.copyOut?.tryCopy(globalMembersCopyStatement(database.db));
+  const items = copy ? await copiedItems(copy) : await keysetItems(database.db);
+  const stream = watchedReadable(items, stallMs);
+  stream.on('error', (err) => log.error({ err }, 'global member list interrupted'));
+  // However the stream ends (even destroyed before its first read), the COPY's connection is
+  // released: returning a finished generator does nothing, a suspended one runs its cleanup.
+  if (copy) stream.on('close', () => void copy.return(undefined).catch(() => {}));
+  return stream;
+}
+
+async function copiedItems(copy: AsyncGenerator<Buffer>): Promise<AsyncGenerator<Buffer | string>> {
+  const writer = new GlobalItemWriter();
+  let first: IteratorResult<Buffer>;
+  try {
+    first = await copy.next();
+  } catch (error) {
+    throw asReadError(error);
+  }
+  async function* items(): AsyncGenerator<Buffer | string> {
+    yield '{"items":[';
+    for (let next = first; !next.done; next = await copy.next()) {
+      for (const part of writer.push(next.value)) yield part;
+    }
+    writer.finish();
+    yield ']}';
+  }
+  return items();
 }
 
 /** Rows per page of the global list: a page is a few MB of JSON at most. */
@@ -37,18 +86,14 @@ function quiet<T>(promise: Promise<T>): Promise<T> {
 const sameKey = (a: GlobalCursor, b: GlobalCursor) => a.created_at === b.created_at && a.org_id === b.org_id && a.user_id === b.user_id;
 
 /**
- * Every membership, newest first, written page by page as it is read: the server's memory
- * stays flat whatever the number of memberships (two pages at most are held, in chunks
- * small enough to be collected young).
- *
- * Each page is one keyset query; no connection or snapshot is held between queries (PGlite's
- * single session stays free while a slow client reads). The next page is read while one is
- * written: where a page ends is first read from the index alone (cheap), and the next page
- * starts there. Should a concurrent change move the end, that read-ahead is dropped and the
- * next page is read from where the page really ended. The first page is read before
- * answering, so a failing database still gets a proper error status.
+ * Every membership by keyset pages (two pages at most are held, in chunks small enough to be
+ * collected young). Each page is one query; no connection or snapshot is held between queries
+ * (PGlite's single session stays free while a slow client reads). The next page is read while
+ * one is written: where a page ends is first read from the index alone (cheap), and the next
+ * page starts there. Should a concurrent change move the end, that read-ahead is dropped and
+ * the next page is read from where the page really ended.
  */
-export async function globalMemberListStream(db: Database, log: { error(obj: object, msg: string): void }): Promise<Readable> {
+async function keysetItems(db: Database): Promise<AsyncGenerator<string>> {
   const start = (after: GlobalCursor | null): PendingPage => ({
     after,
     page: quiet(globalMembersPage(db, after, GLOBAL_PAGE_SIZE)),
@@ -81,7 +126,5 @@ export async function globalMemberListStream(db: Database, log: { error(obj: obj
     }
     yield ']}';
   }
-  const stream = Readable.from(chunks(), { objectMode: false });
-  stream.on('error', (err) => log.error({ err }, 'global member list interrupted'));
-  return stream;
+  return chunks();
 }

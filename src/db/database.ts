@@ -8,6 +8,7 @@ import path from 'node:path';
 import { Kysely, PostgresDialect, sql, type RawBuilder } from 'kysely';
 import pg from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
+import { createCopyOut, type CopyOut } from './copy-out.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import type { DB } from './schema.ts';
 
@@ -20,6 +21,8 @@ export interface DatabaseHandle {
   pool: pg.Pool | null;
   /** The embedded database when on PGlite (snapshots in tests); null on PostgreSQL. */
   pglite: PGlite | null;
+  /** Streaming `COPY ... TO STDOUT` on PostgreSQL; null on PGlite (its one session is never held). */
+  copyOut: CopyOut | null;
   close(): Promise<void>;
 }
 
@@ -73,10 +76,11 @@ class PreparingClient extends pg.Client {
 
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
+    const maxConnections = options.maxConnections ?? 10;
     const pool = new pg.Pool({
       Client: PreparingClient,
       connectionString: options.databaseUrl,
-      max: options.maxConnections ?? 10,
+      max: maxConnections,
       // Fail fast instead of hanging when PostgreSQL is down (requests answer 503).
       connectionTimeoutMillis: 5000,
     });
@@ -86,7 +90,9 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', pool, pglite: null, close: () => db.destroy() };
+    // A COPY holds its connection while a client downloads: a quarter of the pool at most.
+    const copyOut = createCopyOut(pool, Math.max(1, Math.floor(maxConnections / 4)));
+    return { db, kind: 'postgres', pool, pglite: null, copyOut, close: () => db.destroy() };
   }
   if (!options.pgliteDir.startsWith('memory://')) {
     fs.mkdirSync(path.dirname(options.pgliteDir), { recursive: true });
@@ -105,5 +111,5 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     await db.destroy();
     if (!pglite.closed) await pglite.close();
   };
-  return { db, kind: 'pglite', pool: null, pglite, close };
+  return { db, kind: 'pglite', pool: null, pglite, copyOut: null, close };
 }
