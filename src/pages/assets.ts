@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 
-export const ASSETS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'assets');
+// From the package root, so that the compiled server (dist/pages/) finds the same folder.
+export const ASSETS_DIR = fileURLToPath(new URL('../../src/pages/assets/', import.meta.url));
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',

@@ -3,7 +3,7 @@
  * Children get a clean environment: the CONTRACT 2 variables of the developer's shell never
  * leak into a test.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -74,10 +74,14 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts `src/server.ts` on a free port (PORT=0) and resolves once it is ready. */
-export function startServer(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
+/**
+ * Starts the server on a free port (PORT=0) and resolves once it is ready: `src/server.ts`
+ * through tsx, or with `compiled` the JavaScript `npm start` runs (`dist/server.js`, see `buildServer`).
+ */
+export function startServer(env: Record<string, string>, timeoutMs = 60_000, options: { compiled?: boolean } = {}): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    const script = options.compiled ? ['dist/server.js'] : ['--import', 'tsx', 'src/server.ts'];
+    const child = spawn(process.execPath, script, {
       cwd: ROOT,
       env: childEnv({ PORT: '0', ...env }),
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -117,6 +121,11 @@ export function startServer(env: Record<string, string>, timeoutMs = 60_000): Pr
       reject(new Error(`server exited with ${code} before it was ready: ${stderr || stdout}`));
     });
   });
+}
+
+/** Compiles the server as `npm start` does (its `prestart`), into `dist/`. */
+export function buildServer(): void {
+  execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
 /** A value that cannot appear in logs by chance. */

@@ -1,5 +1,5 @@
 /**
- * The real server as a child process on the embedded database: the command line while it
+ * The real server, compiled and run as `npm start` runs it, as a child process on the embedded database: the command line while it
  * runs (control socket), a second server on the same DATA_DIR, logs without secrets, and a
  * graceful stop that gives the files back.
  */
@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { cliJson, runCli, secret, startServer, type ServerProcess } from '../cli/processes.ts';
+import { buildServer, cliJson, ROOT, runCli, secret, startServer, type ServerProcess } from '../cli/processes.ts';
 
 const PUBLIC_URL = 'https://paie.example.com';
 const tokenOf = (url: string) => decodeURIComponent(/#token=([^&]+)/.exec(url)![1]!);
@@ -22,7 +22,8 @@ describe('the server on the embedded database', () => {
     // Short on purpose: the control socket's path must fit in a Unix socket address.
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-srv-'));
     env = { DATA_DIR: dataDir, PUBLIC_URL };
-    server = await startServer(env);
+    buildServer();
+    server = await startServer(env, 60_000, { compiled: true });
   });
   after(async () => {
     await server?.stop('SIGKILL');
@@ -60,6 +61,19 @@ describe('the server on the embedded database', () => {
     assert.deepEqual(await live.json(), { status: 'ok' });
     const ready = await fetch(`${server.url}/readyz`);
     assert.equal(ready.status, 200);
+  });
+
+  it('should serve the sign-in page with its script and stylesheet from the compiled server', async () => {
+    const page = await fetch(`${server.url}/login`);
+    assert.equal(page.status, 200);
+    const html = await page.text();
+    assert.match(html, /<script type="module" src="\/assets\/login\.js"><\/script>/);
+    const script = await fetch(`${server.url}/assets/login.js`);
+    assert.equal(script.status, 200);
+    assert.equal(await script.text(), fs.readFileSync(path.join(ROOT, 'src', 'pages', 'assets', 'login.js'), 'utf8'));
+    const style = await fetch(`${server.url}/assets/style.css`);
+    assert.equal(style.status, 200);
+    assert.match(style.headers.get('content-type')!, /^text\/css/);
   });
 
   it('should refuse a second server on the same DATA_DIR with one line', async () => {
