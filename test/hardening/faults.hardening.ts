@@ -10,7 +10,7 @@ import app, { appOptions } from '../../src/app.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { issueOneTimeToken } from '../../src/identity/identity.service.ts';
 import { build, freshDatabase, testConfig, usingPostgres } from '../helper.ts';
-import { createOrg, member } from '../support/fixtures.ts';
+import { createOrg, member, signedIn } from '../support/fixtures.ts';
 import { startSmtpServer } from '../support/smtp.ts';
 import { startTcpProxy } from '../support/tcp-proxy.ts';
 import { startServer, tempDir } from '../cli/processes.ts';
@@ -168,6 +168,57 @@ describe('faults', { skip }, () => {
     const after = await get();
     assert.equal(after.status, 200);
     assert.equal(JSON.parse(after.body).items[0].email, 'admin@example.com');
+  });
+
+  it('should fail a global list cut off mid-COPY (never a short list that parses), then serve it whole', async (t) => {
+    const database = await freshDatabase();
+    const target = new URL(database.url!);
+    const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+    const proxied = new URL(database.url!);
+    proxied.port = String(proxy.port);
+    const handle = await openDatabase({ databaseUrl: proxied.toString(), pgliteDir: 'memory://' });
+    const server = Fastify({ ...appOptions(), logger: false });
+    t.after(async () => {
+      await server.close();
+      await handle.close();
+      await proxy.close();
+      await database.close();
+    });
+    await server.register(app, { config: testConfig(), database: handle, mailWorker: false });
+    const base = await server.listen({ port: 0, host: '127.0.0.1' });
+    const orgId = await createOrg(database.db, 'Grande');
+    // 100,000 memberships (~26 MB of JSON): far more than the sockets buffer.
+    await sql`insert into auth.users (email) select 'm' || i || '@example.com' from generate_series(1, 100000) as i`.execute(database.db);
+    await sql`insert into public.organization_members (org_id, user_id, role) select ${orgId}::uuid, id, 'AGENT' from auth.users`.execute(database.db);
+    const staff = await signedIn(server, database.db, 'staff@example.com', { staff: 'STAFF' });
+    const total = 100_000;
+
+    // Read the first chunk, cut PostgreSQL off, then read on: the download must fail.
+    const cut = await fetch(`${base}/api/access`, { headers: { cookie: staff.cookie } });
+    assert.equal(cut.status, 200);
+    const reader = cut.body!.getReader();
+    const chunks: Uint8Array[] = [(await reader.read()).value!];
+    proxy.down();
+    count('faults');
+    const outcome = await (async () => {
+      try {
+        for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value);
+        return 'ended';
+      } catch {
+        return 'failed';
+      }
+    })();
+    const received = Buffer.concat(chunks).toString('utf8');
+    assert.equal(outcome, 'failed', `the cut list ended normally after ${received.length} bytes`);
+    assert.throws(() => JSON.parse(received));
+
+    proxy.up();
+    count('cases');
+    const whole = await fetch(`${base}/api/access`, { headers: { cookie: staff.cookie } });
+    assert.equal(whole.status, 200);
+    const items = (await whole.json()) as { items: Array<{ org_id: string }> };
+    assert.equal(items.items.length, total);
+    assert.equal(items.items[0]!.org_id, orgId);
   });
 
   it('should never send one e-mail twice from two instances on one database', async (t) => {
