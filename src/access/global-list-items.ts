@@ -51,10 +51,6 @@ export class GlobalItemWriter {
     this.reader.finish();
   }
 
-  get items(): number {
-    return this.reader.rows;
-  }
-
   private write(buf: Buffer, fields: Int32Array): void {
     if (fields[2 * ORG_ID + 1] !== UUID_BYTES || fields[2 * USER_ID + 1] !== UUID_BYTES || fields[2 * CREATED_AT + 1] !== TIMESTAMP_BYTES) {
       throw new CopyFormatError('unexpected global list row');

@@ -26,8 +26,6 @@ export class BinaryCopyReader {
   private ended = false;
   /** Reused for every row: [start, length] per field. */
   private readonly fields: Int32Array;
-  /** How many rows were read. */
-  rows = 0;
 
   constructor(private readonly columns: number) {
     this.fields = new Int32Array(columns * 2);
@@ -123,7 +121,6 @@ export class BinaryCopyReader {
         at += 4 + Math.max(0, fieldLength);
       }
       if (at > buf.length) return pos;
-      this.rows++;
       row(buf, fields);
       pos = at;
     }
