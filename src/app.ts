@@ -12,7 +12,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from './config.ts';
 import type { Database, DatabaseHandle } from './db/database.ts';
 import callerPlugin from './http/caller.ts';
-import { AppError, errorBody } from './http/errors.ts';
+import { databaseRateLimitStore } from './http/rate-limit-store.ts';
+import { AppError, errorBody, RATE_LIMITED_MESSAGE } from './http/errors.ts';
 import { isDatabaseUnavailable } from './db/errors.ts';
 import mailPlugin, { type MailPluginOptions } from './mail/mail.plugin.ts';
 import healthRoutes from './http/health.routes.ts';
@@ -58,7 +59,9 @@ function lenientJsonParser(_request: unknown, body: string, done: (err: Error | 
 }
 
 function renderError(error: FastifyError | AppError, request: { log: FastifyInstance['log'] }) {
-  if (error instanceof AppError) return { status: error.status, plain: error.plainText, body: errorBody(error.code, error.userMessage) };
+  if (error instanceof AppError) {
+    return { status: error.status, plain: error.plainText, body: errorBody(error.code, error.userMessage), retryAfter: error.retryAfterSeconds };
+  }
   if (error.validation) {
     return { status: 400, body: errorBody('invalid_request', `Requête invalide : ${error.message}`) };
   }
@@ -69,7 +72,7 @@ function renderError(error: FastifyError | AppError, request: { log: FastifyInst
     return { status: 415, body: errorBody('unsupported_media_type', 'Le corps doit être du JSON.') };
   }
   if (error.statusCode === 429) {
-    return { status: 429, body: errorBody('rate_limited', 'Trop de demandes : réessayez dans un moment.') };
+    return { status: 429, body: errorBody('rate_limited', RATE_LIMITED_MESSAGE) };
   }
   if (isDatabaseUnavailable(error)) {
     request.log.error({ err: error }, 'database unavailable');
@@ -92,7 +95,8 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, lenientJsonParser);
 
   fastify.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    const { status, plain, body } = renderError(error, request);
+    const { status, plain, body, retryAfter } = renderError(error, request);
+    if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
     if (plain !== undefined) return reply.code(status).type('text/plain; charset=utf-8').send(plain);
     return reply.code(status).send(body);
   });
@@ -113,7 +117,8 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
   fastify.get('/openapi.json', { schema: { hide: true } }, async () => fastify.swagger());
 
   await fastify.register(cookie);
-  await fastify.register(rateLimit, { global: false });
+  // Counted in the database: every instance on it shares the same limits.
+  await fastify.register(rateLimit, { global: false, store: databaseRateLimitStore(options.database.db) });
   await fastify.register(callerPlugin);
   await fastify.register(mailPlugin, options);
 

@@ -72,24 +72,35 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 
 export interface TestApp {
   app: FastifyInstance;
-  database: DatabaseHandle;
+  database: TestDatabase;
   config: Config;
 }
 
 type TestContext = { after(fn: () => unknown): void };
 
+type TestDatabase = DatabaseHandle & { url: string | null };
+
+/**
+ * The app on a fresh database, or with `database` on another app's (a second instance on one
+ * database): on PostgreSQL it opens connections of its own; PGlite, one session, is shared.
+ */
 export async function build(
   t: TestContext,
-  options: { env?: Record<string, string>; app?: Partial<AppOptions> } = {},
+  options: { env?: Record<string, string>; app?: Partial<AppOptions>; database?: TestDatabase } = {},
 ): Promise<TestApp> {
   const config = testConfig(options.env);
-  const database = await freshDatabase();
+  const shared = options.database;
+  const database: TestDatabase = !shared
+    ? await freshDatabase()
+    : shared.url
+      ? { ...(await openDatabase({ databaseUrl: shared.url, pgliteDir: 'memory://' })), url: shared.url }
+      : shared;
   const fastify = Fastify({ ...appOptions(), logger: false });
   await fastify.register(app, { config, database, mailWorker: false, ...options.app });
   await fastify.ready();
   t.after(async () => {
     await fastify.close();
-    await database.close();
+    if (database !== shared) await database.close();
   });
   return { app: fastify, database, config };
 }

@@ -3,10 +3,12 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Database } from './database.ts';
 import * as initial from './migrations/2026_11_22_00_00_00_initial.ts';
 import * as getMyOrgPlpgsql from './migrations/2026_11_22_01_00_00_get_my_org_plpgsql.ts';
+import * as rateLimits from './migrations/2026_11_22_02_00_00_rate_limits.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_22_00_00_00_initial': initial,
   '2026_11_22_01_00_00_get_my_org_plpgsql': getMyOrgPlpgsql,
+  '2026_11_22_02_00_00_rate_limits': rateLimits,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

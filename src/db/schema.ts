@@ -119,6 +119,13 @@ export interface AccessEventsTable {
   created_at: Generated<Date>;
 }
 
+/** A fixed-window request counter of `@fastify/rate-limit` (src/http/rate-limit-store.ts). */
+export interface RateLimitsTable {
+  key: string;
+  hits: number;
+  expires_at: Date;
+}
+
 export interface DB {
   'auth.users': UsersTable;
   'auth.one_time_tokens': OneTimeTokensTable;
@@ -130,6 +137,7 @@ export interface DB {
   user_auth_preferences: UserAuthPreferencesTable;
   mail_outbox: MailOutboxTable;
   access_events: AccessEventsTable;
+  rate_limits: RateLimitsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -12,8 +12,15 @@ export class AppError extends Error {
     readonly userMessage?: string,
     /** When set, the body is this plain text instead of JSON. */
     readonly plainText?: string,
+    /** When set, sent as `Retry-After` (429). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(userMessage ?? code);
+  }
+
+  /** 429 `rate_limited`, as `@fastify/rate-limit` answers past a route's limit. */
+  static rateLimited(retryAfterSeconds: number): AppError {
+    return new AppError(429, 'rate_limited', RATE_LIMITED_MESSAGE, undefined, retryAfterSeconds);
   }
 
   /** SPEC 7: 401, plain text `Unauthorized`. */
@@ -26,6 +33,8 @@ export class AppError extends Error {
     return new AppError(403, 'forbidden', undefined, 'Forbidden');
   }
 }
+
+export const RATE_LIMITED_MESSAGE = 'Trop de demandes : réessayez dans un moment.';
 
 /** The JSON body of an error (SPEC 7). */
 export function errorBody(code: string, message?: string): { error: string; message?: string } {

@@ -112,6 +112,38 @@ describe('POST /auth/magic-link', () => {
     });
     assert.equal(other.statusCode, 200);
   });
+
+  it('should send one address three links per window whoever asks, and answer an unknown address the same', async (t) => {
+    const { app, database } = await build(t);
+    await ensureAccount(database.db, 'ana@example.com', { first_name: 'Ana' });
+    // Each request from another client: only the per-address limit applies.
+    const ask = (email: string, i: number) =>
+      app.inject({ method: 'POST', url: '/auth/magic-link', remoteAddress: `192.0.2.${i}`, payload: { email } });
+    for (const email of ['ana@example.com', 'nobody@example.com']) {
+      const statuses: number[] = [];
+      for (let i = 1; i <= 4; i++) statuses.push((await ask(i === 2 ? ` ${email.toUpperCase()} ` : email, i)).statusCode);
+      assert.deepEqual(statuses, [200, 200, 200, 429], email);
+      const limited = await ask(email, 5);
+      assert.equal(limited.statusCode, 429);
+      assert.deepEqual(limited.json(), { error: 'rate_limited', message: 'Trop de demandes : réessayez dans un moment.' });
+      const retryAfter = Number(limited.headers['retry-after']);
+      assert.ok(retryAfter > 14 * 60 && retryAfter <= 15 * 60, `Retry-After ${retryAfter}`);
+    }
+    assert.equal(await outboxCount(database.db), 3);
+    // Another address is not held back.
+    assert.equal((await ask('other@example.com', 6)).statusCode, 200);
+  });
+
+  it('should count a client across two instances on one database', async (t) => {
+    const first = await build(t);
+    const second = await build(t, { database: first.database });
+    const statuses: number[] = [];
+    for (let i = 1; i <= 6; i++) {
+      const app = i % 2 ? first.app : second.app;
+      statuses.push((await app.inject({ method: 'POST', url: '/auth/magic-link', payload: { email: `user${i}@example.com` } })).statusCode);
+    }
+    assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429]);
+  });
 });
 
 describe('POST /auth/logout', () => {

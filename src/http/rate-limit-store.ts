@@ -1,0 +1,68 @@
+/**
+ * A `@fastify/rate-limit` store on the service's database: every instance on one database
+ * counts the same requests (the library's default store counts in each process's memory, so
+ * N instances would allow N times the limit). Fixed windows, one row per key
+ * (`public.rate_limits`): one statement per request starts or counts the window.
+ */
+import type { FastifyRateLimitOptions, FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import { sql } from 'kysely';
+import type { Database } from '../db/database.ts';
+
+type Result = { current: number; ttl: number };
+type Callback = (error: Error | null, result?: Result) => void;
+
+/** One request in a hundred also deletes the windows that have ended, so the table stays small. */
+const PRUNE_EVERY = 100;
+
+/**
+ * Counts one request under `key` in a fixed window of `windowMs`: `current` is the count so
+ * far in the window (this one included), `ttl` the milliseconds until it ends.
+ */
+export async function countHit(db: Database, key: string, windowMs: number): Promise<Result> {
+  const { rows } = await sql<{ hits: number; ttl_ms: number }>`
+    insert into public.rate_limits as r (key, hits, expires_at)
+    values (${key}, 1, now() + ${windowMs} * interval '1 millisecond')
+    on conflict (key) do update
+      set hits = case when r.expires_at <= now() then 1 else r.hits + 1 end,
+          expires_at = case when r.expires_at <= now() then excluded.expires_at else r.expires_at end
+    returning hits, ceil(extract(epoch from (expires_at - now())) * 1000)::int as ttl_ms`.execute(db);
+  const row = rows[0]!;
+  return { current: row.hits, ttl: Math.max(0, row.ttl_ms) };
+}
+
+async function readHits(db: Database, key: string): Promise<Result> {
+  const { rows } = await sql<{ hits: number; ttl_ms: number }>`
+    select hits, ceil(extract(epoch from (expires_at - now())) * 1000)::int as ttl_ms
+      from public.rate_limits where key = ${key} and expires_at > now()`.execute(db);
+  return rows[0] ? { current: rows[0].hits, ttl: Math.max(0, rows[0].ttl_ms) } : { current: 0, ttl: 0 };
+}
+
+export async function pruneEnded(db: Database): Promise<void> {
+  await sql`delete from public.rate_limits where expires_at < now()`.execute(db);
+}
+
+/** The store class `@fastify/rate-limit` instantiates (`store` option), bound to `db`. */
+export function databaseRateLimitStore(db: Database): FastifyRateLimitStoreCtor {
+  class DatabaseRateLimitStore implements FastifyRateLimitStore {
+    /** Each limited route counts apart: its method and URL prefix the key. */
+    private readonly scope: string;
+
+    constructor(_options: FastifyRateLimitOptions, scope = '') {
+      this.scope = scope;
+    }
+
+    incr(key: string, callback: Callback, timeWindow: number): void {
+      countHit(db, this.scope + key, timeWindow).then((result) => callback(null, result), callback);
+      if (Math.random() < 1 / PRUNE_EVERY) pruneEnded(db).catch(() => {});
+    }
+
+    read(key: string, callback: Callback): void {
+      readHits(db, this.scope + key).then((result) => callback(null, result), callback);
+    }
+
+    child(routeOptions: { method: string | string[]; url: string }): FastifyRateLimitStore {
+      return new DatabaseRateLimitStore({}, `${[routeOptions.method].flat().join(',')} ${routeOptions.url} `);
+    }
+  }
+  return DatabaseRateLimitStore;
+}
