@@ -156,7 +156,7 @@ interface Server {
 /** The environment of a child: the bench decides every variable the service reads. */
 function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const name of ['DATABASE_URL', 'TEST_DATABASE_URL', 'SMTP_URL', 'DATA_DIR', 'PORT', 'HOST', 'PUBLIC_URL']) delete env[name];
+  for (const name of ['DATABASE_URL', 'TEST_DATABASE_URL', 'SMTP_URL', 'DATA_DIR', 'PORT', 'HOST', 'PUBLIC_URL', 'LOG_LEVEL']) delete env[name];
   return { ...env, ...extra };
 }
 

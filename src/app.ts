@@ -110,7 +110,8 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
     openapi: {
       openapi: '3.0.3',
       info: { title: 'payroll-access', description: 'Organizations, members, roles, invitations and sign-in.', version: '0.1.0' },
-      servers: [{ url: options.config.publicUrl }],
+      // Relative: /docs' "Try it out" calls the address the page was loaded from (PUBLIC_URL is for e-mails).
+      servers: [{ url: '/' }],
     },
   });
   await fastify.register(swaggerUi, { routePrefix: '/docs', transformStaticCSP: docsCsp });

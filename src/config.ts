@@ -19,6 +19,15 @@ export interface Config {
   mailTimezone: string;
   /** Cookies get `Secure` when the public address is https. */
   secureCookies: boolean;
+  /** The least severe log level written (pino's levels). @default 'info' */
+  logLevel: LogLevel;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+function isLogLevel(value: string): value is LogLevel {
+  return (LOG_LEVELS as readonly string[]).includes(value);
 }
 
 /** A configuration mistake: start-up prints `message` alone, without a stack trace. */
@@ -85,6 +94,12 @@ function parseAddress(env: Env, name: string, fallback: string): string {
   return value;
 }
 
+function parseLogLevel(env: Env): LogLevel {
+  const level = nonEmpty(env, 'LOG_LEVEL')?.toLowerCase() ?? 'info';
+  if (!isLogLevel(level)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${quote(level)}`);
+  return level;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = parsePort(env);
   const host = nonEmpty(env, 'HOST') ?? '127.0.0.1';
@@ -101,5 +116,6 @@ export function loadConfig(env: Env = process.env): Config {
     supportEmail: parseAddress(env, 'SUPPORT_EMAIL', 'support@localhost'),
     mailTimezone: parseTimezone(env),
     secureCookies: publicUrl.startsWith('https:'),
+    logLevel: parseLogLevel(env),
   };
 }

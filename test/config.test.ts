@@ -17,6 +17,7 @@ describe('loadConfig', () => {
     assert.equal(config.supportEmail, 'support@localhost');
     assert.equal(config.mailTimezone, 'Europe/Paris');
     assert.equal(config.secureCookies, false);
+    assert.equal(config.logLevel, 'info');
   });
 
   it('should read every variable', () => {
@@ -30,6 +31,7 @@ describe('loadConfig', () => {
       MAIL_FROM: 'Paie <paie@example.com>',
       SUPPORT_EMAIL: 'aide@example.com',
       MAIL_TIMEZONE: 'America/Montreal',
+      LOG_LEVEL: 'WARN',
     });
     assert.equal(config.port, 8080);
     assert.equal(config.host, '0.0.0.0');
@@ -41,6 +43,7 @@ describe('loadConfig', () => {
     assert.equal(config.supportEmail, 'aide@example.com');
     assert.equal(config.mailTimezone, 'America/Montreal');
     assert.equal(config.secureCookies, true);
+    assert.equal(config.logLevel, 'warn');
   });
 
   it('should default PUBLIC_URL to the port', () => {
@@ -62,6 +65,7 @@ describe('loadConfig', () => {
     [{ MAIL_FROM: 'nobody' }, /^MAIL_FROM /],
     [{ SUPPORT_EMAIL: 'a@b\nBcc: x@y' }, /^SUPPORT_EMAIL /],
     [{ MAIL_TIMEZONE: 'Mars/Olympus' }, /^MAIL_TIMEZONE /],
+    [{ LOG_LEVEL: 'verbose' }, /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"/],
   ];
   for (const [env, pattern] of mistakes) {
     it(`should refuse ${JSON.stringify(env)} with one line naming the variable`, () => {

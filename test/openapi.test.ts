@@ -9,6 +9,8 @@ describe('GET /openapi.json', () => {
     assert.equal(res.statusCode, 200);
     const doc = res.json();
     assert.match(doc.openapi, /^3\./);
+    // Relative, so that /docs' "Try it out" calls the address the page came from.
+    assert.deepEqual(doc.servers, [{ url: '/' }]);
     const paths = doc.paths as Record<string, Record<string, unknown>>;
     const operations = Object.entries(paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
     for (const op of [

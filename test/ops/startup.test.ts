@@ -37,6 +37,7 @@ describe('server start-up with a configuration mistake', { concurrency: 3 }, () 
     [{ PORT: 'abc' }, /PORT must be a port number.*"abc"/],
     [{ PUBLIC_URL: 'notaurl' }, /PUBLIC_URL is not a valid URL/],
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must start with postgres:\/\/ or postgresql:\/\//],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"/],
   ];
   for (const [env, pattern] of cases) {
     it(`should stop with one line naming the variable for ${JSON.stringify(env)}`, async (t) => {
