@@ -2,7 +2,7 @@
  * Faults: the server killed during invitation traffic, SMTP down then back, PostgreSQL cut
  * off under load, two instances on one database. Runs on PostgreSQL (TEST_DATABASE_URL).
  */
-import { describe, it } from 'node:test';
+import { describe, it, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
@@ -17,6 +17,26 @@ import { startServer, tempDir } from '../cli/processes.ts';
 import { count } from './counts.ts';
 
 const skip = usingPostgres ? false : 'needs PostgreSQL: run with TEST_DATABASE_URL';
+
+/** The app on a fresh database that it reaches through a TCP proxy the test can cut. */
+async function appBehindProxy(t: TestContext) {
+  const database = await freshDatabase();
+  const target = new URL(database.url!);
+  const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+  const proxied = new URL(database.url!);
+  proxied.port = String(proxy.port);
+  const handle = await openDatabase({ databaseUrl: proxied.toString(), pgliteDir: 'memory://' });
+  const server = Fastify({ ...appOptions(), logger: false });
+  t.after(async () => {
+    await server.close();
+    await handle.close();
+    await proxy.close();
+    await database.close();
+  });
+  await server.register(app, { config: testConfig(), database: handle, mailWorker: false });
+  await server.ready();
+  return { database, proxy, server };
+}
 
 describe('faults', { skip }, () => {
   it('should leave no half-made invitation and deliver every accepted one after a SIGKILL', async (t) => {
@@ -117,21 +137,7 @@ describe('faults', { skip }, () => {
   });
 
   it('should answer 503 without hanging while PostgreSQL is unreachable, and recover by itself', async (t) => {
-    const database = await freshDatabase();
-    const target = new URL(database.url!);
-    const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-    const proxied = new URL(database.url!);
-    proxied.port = String(proxy.port);
-    const handle = await openDatabase({ databaseUrl: proxied.toString(), pgliteDir: 'memory://' });
-    const server = Fastify({ ...appOptions(), logger: false });
-    t.after(async () => {
-      await server.close();
-      await handle.close();
-      await proxy.close();
-      await database.close();
-    });
-    await server.register(app, { config: testConfig(), database: handle, mailWorker: false });
-    await server.ready();
+    const { database, proxy, server } = await appBehindProxy(t);
     const orgId = await createOrg(database.db, 'Org');
     const admin = await member(server, database.db, orgId, 'admin@example.com', 'ADMIN');
     const get = async () => {
@@ -171,20 +177,7 @@ describe('faults', { skip }, () => {
   });
 
   it('should fail a global list cut off mid-COPY (never a short list that parses), then serve it whole', async (t) => {
-    const database = await freshDatabase();
-    const target = new URL(database.url!);
-    const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-    const proxied = new URL(database.url!);
-    proxied.port = String(proxy.port);
-    const handle = await openDatabase({ databaseUrl: proxied.toString(), pgliteDir: 'memory://' });
-    const server = Fastify({ ...appOptions(), logger: false });
-    t.after(async () => {
-      await server.close();
-      await handle.close();
-      await proxy.close();
-      await database.close();
-    });
-    await server.register(app, { config: testConfig(), database: handle, mailWorker: false });
+    const { database, proxy, server } = await appBehindProxy(t);
     const base = await server.listen({ port: 0, host: '127.0.0.1' });
     const orgId = await createOrg(database.db, 'Grande');
     // 100,000 memberships (~26 MB of JSON): far more than the sockets buffer.
