@@ -10,7 +10,11 @@ import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 
 export interface CopyOut {
-  /** The raw COPY output of `statement`, or null when every COPY slot is taken. */
+  /**
+   * The raw COPY output of `statement`, or null when every COPY slot is taken. The slot is
+   * freed when the generator finishes, fails or is returned after its first `next()`: a caller
+   * must start it (`globalMemberListStream` reads the first chunk before answering).
+   */
   tryCopy(statement: string): AsyncGenerator<Buffer> | null;
 }
 

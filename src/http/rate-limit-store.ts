@@ -11,6 +11,13 @@ import type { Database } from '../db/database.ts';
 type Result = { current: number; ttl: number };
 type Callback = (error: Error | null, result?: Result) => void;
 
+type HitsRow = { hits: number; ttl_ms: number };
+
+/** Milliseconds until the row's window ends. */
+const TTL_MS = sql`ceil(extract(epoch from (expires_at - now())) * 1000)::int as ttl_ms`;
+
+const resultOf = (row: HitsRow): Result => ({ current: row.hits, ttl: Math.max(0, row.ttl_ms) });
+
 /** One request in a hundred also deletes the windows that have ended, so the table stays small. */
 const PRUNE_EVERY = 100;
 
@@ -19,22 +26,20 @@ const PRUNE_EVERY = 100;
  * far in the window (this one included), `ttl` the milliseconds until it ends.
  */
 export async function countHit(db: Database, key: string, windowMs: number): Promise<Result> {
-  const { rows } = await sql<{ hits: number; ttl_ms: number }>`
+  const { rows } = await sql<HitsRow>`
     insert into public.rate_limits as r (key, hits, expires_at)
     values (${key}, 1, now() + ${windowMs} * interval '1 millisecond')
     on conflict (key) do update
       set hits = case when r.expires_at <= now() then 1 else r.hits + 1 end,
           expires_at = case when r.expires_at <= now() then excluded.expires_at else r.expires_at end
-    returning hits, ceil(extract(epoch from (expires_at - now())) * 1000)::int as ttl_ms`.execute(db);
-  const row = rows[0]!;
-  return { current: row.hits, ttl: Math.max(0, row.ttl_ms) };
+    returning hits, ${TTL_MS}`.execute(db);
+  return resultOf(rows[0]!);
 }
 
 async function readHits(db: Database, key: string): Promise<Result> {
-  const { rows } = await sql<{ hits: number; ttl_ms: number }>`
-    select hits, ceil(extract(epoch from (expires_at - now())) * 1000)::int as ttl_ms
-      from public.rate_limits where key = ${key} and expires_at > now()`.execute(db);
-  return rows[0] ? { current: rows[0].hits, ttl: Math.max(0, rows[0].ttl_ms) } : { current: 0, ttl: 0 };
+  const { rows } = await sql<HitsRow>`
+    select hits, ${TTL_MS} from public.rate_limits where key = ${key} and expires_at > now()`.execute(db);
+  return rows[0] ? resultOf(rows[0]) : { current: 0, ttl: 0 };
 }
 
 export async function pruneEnded(db: Database): Promise<void> {

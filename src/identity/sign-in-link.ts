@@ -13,7 +13,7 @@ import { activationUrl, firstNameOf, issueOneTimeToken } from './identity.servic
  * per-client limit alone would let someone with many addresses flood one inbox. Counted for
  * every address, known or not, so that the answer tells nothing about accounts.
  */
-export const SIGN_IN_LINKS_PER_ADDRESS = 3;
+const SIGN_IN_LINKS_PER_ADDRESS = 3;
 const ADDRESS_WINDOW_MS = 15 * 60 * 1000;
 
 export async function requestSignInLink(db: Database, config: Config, rawEmail: string): Promise<void> {

@@ -1,8 +1,8 @@
 /**
  * Rate-limit counters in the database, so that every instance on one database counts the same
  * requests (an in-memory counter per process would let N instances allow N times the limit).
- * One row per limited key: the hits in its current fixed window, and when that window ends. Frozen in time: it takes
- * `Kysely<any>` and imports nothing from the application.
+ * One row per limited key: the hits in its current fixed window, and when that window ends.
+ * Frozen in time: it takes `Kysely<any>` and imports nothing from the application.
  */
 import { sql, type Kysely } from 'kysely';
 
