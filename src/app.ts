@@ -3,7 +3,7 @@
  * with the same options (`appOptions`), so validation behaves the same everywhere.
  */
 import crypto from 'node:crypto';
-import type { FastifyError, FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
@@ -11,7 +11,9 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from './config.ts';
 import type { Database, DatabaseHandle } from './db/database.ts';
+import afterAnswer from './http/after-answer.ts';
 import callerPlugin from './http/caller.ts';
+import { normalizeId } from './http/input.ts';
 import { databaseRateLimitStore } from './http/rate-limit-store.ts';
 import { AppError, errorBody, RATE_LIMITED_MESSAGE } from './http/errors.ts';
 import { isDatabaseUnavailable } from './db/errors.ts';
@@ -39,12 +41,37 @@ export interface AppOptions extends MailPluginOptions {
 /** Bodies over 64 KiB are refused with 413 (CONTRACT 5). */
 export const BODY_LIMIT = 64 * 1024;
 
-/** Fastify options shared by the server, the tests and the CLI. */
-export function appOptions(): FastifyServerOptions {
+/**
+ * Errors Fastify's router raises before any route or error handler runs, answered like every
+ * other error (`{ error, message }`, French) instead of Fastify's own shape.
+ */
+const FRAMEWORK_ERRORS: Record<string, { status: number; code: string; message: string }> = {
+  FST_ERR_BAD_URL: { status: 400, code: 'bad_url', message: "L'adresse demandée est mal formée." },
+  FST_ERR_MAX_PARAM_LENGTH: { status: 414, code: 'uri_too_long', message: "L'adresse demandée est trop longue." },
+};
+
+function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const known = FRAMEWORK_ERRORS[error.code];
+  if (known) {
+    reply.code(known.status).send(errorBody(known.code, known.message));
+    return;
+  }
+  reply.log.error({ err: error }, 'unexpected router failure');
+  reply.code(500).send(errorBody('server_error', 'Erreur interne du serveur.'));
+}
+
+/**
+ * Fastify options shared by the server, the tests and the CLI. `trustProxy` (CONTRACT 2's
+ * `TRUST_PROXY`) decides which address is the client's, so what the rate limits key on.
+ */
+export function appOptions(config: Pick<Config, 'trustProxy'> = { trustProxy: false }): FastifyServerOptions {
   return {
     bodyLimit: BODY_LIMIT,
     genReqId: () => crypto.randomUUID(),
     ajv: { customOptions: { removeAdditional: 'all', allErrors: false } },
+    // A hop count is taken at run time (request.js), though Fastify's typings leave numbers out.
+    trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
+    frameworkErrors,
   };
 }
 
@@ -93,6 +120,14 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
 
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, lenientJsonParser);
+  fastify.addHook('preValidation', async (request) => {
+    // SPEC 4.2 rule 1 for what no parser saw: no body at all, or a text/plain one, is `{}`.
+    const { body } = request;
+    if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) request.body = {};
+    // Ids in the path in one case, the database's, before any route compares them.
+    const params = request.params as Record<string, string> | undefined;
+    for (const name of Object.keys(params ?? {})) params![name] = normalizeId(params![name]!);
+  });
 
   fastify.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const { status, plain, body, retryAfter } = renderError(error, request);
@@ -117,6 +152,7 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
   await fastify.register(swaggerUi, { routePrefix: '/docs', transformStaticCSP: docsCsp });
   fastify.get('/openapi.json', { schema: { hide: true } }, async () => fastify.swagger());
 
+  await fastify.register(afterAnswer);
   await fastify.register(cookie);
   // Counted in the database: every instance on it shares the same limits.
   await fastify.register(rateLimit, { global: false, store: databaseRateLimitStore(options.database.db) });

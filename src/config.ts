@@ -2,6 +2,7 @@
  * Configuration, read once from the environment (CONTRACT 2) and validated.
  * Nothing else in the code base reads `process.env`.
  */
+import net from 'node:net';
 import path from 'node:path';
 
 export interface Config {
@@ -21,6 +22,13 @@ export interface Config {
   secureCookies: boolean;
   /** The least severe log level written (pino's levels). @default 'info' */
   logLevel: LogLevel;
+  /**
+   * Fastify's `trustProxy`: false (the socket's address is the client's), a hop count, or the
+   * proxies' addresses (IPs, CIDR ranges, or `loopback`, `linklocal`, `uniquelocal`).
+   * @default false
+   * @example '1' → 1; '10.0.0.1, 10.1.0.0/16' → '10.0.0.1,10.1.0.0/16'
+   */
+  trustProxy: false | number | string;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -100,6 +108,29 @@ function parseLogLevel(env: Env): LogLevel {
   return level;
 }
 
+/** The names `proxy-addr` (Fastify's `trustProxy`) accepts for ranges. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = net.isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+function parseTrustProxy(env: Env): false | number | string {
+  const raw = nonEmpty(env, 'TRUST_PROXY');
+  if (raw === undefined) return false;
+  if (/^\d+$/.test(raw)) return Number(raw) === 0 ? false : Number(raw);
+  const entries = raw.split(',').map((entry) => entry.trim());
+  if (!entries.every(isProxyAddress)) {
+    throw new ConfigError(`TRUST_PROXY must be a hop count or a comma-separated list of proxy addresses (IP or CIDR), got ${quote(raw)}`);
+  }
+  return entries.join(',');
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = parsePort(env);
   const host = nonEmpty(env, 'HOST') ?? '127.0.0.1';
@@ -117,5 +148,6 @@ export function loadConfig(env: Env = process.env): Config {
     mailTimezone: parseTimezone(env),
     secureCookies: publicUrl.startsWith('https:'),
     logLevel: parseLogLevel(env),
+    trustProxy: parseTrustProxy(env),
   };
 }

@@ -74,7 +74,7 @@ async function start(config: Config): Promise<void> {
   }
 
   const server = Fastify({
-    ...appOptions(),
+    ...appOptions(config),
     logger: { level: config.logLevel, redact: { paths: LOG_REDACT, censor: '[redacted]' } },
     // Once shutdown starts, new requests get 503 while those in flight finish.
     return503OnClosing: true,

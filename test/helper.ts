@@ -95,7 +95,7 @@ export async function build(
     : shared.url
       ? { ...(await openDatabase({ databaseUrl: shared.url, pgliteDir: 'memory://' })), url: shared.url }
       : shared;
-  const fastify = Fastify({ ...appOptions(), logger: false });
+  const fastify = Fastify({ ...appOptions(config), logger: false });
   await fastify.register(app, { config, database, mailWorker: false, ...options.app });
   await fastify.ready();
   t.after(async () => {

@@ -7,6 +7,8 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { MemberRole } from '../db/schema.ts';
 import { isUniqueViolation } from '../db/errors.ts';
+import { readFirstName } from '../http/input.ts';
+import { limitPerAddress } from '../http/rate-limit-store.ts';
 import { isPlausibleEmail, normalizeEmail } from '../identity/email.ts';
 import { findUserByEmail, findUserById, upsertAuthPreferences, type Account } from '../identity/identity.repository.ts';
 import { activationUrl, ensureAccount, firstNameOf, issueOneTimeToken, type Caller } from '../identity/identity.service.ts';
@@ -45,8 +47,8 @@ export const MESSAGES = {
 } as const;
 
 function cleanFirstName(raw: unknown): string {
-  const firstName = typeof raw === 'string' ? raw.trim() : '';
-  if (firstName.length > 100 || /[\u0000-\u001f\u007f]/.test(firstName)) throw accessErrors.invalidFirstName();
+  const firstName = readFirstName(raw);
+  if (firstName === null) throw accessErrors.invalidFirstName();
   return firstName;
 }
 
@@ -64,6 +66,13 @@ export function parseMemberInput(body: AddMemberBody, options: { allowSuperAdmin
   if (!isPlausibleEmail(email)) throw accessErrors.invalidEmail();
   return { email, role: role as MemberRole, firstName: cleanFirstName(body.first_name) };
 }
+
+/**
+ * Invitations (first ones and re-sends, from every organization and staff) one address may
+ * receive per window, whoever sends them. Counted in the transaction that writes the e-mail,
+ * so only e-mails actually sent count.
+ */
+export const INVITATIONS = { name: 'invitation', max: 5, windowMs: 15 * 60 * 1000 };
 
 /** "Invité par" in the activation e-mail: who, with their status. */
 function inviterOf(scope: OrgScope): { name: string; status: string } {
@@ -84,10 +93,11 @@ async function queueActivationMail(
   ctx: AccessContext,
   trx: Database,
   account: Pick<Account, 'id' | 'email' | 'user_metadata'>,
-  org: { name: string },
+  org: { id: string; name: string },
   role: string,
 ): Promise<void> {
-  const token = await issueOneTimeToken(trx, account.id, 'invite');
+  await limitPerAddress(trx, INVITATIONS, account.email);
+  const token = await issueOneTimeToken(trx, account.id, 'invite', org.id);
   const mail = activationEmail({
     firstName: firstNameOf(account.user_metadata),
     orgName: org.name,
@@ -150,6 +160,8 @@ export async function addMember(ctx: AccessContext, input: MemberInput): Promise
     const inserted = await members.insertMembershipIfAbsent(trx, org.id, account.id, input.role);
     const previous = inserted ? undefined : await members.lockMembership(trx, org.id, account.id);
     if (previous?.role === 'SUPER_ADMIN') throw accessErrors.protectedSuperAdmin();
+    // CONTRACT 5: nobody changes their own role (an administrator would demote themselves).
+    if (previous && account.id === caller.userId && previous.role !== input.role) throw accessErrors.cannotChangeOwnRole();
     if (previous) await members.updateMembershipRole(trx, org.id, account.id, input.role);
 
     const roleChanged = previous !== undefined && previous.role !== input.role;

@@ -2,6 +2,9 @@
  * Active-organization resolution (SPEC 4.3), as a pure function of the request's cookies
  * and headers and of three injected look-ups, so each rule can be tested on its own.
  */
+import { hasUnsafeCharacters, isUuid } from '../http/input.ts';
+
+export { isUuid };
 
 export interface OrgLookups {
   /** SPEC 4.3 rule 3: the database function `get_my_org`. */
@@ -19,26 +22,30 @@ export type OrgHint =
 
 type Bag = Record<string, string | string[] | undefined>;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/**
+ * A hint's text, trimmed; null when absent or empty, or when it holds a character no name or
+ * key may hold (`hasUnsafeCharacters`: a NUL, which PostgreSQL cannot even compare): such a
+ * hint names no organization, so it is passed over.
+ */
+function usable(value: string | null | undefined): string | null {
+  const trimmed = value?.trim();
+  return trimmed && !hasUnsafeCharacters(trimmed) ? trimmed : null;
+}
 
-export function isUuid(value: unknown): value is string {
-  return typeof value === 'string' && UUID.test(value);
+function first(bag: Bag, name: string): string | null {
+  const value = bag[name];
+  return (Array.isArray(value) ? value[0] : value) ?? null;
 }
 
 function text(bag: Bag, name: string): string | null {
-  const raw = bag[name];
-  const value = Array.isArray(raw) ? raw[0] : raw;
-  const trimmed = value?.trim();
-  return trimmed ? trimmed : null;
+  return usable(first(bag, name));
 }
 
-/** Strict base64 (standard or URL alphabet) of valid UTF-8; null for anything else. */
+/** Strict base64 (standard or URL alphabet) of valid UTF-8 (a usable text); null for anything else. */
 export function decodeBase64Utf8(value: string | null): string | null {
   if (value === null || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(value) || value.length % 4 === 1) return null;
   try {
-    const decoded = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(value, 'base64'));
-    const trimmed = decoded.trim();
-    return trimmed ? trimmed : null;
+    return usable(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(value, 'base64')));
   } catch {
     return null;
   }
@@ -71,7 +78,8 @@ export function staffOrgHints(cookies: Bag, headers: Bag): OrgHint[] {
   candidates.push(cookieName ? { source: 'cookie active_org_name_b64', kind: 'name', value: cookieName } : null);
   const headerId = text(headers, 'x-active-org-id');
   candidates.push(isUuid(headerId) ? { source: 'header x-active-org-id', kind: 'id', value: headerId } : null);
-  const headerName = headerUtf8(text(headers, 'x-company-name')) ?? decodeBase64Utf8(text(headers, 'x-company-name-b64'));
+  // Checked once decoded: the bytes of a UTF-8 name read as Latin-1 include C1 controls.
+  const headerName = usable(headerUtf8(first(headers, 'x-company-name'))) ?? decodeBase64Utf8(text(headers, 'x-company-name-b64'));
   candidates.push(headerName ? { source: 'header x-company-name', kind: 'name', value: headerName } : null);
   return candidates.filter((hint): hint is OrgHint => hint !== null);
 }

@@ -15,6 +15,7 @@ import { isMemberRole } from '../access/access-check.ts';
 import { recordAccessEvent } from '../access/audit.repository.ts';
 import * as members from '../access/membership.repository.ts';
 import { isUuid } from '../access/org-resolution.ts';
+import { hasUnsafeCharacters } from '../http/input.ts';
 import { isPlausibleEmail, normalizeEmail } from '../identity/email.ts';
 import { findUserByEmail, markActivated, upsertAuthPreferences } from '../identity/identity.repository.ts';
 import { activationUrl, ensureAccount, issueOneTimeToken } from '../identity/identity.service.ts';
@@ -59,7 +60,7 @@ function optionalText(args: RawArgs, name: string, maxLength = 200): string | un
   if (typeof value !== 'string') throw new CommandError(`--${name} needs a value`);
   const trimmed = value.trim();
   if (trimmed.length > maxLength) throw new CommandError(`--${name} is too long (${maxLength} characters at most)`);
-  if (/[\u0000-\u001f\u007f]/.test(trimmed)) throw new CommandError(`--${name} contains control characters`);
+  if (hasUnsafeCharacters(trimmed)) throw new CommandError(`--${name} contains control characters or bidirectional marks`);
   return trimmed;
 }
 

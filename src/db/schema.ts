@@ -29,6 +29,8 @@ export interface OneTimeTokensTable {
   expires_at: Timestamp;
   used_at: NullableTimestamp;
   created_at: Generated<Date>;
+  /** The organization whose invitation this is; null for sign-in links and staff invitations. */
+  org_id: string | null;
 }
 
 export interface SessionsTable {

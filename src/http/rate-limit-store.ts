@@ -7,6 +7,7 @@
 import type { FastifyRateLimitOptions, FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import { sql } from 'kysely';
 import type { Database } from '../db/database.ts';
+import { AppError } from './errors.ts';
 
 type Result = { current: number; ttl: number };
 type Callback = (error: Error | null, result?: Result) => void;
@@ -34,6 +35,24 @@ export async function countHit(db: Database, key: string, windowMs: number): Pro
           expires_at = case when r.expires_at <= now() then excluded.expires_at else r.expires_at end
     returning hits, ${TTL_MS}`.execute(db);
   return resultOf(rows[0]!);
+}
+
+/** A limit on what one e-mail address receives, whoever asks (see `limitPerAddress`). */
+export interface AddressLimit {
+  /** Names the limit in its keys: each limit counts apart. */
+  name: string;
+  max: number;
+  windowMs: number;
+}
+
+/**
+ * Counts one more e-mail for `email` under `limit`, and refuses it past the limit with 429
+ * `rate_limited` and `Retry-After`: per address, so that nobody floods an inbox by asking from
+ * many clients or accounts. The count is in the database, shared by every instance.
+ */
+export async function limitPerAddress(db: Database, limit: AddressLimit, email: string): Promise<void> {
+  const { current, ttl } = await countHit(db, `${limit.name} ${email}`, limit.windowMs);
+  if (current > limit.max) throw AppError.rateLimited(Math.max(1, Math.ceil(ttl / 1000)));
 }
 
 async function readHits(db: Database, key: string): Promise<Result> {
@@ -65,8 +84,14 @@ export function databaseRateLimitStore(db: Database): FastifyRateLimitStoreCtor 
       readHits(db, this.scope + key).then((result) => callback(null, result), callback);
     }
 
-    child(routeOptions: { method: string | string[]; url: string }): FastifyRateLimitStore {
-      return new DatabaseRateLimitStore({}, `${[routeOptions.method].flat().join(',')} ${routeOptions.url} `);
+    /**
+     * The typings say the route's options; the library passes the route's merged limit
+     * options, with the route itself as `routeInfo` (reading `method` and `url` off the
+     * argument keyed every limited route alike, ` undefined <ip>`).
+     */
+    child(options: Parameters<FastifyRateLimitStore['child']>[0]): FastifyRateLimitStore {
+      const { method, url } = (options as unknown as { routeInfo: { method: string | string[]; url: string } }).routeInfo;
+      return new DatabaseRateLimitStore({}, `${[method].flat().join(',')} ${url} `);
     }
   }
   return DatabaseRateLimitStore;

@@ -62,18 +62,22 @@ export async function allowsMagicLink(db: Database, userId: string): Promise<boo
 
 export async function insertOneTimeToken(
   db: Database,
-  token: { id: string; user_id: string; kind: 'invite' | 'magiclink'; secret_hash: string; expires_at: Date },
+  token: { id: string; user_id: string; kind: 'invite' | 'magiclink'; secret_hash: string; expires_at: Date; org_id: string | null },
 ): Promise<void> {
   await db.insertInto('auth.one_time_tokens').values(token).execute();
 }
 
-/** Older links of the same kind stop working when a new one is issued. */
-export async function retireOneTimeTokens(db: Database, userId: string, kind: 'invite' | 'magiclink'): Promise<void> {
+/**
+ * Older links of the same kind stop working when a new one is issued: those of the same
+ * organization (`orgId`, null for sign-in links and staff invitations), never another's.
+ */
+export async function retireOneTimeTokens(db: Database, userId: string, kind: 'invite' | 'magiclink', orgId: string | null): Promise<void> {
   await db
     .updateTable('auth.one_time_tokens')
     .set({ used_at: sql`now()` })
     .where('user_id', '=', userId)
     .where('kind', '=', kind)
+    .where('org_id', 'is not distinct from', orgId)
     .where('used_at', 'is', null)
     .execute();
 }
@@ -132,10 +136,14 @@ export function findSession(db: Database, sessionId: string): Promise<SessionRow
     .executeTakeFirst() as Promise<SessionRow | undefined>;
 }
 
-export async function extendSession(db: Database, sessionId: string, expiresAt: Date): Promise<void> {
+/** Pushes the expiry back to `ttlMs` from now, never past `maxAgeMs` after the session began. */
+export async function extendSession(db: Database, sessionId: string, ttlMs: number, maxAgeMs: number): Promise<void> {
   await db
     .updateTable('auth.sessions')
-    .set({ expires_at: expiresAt, last_verified_at: sql`now()` })
+    .set({
+      expires_at: sql`least(now() + ${ttlMs} * interval '1 millisecond', created_at + ${maxAgeMs} * interval '1 millisecond')`,
+      last_verified_at: sql`now()`,
+    })
     .where('id', '=', sessionId)
     .execute();
 }

@@ -4,8 +4,8 @@ import { Type, type Static } from '@sinclair/typebox';
 import { SESSION_COOKIE, requireCaller } from '../http/caller.ts';
 import { ErrorBody, PlainText } from '../http/schemas.ts';
 import { resolveRequestOrgId } from '../access/active-org.ts';
-import { endSession, signInWithToken, SESSION_TTL_MS } from './identity.service.ts';
-import { requestSignInLink } from './sign-in-link.ts';
+import { endSession, signInWithToken, SESSION_MAX_AGE_MS } from './identity.service.ts';
+import { admitSignInRequest, queueSignInLink } from './sign-in-link.ts';
 import { describeMe, Me } from './me.ts';
 
 const SessionBody = Type.Object({ token: Type.Optional(Type.String({ maxLength: 300 })) });
@@ -23,16 +23,19 @@ export default async function identityRoutes(fastify: FastifyInstance): Promise<
   fastify.post<{ Body: Static<typeof SessionBody> }>(
     '/auth/session',
     {
+      // Tokens cannot be guessed (32 random bytes); the limit spares the database a flood of tries.
+      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
       schema: {
         tags: ['auth'],
         summary: 'Exchange a one-time link token for a session cookie',
         body: SessionBody,
-        response: { 200: Type.Object({ ok: Type.Boolean(), redirect: Type.String() }), 401: ErrorBody },
+        response: { 200: Type.Object({ ok: Type.Boolean(), redirect: Type.String() }), 401: ErrorBody, 429: ErrorBody },
       },
     },
     async (request, reply) => {
-      const { sessionToken } = await signInWithToken(fastify.db, request.body.token);
-      reply.setCookie(SESSION_COOKIE, sessionToken, { ...cookieOptions, maxAge: SESSION_TTL_MS / 1000 });
+      // A session this browser already holds ends: one session per sign-in, none left behind.
+      const { sessionToken } = await signInWithToken(fastify.db, request.body.token, request.caller?.sessionId ?? null);
+      reply.setCookie(SESSION_COOKIE, sessionToken, { ...cookieOptions, maxAge: SESSION_MAX_AGE_MS / 1000 });
       return { ok: true, redirect: '/vos-acces' };
     },
   );
@@ -45,12 +48,16 @@ export default async function identityRoutes(fastify: FastifyInstance): Promise<
         tags: ['auth'],
         summary: 'Send a sign-in link (same answer whether or not the account exists)',
         body: MagicLinkBody,
-        response: { 200: Ok, 429: ErrorBody },
+        response: { 200: Ok, 400: ErrorBody, 429: ErrorBody },
       },
     },
     async (request) => {
-      await requestSignInLink(fastify.db, fastify.config, request.body.email ?? '');
-      fastify.mail.nudge();
+      const email = await admitSignInRequest(fastify.db, request.body.email);
+      // Whether the account exists is found out after answering: the answer's time tells nothing.
+      fastify.afterAnswer.run(async () => {
+        await queueSignInLink(fastify.db, fastify.config, email);
+        fastify.mail.nudge();
+      });
       return { ok: true };
     },
   );

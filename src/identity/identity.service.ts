@@ -9,7 +9,10 @@ import { issueToken, parseToken, secretMatches } from './tokens.ts';
 
 export const INVITE_TTL_MS = 7 * 24 * 3600_000;
 export const MAGIC_LINK_TTL_MS = 3600_000;
-export const SESSION_TTL_MS = 30 * 24 * 3600_000;
+/** A session unused this long ends (sliding: each use pushes it back, at most hourly). */
+export const SESSION_TTL_MS = 7 * 24 * 3600_000;
+/** A session ends this long after sign-in, however much it is used: a stolen cookie does not live forever. */
+export const SESSION_MAX_AGE_MS = 30 * 24 * 3600_000;
 /** A session's expiry is pushed back at most this often, to spare a write per request. */
 const SESSION_RENEWAL_MS = 3600_000;
 
@@ -55,14 +58,18 @@ export function activationUrl(publicUrl: string, token: string, kind: OneTimeKin
   return `${publicUrl}/activate#token=${encodeURIComponent(token)}&type=${kind}`;
 }
 
-/** Issues a fresh one-time token; older unused ones of the same kind stop working. */
-export async function issueOneTimeToken(db: Database, userId: string, kind: OneTimeKind): Promise<string> {
+/**
+ * Issues a fresh one-time token; older unused ones of the same kind, and for an invitation
+ * of the same organization (`orgId`), stop working.
+ */
+export async function issueOneTimeToken(db: Database, userId: string, kind: OneTimeKind, orgId: string | null = null): Promise<string> {
   const issued = issueToken();
-  await repo.retireOneTimeTokens(db, userId, kind);
+  await repo.retireOneTimeTokens(db, userId, kind, orgId);
   await repo.insertOneTimeToken(db, {
     id: issued.id,
     user_id: userId,
     kind,
+    org_id: orgId,
     secret_hash: issued.secretHash,
     expires_at: new Date(Date.now() + (kind === 'invite' ? INVITE_TTL_MS : MAGIC_LINK_TTL_MS)),
   });
@@ -71,9 +78,14 @@ export async function issueOneTimeToken(db: Database, userId: string, kind: OneT
 
 /**
  * Consumes a one-time token and opens a session: the token works once, the account is
- * marked activated. Returns the session token to put in the cookie.
+ * marked activated, and `previousSessionId` (the session the browser held, if any) ends.
+ * Returns the session token to put in the cookie.
  */
-export async function signInWithToken(db: Database, presented: unknown): Promise<{ sessionToken: string; userId: string }> {
+export async function signInWithToken(
+  db: Database,
+  presented: unknown,
+  previousSessionId: string | null = null,
+): Promise<{ sessionToken: string; userId: string }> {
   const parsed = parseToken(presented);
   if (!parsed) throw identityErrors.invalidToken();
   return db.transaction().execute(async (trx) => {
@@ -83,6 +95,7 @@ export async function signInWithToken(db: Database, presented: unknown): Promise
     }
     await repo.markOneTimeTokenUsed(trx, row.id);
     await repo.markActivated(trx, row.user_id);
+    if (previousSessionId) await repo.deleteSession(trx, previousSessionId);
     const session = issueToken();
     await repo.insertSession(trx, {
       id: session.id,
@@ -118,7 +131,7 @@ export async function callerOfSession(
     return null;
   }
   if (now - row.last_verified_at.getTime() > SESSION_RENEWAL_MS) {
-    await repo.extendSession(db, row.session_id, new Date(now + SESSION_TTL_MS));
+    await repo.extendSession(db, row.session_id, SESSION_TTL_MS, SESSION_MAX_AGE_MS);
   }
   return {
     userId: row.user_id,

@@ -1,11 +1,12 @@
 /** `POST /auth/magic-link`: a sign-in e-mail, without telling whether the account exists. */
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import { AppError } from '../http/errors.ts';
-import { countHit } from '../http/rate-limit-store.ts';
+import { limitPerAddress } from '../http/rate-limit-store.ts';
+import { inputErrors } from '../http/input.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { signInEmail } from '../mail/templates.ts';
 import { allowsMagicLink, findUserByEmail } from './identity.repository.ts';
+import { isPlausibleEmail, normalizeEmail } from './email.ts';
 import { activationUrl, firstNameOf, issueOneTimeToken } from './identity.service.ts';
 
 /**
@@ -13,14 +14,25 @@ import { activationUrl, firstNameOf, issueOneTimeToken } from './identity.servic
  * per-client limit alone would let someone with many addresses flood one inbox. Counted for
  * every address, known or not, so that the answer tells nothing about accounts.
  */
-const SIGN_IN_LINKS_PER_ADDRESS = 3;
-const ADDRESS_WINDOW_MS = 15 * 60 * 1000;
+const SIGN_IN_LINKS = { name: 'sign-in-link', max: 3, windowMs: 15 * 60 * 1000 };
 
-export async function requestSignInLink(db: Database, config: Config, rawEmail: string): Promise<void> {
-  const email = rawEmail.trim().toLowerCase();
-  if (!email) return;
-  const { current, ttl } = await countHit(db, `sign-in-link ${email}`, ADDRESS_WINDOW_MS);
-  if (current > SIGN_IN_LINKS_PER_ADDRESS) throw AppError.rateLimited(Math.max(1, Math.ceil(ttl / 1000)));
+/**
+ * The part of a request that decides its answer, the same for every address: the address is
+ * checked (400) and counted (429). Returns the address to send a link to.
+ */
+export async function admitSignInRequest(db: Database, rawEmail: unknown): Promise<string> {
+  const email = normalizeEmail(rawEmail);
+  if (!email) throw inputErrors.missingEmail();
+  if (!isPlausibleEmail(email)) throw inputErrors.invalidEmail();
+  await limitPerAddress(db, SIGN_IN_LINKS, email);
+  return email;
+}
+
+/**
+ * The part that depends on the account, run after the answer (`fastify.afterAnswer`): its
+ * time would otherwise tell an existing account (a token and an e-mail written) from none.
+ */
+export async function queueSignInLink(db: Database, config: Config, email: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const account = await findUserByEmail(trx, email);
     if (!account || !(await allowsMagicLink(trx, account.id))) return;

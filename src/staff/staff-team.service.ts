@@ -15,6 +15,7 @@ export const staffTeamErrors = {
   cannotRevokeSelf: () => new AppError(400, 'cannot_revoke_self', 'Vous ne pouvez pas révoquer votre propre accès'),
   staffNotFound: () => new AppError(404, 'not_found', "Membre de l'équipe introuvable"),
   orgNotFound: () => new AppError(404, 'not_found', 'Organisation introuvable'),
+  invalidQuery: () => new AppError(400, 'invalid_q', 'La recherche contient des caractères non autorisés'),
 };
 
 /** SPEC 2.3: only a SUPER_STAFF may create a SUPER_STAFF. */

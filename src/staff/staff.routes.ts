@@ -6,7 +6,8 @@ import { requireStaff } from '../access/org-scope.ts';
 import { ActiveOrgBody, InviteStaffBody, OrgSearchQuery, OrgSummary, StaffUser } from '../schemas/staff.ts';
 import { UserIdParams } from '../schemas/access.ts';
 import { createStaffUser } from './staff.service.ts';
-import { levelToCreate, revokeStaff, selectActiveOrg } from './staff-team.service.ts';
+import { levelToCreate, revokeStaff, selectActiveOrg, staffTeamErrors } from './staff-team.service.ts';
+import { hasUnsafeCharacters } from '../http/input.ts';
 import { listStaffUsers, searchOrganizations } from './staff.repository.ts';
 
 const errors = { 400: ErrorBody, 401: PlainText, 403: Type.Union([ErrorBody, PlainText]), 404: ErrorBody };
@@ -104,6 +105,10 @@ export default async function staffRoutes(fastify: FastifyInstance): Promise<voi
         response: { 200: Type.Object({ items: Type.Array(OrgSummary) }), ...errors },
       },
     },
-    async (request) => ({ items: await searchOrganizations(db, request.query.q?.trim() ?? '', request.query.limit ?? 100) }),
+    async (request) => {
+      const q = request.query.q?.trim() ?? '';
+      if (hasUnsafeCharacters(q)) throw staffTeamErrors.invalidQuery();
+      return { items: await searchOrganizations(db, q, request.query.limit ?? 100) };
+    },
   );
 }

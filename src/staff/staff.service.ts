@@ -8,6 +8,9 @@ import type { Database } from '../db/database.ts';
 import type { StaffLevel } from '../db/schema.ts';
 import { accessErrors } from '../access/access.errors.ts';
 import { recordAccessEvent } from '../access/audit.repository.ts';
+import { INVITATIONS } from '../access/access.service.ts';
+import { limitPerAddress } from '../http/rate-limit-store.ts';
+import { readFirstName } from '../http/input.ts';
 import { isPlausibleEmail, normalizeEmail } from '../identity/email.ts';
 import { markActivated, upsertAuthPreferences } from '../identity/identity.repository.ts';
 import { activationUrl, ensureAccount, firstNameOf, issueOneTimeToken } from '../identity/identity.service.ts';
@@ -50,10 +53,11 @@ export async function createStaffUser(
   const email = normalizeEmail(input.email);
   if (!email) throw accessErrors.missingEmail();
   if (!isPlausibleEmail(email)) throw accessErrors.invalidEmail();
-  const firstName = input.firstName?.trim() || null;
+  const firstName = readFirstName(input.firstName);
+  if (firstName === null) throw accessErrors.invalidFirstName();
 
   return db.transaction().execute(async (trx) => {
-    const { account, created } = await ensureAccount(trx, email, { first_name: firstName });
+    const { account, created } = await ensureAccount(trx, email, { first_name: firstName || null });
     const previous = await repo.lockStaffUser(trx, account.id);
     const wasActive = previous?.is_staff === true;
     const level: StaffLevel = wasActive && previous.level === 'SUPER_STAFF' ? 'SUPER_STAFF' : input.level;
@@ -62,9 +66,10 @@ export async function createStaffUser(
     await markActivated(trx, account.id);
     await upsertAuthPreferences(trx, account.id, { allow_magic_link: true, allow_password: false });
 
+    await limitPerAddress(trx, INVITATIONS, account.email);
     const token = await issueOneTimeToken(trx, account.id, 'invite');
     const mail = activationEmail({
-      firstName: firstNameOf(account.user_metadata) ?? firstName,
+      firstName: firstNameOf(account.user_metadata) ?? (firstName || null),
       orgName: null,
       role: level,
       inviter: input.invitedBy ? { name: input.invitedBy.email, status: roleLabel('STAFF') } : null,

@@ -1,0 +1,53 @@
+/**
+ * The checks every text that comes from outside goes through before it is stored, compared or
+ * sent: one definition of what a name, an e-mail address and an id may hold, for every route,
+ * page and command.
+ */
+import { AppError } from './errors.ts';
+
+/** The answers to a refused name or address, wherever it was typed (SPEC 7's `missing_email`). */
+export const inputErrors = {
+  missingEmail: () => new AppError(400, 'missing_email', "L'email est requis"),
+  invalidEmail: () => new AppError(400, 'invalid_email', "L'adresse e-mail n'est pas valide"),
+  invalidFirstName: () => new AppError(400, 'invalid_first_name', 'Le prénom contient des caractères non autorisés ou est trop long'),
+};
+
+/**
+ * Characters no name, address or hint may hold: C0 and C1 controls (NUL, which PostgreSQL
+ * cannot store; CR/LF, which break mail headers; U+0085), DEL, the bidirectional marks,
+ * embeddings, overrides and isolates (U+202E shows "moc.elpmaxe" as "example.com"), line and
+ * paragraph separators, and a lone UTF-16 surrogate (stored as U+FFFD, so another text than
+ * the one typed). `u` makes `\p{Cs}` match only a surrogate that is not half of a pair.
+ */
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]|\p{Cs}/u;
+
+export function hasUnsafeCharacters(text: string): boolean {
+  return UNSAFE.test(text);
+}
+
+/** Longest first name kept (the access and staff forms, the command line). */
+export const FIRST_NAME_MAX = 100;
+
+/**
+ * A first name as given (SPEC 4.2: trimmed, default empty), or null when it is refused: too
+ * long, or holding a character of `hasUnsafeCharacters`.
+ */
+export function readFirstName(raw: unknown): string | null {
+  const firstName = typeof raw === 'string' ? raw.trim() : '';
+  return firstName.length > FIRST_NAME_MAX || hasUnsafeCharacters(firstName) ? null : firstName;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && UUID.test(value);
+}
+
+/**
+ * An id as the database writes it (lower case) when it is a UUID in any case; anything else
+ * unchanged. Applied once to path ids at the edge (`app.ts`), so that comparisons such as
+ * "is this the caller's own account" hold whatever case the client used.
+ */
+export function normalizeId(value: string): string {
+  return isUuid(value) ? value.toLowerCase() : value;
+}
