@@ -3,6 +3,8 @@
  * with the same options (`appOptions`), so validation behaves the same everywhere.
  */
 import crypto from 'node:crypto';
+import http from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
@@ -60,6 +62,35 @@ function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: F
   reply.code(500).send(errorBody('server_error', 'Erreur interne du serveur.'));
 }
 
+/** What Node's HTTP parser refuses before Fastify sees a request (Fastify's default answers in English). */
+const CLIENT_ERRORS: Record<string, { status: number; code: string; message: string }> = {
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: 'request_timeout', message: 'La requête a mis trop de temps à arriver.' },
+  HPE_HEADER_OVERFLOW: { status: 431, code: 'headers_too_large', message: 'Les en-têtes de la requête sont trop volumineux.' },
+};
+
+function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex): void {
+  // A connection reset or a destroyed socket: nobody is left to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const { status, code, message } = CLIENT_ERRORS[error.code ?? ''] ?? { status: 400, code: 'bad_request', message: 'Requête HTTP mal formée.' };
+  const body = JSON.stringify(errorBody(code, message));
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}
+
+/**
+ * `TRUST_PROXY` as Fastify takes it. A hop count is given as a function: Fastify 5 believes
+ * no forwarded address for a bare number (it cannot tell a proxy from a client sending
+ * `X-Forwarded-For` itself), so a hop count is only for a service every request reaches
+ * through its proxies (README).
+ */
+function trustedProxies(trustProxy: Config['trustProxy']): FastifyServerOptions['trustProxy'] {
+  return typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy;
+}
+
 /**
  * Fastify options shared by the server, the tests and the CLI. `trustProxy` (CONTRACT 2's
  * `TRUST_PROXY`) decides which address is the client's, so what the rate limits key on.
@@ -69,9 +100,9 @@ export function appOptions(config: Pick<Config, 'trustProxy'> = { trustProxy: fa
     bodyLimit: BODY_LIMIT,
     genReqId: () => crypto.randomUUID(),
     ajv: { customOptions: { removeAdditional: 'all', allErrors: false } },
-    // A hop count is taken at run time (request.js), though Fastify's typings leave numbers out.
-    trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
+    trustProxy: trustedProxies(config.trustProxy),
     frameworkErrors,
+    clientErrorHandler,
   };
 }
 

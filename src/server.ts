@@ -16,6 +16,7 @@ import { openDatabase, type DatabaseHandle } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { isDatabaseUnavailable } from './db/errors.ts';
 import { acquireDataDirLock, DataDirBusyError, type DataDirLock } from './db/data-dir-lock.ts';
+import { keepNewFilesPrivate } from './db/private-files.ts';
 import controlSocket, { controlSocketPath } from './cli/control-socket.ts';
 import app, { appOptions } from './app.ts';
 
@@ -58,6 +59,7 @@ function describeListenFailure(error: unknown, config: Config): Error {
 }
 
 async function start(config: Config): Promise<void> {
+  keepNewFilesPrivate();
   const lock: DataDirLock | null = config.databaseUrl ? null : acquireDataDirLock(config.dataDir);
   let database: DatabaseHandle | undefined;
   const release = once(async () => {

@@ -18,6 +18,20 @@ describe('loadConfig', () => {
     assert.equal(config.mailTimezone, 'Europe/Paris');
     assert.equal(config.secureCookies, false);
     assert.equal(config.logLevel, 'info');
+    assert.equal(config.trustProxy, false);
+  });
+
+  it('should read TRUST_PROXY as a hop count or a list of proxy addresses', () => {
+    for (const [value, expected] of [
+      ['1', 1],
+      ['2', 2],
+      ['0', false],
+      ['10.0.0.1', '10.0.0.1'],
+      [' 10.0.0.1 , 10.1.0.0/16,::1, fd00::/8 ', '10.0.0.1,10.1.0.0/16,::1,fd00::/8'],
+      ['loopback, uniquelocal', 'loopback,uniquelocal'],
+    ] as const) {
+      assert.equal(loadConfig({ TRUST_PROXY: value }).trustProxy, expected, value);
+    }
   });
 
   it('should read every variable', () => {
@@ -66,6 +80,10 @@ describe('loadConfig', () => {
     [{ SUPPORT_EMAIL: 'a@b\nBcc: x@y' }, /^SUPPORT_EMAIL /],
     [{ MAIL_TIMEZONE: 'Mars/Olympus' }, /^MAIL_TIMEZONE /],
     [{ LOG_LEVEL: 'verbose' }, /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"/],
+    [{ TRUST_PROXY: 'true' }, /^TRUST_PROXY must be a hop count or a comma-separated list of proxy addresses \(IP or CIDR\), got "true"/],
+    [{ TRUST_PROXY: '10.0.0.1, proxy.example' }, /^TRUST_PROXY /],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, /^TRUST_PROXY /],
+    [{ TRUST_PROXY: '-1' }, /^TRUST_PROXY /],
   ];
   for (const [env, pattern] of mistakes) {
     it(`should refuse ${JSON.stringify(env)} with one line naming the variable`, () => {

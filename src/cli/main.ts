@@ -14,6 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigError, loadConfig, redactUrl, type Config } from '../config.ts';
 import { acquireDataDirLock, DataDirBusyError, lockHolder, type DataDirLock } from '../db/data-dir-lock.ts';
 import { isDatabaseUnavailable } from '../db/errors.ts';
+import { keepNewFilesPrivate } from '../db/private-files.ts';
 import { CommandError, prepareCommand, runCommand } from './commands.ts';
 import { HELP, parseInvocation, type Invocation } from './args.ts';
 import { controlSocketPath, oneLineMessage, sendControlRequest, socketPathFits } from './control-socket.ts';
@@ -105,6 +106,7 @@ async function main(argv: string[]): Promise<void> {
     const invocation = parseInvocation(argv);
     if (invocation === 'help') return finish(process.stdout, HELP, 0);
     config = loadConfig();
+    keepNewFilesPrivate();
     const result = await execute(config, invocation);
     finish(process.stdout, `${JSON.stringify(result)}\n`, 0);
   } catch (error) {

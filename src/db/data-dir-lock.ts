@@ -10,6 +10,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { makePrivateDir, PRIVATE_FILE_MODE } from './private-files.ts';
 
 export interface DataDirLock {
   release(): void;
@@ -56,7 +57,7 @@ function busy(dataDir: string, holder: number | string): DataDirBusyError {
 /** Creates the lock file with our pid in one step; false when it already exists. */
 function tryCreate(file: string): boolean {
   const draft = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(draft, String(process.pid));
+  fs.writeFileSync(draft, String(process.pid), { mode: PRIVATE_FILE_MODE });
   try {
     fs.linkSync(draft, file);
     return true;
@@ -93,7 +94,7 @@ function removeStale(file: string, dataDir: string): void {
 }
 
 export function acquireDataDirLock(dataDir: string): DataDirLock {
-  fs.mkdirSync(dataDir, { recursive: true });
+  makePrivateDir(dataDir);
   const file = lockPath(dataDir);
   for (let attempt = 0; attempt < 3; attempt++) {
     if (tryCreate(file)) {

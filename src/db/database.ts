@@ -3,13 +3,13 @@
  * PGlite under `DATA_DIR/pg`. Both speak the same SQL and run the same migrations.
  */
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect, sql, type RawBuilder } from 'kysely';
 import pg from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
 import { createCopyOut, type CopyOut } from './copy-out.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
+import { makePrivateDir, makeTreePrivate } from './private-files.ts';
 import type { DB } from './schema.ts';
 
 export type Database = Kysely<DB>;
@@ -94,16 +94,17 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     const copyOut = createCopyOut(pool, Math.max(1, Math.floor(maxConnections / 4)));
     return { db, kind: 'postgres', pool, pglite: null, copyOut, close: () => db.destroy() };
   }
-  if (!options.pgliteDir.startsWith('memory://')) {
-    fs.mkdirSync(path.dirname(options.pgliteDir), { recursive: true });
-  }
+  const onDisk = !options.pgliteDir.startsWith('memory://');
+  if (onDisk) makePrivateDir(path.dirname(options.pgliteDir));
   // Loaded only when used: on PostgreSQL, the WASM build's code would cost memory for nothing.
   const { PGlite } = await import('@electric-sql/pglite');
-  const pglite = await PGlite.create(options.pgliteDir.startsWith('memory://') ? undefined : options.pgliteDir, {
+  const pglite = await PGlite.create(onDisk ? options.pgliteDir : undefined, {
     ...(options.pgliteSnapshot ? { loadDataDir: options.pgliteSnapshot } : {}),
     // int8 as text, as pg returns it, so both drivers give the same values.
     parsers: { [pg.types.builtins.INT8]: (value: string) => value },
   });
+  // PGlite unpacks its files 0666 (an explicit chmod, past any umask): the owner's alone.
+  if (onDisk) makeTreePrivate(options.pgliteDir);
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
   // Kysely only closes a driver it has used; close PGlite ourselves so that it never
   // keeps the process alive.

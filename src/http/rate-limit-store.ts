@@ -37,7 +37,7 @@ export async function countHit(db: Database, key: string, windowMs: number): Pro
   return resultOf(rows[0]!);
 }
 
-/** A limit on what one e-mail address receives, whoever asks (see `limitPerAddress`). */
+/** A limit counted per e-mail address (`limitPerAddress`) or per client (`failureLimit`). */
 export interface AddressLimit {
   /** Names the limit in its keys: each limit counts apart. */
   name: string;
@@ -53,6 +53,24 @@ export interface AddressLimit {
 export async function limitPerAddress(db: Database, limit: AddressLimit, email: string): Promise<void> {
   const { current, ttl } = await countHit(db, `${limit.name} ${email}`, limit.windowMs);
   if (current > limit.max) throw AppError.rateLimited(Math.max(1, Math.ceil(ttl / 1000)));
+}
+
+/**
+ * A limit on failed attempts per client (`POST /auth/session`): `check` refuses with 429 once
+ * `max` failures are counted in the window, `fail` counts one. Successes never count, so many
+ * people signing in from one address (an office) are never held back.
+ */
+export function failureLimit(db: Database, limit: AddressLimit) {
+  const key = (client: string) => `${limit.name} ${client}`;
+  return {
+    async check(client: string): Promise<void> {
+      const { current, ttl } = await readHits(db, key(client));
+      if (current >= limit.max) throw AppError.rateLimited(Math.max(1, Math.ceil(ttl / 1000)));
+    },
+    async fail(client: string): Promise<void> {
+      await countHit(db, key(client), limit.windowMs);
+    },
+  };
 }
 
 async function readHits(db: Database, key: string): Promise<Result> {

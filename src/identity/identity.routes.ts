@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { SESSION_COOKIE, requireCaller } from '../http/caller.ts';
 import { ErrorBody, PlainText } from '../http/schemas.ts';
+import { AppError } from '../http/errors.ts';
+import { failureLimit } from '../http/rate-limit-store.ts';
 import { resolveRequestOrgId } from '../access/active-org.ts';
 import { endSession, signInWithToken, SESSION_MAX_AGE_MS } from './identity.service.ts';
 import { admitSignInRequest, queueSignInLink } from './sign-in-link.ts';
@@ -12,7 +14,15 @@ const SessionBody = Type.Object({ token: Type.Optional(Type.String({ maxLength: 
 const MagicLinkBody = Type.Object({ email: Type.Optional(Type.String({ maxLength: 320 })) });
 const Ok = Type.Object({ ok: Type.Boolean() });
 
+/**
+ * Wrong, used or expired tokens one client may present per window before `POST /auth/session`
+ * answers 429: tokens cannot be guessed (32 random bytes), but a flood of tries costs the
+ * database a look-up each.
+ */
+const SESSION_FAILURES = { name: 'POST /auth/session failures', max: 10, windowMs: 15 * 60 * 1000 };
+
 export default async function identityRoutes(fastify: FastifyInstance): Promise<void> {
+  const sessionFailures = failureLimit(fastify.db, SESSION_FAILURES);
   const cookieOptions = {
     httpOnly: true,
     sameSite: 'lax' as const,
@@ -23,8 +33,6 @@ export default async function identityRoutes(fastify: FastifyInstance): Promise<
   fastify.post<{ Body: Static<typeof SessionBody> }>(
     '/auth/session',
     {
-      // Tokens cannot be guessed (32 random bytes); the limit spares the database a flood of tries.
-      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
       schema: {
         tags: ['auth'],
         summary: 'Exchange a one-time link token for a session cookie',
@@ -33,8 +41,12 @@ export default async function identityRoutes(fastify: FastifyInstance): Promise<
       },
     },
     async (request, reply) => {
+      await sessionFailures.check(request.ip);
       // A session this browser already holds ends: one session per sign-in, none left behind.
-      const { sessionToken } = await signInWithToken(fastify.db, request.body.token, request.caller?.sessionId ?? null);
+      const { sessionToken } = await signInWithToken(fastify.db, request.body.token, request.caller?.sessionId ?? null).catch(async (error) => {
+        if (error instanceof AppError && error.code === 'invalid_token') await sessionFailures.fail(request.ip);
+        throw error;
+      });
       reply.setCookie(SESSION_COOKIE, sessionToken, { ...cookieOptions, maxAge: SESSION_MAX_AGE_MS / 1000 });
       return { ok: true, redirect: '/vos-acces' };
     },

@@ -7,6 +7,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Config } from '../config.ts';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../db/private-files.ts';
 
 /** One e-mail of the outbox, ready to send. */
 export interface OutboxMessage {
@@ -84,13 +85,14 @@ export function createEmlTransport(config: Config, directory: string = path.join
     name: 'eml',
     async send(message) {
       const info = await transporter.sendMail(mailOptions(config, message));
-      await fs.mkdir(directory, { recursive: true });
+      // Private: each file holds a live sign-in or invitation link (DATA_DIR, see db/private-files.ts).
+      await fs.mkdir(directory, { recursive: true, mode: PRIVATE_DIR_MODE });
       const name = emlFileName(message);
       const file = path.join(directory, name);
       // Written aside (a hidden name that is not `.eml`) then renamed: a reader never sees
       // half a message.
       const partial = path.join(directory, `.${name}.partial`);
-      await fs.writeFile(partial, info.message as Buffer);
+      await fs.writeFile(partial, info.message as Buffer, { mode: PRIVATE_FILE_MODE });
       await fs.rename(partial, file);
     },
     close() {

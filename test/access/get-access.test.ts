@@ -76,16 +76,39 @@ describe('GET /api/access', () => {
       const orgId = await createOrg(database.db, 'Org');
       const person = await member(app, database.db, orgId, 'p@example.com', role, { revoked });
       const res = await app.inject({ method: 'GET', url: '/api/access', headers: { cookie: person.cookie } });
-      if (revoked) {
-        // A revoked membership is no active organization for get_my_org.
-        assert.equal(res.statusCode, 400);
-        assert.equal(res.json().error, 'no_active_org');
-      } else {
-        assert.equal(res.statusCode, 403);
-        assert.equal(res.body, 'Forbidden');
-      }
+      // A revoked member's organization still resolves (CONTRACT 4's get_my_org): SPEC 4.4's 403.
+      assert.equal(res.statusCode, 403);
+      assert.equal(res.body, 'Forbidden');
     });
   }
+
+  it('should answer a revoked member 403 Forbidden on GET, POST and DELETE, and resolve their most recently revoked organization', async (t) => {
+    const { app, database } = await build(t);
+    const db = database.db;
+    const older = await createOrg(db, 'Ancienne');
+    const newer = await createOrg(db, 'Récente');
+    const person = await member(app, db, older, 'p@example.com', 'ADMIN', { revoked: true });
+    await addMembership(db, newer, person.userId, 'ADMIN', { revoked: true });
+    await db.updateTable('organization_members').set({ revoked_at: new Date(Date.now() - 3600_000) })
+      .where('org_id', '=', older).execute();
+    const target = await member(app, db, older, 'target@example.com', 'AGENT');
+    for (const request of [
+      { method: 'GET' as const, url: '/api/access' },
+      { method: 'POST' as const, url: '/api/access', payload: { email: 'new@example.com' } },
+      { method: 'DELETE' as const, url: `/api/access/${target.userId}` },
+    ]) {
+      const res = await app.inject({ ...request, headers: { cookie: person.cookie } });
+      assert.equal(res.statusCode, 403, request.method);
+      assert.equal(res.body, 'Forbidden');
+    }
+    const me = await app.inject({ method: 'GET', url: '/api/me', headers: { cookie: person.cookie } });
+    assert.equal(me.json().active_org.id, newer);
+    // An active membership comes first, however old the revoked ones.
+    const active = await createOrg(db, 'Active');
+    await addMembership(db, active, person.userId, 'AGENT');
+    const { rows } = await sql<{ org_id: string }>`select public.get_my_org(${person.userId}) as org_id`.execute(db);
+    assert.equal(rows[0]!.org_id, active);
+  });
 
   it('should let a SUPER_ADMIN read the list', async (t) => {
     const { app, database } = await build(t);

@@ -114,13 +114,36 @@ describe('POST /api/access', () => {
       assert.equal(res.statusCode, 400);
       assert.deepEqual(res.json(), { error: 'missing_email', message: "L'email est requis" });
     }
-    for (const body of ['{not json', '[1,2]', '"text"', 'null']) {
+    for (const body of ['{not json', '[1,2]', '"text"', 'null', '']) {
       const res = await app.inject({
         method: 'POST', url: '/api/access', headers: { cookie: admin.cookie, 'content-type': 'application/json' }, payload: body,
       });
       assert.equal(res.statusCode, 400, body);
       assert.equal(res.json().error, 'missing_email');
     }
+    // SPEC 4.2 rule 1 also for a POST with no body and no content type, or a text/plain body.
+    for (const headers of [{}, { 'content-type': 'text/plain' }]) {
+      const res = await app.inject({ method: 'POST', url: '/api/access', headers: { cookie: admin.cookie, ...headers }, ...('content-type' in headers ? { payload: 'x' } : {}) });
+      assert.equal(res.statusCode, 400, JSON.stringify(headers));
+      assert.deepEqual(res.json(), { error: 'missing_email', message: "L'email est requis" });
+    }
+  });
+
+  it("should refuse a change of the caller's own role with 400 cannot_change_own_role, and keep the role", async (t) => {
+    const { db, orgId, admin, post } = await setup(t);
+    for (const role of ['AGENT', 'compta']) {
+      const res = await post({ email: 'ADMIN@example.com', role });
+      assert.equal(res.statusCode, 400, role);
+      assert.deepEqual(res.json(), { error: 'cannot_change_own_role', message: 'Vous ne pouvez pas modifier votre propre rôle' });
+    }
+    const row = await db.selectFrom('organization_members').select(['role', 'revoked'])
+      .where('org_id', '=', orgId).where('user_id', '=', admin.userId).executeTakeFirstOrThrow();
+    assert.deepEqual(row, { role: 'ADMIN', revoked: false });
+    assert.equal((await outbox(db)).length, 0);
+    // The same role is no change: answered as before.
+    const same = await post({ email: 'admin@example.com', role: 'ADMIN' });
+    assert.equal(same.statusCode, 200);
+    assert.equal(same.json().message, "Utilisateur ajouté à l'organisation");
   });
 
   it('should answer 403 forbidden_role for SUPER_ADMIN, whatever its case', async (t) => {

@@ -26,10 +26,9 @@ const MEMBERS_OF_TARGET: CallerKind[] = ['ADMIN', 'SUPER_ADMIN', 'AGENT', 'COMPT
 /** Which organization a request acts on (SPEC 4.3 and 4.2 rule 2), by caller and naming. */
 function actedOn(caller: CallerKind, naming: Naming, readsBody: boolean): 'target' | 'other' | null {
   if (isStaff(caller)) return naming === 'nothing' || (naming === 'body org_id' && !readsBody) ? null : 'target';
-  if (MEMBERS_OF_TARGET.includes(caller)) return 'target'; // get_my_org; hints ignored
-  if (caller === 'ADMIN of another org') return 'other';
-  // The revoked ADMIN has no active organization: only the body can name one.
-  return naming === 'body org_id' && readsBody ? 'target' : null;
+  // get_my_org; hints ignored. A revoked member's organization still resolves (CONTRACT 4): 403.
+  if (MEMBERS_OF_TARGET.includes(caller) || caller === 'revoked ADMIN') return 'target';
+  return 'other'; // the ADMIN of another org
 }
 
 function mayManage(caller: CallerKind, org: 'target' | 'other'): boolean {

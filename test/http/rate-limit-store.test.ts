@@ -26,8 +26,9 @@ describe('the rate-limit store on the database', () => {
     t.after(() => database.close());
     const Store = databaseRateLimitStore(database.db);
     const root = new Store({});
-    const login = root.child({ method: 'POST', url: '/auth/magic-link' } as never);
-    const other = root.child({ method: 'POST', url: '/auth/session' } as never);
+    // As @fastify/rate-limit calls it: the route's merged limit options, the route as `routeInfo`.
+    const login = root.child({ max: 5, routeInfo: { method: 'POST', url: '/auth/magic-link' } } as never);
+    const other = root.child({ max: 5, routeInfo: { method: 'POST', url: '/other' } } as never);
     const incr = (store: typeof login) =>
       new Promise<{ current: number; ttl: number }>((resolve, reject) =>
         store.incr('127.0.0.1', (error, result) => (error ? reject(error) : resolve(result!)), 60_000, 5),
@@ -42,7 +43,7 @@ describe('the rate-limit store on the database', () => {
     const { rows } = await sql<{ key: string; hits: number }>`select key, hits from public.rate_limits order by key`.execute(database.db);
     assert.deepEqual(rows, [
       { key: 'POST /auth/magic-link 127.0.0.1', hits: 2 },
-      { key: 'POST /auth/session 127.0.0.1', hits: 1 },
+      { key: 'POST /other 127.0.0.1', hits: 1 },
     ]);
   });
 

@@ -37,6 +37,7 @@ describe('POST /auth/magic-link', () => {
     const res = await app.inject({ method: 'POST', url: '/auth/magic-link', payload: { email: 'nobody@example.com' } });
     assert.equal(res.statusCode, 200);
     assert.deepEqual(res.json(), { ok: true });
+    await app.afterAnswer.settled();
     assert.equal(await outboxCount(database.db), 0);
     assert.equal(await app.mail.flush(), 0);
     assert.equal(smtp.messages.length, 0);
@@ -78,6 +79,7 @@ describe('POST /auth/magic-link', () => {
     const res = await app.inject({ method: 'POST', url: '/auth/magic-link', payload: { email: 'ana@example.com' } });
     assert.equal(res.statusCode, 200);
     assert.deepEqual(res.json(), { ok: true });
+    await app.afterAnswer.settled();
     assert.equal(await outboxCount(database.db), 0);
     const { count } = await database.db
       .selectFrom('auth.one_time_tokens')
@@ -129,9 +131,28 @@ describe('POST /auth/magic-link', () => {
       const retryAfter = Number(limited.headers['retry-after']);
       assert.ok(retryAfter > 14 * 60 && retryAfter <= 15 * 60, `Retry-After ${retryAfter}`);
     }
+    await app.afterAnswer.settled();
     assert.equal(await outboxCount(database.db), 3);
     // Another address is not held back.
     assert.equal((await ask('other@example.com', 6)).statusCode, 200);
+  });
+
+  it('should answer 400 missing_email or invalid_email for an address that cannot be one, and count nothing', async (t) => {
+    const { app, database } = await build(t);
+    for (const [email, error] of [[undefined, 'missing_email'], ['  ', 'missing_email'], ['nobody', 'invalid_email'], ['a\u0000b@example.com', 'invalid_email']] as const) {
+      const res = await app.inject({ method: 'POST', url: '/auth/magic-link', remoteAddress: '192.0.2.50', payload: email === undefined ? {} : { email } });
+      assert.equal(res.statusCode, 400, JSON.stringify(email));
+      assert.equal(res.json().error, error);
+    }
+    const { rows } = await sql<{ key: string }>`select key from public.rate_limits where key like 'sign-in-link %'`.execute(database.db);
+    assert.deepEqual(rows, []);
+  });
+
+  it('should key its per-client limit by route and client address', async (t) => {
+    const { app, database } = await build(t);
+    await app.inject({ method: 'POST', url: '/auth/magic-link', remoteAddress: '192.0.2.60', payload: { email: 'ana@example.com' } });
+    const { rows } = await sql<{ key: string }>`select key from public.rate_limits order by key`.execute(database.db);
+    assert.deepEqual(rows.map((r) => r.key), ['POST /auth/magic-link 192.0.2.60', 'sign-in-link ana@example.com']);
   });
 
   it('should count a client across two instances on one database', async (t) => {
@@ -200,6 +221,66 @@ describe('POST /auth/session', () => {
       assert.equal(user.activated_at, null, 'not activated by an expired link');
     });
   }
+
+  it('should end the session the browser held when it signs in again', async (t) => {
+    const { app, database } = await build(t);
+    const db = database.db;
+    const first = await signedIn(app, db, 'ana@example.com');
+    const { account } = await ensureAccount(db, 'bob@example.com', {});
+    const token = await issueOneTimeToken(db, account.id, 'magiclink');
+    const res = await app.inject({ method: 'POST', url: '/auth/session', headers: { cookie: first }, payload: { token } });
+    assert.equal(res.statusCode, 200);
+    // The old cookie no longer opens anything, on the server: its row is gone.
+    const old = await app.inject({ method: 'GET', url: '/api/me', headers: { cookie: first } });
+    assert.equal(old.statusCode, 401);
+    const sessions = await db.selectFrom('auth.sessions').select('user_id').execute();
+    assert.deepEqual(sessions, [{ user_id: account.id }]);
+    const me = await app.inject({ method: 'GET', url: '/api/me', headers: { cookie: sessionCookieOf(res) } });
+    assert.equal(me.json().email, 'bob@example.com');
+    // A failed sign-in leaves the session that works in place.
+    const failed = await app.inject({ method: 'POST', url: '/auth/session', headers: { cookie: sessionCookieOf(res) }, payload: { token } });
+    assert.equal(failed.statusCode, 401);
+    assert.equal((await app.inject({ method: 'GET', url: '/api/me', headers: { cookie: sessionCookieOf(res) } })).statusCode, 200);
+  });
+
+  it('should push a used session back 7 days, never past 30 days after sign-in', async (t) => {
+    const { app, database } = await build(t);
+    const db = database.db;
+    const cookie = await signedIn(app, db, 'ana@example.com');
+    const day = 24 * 3600_000;
+    const fresh = await db.selectFrom('auth.sessions').select(['created_at', 'expires_at']).executeTakeFirstOrThrow();
+    assert.ok(Math.abs(fresh.expires_at.getTime() - fresh.created_at.getTime() - 7 * day) < 60_000, 'a 7-day sliding expiry');
+    // Used every day for 29 days and 22 hours: the next renewal stops at 30 days after sign-in.
+    const createdAt = new Date(Date.now() - 30 * day + 2 * 3600_000);
+    await db.updateTable('auth.sessions').set({ created_at: createdAt, last_verified_at: new Date(Date.now() - 2 * 3600_000) }).execute();
+    assert.equal((await app.inject({ method: 'GET', url: '/api/me', headers: { cookie } })).statusCode, 200);
+    const renewed = await db.selectFrom('auth.sessions').select('expires_at').executeTakeFirstOrThrow();
+    assert.ok(Math.abs(renewed.expires_at.getTime() - (createdAt.getTime() + 30 * day)) < 60_000, `expires ${renewed.expires_at.toISOString()}`);
+    // Past that point the session is over, however recently it was used.
+    await db.updateTable('auth.sessions').set({ expires_at: new Date(Date.now() - 1000) }).execute();
+    assert.equal((await app.inject({ method: 'GET', url: '/api/me', headers: { cookie } })).statusCode, 401);
+  });
+
+  it('should answer 429 after 10 wrong tokens from one client, and not count good ones', async (t) => {
+    const { app, database } = await build(t);
+    const { account } = await ensureAccount(database.db, 'ana@example.com', {});
+    for (let i = 0; i < 12; i++) {
+      const good = await issueOneTimeToken(database.db, account.id, 'magiclink');
+      assert.equal((await app.inject({ method: 'POST', url: '/auth/session', remoteAddress: '192.0.2.70', payload: { token: good } })).statusCode, 200);
+    }
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      statuses.push((await app.inject({ method: 'POST', url: '/auth/session', remoteAddress: '192.0.2.70', payload: { token: 'nope' } })).statusCode);
+    }
+    assert.deepEqual(statuses, [...Array(10).fill(401), 429]);
+    const good = await issueOneTimeToken(database.db, account.id, 'magiclink');
+    const limited = await app.inject({ method: 'POST', url: '/auth/session', remoteAddress: '192.0.2.70', payload: { token: good } });
+    assert.equal(limited.statusCode, 429);
+    assert.equal(limited.json().error, 'rate_limited');
+    assert.ok(Number(limited.headers['retry-after']) > 14 * 60);
+    // Another client is not held back.
+    assert.equal((await app.inject({ method: 'POST', url: '/auth/session', remoteAddress: '192.0.2.71', payload: { token: good } })).statusCode, 200);
+  });
 
   it('should refuse a token that is malformed or has a wrong secret', async (t) => {
     const { app, database } = await build(t);
