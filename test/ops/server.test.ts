@@ -21,6 +21,8 @@ describe('the server on the embedded database', () => {
   before(async () => {
     // Short on purpose: the control socket's path must fit in a Unix socket address.
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-srv-'));
+    // Open to everyone, as a directory made by hand might be: the server must close it.
+    fs.chmodSync(dataDir, 0o755);
     env = { DATA_DIR: dataDir, PUBLIC_URL };
     buildServer();
     server = await startServer(env, 60_000, { compiled: true });
@@ -139,6 +141,34 @@ describe('the server on the embedded database', () => {
     const ids = lines.filter((l) => l.req?.url === '/api/me').map((l) => l.reqId as unknown);
     assert.ok(ids.length > 0 && ids.every((id) => typeof id === 'string' && id !== ''), 'request logs carry a request id');
     assert.ok(lines.some((l) => ids.includes(l.reqId) && l.res?.statusCode === 401), 'the response log has the same id');
+  });
+
+  it("should keep DATA_DIR its owner's alone: the database, e-mails, lock and socket", async () => {
+    // The activation e-mail of `staff create` (above) carries a live link: wait for its .eml.
+    const mailDir = path.join(dataDir, 'mail');
+    for (let i = 0; i < 100 && !(fs.existsSync(mailDir) && fs.readdirSync(mailDir).some((f) => f.endsWith('.eml'))); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const open: string[] = [];
+    let files = 0;
+    const walk = (dir: string) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, entry.name);
+        const mode = fs.statSync(full).mode & 0o777;
+        if (entry.isDirectory()) {
+          if (mode !== 0o700) open.push(`${full} ${mode.toString(8)}`);
+          walk(full);
+        } else {
+          files++;
+          if (mode !== 0o600) open.push(`${full} ${mode.toString(8)}`);
+        }
+      }
+    };
+    assert.equal(fs.statSync(dataDir).mode & 0o777, 0o700);
+    walk(dataDir);
+    assert.ok(fs.readdirSync(mailDir).some((f) => f.endsWith('.eml')), 'an .eml file was written');
+    assert.ok(files > 900, `the database files were seen (${files})`);
+    assert.deepEqual(open, [], `${open.length} of ${files} entries readable by others`);
   });
 
   it('should stop on SIGTERM, give the files back, and leave data the command line can read', async () => {
