@@ -16,6 +16,7 @@ import type { Database, DatabaseHandle } from './db/database.ts';
 import afterAnswer from './http/after-answer.ts';
 import callerPlugin from './http/caller.ts';
 import { normalizeId } from './http/input.ts';
+import gatePlugin from './org/gate.plugin.ts';
 import { databaseRateLimitStore } from './http/rate-limit-store.ts';
 import { AppError, errorBody, RATE_LIMITED_MESSAGE } from './http/errors.ts';
 import { isDatabaseUnavailable } from './db/errors.ts';
@@ -188,6 +189,7 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
   // Counted in the database: every instance on it shares the same limits.
   await fastify.register(rateLimit, { global: false, store: databaseRateLimitStore(options.database.db) });
   await fastify.register(callerPlugin);
+  await fastify.register(gatePlugin);
   await fastify.register(mailPlugin, options);
 
   await fastify.register(healthRoutes);

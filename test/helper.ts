@@ -86,7 +86,13 @@ type TestDatabase = DatabaseHandle & { url: string | null };
  */
 export async function build(
   t: TestContext,
-  options: { env?: Record<string, string>; app?: Partial<AppOptions>; database?: TestDatabase } = {},
+  options: {
+    env?: Record<string, string>;
+    app?: Partial<AppOptions>;
+    database?: TestDatabase;
+    /** Routes of the test itself, registered beside the app's (e.g. to try a route gate). */
+    routes?: (fastify: FastifyInstance) => void;
+  } = {},
 ): Promise<TestApp> {
   const config = testConfig(options.env);
   const shared = options.database;
@@ -97,6 +103,7 @@ export async function build(
       : shared;
   const fastify = Fastify({ ...appOptions(config), logger: false });
   await fastify.register(app, { config, database, mailWorker: false, ...options.app });
+  if (options.routes) await fastify.register(async (instance) => options.routes!(instance));
   await fastify.ready();
   t.after(async () => {
     await fastify.close();

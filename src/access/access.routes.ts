@@ -9,7 +9,7 @@ import { Type } from '@sinclair/typebox';
 import { addMember, createAccess, MESSAGES, parseMemberInput, resendInvitation, revokeMember, type AccessContext } from './access.service.ts';
 import { listAccessEvents } from './access.repository.ts';
 import { globalMemberListStream, orgMemberListBody } from './member-list.ts';
-import { changeScope, readScope, readScopeWithList, requireStaff, scopeOf } from './org-scope.ts';
+import { changeScope, readScope, readScopeWithList, scopeOf } from './org-scope.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -36,7 +36,7 @@ export default async function accessRoutes(fastify: FastifyInstance): Promise<vo
     '/api/access',
     {
       // One query reads the session, the scope and the list (see readScopeWithList).
-      config: { readsOwnSession: true },
+      config: { gate: 'manageMembers', readsOwnSession: true },
       preValidation: async (request) => {
         const { scope, listJson } = await readScopeWithList(db, request);
         request.orgScope = scope;
@@ -59,6 +59,7 @@ export default async function accessRoutes(fastify: FastifyInstance): Promise<vo
   fastify.post<{ Body: Static<typeof AddMemberBody> }>(
     '/api/access',
     {
+      config: { gate: 'manageMembers' },
       preValidation: changing,
       schema: {
         tags: ['access'],
@@ -78,6 +79,7 @@ export default async function accessRoutes(fastify: FastifyInstance): Promise<vo
   fastify.delete<{ Params: Static<typeof UserIdParams> }>(
     '/api/access/:user_id',
     {
+      config: { gate: 'manageMembers' },
       preValidation: changing,
       schema: {
         tags: ['access'],
@@ -95,6 +97,7 @@ export default async function accessRoutes(fastify: FastifyInstance): Promise<vo
   fastify.post<{ Params: Static<typeof UserIdParams> }>(
     '/api/access/:user_id/resend',
     {
+      config: { gate: 'manageMembers' },
       preValidation: changing,
       schema: {
         tags: ['access'],
@@ -113,6 +116,7 @@ export default async function accessRoutes(fastify: FastifyInstance): Promise<vo
   fastify.get<{ Querystring: Static<typeof AccessEventsQuery> }>(
     '/api/access/events',
     {
+      config: { gate: 'manageMembers' },
       preValidation: reading,
       schema: {
         tags: ['access'],
@@ -131,10 +135,8 @@ export default async function accessRoutes(fastify: FastifyInstance): Promise<vo
   fastify.post<{ Body: Static<typeof AddMemberBody> }>(
     '/api/access/nouveau',
     {
-      preValidation: async (request) => {
-        requireStaff(request);
-        await changing(request);
-      },
+      config: { gate: 'staff' },
+      preValidation: changing,
       schema: {
         tags: ['access', 'staff'],
         summary: 'Staff: create an access (any role, SUPER_ADMIN included) and send the activation e-mail',

@@ -124,11 +124,3 @@ export async function changeScope(db: Database, request: FastifyRequest): Promis
     .executeTakeFirst();
   return { caller, orgId: settings?.active_org_id ?? null, callerRole: null };
 }
-
-/** Staff-only routes: 401 without a session, plain 403 for anyone else. */
-export function requireStaff(request: FastifyRequest): Caller {
-  const caller = request.caller;
-  if (!caller) throw AppError.unauthorized();
-  if (!caller.isStaff) throw AppError.forbidden();
-  return caller;
-}

@@ -4,7 +4,9 @@ import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 
-export type MemberRole = 'ADMIN' | 'SUPER_ADMIN' | 'AGENT' | 'COMPTA';
+import type { MemberRole } from '../org/permissions.ts';
+
+export type { MemberRole };
 export type StaffLevel = 'STAFF' | 'SUPER_STAFF';
 
 export interface UserMetadata {

@@ -86,7 +86,7 @@ export default async function identityRoutes(fastify: FastifyInstance): Promise<
 
   fastify.get(
     '/api/me',
-    { schema: { tags: ['auth'], summary: 'The current user', response: { 200: Me, 401: PlainText } } },
+    { config: { gate: 'signedIn' }, schema: { tags: ['auth'], summary: 'The current user', response: { 200: Me, 401: PlainText } } },
     async (request) => {
       const caller = requireCaller(request);
       return describeMe(fastify.db, caller, await resolveRequestOrgId(fastify.db, request));

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { ErrorBody, PlainText } from '../http/schemas.ts';
-import { requireStaff } from '../access/org-scope.ts';
+import { staffCaller } from '../org/scope.ts';
 import { ActiveOrgBody, InviteStaffBody, OrgSearchQuery, OrgSummary, StaffUser } from '../schemas/staff.ts';
 import { UserIdParams } from '../schemas/access.ts';
 import { createStaffUser } from './staff.service.ts';
@@ -15,14 +15,11 @@ const OkMessage = Type.Object({ ok: Type.Literal(true), message: Type.String() }
 
 export default async function staffRoutes(fastify: FastifyInstance): Promise<void> {
   const { db, config } = fastify;
-  const staffOnly = async (request: Parameters<typeof requireStaff>[0]) => {
-    requireStaff(request);
-  };
 
   fastify.post<{ Body: Static<typeof InviteStaffBody> }>(
     '/api/staff/users/invite',
     {
-      preValidation: staffOnly,
+      config: { gate: 'staff' },
       schema: {
         tags: ['staff'],
         summary: 'Create a staff account (activated at once) and send it the activation e-mail',
@@ -31,7 +28,7 @@ export default async function staffRoutes(fastify: FastifyInstance): Promise<voi
       },
     },
     async (request) => {
-      const caller = requireStaff(request);
+      const caller = staffCaller(request);
       const level = levelToCreate(caller, request.body.level);
       const { userId } = await createStaffUser(db, config, {
         email: request.body.email ?? '',
@@ -47,7 +44,7 @@ export default async function staffRoutes(fastify: FastifyInstance): Promise<voi
   fastify.get(
     '/api/staff/users',
     {
-      preValidation: staffOnly,
+      config: { gate: 'staff' },
       schema: { tags: ['staff'], summary: 'The staff team', response: { 200: Type.Object({ items: Type.Array(StaffUser) }), ...errors } },
     },
     async () => ({ items: await listStaffUsers(db) }),
@@ -56,7 +53,7 @@ export default async function staffRoutes(fastify: FastifyInstance): Promise<voi
   fastify.delete<{ Params: Static<typeof UserIdParams> }>(
     '/api/staff/users/:user_id',
     {
-      preValidation: staffOnly,
+      config: { gate: 'staff' },
       schema: {
         tags: ['staff'],
         summary: 'Revoke a staff account (a SUPER_STAFF cannot be revoked)',
@@ -65,7 +62,7 @@ export default async function staffRoutes(fastify: FastifyInstance): Promise<voi
       },
     },
     async (request) => {
-      await revokeStaff(db, requireStaff(request), request.params.user_id);
+      await revokeStaff(db, staffCaller(request), request.params.user_id);
       return { ok: true as const, message: 'Accès révoqué' };
     },
   );
@@ -73,7 +70,7 @@ export default async function staffRoutes(fastify: FastifyInstance): Promise<voi
   fastify.put<{ Body: Static<typeof ActiveOrgBody> }>(
     '/api/staff/active-org',
     {
-      preValidation: staffOnly,
+      config: { gate: 'staff' },
       schema: {
         tags: ['staff'],
         summary: 'Choose the active organization (staff settings and the active_org_id cookie)',
@@ -82,7 +79,7 @@ export default async function staffRoutes(fastify: FastifyInstance): Promise<voi
       },
     },
     async (request, reply) => {
-      const org = await selectActiveOrg(db, requireStaff(request), request.body.org_id);
+      const org = await selectActiveOrg(db, staffCaller(request), request.body.org_id);
       reply.setCookie('active_org_id', org.id, {
         httpOnly: true,
         sameSite: 'lax',
@@ -97,7 +94,7 @@ export default async function staffRoutes(fastify: FastifyInstance): Promise<voi
   fastify.get<{ Querystring: Static<typeof OrgSearchQuery> }>(
     '/api/staff/orgs',
     {
-      preValidation: staffOnly,
+      config: { gate: 'staff' },
       schema: {
         tags: ['staff'],
         summary: 'Organizations by name, filtered by name or employer key (`q`)',
