@@ -5,7 +5,7 @@ import cookie from '@fastify/cookie';
 import { Type } from '@sinclair/typebox';
 import { build } from '../helper.ts';
 import { createOrg, member, signedIn } from '../support/fixtures.ts';
-import callerPlugin from '../../src/http/caller.ts';
+import sessionPlugin from '../../src/identity/session.plugin.ts';
 import gatePlugin, { undeclaredGate } from '../../src/org/gate.plugin.ts';
 import { orgScope, staffCaller } from '../../src/org/scope.ts';
 import type { Gate } from '../../src/org/permissions.ts';
@@ -128,7 +128,7 @@ describe('start-up check', () => {
   it('should stop the server from starting when a route forgets its gate', async () => {
     const fastify = Fastify({ logger: false });
     await fastify.register(cookie);
-    await fastify.register(callerPlugin);
+    await fastify.register(sessionPlugin);
     await fastify.register(gatePlugin);
     const start = async () => {
       await fastify.register(async (instance) => {
