@@ -121,6 +121,11 @@ describe('start-up check', () => {
     assert.equal(undeclaredGate({ url: '/api/x', config: { gate: 'read', public: true } }), '/api/x: declares both a gate and public');
     assert.equal(undeclaredGate({ url: '/files/:id', config: { public: true } }), null);
     assert.equal(undeclaredGate({ url: '/api/factures', config: { gate: 'money' } }), null);
+    // Such a route gets no caller from the session plugin: it must hand the gate what it read.
+    assert.equal(
+      undeclaredGate({ url: '/api/access', config: { gate: 'manageMembers', readsOwnSession: true } }),
+      '/api/access: reads its own session without a scopeReader',
+    );
     // Pages and sign-in are outside the guarded paths.
     assert.equal(undeclaredGate({ url: '/vos-acces', config: {} }), null);
   });
