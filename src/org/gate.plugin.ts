@@ -13,7 +13,7 @@
  * forgetting a gate can never open a route.
  */
 import fp from 'fastify-plugin';
-import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import { can, isOrgGate, type Gate } from './permissions.ts';
 import { enforce, scopeFor, type OrgFallback, type ScopeFacts } from './scope.ts';
 

@@ -3,25 +3,14 @@
  * the organization layer because it answers with both; it imports nothing above it.
  */
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
 import type { Database } from '../db/database.ts';
 import { PlainText } from '../http/schemas.ts';
+import { Me } from '../schemas/me.ts';
 import type { Caller } from '../identity/identity.service.ts';
 import { membershipsOfUser } from './membership.repository.ts';
 import { findOrganization } from './org.repository.ts';
 import { gatedCaller, resolveRequestOrgId } from './scope.ts';
-
-export const Me = Type.Object({
-  id: Type.String(),
-  email: Type.String(),
-  first_name: Type.Union([Type.String(), Type.Null()]),
-  is_staff: Type.Boolean(),
-  staff_level: Type.Union([Type.Literal('STAFF'), Type.Literal('SUPER_STAFF'), Type.Null()]),
-  memberships: Type.Array(
-    Type.Object({ org_id: Type.String(), org_name: Type.String(), role: Type.String(), revoked: Type.Boolean() }),
-  ),
-  active_org: Type.Union([Type.Object({ id: Type.String(), name: Type.Union([Type.String(), Type.Null()]) }), Type.Null()]),
-});
 
 export async function describeMe(db: Database, caller: Caller, activeOrgId: string | null): Promise<Static<typeof Me>> {
   const memberships = await membershipsOfUser(db, caller.userId);
