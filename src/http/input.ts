@@ -3,14 +3,6 @@
  * sent: one definition of what a name, an e-mail address and an id may hold, for every route,
  * page and command.
  */
-import { AppError } from './errors.ts';
-
-/** The answers to a refused name or address, wherever it was typed (SPEC 7's `missing_email`). */
-export const inputErrors = {
-  missingEmail: () => new AppError(400, 'missing_email', "L'email est requis"),
-  invalidEmail: () => new AppError(400, 'invalid_email', "L'adresse e-mail n'est pas valide"),
-  invalidFirstName: () => new AppError(400, 'invalid_first_name', 'Le prénom contient des caractères non autorisés ou est trop long'),
-};
 
 /**
  * Characters no name, address or hint may hold: C0 and C1 controls (NUL, which PostgreSQL

@@ -2,9 +2,9 @@
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { limitPerAddress } from '../http/rate-limit-store.ts';
-import { inputErrors } from '../http/input.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { signInEmail } from '../mail/templates.ts';
+import { identityErrors } from './identity.errors.ts';
 import { allowsMagicLink, findUserByEmail } from './identity.repository.ts';
 import { isPlausibleEmail, normalizeEmail } from './email.ts';
 import { activationUrl, firstNameOf, issueOneTimeToken } from './identity.service.ts';
@@ -22,8 +22,8 @@ const SIGN_IN_LINKS = { name: 'sign-in-link', max: 3, windowMs: 15 * 60 * 1000 }
  */
 export async function admitSignInRequest(db: Database, rawEmail: unknown): Promise<string> {
   const email = normalizeEmail(rawEmail);
-  if (!email) throw inputErrors.missingEmail();
-  if (!isPlausibleEmail(email)) throw inputErrors.invalidEmail();
+  if (!email) throw identityErrors.missingEmail();
+  if (!isPlausibleEmail(email)) throw identityErrors.invalidEmail();
   await limitPerAddress(db, SIGN_IN_LINKS, email);
   return email;
 }

@@ -1,20 +1,22 @@
 /** `/api/staff/*`: the staff team and its organization switcher (CONTRACT 5). */
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
-import { ErrorBody, PlainText } from '../http/schemas.ts';
+import { hasUnsafeCharacters } from '../http/input.ts';
+import { ErrorBody, OkMessage, PlainText } from '../http/schemas.ts';
+import { setActiveOrgCookie } from '../org/active-org-cookie.ts';
+import { searchOrganizations } from '../org/org.repository.ts';
 import { staffCaller } from '../org/scope.ts';
 import { ActiveOrgBody, InviteStaffBody, OrgSearchQuery, OrgSummary, StaffUser } from '../schemas/staff.ts';
 import { UserIdParams } from '../schemas/access.ts';
 import { createStaffUser } from './staff.service.ts';
-import { levelToCreate, revokeStaff, selectActiveOrg, staffTeamErrors } from './staff-team.service.ts';
-import { hasUnsafeCharacters } from '../http/input.ts';
-import { listStaffUsers, searchOrganizations } from './staff.repository.ts';
+import { levelToCreate, revokeStaff, selectActiveOrg } from './staff-team.service.ts';
+import { staffErrors } from './staff.errors.ts';
+import { listStaffUsers } from './staff.repository.ts';
 
 const errors = { 400: ErrorBody, 401: PlainText, 403: Type.Union([ErrorBody, PlainText]), 404: ErrorBody };
-const OkMessage = Type.Object({ ok: Type.Literal(true), message: Type.String() });
 
 export default async function staffRoutes(fastify: FastifyInstance): Promise<void> {
-  const { db, config } = fastify;
+  const { db, config, mail } = fastify;
 
   fastify.post<{ Body: Static<typeof InviteStaffBody> }>(
     '/api/staff/users/invite',
@@ -34,9 +36,8 @@ export default async function staffRoutes(fastify: FastifyInstance): Promise<voi
         email: request.body.email ?? '',
         firstName: request.body.first_name ?? null,
         level,
-        invitedBy: { email: caller.email, userId: caller.userId },
-      });
-      fastify.mail.nudge();
+        invitedBy: caller,
+      }, mail);
       return { ok: true as const, message: 'Invitation envoyée', user_id: userId };
     },
   );
@@ -62,7 +63,7 @@ export default async function staffRoutes(fastify: FastifyInstance): Promise<voi
       },
     },
     async (request) => {
-      await revokeStaff(db, staffCaller(request), request.params.user_id);
+      await revokeStaff({ db }, staffCaller(request), request.params.user_id);
       return { ok: true as const, message: 'Accès révoqué' };
     },
   );
@@ -79,14 +80,8 @@ export default async function staffRoutes(fastify: FastifyInstance): Promise<voi
       },
     },
     async (request, reply) => {
-      const org = await selectActiveOrg(db, staffCaller(request), request.body.org_id);
-      reply.setCookie('active_org_id', org.id, {
-        httpOnly: true,
-        sameSite: 'lax',
-        path: '/',
-        secure: config.secureCookies,
-        maxAge: 365 * 24 * 3600,
-      });
+      const org = await selectActiveOrg({ db }, staffCaller(request), request.body.org_id);
+      setActiveOrgCookie(reply, org.id, config.secureCookies);
       return { ok: true as const, org };
     },
   );
@@ -104,7 +99,7 @@ export default async function staffRoutes(fastify: FastifyInstance): Promise<voi
     },
     async (request) => {
       const q = request.query.q?.trim() ?? '';
-      if (hasUnsafeCharacters(q)) throw staffTeamErrors.invalidQuery();
+      if (hasUnsafeCharacters(q)) throw staffErrors.invalidQuery();
       return { items: await searchOrganizations(db, q, request.query.limit ?? 100) };
     },
   );
