@@ -16,6 +16,8 @@ export interface Config {
   smtpUrl: string | null;
   mailFrom: string;
   supportEmail: string;
+  /** The internal payroll mailbox: contract notes added by clients (MODULES 4, 9). @default 'paie@localhost' */
+  payrollEmail: string;
   mailTimezone: string;
   /** Cookies get `Secure` when the public address is https. */
   secureCookies: boolean;
@@ -114,6 +116,7 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl: parseUrl(env, 'SMTP_URL', ['smtp:', 'smtps:']) ?? null,
     mailFrom: parseAddress(env, 'MAIL_FROM', 'Payroll <no-reply@localhost>'),
     supportEmail: parseAddress(env, 'SUPPORT_EMAIL', 'support@localhost'),
+    payrollEmail: parseAddress(env, 'PAYROLL_EMAIL', 'paie@localhost'),
     mailTimezone: parseTimezone(env),
     secureCookies: publicUrl.startsWith('https:'),
     logLevel: parseLogLevel(env),

@@ -208,6 +208,20 @@ export interface ContractNotesTable {
   created_at: Generated<Date>;
 }
 
+/** An audit event of the modules: what changed (`subject_type`, `subject_id`), who did it. */
+export interface ModuleEventsTable {
+  id: Generated<string>;
+  org_id: string | null;
+  /** e.g. `contract.created`, `contract.submitted`, `employee.updated`, `organization.updated`. */
+  action: string;
+  subject_type: string;
+  subject_id: string;
+  actor_user_id: string | null;
+  actor_email: string | null;
+  details: ColumnType<Record<string, unknown>, string | undefined, string>;
+  created_at: Generated<Date>;
+}
+
 export interface DB {
   'auth.users': UsersTable;
   'auth.one_time_tokens': OneTimeTokensTable;
@@ -225,6 +239,7 @@ export interface DB {
   contracts: ContractsTable;
   contract_dates: ContractDatesTable;
   contract_notes: ContractNotesTable;
+  module_events: ModuleEventsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -114,6 +114,22 @@ const statements = [
      created_at timestamptz not null default clock_timestamp()
    )`,
   `create index contract_notes_contract_idx on public.contract_notes (contract_id, created_at desc, id desc)`,
+
+  // The audit trail of the modules' changes (MODULES 1: written in the change's transaction).
+  // The access API keeps its own (access_events), which its routes list.
+  `create table public.module_events (
+     id bigint generated always as identity primary key,
+     org_id uuid references public.organizations(id) on delete cascade,
+     action text not null,
+     subject_type text not null,
+     subject_id text not null,
+     actor_user_id uuid references auth.users(id) on delete set null,
+     actor_email text,
+     details jsonb not null default '{}'::jsonb,
+     created_at timestamptz not null default clock_timestamp()
+   )`,
+  `create index module_events_subject_idx on public.module_events (subject_type, subject_id, id desc)`,
+  `create index module_events_org_idx on public.module_events (org_id, id desc)`,
 ];
 
 export async function up(db: Kysely<any>): Promise<void> {
@@ -124,6 +140,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   for (const statement of [
+    'drop table if exists public.module_events',
     'drop table if exists public.contract_notes',
     'drop table if exists public.contract_dates',
     'drop table if exists public.contracts',
