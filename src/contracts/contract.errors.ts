@@ -7,8 +7,7 @@ export const contractErrors = {
   /** The employee named by a contract is unknown in the organization. */
   unknownEmployee: () => new AppError(400, 'invalid_employee_id', 'Salarié introuvable dans cette organisation.'),
   invalidDate: () => new AppError(400, 'invalid_date', 'Date invalide : format AAAA-MM-JJ, dans la période du contrat.'),
-  invalidAmount: () =>
-    new AppError(400, 'invalid_amount', 'Montant invalide : un nombre positif avec deux décimales au plus (ex. "642.40").'),
+  totalTooLarge: () => new AppError(400, 'invalid_amount', 'Le total des dates dépasse le montant le plus grand accepté (9 999 999 999,99 €).'),
   endDateOfCdi: () => new AppError(400, 'invalid_end_date', "Un CDI n'a pas de date de fin."),
   endBeforeStart: () => new AppError(400, 'invalid_end_date', 'La date de fin doit être égale ou postérieure à la date de début.'),
   monthlyGrossOfCddu: () => new AppError(400, 'invalid_monthly_gross', 'Un CDDU est rémunéré à la date : pas de salaire mensuel.'),

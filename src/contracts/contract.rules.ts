@@ -5,7 +5,7 @@
  */
 import type { ContractKind, ContractStatus, DateNature } from '../db/schema.ts';
 import { fieldErrors } from '../http/errors.ts';
-import { parseMoney, parseQuantity, sumMoney, type Money } from '../money/money.ts';
+import { isStorableMoney, parseQuantity, requireMoney, sumMoney, type Money } from '../money/money.ts';
 import { contractErrors } from './contract.errors.ts';
 
 export const CONTRACT_KINDS = ['CDDU', 'CDD', 'CDI'] as const satisfies readonly ContractKind[];
@@ -25,6 +25,9 @@ export const NUMBERING_TIME_ZONE = 'Europe/Paris';
 export function numberingYear(now: Date): number {
   return Number(new Intl.DateTimeFormat('en', { year: 'numeric', timeZone: NUMBERING_TIME_ZONE }).format(now));
 }
+
+/** The shape of a contract number. */
+export const CONTRACT_NUMBER = /^C-\d{4}-\d{6}$/;
 
 /**
  * @example formatContractNumber(2027, 42) // 'C-2027-000042'
@@ -165,8 +168,7 @@ export function checkContractFields(input: ContractFieldsInput): ContractFields 
   if (input.monthly_gross !== undefined && input.monthly_gross !== null && input.monthly_gross !== '') {
     // A CDDU is paid by the date (its `dates`), never by the month.
     if (kind === 'CDDU') throw contractErrors.monthlyGrossOfCddu();
-    monthlyGross = parseMoney(input.monthly_gross);
-    if (monthlyGross === null) throw contractErrors.invalidAmount();
+    monthlyGross = requireMoney(input.monthly_gross);
   }
 
   return {
@@ -212,15 +214,20 @@ export function checkDates(input: unknown, period: { start_date: string; end_dat
     const quantity = parseQuantity(line.quantity);
     if (quantity === null) throw fieldErrors.invalid('quantity', 'La quantité');
     if (line.amount === undefined || line.amount === null || line.amount === '') throw fieldErrors.missing('amount', 'Le montant');
-    const amount = parseMoney(line.amount);
-    if (amount === null) throw contractErrors.invalidAmount();
+    const amount = requireMoney(line.amount);
     return { date, nature: line.nature, quantity, amount };
   });
 }
 
-/** MODULES 4: the sum of the dates' amounts, else the monthly gross (null when neither). */
+/**
+ * MODULES 4: the sum of the dates' amounts, else the monthly gross (null when neither). A
+ * sum past `numeric(12,2)` is refused as an amount would be.
+ */
 export function grossTotal(dates: readonly ContractDate[], monthlyGross: Money | null): Money | null {
-  return dates.length > 0 ? sumMoney(dates.map((d) => d.amount)) : monthlyGross;
+  if (dates.length === 0) return monthlyGross;
+  const total = sumMoney(dates.map((d) => d.amount));
+  if (!isStorableMoney(total)) throw contractErrors.totalTooLarge();
+  return total;
 }
 
 // ---------------------------------------------------------------------------------------

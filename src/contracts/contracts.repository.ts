@@ -184,17 +184,14 @@ export function insertNote(db: Database, note: { contract_id: string; author_use
   return db.insertInto('contract_notes').values(note).returning(['id', 'author_email', 'text', 'created_at']).executeTakeFirstOrThrow();
 }
 
-/** A page of a contract's notes, newest first; keyset on (created_at, id). */
-export function listNotes(db: Database, contractId: string, after: [string, string] | null, limit: number) {
+/** A page of a contract's notes, newest (highest id) first, after the note `before`. */
+export function listNotes(db: Database, contractId: string, before: string | null, limit: number) {
   let query = db
     .selectFrom('contract_notes')
     .select(['id', 'author_email', 'text', 'created_at'])
     .where('contract_id', '=', contractId)
-    .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit + 1);
-  if (after) {
-    query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(sql<Date>`${after[0]}::timestamptz`, after[1])));
-  }
+  if (before !== null) query = query.where('id', '<', before);
   return query.execute();
 }

@@ -200,6 +200,7 @@ export interface ContractDatesTable {
 }
 
 export interface ContractNotesTable {
+  /** bigint identity, read as a string. */
   id: Generated<string>;
   contract_id: string;
   author_user_id: string | null;

@@ -100,20 +100,21 @@ const statements = [
      position integer not null,
      date date not null,
      nature text not null check (nature in ('representation', 'repetition', 'service', 'heures')),
-     quantity numeric(10,2) not null check (quantity > 0),
+     quantity numeric(12,3) not null check (quantity > 0),
      amount numeric(12,2) not null check (amount >= 0),
      primary key (contract_id, position)
    )`,
 
+  // Newest first is highest id first: one key for the keyset, no two notes equal on it.
   `create table public.contract_notes (
-     id uuid primary key default gen_random_uuid(),
+     id bigint generated always as identity primary key,
      contract_id uuid not null references public.contracts(id) on delete cascade,
      author_user_id uuid references auth.users(id) on delete set null,
      author_email text not null,
      text text not null check (char_length(text) between 1 and 5000),
      created_at timestamptz not null default clock_timestamp()
    )`,
-  `create index contract_notes_contract_idx on public.contract_notes (contract_id, created_at desc, id desc)`,
+  `create index contract_notes_contract_idx on public.contract_notes (contract_id, id desc)`,
 
   // The audit trail of the modules' changes (MODULES 1: written in the change's transaction).
   // The access API keeps its own (access_events), which its routes list.
