@@ -9,8 +9,14 @@ export const ErrorBody = Type.Object(
   { $id: 'ErrorBody', description: 'Every JSON error (SPEC 7)' },
 );
 
+/** `/{id}` of a module's object; an id that is not a UUID names nothing (404). */
+export const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
+
 /** SPEC 7: the plain-text 401 `Unauthorized` and 403 `Forbidden`. */
 export const PlainText = Type.String({ description: 'plain text: `Unauthorized` or `Forbidden`' });
+
+/** `{ ok: true, message }`: the answer of a change that returns nothing else. */
+export const OkMessage = Type.Object({ ok: Type.Literal(true), message: Type.String() });
 
 /**
  * Turns a schema violation into MODULES 1's field codes: a required property absent gives

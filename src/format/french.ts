@@ -1,0 +1,29 @@
+/**
+ * French formats for documents (PDFs) and e-mails: the one place that writes an amount or a
+ * date for a reader.
+ *
+ * Spaces: `Intl.NumberFormat('fr-FR')` groups thousands with U+202F (narrow no-break space),
+ * which the standard PDF fonts (WinAnsi encoding) cannot draw and some mail clients show as a
+ * box. We write U+00A0 (no-break space) both between thousands and before `€`: it is in WinAnsi,
+ * in every mail client's fonts, and still keeps an amount on one line.
+ */
+import type { Money } from '../money/money.ts';
+
+export const NBSP = '\u00a0';
+
+/** `"1234.5"`-like canonical amount → `"1 234,50 €"` (no-break spaces, see above). */
+export function formatEuros(value: Money): string {
+  const negative = value.startsWith('-');
+  const [whole, fraction] = (negative ? value.slice(1) : value).split('.') as [string, string];
+  const grouped = whole.replace(/\B(?=(\d{3})+$)/g, NBSP);
+  return `${negative ? '-' : ''}${grouped},${fraction}${NBSP}€`;
+}
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** `"2027-03-12"` → `"12/03/2027"`. A date-only value: no time zone can shift it. */
+export function formatDateFr(isoDate: string): string {
+  const match = ISO_DATE.exec(isoDate);
+  if (!match) throw new Error(`not a YYYY-MM-DD date: ${isoDate}`);
+  return `${match[3]}/${match[2]}/${match[1]}`;
+}
