@@ -26,9 +26,6 @@ export function numberingYear(now: Date): number {
   return Number(new Intl.DateTimeFormat('en', { year: 'numeric', timeZone: NUMBERING_TIME_ZONE }).format(now));
 }
 
-/** The shape of a contract number. */
-export const CONTRACT_NUMBER = /^C-\d{4}-\d{6}$/;
-
 /**
  * @example formatContractNumber(2027, 42) // 'C-2027-000042'
  */

@@ -1,6 +1,7 @@
 /** SQL of contracts (MODULES 4): contracts, their salaries by date, their notes, their numbers. */
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Database } from '../db/database.ts';
+import { keyset, type CursorValue, type KeysetOrder } from '../http/list.ts';
 import type { ContractKind, ContractStatus, DB } from '../db/schema.ts';
 import type { ContractDate, ContractFields } from './contract.rules.ts';
 
@@ -44,6 +45,11 @@ export function findContract(db: Database, orgId: string | null, id: string) {
   let query = selectContracts(db).where('contracts.id', '=', id);
   if (orgId !== null) query = query.where('contracts.org_id', '=', orgId);
   return query.executeTakeFirst();
+}
+
+/** The files of a contract of `orgId`, or undefined. */
+export function findContractFiles(db: Database, orgId: string, id: string) {
+  return db.selectFrom('contracts').select(['generated_pdf_id', 'signed_pdf_id']).where('id', '=', id).where('org_id', '=', orgId).executeTakeFirst();
 }
 
 /** The state a change depends on, locked until the end of the transaction. */
@@ -153,15 +159,15 @@ function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/**
- * A page of the grid (SPEC 8, MODULES 4): newest start first, then number descending; keyset
- * on (start_date, contract_number), which is unique. Fetches `limit + 1` rows (is there more?).
- */
-export function listContracts(db: Database, filters: GridFilters, after: [string, string] | null, limit: number) {
-  let query = selectContracts(db)
-    .orderBy('contracts.start_date', 'desc')
-    .orderBy('contracts.contract_number', 'desc')
-    .limit(limit + 1);
+/** The grid's order (SPEC 8, MODULES 4): newest start first, then number descending (unique). */
+export const CONTRACT_ORDER = [
+  { ref: 'contracts.start_date', direction: 'desc', kind: 'date' },
+  { ref: 'contracts.contract_number', direction: 'desc', kind: 'text' },
+] as const satisfies KeysetOrder;
+
+/** A page of the grid after `cursor` (`limit + 1` rows: is there more?). */
+export function listContracts(db: Database, filters: GridFilters, cursor: CursorValue[] | null, limit: number) {
+  let query = selectContracts(db);
   if (filters.orgId !== null) query = query.where('contracts.org_id', '=', filters.orgId);
   if (filters.status) query = query.where('contracts.status', '=', filters.status);
   if (filters.kind) query = query.where('contracts.kind', '=', filters.kind);
@@ -174,24 +180,18 @@ export function listContracts(db: Database, filters: GridFilters, after: [string
   for (const term of filters.terms) {
     query = query.where('contracts.search_text', 'like', containsPattern(term));
   }
-  if (after) {
-    query = query.where((eb) => eb(eb.refTuple('contracts.start_date', 'contracts.contract_number'), '<', eb.tuple(after[0], after[1])));
-  }
-  return query.execute();
+  return keyset(query, CONTRACT_ORDER, cursor, limit).execute();
 }
 
 export function insertNote(db: Database, note: { contract_id: string; author_user_id: string; author_email: string; text: string }) {
   return db.insertInto('contract_notes').values(note).returning(['id', 'author_email', 'text', 'created_at']).executeTakeFirstOrThrow();
 }
 
-/** A page of a contract's notes, newest (highest id) first, after the note `before`. */
-export function listNotes(db: Database, contractId: string, before: string | null, limit: number) {
-  let query = db
-    .selectFrom('contract_notes')
-    .select(['id', 'author_email', 'text', 'created_at'])
-    .where('contract_id', '=', contractId)
-    .orderBy('id', 'desc')
-    .limit(limit + 1);
-  if (before !== null) query = query.where('id', '<', before);
-  return query.execute();
+/** Notes newest first: the highest id first (an identity, unique). */
+export const NOTE_ORDER = [{ ref: 'id', direction: 'desc', kind: 'integer' }] as const satisfies KeysetOrder;
+
+/** A page of a contract's notes after `cursor`. */
+export function listNotes(db: Database, contractId: string, cursor: CursorValue[] | null, limit: number) {
+  const query = db.selectFrom('contract_notes').select(['id', 'author_email', 'text', 'created_at']).where('contract_id', '=', contractId);
+  return keyset(query, NOTE_ORDER, cursor, limit).execute();
 }

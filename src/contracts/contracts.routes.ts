@@ -4,32 +4,34 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
-import { ErrorBody, PlainText, useFieldErrors } from '../http/schemas.ts';
+import { ErrorBody, IdParams, PlainText, useFieldErrors } from '../http/schemas.ts';
 import { orgScope, staffCaller } from '../org/scope.ts';
-import { IdParams } from '../schemas/employees.ts';
 import {
   Contract,
   ContractBody,
   ContractList,
   DatesAnswer,
   DatesBody,
+  GeneratedPdf,
+  GeneratePdfBody,
   GridQuery,
   Note,
   NoteBody,
   NoteList,
+  NoteListQuery,
+  Ok,
+  PdfUrl,
   StaffGridQuery,
 } from '../schemas/contracts.ts';
-import { ListQuery } from '../http/list.ts';
 import * as contracts from './contracts.service.ts';
 
 const errors = { 400: ErrorBody, 401: PlainText, 403: Type.Union([ErrorBody, PlainText]), 404: ErrorBody, 409: ErrorBody };
-const NoteListQuery = Type.Object({ ...ListQuery.properties });
 
 type IdRoute<Extra = object> = { Params: Static<typeof IdParams> } & Extra;
 
 export default async function contractsRoutes(fastify: FastifyInstance): Promise<void> {
   const { db, config } = fastify;
-  const ctx = { db, config, mail: fastify.mail };
+  const ctx = { db, config, mail: fastify.mail, files: fastify.files };
   useFieldErrors(fastify);
 
   fastify.get<{ Querystring: Static<typeof GridQuery> }>(
@@ -115,6 +117,34 @@ export default async function contractsRoutes(fastify: FastifyInstance): Promise
     async (request) => contracts.listNotes(db, orgScope(request).orgId, request.params.id, request.query),
   );
 
+  fastify.post<{ Body: Static<typeof GeneratePdfBody> }>(
+    '/api/generate-contract-pdf',
+    {
+      config: { gate: 'contract' },
+      schema: {
+        tags: ['contrats'],
+        summary: 'Render the contract as a French PDF, stored in place of the previous one; a link valid 5 minutes',
+        body: GeneratePdfBody,
+        response: { 200: GeneratedPdf, ...errors },
+      },
+    },
+    async (request) => contracts.generateContractPdf(ctx, orgScope(request), request.body.contract_id),
+  );
+
+  fastify.get<IdRoute>(
+    '/api/contrats/:id/pdf-url',
+    {
+      config: { gate: 'contract' },
+      schema: {
+        tags: ['contrats'],
+        summary: 'A link (5 minutes) to the signed PDF, else the generated one; 404 no_pdf when neither',
+        params: IdParams,
+        response: { 200: PdfUrl, ...errors },
+      },
+    },
+    async (request) => contracts.contractPdfUrl(ctx, orgScope(request).orgId, request.params.id),
+  );
+
   // ---- Staff: every organization.
 
   fastify.get<{ Querystring: Static<typeof StaffGridQuery> }>(
@@ -144,5 +174,37 @@ export default async function contractsRoutes(fastify: FastifyInstance): Promise
       },
     },
     async (request) => contracts.replaceContractDates(ctx, staffCaller(request), request.params.id, request.body.dates),
+  );
+
+  fastify.put<IdRoute<{ Body: Buffer }>>(
+    '/api/staff/contrats/:id/signed-pdf',
+    {
+      config: { gate: 'staff', pdfUpload: true },
+      schema: {
+        tags: ['staff'],
+        summary: 'Attach the signed contract (application/pdf, 10 MiB at most): status signe',
+        params: IdParams,
+        consumes: ['application/pdf'],
+        response: { 200: Contract, ...errors, 413: ErrorBody, 415: ErrorBody },
+      },
+    },
+    async (request) => contracts.attachSignedPdf(ctx, staffCaller(request), request.params.id, request.body),
+  );
+
+  fastify.delete<IdRoute>(
+    '/api/staff/contrats/:id/delete-signed-pdf',
+    {
+      config: { gate: 'staff' },
+      schema: {
+        tags: ['staff'],
+        summary: 'Delete the signed contract: status back to a_signer; 404 no_signed_pdf when there is none',
+        params: IdParams,
+        response: { 200: Ok, ...errors },
+      },
+    },
+    async (request) => {
+      await contracts.deleteSignedPdf(ctx, staffCaller(request), request.params.id);
+      return { ok: true as const };
+    },
   );
 }

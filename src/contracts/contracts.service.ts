@@ -4,17 +4,20 @@
  * audit event and its e-mails in one transaction.
  */
 import type { Config } from '../config.ts';
+import type { FileStore } from '../files/file-store.ts';
 import type { Database } from '../db/database.ts';
 import type { ContractStatus } from '../db/schema.ts';
-import { applyChange, type ChangeContext } from '../audit/change.ts';
+import { applyChange, type Change, type ChangeContext } from '../audit/change.ts';
 import { actorOf } from '../audit/audit.repository.ts';
-import { fieldErrors } from '../http/errors.ts';
-import { decodeCursor, invalidCursor, keysetPage, parseLimit } from '../http/list.ts';
+import { AppError, fieldErrors } from '../http/errors.ts';
+import { decodeCursor, keysetPage, parseLimit } from '../http/list.ts';
 import type { Caller } from '../identity/identity.service.ts';
 import { contractNoteEmail } from '../mail/templates.ts';
 import { moneyFromDb, parseQuantity, type Money } from '../money/money.ts';
 import { isUuid } from '../org/resolution.ts';
-import { findOrganization } from '../org/org.repository.ts';
+import { findEmployer, findOrganization } from '../org/org.repository.ts';
+import { renderPdf } from '../pdf/render.ts';
+import { contractDocument } from './contract.pdf.ts';
 import { findEmployee } from '../employees/employees.repository.ts';
 import { contractErrors } from './contract.errors.ts';
 import {
@@ -23,16 +26,18 @@ import {
   checkContractFields,
   checkDates,
   CONTRACT_KINDS,
-  CONTRACT_NUMBER,
   CONTRACT_STATUSES,
   formatContractNumber,
   grossTotal,
   numberingYear,
+  NUMBERING_TIME_ZONE,
   parseIsoDate,
   searchTerms,
   searchTextOf,
   statusAfterCancel,
+  statusAfterSigning,
   statusAfterSubmit,
+  statusAfterUnsigning,
   type ContractDate,
   type ContractFields,
   type ContractFieldsInput,
@@ -41,7 +46,11 @@ import * as repo from './contracts.repository.ts';
 
 export interface ContractContext extends ChangeContext {
   config: Config;
+  files: FileStore;
 }
+
+/** Who a change is recorded as made by. */
+export type ActorCaller = Pick<Caller, 'userId' | 'email'>;
 
 /** Who acts, and on which organization (`orgId` null: a staff route, any organization). */
 export interface Actor {
@@ -112,27 +121,30 @@ async function employeeOf(trx: Database, orgId: string, employeeId: unknown) {
 
 export type ContractInput = ContractFieldsInput & { employee_id?: unknown; dates?: unknown };
 
-/** `POST /api/contrats`: a new draft, numbered C-YYYY-NNNNNN in the year of creation. */
-export async function createContract(ctx: ContractContext, actor: Actor & { orgId: string }, input: ContractInput): Promise<ContractView> {
-  const id = await applyChange(ctx, async (change) => {
-    const employee = await employeeOf(change.trx, actor.orgId, input.employee_id);
-    const fields = checkContractFields(input);
-    const dates = checkDates(input.dates, fields);
-    const year = numberingYear(new Date());
-    const contractNumber = formatContractNumber(year, await repo.nextInSeries(change.trx, 'contract', year));
-    const contractId = await repo.insertContract(change.trx, {
-      ...fields,
-      org_id: actor.orgId,
-      contract_number: contractNumber,
-      employee_id: employee.id,
-      gross_total: grossTotal(dates, fields.monthly_gross),
-      search_text: searchTextOf({ contract_number: contractNumber, show_title: fields.show_title, employee }),
-      created_by: actor.caller.userId,
-    });
-    await repo.replaceDates(change.trx, contractId, dates);
-    await change.event({ org_id: actor.orgId, action: 'contract.created', subject_type: 'contract', subject_id: contractId, ...actorOf(actor.caller), details: { contract_number: contractNumber } });
-    return contractId;
+/** A new draft in the change's transaction, numbered C-YYYY-NNNNNN in the year of creation; its id. */
+export async function insertNewContract(change: Change, actor: { caller: ActorCaller; orgId: string }, input: ContractInput): Promise<string> {
+  const employee = await employeeOf(change.trx, actor.orgId, input.employee_id);
+  const fields = checkContractFields(input);
+  const dates = checkDates(input.dates, fields);
+  const year = numberingYear(new Date());
+  const contractNumber = formatContractNumber(year, await repo.nextInSeries(change.trx, 'contract', year));
+  const contractId = await repo.insertContract(change.trx, {
+    ...fields,
+    org_id: actor.orgId,
+    contract_number: contractNumber,
+    employee_id: employee.id,
+    gross_total: grossTotal(dates, fields.monthly_gross),
+    search_text: searchTextOf({ contract_number: contractNumber, show_title: fields.show_title, employee }),
+    created_by: actor.caller.userId,
   });
+  await repo.replaceDates(change.trx, contractId, dates);
+  await change.event({ org_id: actor.orgId, action: 'contract.created', subject_type: 'contract', subject_id: contractId, ...actorOf(actor.caller), details: { contract_number: contractNumber } });
+  return contractId;
+}
+
+/** `POST /api/contrats`. */
+export async function createContract(ctx: ContractContext, actor: Actor & { orgId: string }, input: ContractInput): Promise<ContractView> {
+  const id = await applyChange(ctx, (change) => insertNewContract(change, actor, input));
   return readContract(ctx.db, actor.orgId, id);
 }
 
@@ -160,22 +172,23 @@ export async function editContract(ctx: ContractContext, actor: Actor & { orgId:
   return readContract(ctx.db, actor.orgId, id);
 }
 
-/** `submit` and `cancel`: a status change by the rules of `contract.rules.ts`. */
-async function changeStatus(ctx: ContractContext, actor: Actor & { orgId: string }, id: string, next: (status: ContractStatus) => ContractStatus, action: string): Promise<ContractView> {
-  await applyChange(ctx, async (change) => {
-    const current = await lockOrNotFound(change.trx, actor.orgId, id);
-    const status = next(current.status);
-    await repo.updateContract(change.trx, current.id, { status });
-    await change.event({ org_id: actor.orgId, action, subject_type: 'contract', subject_id: current.id, ...actorOf(actor.caller), details: { from: current.status, to: status } });
-  });
+/** A status change by the rules of `contract.rules.ts`, in the change's transaction. */
+export async function applyStatusChange(change: Change, actor: { caller: ActorCaller; orgId: string }, id: string, next: (status: ContractStatus) => ContractStatus, action: string): Promise<void> {
+  const current = await lockOrNotFound(change.trx, actor.orgId, id);
+  const status = next(current.status);
+  await repo.updateContract(change.trx, current.id, { status });
+  await change.event({ org_id: actor.orgId, action, subject_type: 'contract', subject_id: current.id, ...actorOf(actor.caller), details: { from: current.status, to: status } });
+}
+
+export async function submitContract(ctx: ContractContext, actor: Actor & { orgId: string }, id: string): Promise<ContractView> {
+  await applyChange(ctx, (change) => applyStatusChange(change, actor, id, statusAfterSubmit, 'contract.submitted'));
   return readContract(ctx.db, actor.orgId, id);
 }
 
-export const submitContract = (ctx: ContractContext, actor: Actor & { orgId: string }, id: string) =>
-  changeStatus(ctx, actor, id, statusAfterSubmit, 'contract.submitted');
-
-export const cancelContract = (ctx: ContractContext, actor: Actor & { orgId: string }, id: string) =>
-  changeStatus(ctx, actor, id, statusAfterCancel, 'contract.cancelled');
+export async function cancelContract(ctx: ContractContext, actor: Actor & { orgId: string }, id: string): Promise<ContractView> {
+  await applyChange(ctx, (change) => applyStatusChange(change, actor, id, statusAfterCancel, 'contract.cancelled'));
+  return readContract(ctx.db, actor.orgId, id);
+}
 
 /**
  * `PATCH /api/staff/contrats/{id}/salaires-par-date`: replaces the dates of a contract of any
@@ -236,12 +249,7 @@ function gridFilters(orgId: string | null, query: GridQuery): repo.GridFilters {
 /** `GET /api/contrats` and `GET /api/staff/contrats` (orgId null: every organization). */
 export async function listGrid(db: Database, orgId: string | null, query: GridQuery) {
   const limit = parseLimit(query.limit);
-  const after = decodeCursor(query.cursor);
-  // A cursor is opaque to clients but not to us: what it holds goes into SQL, so check it.
-  if (after !== null && (after.length !== 2 || parseIsoDate(after[0]) === null || typeof after[1] !== 'string' || !CONTRACT_NUMBER.test(after[1]))) {
-    throw invalidCursor();
-  }
-  const rows = await repo.listContracts(db, gridFilters(orgId, query), after as [string, string] | null, limit);
+  const rows = await repo.listContracts(db, gridFilters(orgId, query), decodeCursor(query.cursor), limit);
   const page = keysetPage(rows, limit, (row) => [row.start_date, row.contract_number]);
   return { items: page.items.map(summaryOf), next_cursor: page.next_cursor };
 }
@@ -289,11 +297,92 @@ export async function addNote(ctx: ContractContext, actor: Actor & { orgId: stri
 /** `GET /api/contrats/{id}/notes`: newest first. */
 export async function listNotes(db: Database, orgId: string, id: string, query: { limit?: string; cursor?: string }) {
   const limit = parseLimit(query.limit);
-  const after = decodeCursor(query.cursor);
+  const cursor = decodeCursor(query.cursor);
   const contract = isUuid(id) ? await repo.findContract(db, orgId, id) : undefined;
   if (!contract) throw contractErrors.notFound();
-  const before = after === null ? null : String(after[0]);
-  if (before !== null && !/^\d{1,18}$/.test(before)) throw invalidCursor();
-  const rows = await repo.listNotes(db, contract.id, before, limit);
+  const rows = await repo.listNotes(db, contract.id, cursor, limit);
   return keysetPage(rows, limit, (row) => [row.id]);
+}
+
+// ---------------------------------------------------------------------------------------
+// PDFs: the generated one and the signed one (MODULES 4, 8).
+
+/**
+ * `POST /api/generate-contract-pdf`: renders the contract (outside the transaction: rendering
+ * takes tens of milliseconds, in a worker thread), then stores it in place of the previous one.
+ */
+export async function generateContractPdf(ctx: ContractContext, actor: Actor & { orgId: string }, contractId: unknown) {
+  if (contractId === undefined || contractId === null || contractId === '') throw fieldErrors.missing('contract_id', 'Le contrat');
+  const contract = typeof contractId === 'string' ? await readContract(ctx.db, actor.orgId, contractId).catch(notFoundAsUndefined) : undefined;
+  if (!contract) throw contractErrors.notFound();
+  const [employer, employee] = await Promise.all([findEmployer(ctx.db, actor.orgId), findEmployee(ctx.db, actor.orgId, contract.employee_id)]);
+  const pdf = await renderPdf(
+    contractDocument({
+      ...contract,
+      employer: { name: employer?.name ?? '', structure_api: employer?.structure_api ?? null, siret: employer?.siret ?? null },
+      employee: { first_name: contract.employee.first_name, last_name: contract.employee.last_name, category: employee?.category ?? null },
+      issuedOn: todayInParis(),
+    }),
+  );
+  const fileId = await applyChange(ctx, async (change) => {
+    const current = await lockOrNotFound(change.trx, actor.orgId, contract.id);
+    const id = await ctx.files.put(change.trx, { content: pdf, contentType: 'application/pdf', filename: `${current.contract_number}.pdf`, orgId: current.org_id });
+    if (current.generated_pdf_id) await ctx.files.delete(change.trx, current.generated_pdf_id);
+    await repo.updateContract(change.trx, current.id, { generated_pdf_id: id });
+    await change.event({ org_id: current.org_id, action: 'contract.pdf_generated', subject_type: 'contract', subject_id: current.id, ...actorOf(actor.caller), details: { bytes: pdf.length } });
+    return id;
+  });
+  return { ok: true as const, ...ctx.files.signedUrl(fileId) };
+}
+
+function notFoundAsUndefined(error: unknown): undefined {
+  if (error instanceof AppError && error.status === 404) return undefined;
+  throw error;
+}
+
+/** Today in the operator's calendar, 'YYYY-MM-DD' (the date written on documents). */
+function todayInParis(): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: NUMBERING_TIME_ZONE }).format(new Date());
+}
+
+/** `GET /api/contrats/{id}/pdf-url`: the signed PDF when there is one, else the generated one. */
+export async function contractPdfUrl(ctx: ContractContext, orgId: string, id: string) {
+  const files = isUuid(id) ? await repo.findContractFiles(ctx.db, orgId, id) : undefined;
+  if (!files) throw contractErrors.notFound();
+  const fileId = files.signed_pdf_id ?? files.generated_pdf_id;
+  if (!fileId) throw contractErrors.noPdf();
+  return { ...ctx.files.signedUrl(fileId), signed: files.signed_pdf_id !== null };
+}
+
+/**
+ * `PUT /api/staff/contrats/{id}/signed-pdf`: stores the file in place of a previous one, sets
+ * `signed_at` and the status `signe`, in one transaction (a refusal stores nothing).
+ */
+export async function attachSignedPdf(ctx: ContractContext, caller: Caller, id: string, content: Buffer): Promise<ContractView> {
+  await applyChange(ctx, async (change) => {
+    const current = await lockOrNotFound(change.trx, null, id);
+    const status = statusAfterSigning(current.status);
+    const fileId = await ctx.files.put(change.trx, {
+      content,
+      contentType: 'application/pdf',
+      filename: `${current.contract_number}-signe.pdf`,
+      orgId: current.org_id,
+    });
+    if (current.signed_pdf_id) await ctx.files.delete(change.trx, current.signed_pdf_id);
+    await repo.updateContract(change.trx, current.id, { signed_pdf_id: fileId, signed_at: new Date(), status });
+    await change.event({ org_id: current.org_id, action: 'contract.signed_pdf_attached', subject_type: 'contract', subject_id: current.id, ...actorOf(caller), details: { from: current.status, to: status, bytes: content.length } });
+  });
+  return readContract(ctx.db, null, id);
+}
+
+/** `DELETE /api/staff/contrats/{id}/delete-signed-pdf`: back to `a_signer`. */
+export async function deleteSignedPdf(ctx: ContractContext, caller: Caller, id: string): Promise<void> {
+  await applyChange(ctx, async (change) => {
+    const current = await lockOrNotFound(change.trx, null, id);
+    if (!current.signed_pdf_id) throw contractErrors.noSignedPdf();
+    const status = statusAfterUnsigning(current.status);
+    await repo.updateContract(change.trx, current.id, { signed_pdf_id: null, signed_at: null, status });
+    await ctx.files.delete(change.trx, current.signed_pdf_id);
+    await change.event({ org_id: current.org_id, action: 'contract.signed_pdf_deleted', subject_type: 'contract', subject_id: current.id, ...actorOf(caller), details: { from: current.status, to: status } });
+  });
 }

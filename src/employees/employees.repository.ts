@@ -1,5 +1,6 @@
 /** SQL of employees (MODULES 3): every query that reads or writes them. */
 import type { Database } from '../db/database.ts';
+import { keyset, type CursorValue, type KeysetOrder } from '../http/list.ts';
 import type { EmployeeFields } from './employee.rules.ts';
 
 const COLUMNS = ['id', 'org_id', 'first_name', 'last_name', 'email', 'category', 'iban', 'bic', 'created_at', 'updated_at'] as const;
@@ -29,18 +30,14 @@ export function updateEmployee(db: Database, id: string, fields: EmployeeFields)
     .executeTakeFirstOrThrow();
 }
 
-/** One page of the organization's employees by name (last, first, id), after `after`. */
-export function listEmployees(db: Database, orgId: string, after: [string, string, string] | null, limit: number) {
-  let query = db
-    .selectFrom('employees')
-    .select(COLUMNS)
-    .where('org_id', '=', orgId)
-    .orderBy('last_name')
-    .orderBy('first_name')
-    .orderBy('id')
-    .limit(limit + 1);
-  if (after) {
-    query = query.where((eb) => eb(eb.refTuple('last_name', 'first_name', 'id'), '>', eb.tuple(after[0], after[1], after[2])));
-  }
-  return query.execute();
+/** The list's order: by name, the id last (unique). */
+export const EMPLOYEE_ORDER = [
+  { ref: 'last_name', direction: 'asc', kind: 'text' },
+  { ref: 'first_name', direction: 'asc', kind: 'text' },
+  { ref: 'id', direction: 'asc', kind: 'uuid' },
+] as const satisfies KeysetOrder;
+
+/** One page of the organization's employees by name, after `cursor`. */
+export function listEmployees(db: Database, orgId: string, cursor: CursorValue[] | null, limit: number) {
+  return keyset(db.selectFrom('employees').select(COLUMNS).where('org_id', '=', orgId), EMPLOYEE_ORDER, cursor, limit).execute();
 }

@@ -4,9 +4,9 @@
  * in the same transaction (the grid searches employee names).
  */
 import type { Database } from '../db/database.ts';
-import { applyChange, type ChangeContext } from '../audit/change.ts';
+import { applyChange, type Change, type ChangeContext } from '../audit/change.ts';
 import { actorOf } from '../audit/audit.repository.ts';
-import { decodeCursor, invalidCursor, keysetPage, parseLimit } from '../http/list.ts';
+import { decodeCursor, keysetPage, parseLimit } from '../http/list.ts';
 import type { Caller } from '../identity/identity.service.ts';
 import { isUuid } from '../org/resolution.ts';
 import { searchTextOf } from '../contracts/contract.rules.ts';
@@ -50,22 +50,22 @@ export interface EmployeeActor {
 /** `GET /api/salaries`: by name (last, first). */
 export async function listEmployees(db: Database, orgId: string, query: { limit?: string; cursor?: string }) {
   const limit = parseLimit(query.limit);
-  const after = decodeCursor(query.cursor);
-  if (after !== null && (after.length !== 3 || !after.every((v) => typeof v === 'string') || !isUuid(after[2]))) throw invalidCursor();
-  const rows = await repo.listEmployees(db, orgId, after as [string, string, string] | null, limit);
+  const rows = await repo.listEmployees(db, orgId, decodeCursor(query.cursor), limit);
   const page = keysetPage(rows, limit, (row) => [row.last_name, row.first_name, row.id]);
   return { items: page.items.map(employeeView), next_cursor: page.next_cursor };
 }
 
+/** A new employee in the change's transaction. */
+export async function insertNewEmployee(change: Change, actor: { caller: Pick<Caller, 'userId' | 'email'>; orgId: string }, input: EmployeeFieldsInput) {
+  const fields = checkEmployeeFields(input);
+  const created = await repo.insertEmployee(change.trx, actor.orgId, fields);
+  await change.event({ org_id: actor.orgId, action: 'employee.created', subject_type: 'employee', subject_id: created.id, ...actorOf(actor.caller) });
+  return created;
+}
+
 /** `POST /api/salaries`. */
 export async function createEmployee(ctx: ChangeContext, actor: EmployeeActor, input: EmployeeFieldsInput) {
-  const fields = checkEmployeeFields(input);
-  const row = await applyChange(ctx, async (change) => {
-    const created = await repo.insertEmployee(change.trx, actor.orgId, fields);
-    await change.event({ org_id: actor.orgId, action: 'employee.created', subject_type: 'employee', subject_id: created.id, ...actorOf(actor.caller) });
-    return created;
-  });
-  return employeeView(row);
+  return employeeView(await applyChange(ctx, (change) => insertNewEmployee(change, actor, input)));
 }
 
 /** `PATCH /api/salaries/{id}`: the fields the body carries. */

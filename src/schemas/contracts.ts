@@ -1,6 +1,6 @@
 /** Schemas of the contracts endpoints (MODULES 4). */
 import { Type } from '@sinclair/typebox';
-import { ListQuery } from '../http/list.ts';
+import { ListQuery, Page } from '../http/list.ts';
 import { MoneyInput, MoneyString } from '../money/money.ts';
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
@@ -64,10 +64,10 @@ const contractProperties = {
 export const ContractSummary = Type.Object(contractProperties);
 export const Contract = Type.Object({ ...contractProperties, dates: Type.Array(DateLine) });
 
-export const ContractList = Type.Object({ items: Type.Array(ContractSummary), next_cursor: NullableString });
+export const ContractList = Page(ContractSummary);
 
 export const GridQuery = Type.Object({
-  ...ListQuery.properties,
+  ...ListQuery,
   status: Type.Optional(Type.String()),
   kind: Type.Optional(Type.String()),
   employee_id: Type.Optional(Type.String()),
@@ -87,7 +87,8 @@ export const Note = Type.Object({
   text: Type.String(),
   created_at: Type.String({ format: 'date-time' }),
 });
-export const NoteList = Type.Object({ items: Type.Array(Note), next_cursor: NullableString });
+export const NoteList = Page(Note);
+export const NoteListQuery = Type.Object({ ...ListQuery });
 
 export const GeneratePdfBody = Type.Object({ contract_id: Type.Optional(Type.String({ maxLength: 100 })) });
 export const SignedUrl = Type.Object({ url: Type.String(), expires_at: Type.String({ format: 'date-time' }) });

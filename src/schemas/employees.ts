@@ -1,6 +1,6 @@
 /** Schemas of the employees endpoints (MODULES 3). */
 import { Type } from '@sinclair/typebox';
-import { ListQuery } from '../http/list.ts';
+import { ListQuery, Page } from '../http/list.ts';
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 const Optional = (description: string, maxLength = 200) => Type.Optional(Type.Union([Type.String({ maxLength, description }), Type.Null()]));
@@ -27,8 +27,6 @@ export const Employee = Type.Object({
   updated_at: Type.String({ format: 'date-time' }),
 });
 
-export const EmployeeList = Type.Object({ items: Type.Array(Employee), next_cursor: NullableString });
+export const EmployeeList = Page(Employee);
 
-export const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
-
-export const EmployeeListQuery = Type.Object({ ...ListQuery.properties });
+export const EmployeeListQuery = Type.Object({ ...ListQuery });
