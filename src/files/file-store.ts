@@ -7,7 +7,7 @@
  * the id instead (see `s3-blobs.ts` for how a rolled-back change leaves no object behind).
  */
 import type { Database } from '../db/database.ts';
-import { deleteFile, findFile, insertFile } from './files.repository.ts';
+import { deleteFile, existingFileIds, findFile, insertFile } from './files.repository.ts';
 import { signFileUrl } from './signed-url.ts';
 
 export interface NewFile {
@@ -33,12 +33,19 @@ export interface FileStore {
   delete(trx: Database, id: string): Promise<void>;
   /** A link valid 5 minutes, usable without a session: `{PUBLIC_URL}/files/{id}?exp=&sig=`. */
   signedUrl(id: string): { url: string; expires_at: string };
+  /**
+   * Deletes the S3 objects left without a row (rolled-back changes, deletions) once older than
+   * `graceMs` (default an hour); returns how many. Nothing to do when files are in the database.
+   */
+  sweep(graceMs?: number): Promise<number>;
 }
 
 /** Where the bytes go when they are not in the row. */
 export interface BlobStore {
   put(id: string, content: Buffer, contentType: string): Promise<void>;
   get(id: string): Promise<Buffer | null>;
+  /** Deletes the objects older than `graceMs` whose id `exists` does not return; returns how many. */
+  sweep(exists: (ids: string[]) => Promise<Set<string>>, graceMs?: number): Promise<number>;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -82,6 +89,10 @@ export function createFileStore(options: { db: Database; blobs: BlobStore | null
 
     signedUrl(id) {
       return signFileUrl(signingKey, publicUrl, id);
+    },
+
+    async sweep(graceMs) {
+      return blobs ? blobs.sweep((ids) => existingFileIds(db, ids), graceMs) : 0;
     },
   };
 }

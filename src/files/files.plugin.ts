@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { createFileStore, type FileStore } from './file-store.ts';
-import { existingFileIds, sharedSecret } from './files.repository.ts';
+import { sharedSecret } from './files.repository.ts';
 import filesRoutes from './files.routes.ts';
 import { registerPdfUploads } from './pdf-upload.ts';
 import { createS3Blobs, SWEEP_GRACE_MS } from './s3-blobs.ts';
@@ -21,13 +21,14 @@ export default fp(
     const { config, db } = fastify;
     const signingKey = config.fileUrlSecret !== null ? Buffer.from(config.fileUrlSecret) : await sharedSecret(db, 'file_url_key');
     const blobs = config.storage.kind === 's3' ? createS3Blobs(config.storage) : null;
-    fastify.decorate('files', createFileStore({ db, blobs, signingKey, publicUrl: config.publicUrl }));
+    const files = createFileStore({ db, blobs, signingKey, publicUrl: config.publicUrl });
+    fastify.decorate('files', files);
 
     if (blobs) {
       // Objects left by rolled-back changes and deletions (see s3-blobs.ts), hourly; every
       // instance may sweep, a deletion twice is harmless.
       const sweep = () => {
-        blobs.sweep((ids) => existingFileIds(db, ids)).then(
+        files.sweep().then(
           (deleted) => deleted > 0 && fastify.log.info({ deleted }, 'orphan file objects deleted'),
           (error: unknown) => fastify.log.warn({ err: error }, 'file object sweep failed'),
         );

@@ -27,11 +27,6 @@ export interface S3Location {
 }
 
 export interface S3Blobs extends BlobStore {
-  /**
-   * Deletes the objects older than `graceMs` whose id `exists` does not return; returns how
-   * many. Objects under the prefix that are not named by a file id are left alone.
-   */
-  sweep(exists: (ids: string[]) => Promise<Set<string>>, graceMs?: number): Promise<number>;
   close(): void;
 }
 
@@ -61,6 +56,7 @@ export function createS3Blobs(location: S3Location): S3Blobs {
       }
     },
 
+    // Objects under the prefix that are not named by a file id are left alone.
     async sweep(exists, graceMs = SWEEP_GRACE_MS) {
       const before = Date.now() - graceMs;
       let deleted = 0;
