@@ -11,7 +11,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from './config.ts';
 import type { Database, DatabaseHandle } from './db/database.ts';
-import callerPlugin from './http/caller.ts';
+import sessionPlugin from './identity/session.plugin.ts';
 import gatePlugin from './org/gate.plugin.ts';
 import { databaseRateLimitStore } from './http/rate-limit-store.ts';
 import { AppError, errorBody, RATE_LIMITED_MESSAGE } from './http/errors.ts';
@@ -20,6 +20,7 @@ import mailPlugin, { type MailPluginOptions } from './mail/mail.plugin.ts';
 import filesPlugin from './files/files.plugin.ts';
 import healthRoutes from './http/health.routes.ts';
 import identityRoutes from './identity/identity.routes.ts';
+import meRoutes from './org/me.ts';
 import accessRoutes from './access/access.routes.ts';
 import staffRoutes from './staff/staff.routes.ts';
 import securityHeaders, { docsCsp } from './pages/security.ts';
@@ -127,13 +128,14 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
   await fastify.register(cookie);
   // Counted in the database: every instance on it shares the same limits.
   await fastify.register(rateLimit, { global: false, store: databaseRateLimitStore(options.database.db) });
-  await fastify.register(callerPlugin);
+  await fastify.register(sessionPlugin);
   await fastify.register(gatePlugin);
   await fastify.register(mailPlugin, options);
   await fastify.register(filesPlugin);
 
   await fastify.register(healthRoutes);
   await fastify.register(identityRoutes);
+  await fastify.register(meRoutes);
   await fastify.register(accessRoutes);
   await fastify.register(staffRoutes);
   await fastify.register(pagesRoutes);

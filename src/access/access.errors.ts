@@ -1,16 +1,15 @@
-/** Every error of the access API, with its status and French message (SPEC 7, CONTRACT 5). */
+/**
+ * The errors of the access API, with their status and French message (SPEC 7, CONTRACT 5).
+ * Those it shares live with their layer: `orgErrors` (organization), `identityErrors` (e-mail).
+ */
 import { AppError } from '../http/errors.ts';
 
 export const accessErrors = {
-  noActiveOrg: () => new AppError(400, 'no_active_org', 'Aucune organisation active trouvée'),
-  missingEmail: () => new AppError(400, 'missing_email', "L'email est requis"),
-  invalidEmail: () => new AppError(400, 'invalid_email', "L'adresse e-mail n'est pas valide"),
   invalidFirstName: () => new AppError(400, 'invalid_first_name', 'Le prénom contient des caractères non autorisés ou est trop long'),
   forbiddenRole: () => new AppError(403, 'forbidden_role', 'Le rôle SUPER_ADMIN ne peut être assigné'),
   protectedSuperAdmin: () =>
     new AppError(403, 'forbidden_role', "L'administrateur principal (SUPER_ADMIN) de l'organisation ne peut être ni modifié ni révoqué"),
   invalidRole: () => new AppError(400, 'invalid_role', 'Rôle inconnu : choisissez ADMIN, AGENT ou COMPTA'),
-  orgNotFound: () => new AppError(400, 'org_not_found', 'Organisation introuvable'),
   memberNotFound: () => new AppError(404, 'not_found', 'Membre introuvable'),
   cannotRevokeSelf: () => new AppError(400, 'cannot_revoke_self', 'Vous ne pouvez pas révoquer votre propre accès'),
   alreadyActivated: () => new AppError(409, 'already_activated', 'Ce compte est déjà activé : aucune invitation à renvoyer'),

@@ -1,15 +1,15 @@
 /**
- * SQL of the member list (SPEC 4.1, 2.5) and of the audit trail reads.
+ * SQL of the member list (SPEC 4.1, 2.5).
  *
  * The list is built as JSON by PostgreSQL itself and passed through as text: turning rows
  * into JavaScript objects and back costs more than the query. Members and their accounts
  * are read in one join, never one identity read per member. (`bench/` measures these
  * queries against the smallest program that could serve the list: see bench/README.md.)
  */
-import { CompiledQuery, sql, type RawBuilder, type Selectable } from 'kysely';
+import { CompiledQuery, sql, type RawBuilder } from 'kysely';
 import { preparedStatement, type Database } from '../db/database.ts';
-import type { AccessEventsTable, MemberRole } from '../db/schema.ts';
 import type { SessionRow } from '../identity/identity.repository.ts';
+import type { MemberRole } from '../org/permissions.ts';
 
 /**
  * One access list item (SPEC 2.5 + CONTRACT 5's `activated`) as JSON text, concatenated by
@@ -70,21 +70,21 @@ export interface SessionScopeListRow extends SessionRow {
   /** The caller's membership in `org_id` (non-staff only). */
   member_role: MemberRole | null;
   member_revoked: boolean | null;
-  /** The JSON array of `org_id`'s members, read only when the session is valid and may read it. */
+  /** The JSON array of `org_id`'s members, read only when the session is valid and the role may see it. */
   items: string | null;
 }
 
 /**
  * `GET /api/access` in one round trip: the session (as `findSession` reads it), the caller's
  * organization (`get_my_org` for a member; `staffOrgId` for staff), the caller's membership
- * there, and, when the session's secret and expiry hold and the caller may read the list
- * (SPEC 4.4), the list itself. The service still decides everything from the returned row;
- * `items` only spares it a second query.
+ * there, and, when the session's secret and expiry hold and the caller is staff or holds one
+ * of `listRoles`, the list itself. The gate still decides everything from the returned row
+ * with `can()`; `items` only spares a second query.
  */
 export async function readSessionScopeList(db: Database, input: SessionScopeInput): Promise<SessionScopeListRow | undefined> {
   // The statement is built and compiled once (a template this size takes Kysely tens of
   // microseconds, a sizeable part of a small list's time), then run with each caller's values.
-  const compiled = (sessionScopeList ??= compileOnce<SessionScopeInput>(db, sessionScopeListQuery, ['sessionId', 'secretHash', 'staffOrgId']));
+  const compiled = (sessionScopeList ??= compileOnce<SessionScopeInput>(db, sessionScopeListQuery, ['sessionId', 'secretHash', 'staffOrgId', 'listRoles']));
   const { rows } = await db.executeQuery<SessionScopeListRow>(compiled(input));
   return rows[0];
 }
@@ -93,6 +93,8 @@ interface SessionScopeInput {
   sessionId: string;
   secretHash: string;
   staffOrgId: string | null;
+  /** The roles whose holders may see the list (`permissions.ts`). */
+  listRoles: readonly MemberRole[];
 }
 
 let sessionScopeList: ((input: SessionScopeInput) => CompiledQuery) | undefined;
@@ -136,7 +138,7 @@ function sessionScopeListQuery(input: SessionScopeInput): RawBuilder<SessionScop
     select ch.session_id, ch.secret_hash, ch.expires_at, ch.last_verified_at, ch.user_id, ch.email, ch.user_metadata,
            ch.is_staff, ch.staff_level, ch.org_id, ch.member_role, ch.member_revoked,
            case when ch.valid and ch.org_id is not null
-                 and (ch.is_staff or (ch.member_role in ('ADMIN', 'SUPER_ADMIN') and not ch.member_revoked))
+                 and (ch.is_staff or ch.member_role = any(${input.listRoles}::text[]))
                 then ${orgMembersArray(sql<string>`ch.org_id`)} end as items
       from checked ch`;
 }
@@ -233,18 +235,3 @@ export function globalMembersCopyStatement(db: Database): string {
 
 /** The columns of `globalMembersCopyStatement`, in order. */
 export const GLOBAL_COPY_COLUMNS = ['org_id', 'user_id', 'after_user_id', 'created_at', 'after_created_at'] as const;
-
-export type AccessEventRow = Selectable<AccessEventsTable>;
-
-/** The audit trail, newest first; `before` is the id the previous page ended on. */
-export function listAccessEvents(
-  db: Database,
-  orgId: string | null,
-  before: string | null,
-  limit: number,
-): Promise<AccessEventRow[]> {
-  let query = db.selectFrom('access_events').selectAll().orderBy('id', 'desc').limit(limit);
-  if (orgId) query = query.where('org_id', '=', orgId);
-  if (before) query = query.where('id', '<', before);
-  return query.execute();
-}

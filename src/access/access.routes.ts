@@ -1,47 +1,33 @@
-/** `/api/access`: the member-access API (SPEC 4.1, 4.2; CONTRACT 5). Thin handlers. */
+/**
+ * `/api/access`: the member-access API (SPEC 4.1, 4.2; CONTRACT 5). Thin handlers: each route
+ * declares its gate (SPEC 4.4's manage-members set) and where its organization comes from
+ * (SPEC 4.1 reads: staff may read every organization; SPEC 4.2 changes: the body's `org_id`,
+ * then the staff settings); the gate hook has checked both before the handler runs.
+ */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Static } from '@sinclair/typebox';
-import { ErrorBody, PlainText } from '../http/schemas.ts';
-import {
-  AccessEventsPage, AccessEventsQuery, AccessList, AddMemberBody, OkMessage, UserIdParams,
-} from '../schemas/access.ts';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
+import { listAccessEvents } from '../audit/audit.repository.ts';
+import { ErrorBody, OkMessage, PlainText } from '../http/schemas.ts';
+import { requestScope } from '../org/scope.ts';
+import { AccessEventsPage, AccessEventsQuery, AccessList, AddMemberBody, UserIdParams } from '../schemas/access.ts';
 import { addMember, createAccess, MESSAGES, parseMemberInput, resendInvitation, revokeMember, type AccessContext } from './access.service.ts';
-import { listAccessEvents } from './access.repository.ts';
+import { readListScope } from './list-scope.ts';
 import { globalMemberListStream, orgMemberListBody } from './member-list.ts';
-import { changeScope, readScope, readScopeWithList, scopeOf } from './org-scope.ts';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** `GET /api/access`: the list, when the query that read the session could read it. */
-    accessListJson: string | null;
-  }
-}
 
 const errors = { 400: ErrorBody, 401: PlainText, 403: Type.Union([ErrorBody, PlainText]), 404: ErrorBody, 409: ErrorBody, 500: ErrorBody };
 
 export default async function accessRoutes(fastify: FastifyInstance): Promise<void> {
-  fastify.decorateRequest('orgScope', null);
   fastify.decorateRequest('accessListJson', null);
-  const { db, config } = fastify;
-  const context = (request: FastifyRequest): AccessContext => ({ db, config, scope: scopeOf(request) });
-  const reading = async (request: FastifyRequest) => {
-    request.orgScope = await readScope(db, request);
-  };
-  const changing = async (request: FastifyRequest) => {
-    request.orgScope = await changeScope(db, request);
-  };
+  const { db, config, mail } = fastify;
+  const context = (request: FastifyRequest): AccessContext => ({ db, config, mail, scope: requestScope(request) });
+  const reading = { gate: 'manageMembers', orgFallback: 'global' } as const;
+  const changing = { gate: 'manageMembers', orgFallback: 'body' } as const;
 
   fastify.get(
     '/api/access',
     {
-      // One query reads the session, the scope and the list (see readScopeWithList).
-      config: { gate: 'manageMembers', readsOwnSession: true },
-      preValidation: async (request) => {
-        const { scope, listJson } = await readScopeWithList(db, request);
-        request.orgScope = scope;
-        request.accessListJson = listJson;
-      },
+      // One query reads the session, the scope and the list (see list-scope.ts).
+      config: { ...reading, readsOwnSession: true, scopeReader: readListScope },
       schema: {
         tags: ['access'],
         summary: 'Members of the active organization, newest first (every membership in global staff mode)',
@@ -49,7 +35,7 @@ export default async function accessRoutes(fastify: FastifyInstance): Promise<vo
       },
     },
     async (request, reply) => {
-      const { orgId } = scopeOf(request);
+      const { orgId } = requestScope(request);
       reply.type('application/json; charset=utf-8');
       if (orgId) return reply.send(request.accessListJson !== null ? `{"items":${request.accessListJson}}` : await orgMemberListBody(db, orgId));
       return reply.send(await globalMemberListStream(fastify.database, request.log));
@@ -59,8 +45,7 @@ export default async function accessRoutes(fastify: FastifyInstance): Promise<vo
   fastify.post<{ Body: Static<typeof AddMemberBody> }>(
     '/api/access',
     {
-      config: { gate: 'manageMembers' },
-      preValidation: changing,
+      config: changing,
       schema: {
         tags: ['access'],
         summary: 'Add a member to the active organization, inviting them when no account exists',
@@ -71,7 +56,6 @@ export default async function accessRoutes(fastify: FastifyInstance): Promise<vo
     async (request) => {
       const input = parseMemberInput(request.body, { allowSuperAdmin: false });
       const { message } = await addMember(context(request), input);
-      fastify.mail.nudge();
       return { ok: true as const, message };
     },
   );
@@ -79,8 +63,7 @@ export default async function accessRoutes(fastify: FastifyInstance): Promise<vo
   fastify.delete<{ Params: Static<typeof UserIdParams> }>(
     '/api/access/:user_id',
     {
-      config: { gate: 'manageMembers' },
-      preValidation: changing,
+      config: changing,
       schema: {
         tags: ['access'],
         summary: "Revoke a member's access to the active organization",
@@ -97,8 +80,7 @@ export default async function accessRoutes(fastify: FastifyInstance): Promise<vo
   fastify.post<{ Params: Static<typeof UserIdParams> }>(
     '/api/access/:user_id/resend',
     {
-      config: { gate: 'manageMembers' },
-      preValidation: changing,
+      config: changing,
       schema: {
         tags: ['access'],
         summary: 'Send a pending member a new invitation (older links stop working)',
@@ -108,7 +90,6 @@ export default async function accessRoutes(fastify: FastifyInstance): Promise<vo
     },
     async (request) => {
       await resendInvitation(context(request), request.params.user_id);
-      fastify.mail.nudge();
       return { ok: true as const, message: MESSAGES.resent };
     },
   );
@@ -116,8 +97,7 @@ export default async function accessRoutes(fastify: FastifyInstance): Promise<vo
   fastify.get<{ Querystring: Static<typeof AccessEventsQuery> }>(
     '/api/access/events',
     {
-      config: { gate: 'manageMembers' },
-      preValidation: reading,
+      config: reading,
       schema: {
         tags: ['access'],
         summary: 'The audit trail of access changes in the active organization, newest first',
@@ -127,7 +107,7 @@ export default async function accessRoutes(fastify: FastifyInstance): Promise<vo
     },
     async (request) => {
       const limit = request.query.limit ?? 50;
-      const rows = await listAccessEvents(db, scopeOf(request).orgId, request.query.before ?? null, limit);
+      const rows = await listAccessEvents(db, requestScope(request).orgId, request.query.before ?? null, limit);
       return { items: rows, next_cursor: rows.length === limit ? rows.at(-1)!.id : null };
     },
   );
@@ -135,8 +115,7 @@ export default async function accessRoutes(fastify: FastifyInstance): Promise<vo
   fastify.post<{ Body: Static<typeof AddMemberBody> }>(
     '/api/access/nouveau',
     {
-      config: { gate: 'staff' },
-      preValidation: changing,
+      config: { gate: 'staff', orgFallback: 'body' },
       schema: {
         tags: ['access', 'staff'],
         summary: 'Staff: create an access (any role, SUPER_ADMIN included) and send the activation e-mail',
@@ -147,7 +126,6 @@ export default async function accessRoutes(fastify: FastifyInstance): Promise<vo
     async (request) => {
       const input = parseMemberInput(request.body, { allowSuperAdmin: true });
       const { userId } = await createAccess(context(request), input);
-      fastify.mail.nudge();
       return { ok: true as const, message: MESSAGES.invited, user_id: userId };
     },
   );

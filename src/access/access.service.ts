@@ -3,37 +3,33 @@
  * re-sending invitations. Each change, its audit record and its e-mail are written in one
  * transaction; the e-mail is delivered after commit by the mail worker.
  */
+import type { Static } from '@sinclair/typebox';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import type { MemberRole } from '../db/schema.ts';
 import { isUniqueViolation } from '../db/errors.ts';
+import { actorOf } from '../audit/audit.repository.ts';
+import { applyChange, type Change, type ChangeContext } from '../audit/change.ts';
 import { isPlausibleEmail, normalizeEmail } from '../identity/email.ts';
-import { findUserByEmail, findUserById, upsertAuthPreferences, type Account } from '../identity/identity.repository.ts';
-import { activationUrl, ensureAccount, firstNameOf, issueOneTimeToken, type Caller } from '../identity/identity.service.ts';
-import { enqueueMail } from '../mail/outbox.ts';
+import { identityErrors } from '../identity/identity.errors.ts';
+import { findUserById, type Account } from '../identity/identity.repository.ts';
+import { activationUrl, firstNameOf, issueOneTimeToken } from '../identity/identity.service.ts';
 import { accessUpdatedEmail, activationEmail, formatMailDate, roleLabel } from '../mail/templates.ts';
-import { ASSIGNABLE_ROLES, MEMBER_ROLES } from './access-check.ts';
+import * as members from '../org/membership.repository.ts';
+import { grantRole, type RoleGrant } from '../org/membership.service.ts';
+import { findOrganization } from '../org/org.repository.ts';
+import { orgErrors } from '../org/org.errors.ts';
+import { ASSIGNABLE_ROLES, DEFAULT_ROLE, isProtectedRole, MEMBER_ROLES, type MemberRole } from '../org/permissions.ts';
+import { isUuid } from '../org/resolution.ts';
+import type { RequestScope } from '../org/scope.ts';
+import type { AddMemberBody } from '../schemas/access.ts';
 import { accessErrors } from './access.errors.ts';
-import { recordAccessEvent } from './audit.repository.ts';
-import * as members from './membership.repository.ts';
-import type { OrgScope } from './org-scope.ts';
-import { isUuid } from './org-resolution.ts';
 
-export interface AccessContext {
-  db: Database;
+export interface AccessContext extends ChangeContext {
   config: Config;
-  scope: OrgScope;
+  scope: RequestScope;
 }
 
-export interface AddMemberBody {
-  email?: string;
-  role?: string;
-  first_name?: string;
-}
-
-export interface MemberInput {
-  email: string;
-  role: MemberRole;
+export interface MemberInput extends RoleGrant {
   firstName: string;
 }
 
@@ -54,40 +50,41 @@ function cleanFirstName(raw: unknown): string {
  * SPEC 4.2 rule 4 with CONTRACT 5's role check: e-mail trimmed and lower-cased (required),
  * role upper-cased (default AGENT; SUPER_ADMIN refused; others outside the list refused).
  */
-export function parseMemberInput(body: AddMemberBody, options: { allowSuperAdmin: boolean }): MemberInput {
+export function parseMemberInput(body: Static<typeof AddMemberBody>, options: { allowSuperAdmin: boolean }): MemberInput {
   const email = normalizeEmail(body.email);
-  if (!email) throw accessErrors.missingEmail();
-  const role = (typeof body.role === 'string' && body.role.trim() ? body.role.trim() : 'AGENT').toUpperCase();
-  if (role === 'SUPER_ADMIN' && !options.allowSuperAdmin) throw accessErrors.forbiddenRole();
+  if (!email) throw identityErrors.missingEmail();
+  const role = (typeof body.role === 'string' && body.role.trim() ? body.role.trim() : DEFAULT_ROLE).toUpperCase();
+  if (isProtectedRole(role) && !options.allowSuperAdmin) throw accessErrors.forbiddenRole();
   const allowed: readonly string[] = options.allowSuperAdmin ? MEMBER_ROLES : ASSIGNABLE_ROLES;
   if (!allowed.includes(role)) throw accessErrors.invalidRole();
-  if (!isPlausibleEmail(email)) throw accessErrors.invalidEmail();
+  if (!isPlausibleEmail(email)) throw identityErrors.invalidEmail();
   return { email, role: role as MemberRole, firstName: cleanFirstName(body.first_name) };
 }
 
 /** "Invité par" in the activation e-mail: who, with their status. */
-function inviterOf(scope: OrgScope): { name: string; status: string } {
-  const { caller } = scope;
+function inviterOf(scope: RequestScope): { name: string; status: string } {
+  const { caller, role } = scope;
   const name = caller.firstName ? `${caller.firstName} (${caller.email})` : caller.email;
-  const status = caller.isStaff ? roleLabel(caller.staffLevel ?? 'STAFF') : roleLabel(scope.callerRole ?? 'ADMIN');
+  // A member who passed the gate has a role; staff have none.
+  const status = roleLabel(role ?? caller.staffLevel ?? 'STAFF');
   return { name, status };
 }
 
 async function requireOrganization(db: Database, orgId: string | null) {
-  if (!orgId) throw accessErrors.noActiveOrg();
-  const org = await members.findOrganization(db, orgId);
-  if (!org) throw accessErrors.orgNotFound();
+  if (!orgId) throw orgErrors.noActiveOrg();
+  const org = await findOrganization(db, orgId);
+  if (!org) throw orgErrors.orgNotFound();
   return org;
 }
 
 async function queueActivationMail(
   ctx: AccessContext,
-  trx: Database,
+  change: Change,
   account: Pick<Account, 'id' | 'email' | 'user_metadata'>,
   org: { name: string },
   role: string,
 ): Promise<void> {
-  const token = await issueOneTimeToken(trx, account.id, 'invite');
+  const token = await issueOneTimeToken(change.trx, account.id, 'invite');
   const mail = activationEmail({
     firstName: firstNameOf(account.user_metadata),
     orgName: org.name,
@@ -96,23 +93,19 @@ async function queueActivationMail(
     activationUrl: activationUrl(ctx.config.publicUrl, token, 'invite'),
     supportEmail: ctx.config.supportEmail,
   });
-  await enqueueMail(trx, { kind: 'activation', to: account.email, ...mail });
-}
-
-function actorOf(caller: Caller) {
-  return { actor_user_id: caller.userId, actor_email: caller.email };
+  await change.mail({ kind: 'activation', to: account.email, ...mail });
 }
 
 /**
- * Runs a change of one organization's memberships in a transaction. The organization was
- * read just before; if it is deleted meanwhile, the write fails on its foreign key, which
- * is answered as an organization that does not exist, not as a database message.
+ * A change of one organization's memberships. The organization was read just before; if it is
+ * deleted meanwhile, the write fails on its foreign key, which is answered as an organization
+ * that does not exist, not as a database message.
  */
-async function inOrganization<T>(db: Database, change: (trx: Database) => Promise<T>): Promise<T> {
+async function inOrganization<T>(ctx: AccessContext, work: (change: Change) => Promise<T>): Promise<T> {
   try {
-    return await db.transaction().execute(change);
+    return await applyChange(ctx, work);
   } catch (error) {
-    if ((error as { code?: unknown }).code === '23503') throw accessErrors.orgNotFound();
+    if ((error as { code?: unknown }).code === '23503') throw orgErrors.orgNotFound();
     throw error;
   }
 }
@@ -124,57 +117,33 @@ async function inOrganization<T>(db: Database, change: (trx: Database) => Promis
 export async function addMember(ctx: AccessContext, input: MemberInput): Promise<{ message: string; userId: string }> {
   const org = await requireOrganization(ctx.db, ctx.scope.orgId);
   const { caller } = ctx.scope;
-  return inOrganization(ctx.db, async (trx) => {
-    let account: Account | undefined = await findUserByEmail(trx, input.email);
-    if (!account) {
-      const invitation = await ensureAccount(trx, input.email, {
-        first_name: input.firstName || null,
-        role: input.role,
-        org_id: org.id,
-        org_name: org.name,
-      });
-      account = invitation.account;
-      if (invitation.created) {
-        await members.insertMembershipIfAbsent(trx, org.id, account.id, input.role);
-        await upsertAuthPreferences(trx, account.id, { allow_magic_link: true, allow_password: false });
-        await queueActivationMail(ctx, trx, account, org, input.role);
-        await recordAccessEvent(trx, {
-          org_id: org.id, action: 'invited', ...actorOf(caller),
-          target_user_id: account.id, target_email: account.email, old_role: null, new_role: input.role,
-        });
-        return { message: MESSAGES.invited, userId: account.id };
-      }
-      // Another request created the account meanwhile: it is an existing account now.
-    }
-
-    const inserted = await members.insertMembershipIfAbsent(trx, org.id, account.id, input.role);
-    const previous = inserted ? undefined : await members.lockMembership(trx, org.id, account.id);
-    if (previous?.role === 'SUPER_ADMIN') throw accessErrors.protectedSuperAdmin();
-    if (previous) await members.updateMembershipRole(trx, org.id, account.id, input.role);
-
-    const roleChanged = previous !== undefined && previous.role !== input.role;
-    if (roleChanged) {
+  return inOrganization(ctx, async (change) => {
+    const { account, created, previous, action } = await grantRole(change.trx, org, input, (previous) => {
+      if (previous && isProtectedRole(previous.role)) throw accessErrors.protectedSuperAdmin();
+    });
+    if (created) {
+      await queueActivationMail(ctx, change, account, org, input.role);
+    } else if (action === 'role_changed') {
       const mail = accessUpdatedEmail({
         firstName: firstNameOf(account.user_metadata),
         orgName: org.name,
-        oldRole: previous.role,
+        oldRole: previous!.role,
         newRole: input.role,
         updatedBy: caller.email || 'Administrateur',
         updatedAt: formatMailDate(new Date(), ctx.config.mailTimezone),
         accessUrl: `${ctx.config.publicUrl}/vos-acces`,
         supportEmail: ctx.config.supportEmail,
       });
-      await enqueueMail(trx, { kind: 'access_updated', to: account.email, ...mail });
+      await change.mail({ kind: 'access_updated', to: account.email, ...mail });
     }
-    const action = !previous ? 'added' : previous.revoked ? 'reactivated' : roleChanged ? 'role_changed' : null;
     if (action) {
-      await recordAccessEvent(trx, {
+      await change.audit({
         org_id: org.id, action, ...actorOf(caller),
         target_user_id: account.id, target_email: account.email,
         old_role: previous?.role ?? null, new_role: input.role,
       });
     }
-    return { message: MESSAGES.added, userId: account.id };
+    return { message: created ? MESSAGES.invited : MESSAGES.added, userId: account.id };
   });
 }
 
@@ -182,16 +151,16 @@ export async function addMember(ctx: AccessContext, input: MemberInput): Promise
 export async function revokeMember(ctx: AccessContext, userId: string): Promise<void> {
   const { caller, orgId } = ctx.scope;
   if (userId === caller.userId) throw accessErrors.cannotRevokeSelf();
-  if (!orgId) throw accessErrors.noActiveOrg();
+  if (!orgId) throw orgErrors.noActiveOrg();
   if (!isUuid(userId)) throw accessErrors.memberNotFound();
-  await ctx.db.transaction().execute(async (trx) => {
-    const membership = await members.lockMembership(trx, orgId, userId);
+  await applyChange(ctx, async (change) => {
+    const membership = await members.lockMembership(change.trx, orgId, userId);
     if (!membership) throw accessErrors.memberNotFound();
-    if (membership.role === 'SUPER_ADMIN') throw accessErrors.protectedSuperAdmin();
+    if (isProtectedRole(membership.role)) throw accessErrors.protectedSuperAdmin();
     if (membership.revoked) return; // already revoked: nothing changes, nothing to record
-    await members.revokeMembership(trx, orgId, userId);
-    const target = await findUserById(trx, userId);
-    await recordAccessEvent(trx, {
+    await members.revokeMembership(change.trx, orgId, userId);
+    const target = await findUserById(change.trx, userId);
+    await change.audit({
       org_id: orgId, action: 'revoked', ...actorOf(caller),
       target_user_id: userId, target_email: target?.email ?? null, old_role: membership.role, new_role: null,
     });
@@ -202,14 +171,14 @@ export async function revokeMember(ctx: AccessContext, userId: string): Promise<
 export async function resendInvitation(ctx: AccessContext, userId: string): Promise<void> {
   const org = await requireOrganization(ctx.db, ctx.scope.orgId);
   if (!isUuid(userId)) throw accessErrors.memberNotFound();
-  await ctx.db.transaction().execute(async (trx) => {
-    const membership = await members.lockMembership(trx, org.id, userId);
-    const account = membership ? await findUserById(trx, userId) : undefined;
+  await applyChange(ctx, async (change) => {
+    const membership = await members.lockMembership(change.trx, org.id, userId);
+    const account = membership ? await findUserById(change.trx, userId) : undefined;
     if (!membership || !account) throw accessErrors.memberNotFound();
     if (membership.revoked) throw accessErrors.memberRevoked();
     if (account.activated_at) throw accessErrors.alreadyActivated();
-    await queueActivationMail(ctx, trx, account, org, membership.role);
-    await recordAccessEvent(trx, {
+    await queueActivationMail(ctx, change, account, org, membership.role);
+    await change.audit({
       org_id: org.id, action: 'invitation_resent', ...actorOf(ctx.scope.caller),
       target_user_id: userId, target_email: account.email, old_role: membership.role, new_role: membership.role,
     });
@@ -223,19 +192,11 @@ export async function resendInvitation(ctx: AccessContext, userId: string): Prom
 export async function createAccess(ctx: AccessContext, input: MemberInput): Promise<{ userId: string; created: boolean }> {
   const org = await requireOrganization(ctx.db, ctx.scope.orgId);
   try {
-    return await ctx.db.transaction().execute(async (trx) => {
-      const { account, created } = await ensureAccount(trx, input.email, {
-        first_name: input.firstName || null,
-        role: input.role,
-        org_id: org.id,
-        org_name: org.name,
-      });
-      const previous = await members.setMembershipRole(trx, org.id, account.id, input.role);
-      if (created) await upsertAuthPreferences(trx, account.id, { allow_magic_link: true, allow_password: false });
-      await queueActivationMail(ctx, trx, account, org, input.role);
-      const action = created ? 'invited' : !previous ? 'added' : previous.revoked ? 'reactivated' : previous.role !== input.role ? 'role_changed' : 'invitation_resent';
-      await recordAccessEvent(trx, {
-        org_id: org.id, action, ...actorOf(ctx.scope.caller),
+    return await inOrganization(ctx, async (change) => {
+      const { account, created, previous, action } = await grantRole(change.trx, org, input);
+      await queueActivationMail(ctx, change, account, org, input.role);
+      await change.audit({
+        org_id: org.id, action: action ?? 'invitation_resent', ...actorOf(ctx.scope.caller),
         target_user_id: account.id, target_email: account.email, old_role: previous?.role ?? null, new_role: input.role,
       });
       return { userId: account.id, created };

@@ -8,16 +8,18 @@
  */
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import type { MemberRole } from '../db/schema.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { isMemberRole } from '../access/access-check.ts';
-import { recordAccessEvent } from '../access/audit.repository.ts';
-import * as members from '../access/membership.repository.ts';
-import { isUuid } from '../access/org-resolution.ts';
+import { actorOf } from '../audit/audit.repository.ts';
+import { applyChange, type Change } from '../audit/change.ts';
 import { isPlausibleEmail, normalizeEmail } from '../identity/email.ts';
-import { findUserByEmail, markActivated, upsertAuthPreferences } from '../identity/identity.repository.ts';
-import { activationUrl, ensureAccount, issueOneTimeToken } from '../identity/identity.service.ts';
+import { findUserByEmail, markActivated } from '../identity/identity.repository.ts';
+import { activationUrl, issueOneTimeToken } from '../identity/identity.service.ts';
+import * as members from '../org/membership.repository.ts';
+import { grantRole } from '../org/membership.service.ts';
+import { createOrganization, findOrganization, findOrganizationByKey } from '../org/org.repository.ts';
+import { isMemberRole, isProtectedRole, MEMBER_ROLES, ROLE, type MemberRole } from '../org/permissions.ts';
+import { isUuid } from '../org/resolution.ts';
 import { createStaffUser } from '../staff/staff.service.ts';
 import { findStaffUser } from '../staff/staff.repository.ts';
 
@@ -30,9 +32,6 @@ export interface CommandContext {
 export class CommandError extends Error {
   override name = 'CommandError';
 }
-
-/** Who the audit trail names for changes made from the command line. */
-export const CLI_ACTOR = 'cli';
 
 type OptionType = { type: 'string' } | { type: 'boolean' };
 export type RawArgs = Record<string, unknown>;
@@ -78,7 +77,7 @@ export function parseEmail(args: RawArgs): string {
 
 function parseRole(args: RawArgs): MemberRole {
   const role = requiredText(args, 'role').toUpperCase();
-  if (!isMemberRole(role)) throw new CommandError(`--role "${role}" is not a role: choose ADMIN, SUPER_ADMIN, AGENT or COMPTA`);
+  if (!isMemberRole(role)) throw new CommandError(`--role "${role}" is not a role: choose ${MEMBER_ROLES.join(', ')}`);
   return role;
 }
 
@@ -101,43 +100,22 @@ export interface MembershipChange {
 /**
  * Gives the account of `email` the role in the organization, creating the account (not
  * activated: it signs in by link) when needed, and records the change in the audit trail.
- * Runs inside the caller's transaction. No e-mail is sent.
+ * Runs inside the caller's change. No e-mail is sent.
  */
 export async function applyMembership(
-  trx: Database,
-  change: MembershipChange,
+  change: Change,
+  membership: MembershipChange,
   org: { id: string; name: string },
 ): Promise<{ userId: string; created: boolean }> {
-  const { account, created } = await ensureAccount(trx, change.email, {
-    first_name: change.firstName || null,
-    role: change.role,
-    org_id: org.id,
-    org_name: org.name,
-  });
-  if (created) await upsertAuthPreferences(trx, account.id, { allow_magic_link: true, allow_password: false });
-  if (change.role === 'SUPER_ADMIN') {
-    const holder = await trx
-      .selectFrom('organization_members as m')
-      .innerJoin('auth.users as u', 'u.id', 'm.user_id')
-      .select('u.email')
-      .where('m.org_id', '=', org.id)
-      .where('m.role', '=', 'SUPER_ADMIN')
-      .where('m.user_id', '<>', account.id)
-      .executeTakeFirst();
-    if (holder) throw superAdminTaken(org, holder.email);
+  if (isProtectedRole(membership.role)) {
+    const holder = await members.otherProtectedHolder(change.trx, org.id, membership.email);
+    if (holder) throw superAdminTaken(org, holder);
   }
-  const previous = await members.setMembershipRole(trx, org.id, account.id, change.role);
-  const action = created ? 'invited' : !previous ? 'added' : previous.revoked ? 'reactivated' : previous.role !== change.role ? 'role_changed' : null;
+  const { account, created, previous, action } = await grantRole(change.trx, org, membership);
   if (action) {
-    await recordAccessEvent(trx, {
-      org_id: org.id,
-      action,
-      actor_user_id: null,
-      actor_email: CLI_ACTOR,
-      target_user_id: account.id,
-      target_email: account.email,
-      old_role: previous?.role ?? null,
-      new_role: change.role,
+    await change.audit({
+      org_id: org.id, action, ...actorOf(null),
+      target_user_id: account.id, target_email: account.email, old_role: previous?.role ?? null, new_role: membership.role,
     });
   }
   return { userId: account.id, created };
@@ -150,7 +128,7 @@ function superAdminTaken(org: { name: string }, holder?: string): CommandError {
 }
 
 async function requireOrganization(db: Database, orgId: string) {
-  const org = await members.findOrganization(db, orgId);
+  const org = await findOrganization(db, orgId);
   if (!org) throw new CommandError(`no organization with id ${orgId}`);
   return org;
 }
@@ -187,12 +165,12 @@ export const DEMO_STAFF_EMAIL = 'staff@demo.local';
 function demoMembers(slug: string, names: [string, string, string, string, string, string]): DemoMember[] {
   const [superAdmin, admin, agent, compta, invited, former] = names;
   return [
-    { email: `direction@${slug}.demo.local`, firstName: superAdmin, role: 'SUPER_ADMIN', state: 'active' },
-    { email: `admin@${slug}.demo.local`, firstName: admin, role: 'ADMIN', state: 'active' },
-    { email: `agent@${slug}.demo.local`, firstName: agent, role: 'AGENT', state: 'active' },
-    { email: `compta@${slug}.demo.local`, firstName: compta, role: 'COMPTA', state: 'active' },
-    { email: `invitation@${slug}.demo.local`, firstName: invited, role: 'AGENT', state: 'pending' },
-    { email: `ancien@${slug}.demo.local`, firstName: former, role: 'AGENT', state: 'revoked' },
+    { email: `direction@${slug}.demo.local`, firstName: superAdmin, role: ROLE.superAdmin, state: 'active' },
+    { email: `admin@${slug}.demo.local`, firstName: admin, role: ROLE.admin, state: 'active' },
+    { email: `agent@${slug}.demo.local`, firstName: agent, role: ROLE.agent, state: 'active' },
+    { email: `compta@${slug}.demo.local`, firstName: compta, role: ROLE.compta, state: 'active' },
+    { email: `invitation@${slug}.demo.local`, firstName: invited, role: ROLE.agent, state: 'pending' },
+    { email: `ancien@${slug}.demo.local`, firstName: former, role: ROLE.agent, state: 'revoked' },
   ];
 }
 
@@ -201,22 +179,22 @@ export const DEMO_ORGANIZATIONS: DemoOrganization[] = [
   { name: 'Compagnie Lumière', key: 'CLU002', members: demoMembers('lumiere', ['Gaëlle', 'Hugo', 'Inès', 'Jules', 'Karim', 'Léa']) },
 ];
 
-async function seedOrganization(trx: Database, demo: DemoOrganization) {
-  const existing = await trx.selectFrom('organizations').select(['id', 'name']).where('structure_api', '=', demo.key).executeTakeFirst();
+async function seedOrganization(change: Change, demo: DemoOrganization) {
+  const { trx } = change;
   const org =
-    existing ??
-    (await trx.insertInto('organizations').values({ name: demo.name, structure_api: demo.key }).returning(['id', 'name']).executeTakeFirstOrThrow());
+    (await findOrganizationByKey(trx, demo.key)) ??
+    { id: await createOrganization(trx, { name: demo.name, structure_api: demo.key }), name: demo.name };
   const seeded: Array<{ email: string; role: MemberRole; state: DemoState }> = [];
   for (const member of demo.members) {
     const account = await findUserByEmail(trx, member.email);
     const current = account ? await members.findMembership(trx, org.id, account.id) : undefined;
     if (!current) {
-      const { userId } = await applyMembership(trx, { orgId: org.id, email: member.email, role: member.role, firstName: member.firstName }, org);
+      const { userId } = await applyMembership(change, { orgId: org.id, email: member.email, role: member.role, firstName: member.firstName }, org);
       if (member.state !== 'pending') await markActivated(trx, userId);
       if (member.state === 'revoked') {
         await members.revokeMembership(trx, org.id, userId);
-        await recordAccessEvent(trx, {
-          org_id: org.id, action: 'revoked', actor_user_id: null, actor_email: CLI_ACTOR,
+        await change.audit({
+          org_id: org.id, action: 'revoked', ...actorOf(null),
           target_user_id: userId, target_email: member.email, old_role: member.role, new_role: null,
         });
       }
@@ -233,12 +211,12 @@ export async function seedDemo({ db, config }: CommandContext) {
   if (!staffRecord?.is_staff) {
     await createStaffUser(db, config, { email: DEMO_STAFF_EMAIL, firstName: 'Sam', level: 'SUPER_STAFF', invitedBy: null });
   }
-  const organizations = await db.transaction().execute(async (trx) => {
+  const organizations = await applyChange({ db }, async (change) => {
     const result = [];
-    for (const demo of DEMO_ORGANIZATIONS) result.push(await seedOrganization(trx, demo));
+    for (const demo of DEMO_ORGANIZATIONS) result.push(await seedOrganization(change, demo));
     return result;
   });
-  const admin = DEMO_ORGANIZATIONS[0]!.members.find((m) => m.role === 'SUPER_ADMIN')!;
+  const admin = DEMO_ORGANIZATIONS[0]!.members.find((m) => isProtectedRole(m.role))!;
   return {
     organizations,
     staff: { email: DEMO_STAFF_EMAIL, level: 'SUPER_STAFF', login_url: await signInLinkFor(db, config, DEMO_STAFF_EMAIL) },
@@ -271,12 +249,7 @@ export const COMMANDS: Record<string, CommandDefinition<unknown>> = {
     prepare: (args) => ({ name: requiredText(args, 'name'), key: optionalText(args, 'key', 100) || null }),
     async run({ db }, input: { name: string; key: string | null }) {
       try {
-        const row = await db
-          .insertInto('organizations')
-          .values({ name: input.name, structure_api: input.key })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        return { id: row.id };
+        return { id: await createOrganization(db, { name: input.name, structure_api: input.key }) };
       } catch (error) {
         if (isUniqueViolation(error)) throw new CommandError(`an organization with key "${input.key}" already exists`);
         throw error;
@@ -314,7 +287,7 @@ export const COMMANDS: Record<string, CommandDefinition<unknown>> = {
     async run({ db }, input: MembershipChange) {
       const org = await requireOrganization(db, input.orgId);
       try {
-        const { userId, created } = await db.transaction().execute((trx) => applyMembership(trx, input, org));
+        const { userId, created } = await applyChange({ db }, (change) => applyMembership(change, input, org));
         return { user_id: userId, created };
       } catch (error) {
         // Two concurrent SUPER_ADMIN assignments: the unique index decides.

@@ -9,3 +9,6 @@ export const ErrorBody = Type.Object(
 
 /** SPEC 7: the plain-text 401 `Unauthorized` and 403 `Forbidden`. */
 export const PlainText = Type.String({ description: 'plain text: `Unauthorized` or `Forbidden`' });
+
+/** `{ ok: true, message }`: the answer of a change that returns nothing else. */
+export const OkMessage = Type.Object({ ok: Type.Literal(true), message: Type.String() });

@@ -1,24 +1,18 @@
-/** Sign-in, sign-out and the current user (CONTRACT 4). */
+/** Sign-in and sign-out (CONTRACT 4). `GET /api/me` needs the organization: `org/me.ts`. */
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
-import { SESSION_COOKIE, requireCaller } from '../http/caller.ts';
-import { ErrorBody, PlainText } from '../http/schemas.ts';
-import { resolveRequestOrgId } from '../access/active-org.ts';
+import { cookieOptions } from '../http/cookies.ts';
+import { ErrorBody } from '../http/schemas.ts';
+import { SESSION_COOKIE } from './session.plugin.ts';
 import { endSession, signInWithToken, SESSION_TTL_MS } from './identity.service.ts';
 import { requestSignInLink } from './sign-in-link.ts';
-import { describeMe, Me } from './me.ts';
 
 const SessionBody = Type.Object({ token: Type.Optional(Type.String({ maxLength: 300 })) });
 const MagicLinkBody = Type.Object({ email: Type.Optional(Type.String({ maxLength: 320 })) });
 const Ok = Type.Object({ ok: Type.Boolean() });
 
 export default async function identityRoutes(fastify: FastifyInstance): Promise<void> {
-  const cookieOptions = {
-    httpOnly: true,
-    sameSite: 'lax' as const,
-    path: '/',
-    secure: fastify.config.secureCookies,
-  };
+  const sessionCookie = cookieOptions(fastify.config.secureCookies);
 
   fastify.post<{ Body: Static<typeof SessionBody> }>(
     '/auth/session',
@@ -32,7 +26,7 @@ export default async function identityRoutes(fastify: FastifyInstance): Promise<
     },
     async (request, reply) => {
       const { sessionToken } = await signInWithToken(fastify.db, request.body.token);
-      reply.setCookie(SESSION_COOKIE, sessionToken, { ...cookieOptions, maxAge: SESSION_TTL_MS / 1000 });
+      reply.setCookie(SESSION_COOKIE, sessionToken, { ...sessionCookie, maxAge: SESSION_TTL_MS / 1000 });
       return { ok: true, redirect: '/vos-acces' };
     },
   );
@@ -60,17 +54,8 @@ export default async function identityRoutes(fastify: FastifyInstance): Promise<
     { schema: { tags: ['auth'], summary: 'End the session', response: { 200: Ok } } },
     async (request, reply) => {
       await endSession(fastify.db, request.caller);
-      reply.clearCookie(SESSION_COOKIE, cookieOptions);
+      reply.clearCookie(SESSION_COOKIE, sessionCookie);
       return { ok: true };
-    },
-  );
-
-  fastify.get(
-    '/api/me',
-    { config: { gate: 'signedIn' }, schema: { tags: ['auth'], summary: 'The current user', response: { 200: Me, 401: PlainText } } },
-    async (request) => {
-      const caller = requireCaller(request);
-      return describeMe(fastify.db, caller, await resolveRequestOrgId(fastify.db, request));
     },
   );
 }

@@ -3,7 +3,7 @@
  */
 import type { Database } from '../db/database.ts';
 import type { StaffLevel, UserMetadata } from '../db/schema.ts';
-import { AppError } from '../http/errors.ts';
+import { identityErrors } from './identity.errors.ts';
 import * as repo from './identity.repository.ts';
 import { issueToken, parseToken, secretMatches } from './tokens.ts';
 
@@ -24,10 +24,6 @@ export interface Caller {
   staffLevel: StaffLevel | null;
   sessionId: string;
 }
-
-export const identityErrors = {
-  invalidToken: () => new AppError(401, 'invalid_token', 'Ce lien est invalide, expiré ou déjà utilisé. Demandez un nouveau lien.'),
-};
 
 /** SPEC 2.5: the first_name metadata, else the first word of display_name, else null. */
 export function firstNameOf(metadata: UserMetadata | null | undefined): string | null {

@@ -15,7 +15,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { can, isOrgGate, type Gate } from './permissions.ts';
-import { enforce, gatedScope } from './scope.ts';
+import { enforce, scopeFor, type OrgFallback, type ScopeFacts } from './scope.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -23,6 +23,19 @@ declare module 'fastify' {
     gate?: Gate;
     /** The route needs no session (sign-in, signed file links). */
     public?: boolean;
+    /**
+     * Where the organization comes from when SPEC 4.3 resolves none (see `OrgFallback`). Set
+     * on a `staff` route, it gives the route an organization scope too.
+     * @default 'staffSettings'
+     */
+    orgFallback?: OrgFallback;
+    /**
+     * For a route that reads the session (`readsOwnSession`) in the same query as what it
+     * serves: reads the caller, organization and membership there, for the gate to decide on.
+     * It sets `request.caller`; it answers null when that query could not settle them, and
+     * the gate then reads them the usual way.
+     */
+    scopeReader?: (request: FastifyRequest) => Promise<ScopeFacts | null>;
   }
 }
 
@@ -31,8 +44,10 @@ const GUARDED_PREFIXES = ['/api/', '/files/'];
 
 /** Why a route may not be declared as it is, or null. (`url` holds the plugin prefixes too.) */
 export function undeclaredGate(route: Pick<RouteOptions, 'url' | 'config'>): string | null {
-  const config = (route.config ?? {}) as { gate?: unknown; public?: unknown };
+  const config = (route.config ?? {}) as { gate?: unknown; public?: unknown; readsOwnSession?: unknown; scopeReader?: unknown };
   const { url } = route;
+  // Such a route gets no caller from the session plugin: without a reader, nobody would pass.
+  if (config.readsOwnSession === true && config.scopeReader === undefined) return `${url}: reads its own session without a scopeReader`;
   if (!GUARDED_PREFIXES.some((prefix) => url.startsWith(prefix))) return null;
   if (config.gate !== undefined && config.public === true) return `${url}: declares both a gate and public`;
   if (config.gate === undefined && config.public !== true) return `${url}: declares neither config.gate nor config.public`;
@@ -49,11 +64,11 @@ export default fp(
     });
 
     fastify.addHook('preValidation', async (request) => {
-      const { gate } = request.routeOptions.config;
-      // The access API still applies its own SPEC 4.1/4.2 scope rules in its routes.
-      if (gate === undefined || gate === 'manageMembers') return;
-      if (isOrgGate(gate)) {
-        request.scope = await gatedScope(fastify.db, request, gate);
+      const { gate, orgFallback, scopeReader } = request.routeOptions.config;
+      if (gate === undefined) return;
+      const facts = scopeReader ? await scopeReader(request) : null;
+      if (isOrgGate(gate) || orgFallback) {
+        request.scope = await scopeFor(fastify.db, request, gate, orgFallback ?? 'staffSettings', facts ?? undefined);
       } else {
         enforce(can(request.caller, undefined, gate));
       }

@@ -4,4 +4,6 @@ import { AppError } from '../http/errors.ts';
 export const orgErrors = {
   /** SPEC 7: no organization resolves for the caller. */
   noActiveOrg: () => new AppError(400, 'no_active_org', 'Aucune organisation active trouvée'),
+  /** An id that names no organization: 404 `not_found`, as every id naming nothing (MODULES 1). */
+  orgNotFound: () => new AppError(404, 'not_found', 'Organisation introuvable'),
 };

@@ -6,14 +6,17 @@
  * declares `config: { gate }`, see `gate.plugin.ts`).
  */
 
-/** Every member role (SPEC 2.2), the order in which they are offered. */
+/** Every member role (SPEC 2.2), in the order they are offered. */
 export const MEMBER_ROLES = ['SUPER_ADMIN', 'ADMIN', 'AGENT', 'COMPTA'] as const;
 export type MemberRole = (typeof MEMBER_ROLES)[number];
 
-/** The organization's principal administrator: one per organization, never changed by the API (SPEC 2.3). */
-export const PROTECTED_ROLE: MemberRole = 'SUPER_ADMIN';
+/** The roles by name, for data that must name one (the demo data set). */
+export const ROLE = { superAdmin: 'SUPER_ADMIN', admin: 'ADMIN', agent: 'AGENT', compta: 'COMPTA' } as const satisfies Record<string, MemberRole>;
+
+/** The organization's principal administrator: one per organization, never changed by the access API (SPEC 2.3). */
+export const PROTECTED_ROLE: MemberRole = ROLE.superAdmin;
 /** The role of a member added without one (SPEC 4.2). */
-export const DEFAULT_ROLE: MemberRole = 'AGENT';
+export const DEFAULT_ROLE: MemberRole = ROLE.agent;
 /** Roles that `POST /api/access` may assign (CONTRACT 5): every role but the protected one. */
 export const ASSIGNABLE_ROLES = MEMBER_ROLES.filter((role) => role !== PROTECTED_ROLE);
 

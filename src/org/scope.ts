@@ -1,50 +1,87 @@
 /**
- * The organization a request acts on, and the caller's right to act there, as the gate hook
- * (`gate.plugin.ts`) established them before the handler ran. Handlers read them here:
+ * The organization a request acts on and the caller's right to act there. The gate hook
+ * (`gate.plugin.ts`) establishes them with `scopeFor` before the handler runs; handlers and
+ * pages read them here:
  *
  * ```ts
  * fastify.get('/api/contrats', { config: { gate: 'contract' }, schema }, async (request) => {
  *   const { orgId, caller, role } = orgScope(request);
  * });
  * ```
+ *
+ * `resolution.ts` holds SPEC 4.3 as a pure function; this file binds it to the database and
+ * to a request, and adds what happens when it finds nothing (the fallbacks below).
  */
 import type { FastifyRequest } from 'fastify';
 import type { Database } from '../db/database.ts';
 import { isDatabaseUnavailable } from '../db/errors.ts';
 import { AppError } from '../http/errors.ts';
 import type { Caller } from '../identity/identity.service.ts';
-import { resolveRequestOrgId } from '../access/active-org.ts';
-import { findMembership } from '../access/membership.repository.ts';
-import { can, type Decision, type MemberRole, type OrgGate } from './permissions.ts';
+import { findMembership } from './membership.repository.ts';
+import { myOrgId, orgIdByKey, orgIdByName, savedActiveOrgId } from './org.repository.ts';
 import { orgErrors } from './org.errors.ts';
+import { can, isOrgGate, type Decision, type Gate, type MemberRole } from './permissions.ts';
+import { isUuid, resolveActiveOrgId, type OrgLookups } from './resolution.ts';
 
-export interface OrgScope {
+/** The caller's membership in an organization, as `can()` takes it. */
+export type MembershipFact = { role: MemberRole; revoked: boolean } | undefined | 'lookup_failed';
+
+export interface RequestScope {
   caller: Caller;
-  /** The organization acted on. */
-  orgId: string;
+  /** The organization acted on; null only where the route's `orgFallback` allows it (staff). */
+  orgId: string | null;
   /** The caller's role there; null for staff, who act on every organization without one. */
   role: MemberRole | null;
 }
 
+/** The scope of a route whose organization is always known (every module route). */
+export interface OrgScope extends RequestScope {
+  orgId: string;
+}
+
+/**
+ * Where the organization comes from when SPEC 4.3 resolves none:
+ * - `staffSettings` (MODULES 1, every module route): a staff caller's saved choice (SPEC 2.4),
+ *   else 400 `no_active_org`;
+ * - `global` (SPEC 4.1 reads): a staff caller reads every organization (`orgId` null);
+ * - `body` (SPEC 4.2 changes): the body's `org_id`, then a staff caller's saved choice; a staff
+ *   caller may still have none (`orgId` null: the service answers once the body is checked).
+ */
+export type OrgFallback = 'staffSettings' | 'global' | 'body';
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the gate hook on routes gated on an organization. */
-    scope: OrgScope | null;
+    scope: RequestScope | null;
   }
 }
 
-/** The scope of a route gated on `contract`, `money` or `read`. */
-export function orgScope(request: FastifyRequest): OrgScope {
+function scopeOf(request: FastifyRequest): RequestScope {
   // Only a route without an organization gate gets here without one: a programming error.
-  if (!request.scope) throw new Error(`${request.routeOptions.url}: orgScope() needs an organization gate`);
+  if (!request.scope) throw new Error(`${request.routeOptions.url}: its gate gives no organization scope`);
   return request.scope;
 }
 
-/** The caller of a route gated on `staff` (or `signedIn`). */
-export function staffCaller(request: FastifyRequest): Caller {
-  if (!request.caller) throw new Error(`${request.routeOptions.url}: staffCaller() needs a gate`);
+/** The scope of a route gated on `contract`, `money` or `read`: the organization is always known. */
+export function orgScope(request: FastifyRequest): OrgScope {
+  const scope = scopeOf(request);
+  if (scope.orgId === null) throw new Error(`${request.routeOptions.url}: orgScope() on a route whose orgFallback allows none`);
+  return { ...scope, orgId: scope.orgId };
+}
+
+/** The scope of a route whose `orgFallback` may leave staff without an organization (the access API). */
+export function requestScope(request: FastifyRequest): RequestScope {
+  return scopeOf(request);
+}
+
+/** The caller of a route gated on `signedIn` or `staff` (the gate let nobody else through). */
+export function gatedCaller(request: FastifyRequest): Caller {
+  if (!request.caller) throw new Error(`${request.routeOptions.url}: gatedCaller() needs a gate`);
   return request.caller;
 }
+
+/** The caller of a route gated on `staff`. */
+export const staffCaller = gatedCaller;
 
 /** Throws the answer a refusal gives: 401 or 403, plain text (SPEC 4.4, 7). */
 export function enforce(decision: Decision): void {
@@ -53,11 +90,7 @@ export function enforce(decision: Decision): void {
 }
 
 /** The caller's membership; a failed read (other than an unreachable database) is SPEC 4.4's `lookup_failed`. */
-export async function readMembership(
-  db: Database,
-  orgId: string,
-  userId: string,
-): Promise<{ role: MemberRole; revoked: boolean } | undefined | 'lookup_failed'> {
+export async function readMembership(db: Database, orgId: string, userId: string): Promise<MembershipFact> {
   try {
     return await findMembership(db, orgId, userId);
   } catch (error) {
@@ -66,22 +99,70 @@ export async function readMembership(
   }
 }
 
-/** The organization a staff member last chose (SPEC 2.4 staff settings), if any. */
-export async function staffSavedOrgId(db: Database, userId: string): Promise<string | null> {
-  const row = await db.selectFrom('staff_settings').select('active_org_id').where('user_id', '=', userId).executeTakeFirst();
-  return row?.active_org_id ?? null;
+export function orgLookups(db: Database): OrgLookups {
+  return {
+    myOrg: (userId) => myOrgId(db, userId),
+    orgIdByKey: (key) => orgIdByKey(db, key),
+    orgIdByName: (name) => orgIdByName(db, name),
+  };
+}
+
+/** SPEC 4.3 for a request: its caller, cookies and headers. */
+export function resolveRequestOrgId(db: Database, request: FastifyRequest): Promise<string | null> {
+  return resolveActiveOrgId({ caller: request.caller, cookies: request.cookies, headers: request.headers }, orgLookups(db));
 }
 
 /**
- * MODULES 1: the organization (SPEC 4.3; for staff, the hints, else the saved choice), else
- * 400 `no_active_org`; then the gate's decision on the caller's membership there.
+ * The organization of a request: SPEC 4.3, then the fallback. `fromSettings` tells that it is
+ * a staff member's saved choice (the page then sets the `active_org_id` cookie again).
  */
-export async function gatedScope(db: Database, request: FastifyRequest, gate: OrgGate): Promise<OrgScope> {
+export async function activeOrgOf(
+  db: Database,
+  request: FastifyRequest,
+  fallback: OrgFallback,
+): Promise<{ orgId: string | null; fromSettings: boolean }> {
+  const resolved = await resolveRequestOrgId(db, request);
+  if (resolved) return { orgId: resolved, fromSettings: false };
+  if (fallback === 'body') {
+    const bodyOrgId = (request.body as { org_id?: unknown } | undefined)?.org_id;
+    if (isUuid(bodyOrgId)) return { orgId: bodyOrgId.toLowerCase(), fromSettings: false };
+  }
   const caller = request.caller;
+  if (fallback === 'global' || !caller?.isStaff) return { orgId: null, fromSettings: false };
+  const saved = await savedActiveOrgId(db, caller.userId);
+  return { orgId: saved, fromSettings: saved !== null };
+}
+
+/** What the gate decides on: read by `scopeFor`, or by a route that reads them in its own query. */
+export interface ScopeFacts {
+  caller: Caller | null;
+  orgId: string | null;
+  /** Read only for a non-staff caller with an organization. */
+  membership: MembershipFact;
+}
+
+/**
+ * MODULES 1 and SPEC 4.1-4.4 for a gated route: 401 without a caller; the organization with
+ * its fallback, else 400 `no_active_org` (a staff caller continues without one where the
+ * fallback allows it); then `can()` on the caller's membership there (403).
+ */
+export async function scopeFor(
+  db: Database,
+  request: FastifyRequest,
+  gate: Gate,
+  fallback: OrgFallback,
+  facts?: ScopeFacts,
+): Promise<RequestScope> {
+  const caller = facts ? facts.caller : request.caller;
   if (!caller) throw AppError.unauthorized();
-  const orgId = (await resolveRequestOrgId(db, request)) ?? (caller.isStaff ? await staffSavedOrgId(db, caller.userId) : null);
-  if (!orgId) throw orgErrors.noActiveOrg();
-  const membership = caller.isStaff ? undefined : await readMembership(db, orgId, caller.userId);
+  // A staff-only route refuses everyone else before any organization is looked up.
+  if (!isOrgGate(gate)) enforce(can(caller, undefined, gate));
+  const orgId = facts ? facts.orgId : (await activeOrgOf(db, request, fallback)).orgId;
+  if (!orgId) {
+    if (!caller.isStaff || fallback === 'staffSettings') throw orgErrors.noActiveOrg();
+    return { caller, orgId: null, role: null };
+  }
+  const membership = caller.isStaff ? undefined : facts ? facts.membership : await readMembership(db, orgId, caller.userId);
   enforce(can(caller, membership, gate));
   return { caller, orgId, role: membership === undefined || membership === 'lookup_failed' ? null : membership.role };
 }

@@ -3,9 +3,6 @@ import { roleLabel } from '../mail/templates.ts';
 
 export { roleLabel };
 
-/** Roles the invite form and the role change offer (CONTRACT 5: never SUPER_ADMIN). */
-export const ASSIGNABLE_ROLE_OPTIONS = ['ADMIN', 'AGENT', 'COMPTA'] as const;
-
 export type MemberStatus = 'active' | 'pending' | 'revoked';
 
 /** SPEC 3.2: a member whose account is not activated yet shows "Invitation envoyée". */

@@ -4,6 +4,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { isDatabaseUnavailable } from '../db/errors.ts';
+import { setActiveOrgCookie } from '../org/active-org-cookie.ts';
 import assetRoutes from './assets.ts';
 import { html } from './html.ts';
 import { renderPage } from './layout.ts';
@@ -55,16 +56,7 @@ export default async function pagesRoutes(fastify: FastifyInstance): Promise<voi
     const caller = request.caller;
     if (!caller) return reply.redirect('/login');
     const view = await loadVosAcces(db, request, caller);
-    if (view.restoreOrgCookie && view.org) {
-      // Same cookie as `PUT /api/staff/active-org`, so that the API acts on the organization shown.
-      reply.setCookie('active_org_id', view.org.id, {
-        httpOnly: true,
-        sameSite: 'lax',
-        path: '/',
-        secure: config.secureCookies,
-        maxAge: 365 * 24 * 3600,
-      });
-    }
+    if (view.restoreOrgCookie && view.org) setActiveOrgCookie(reply, view.org.id, config.secureCookies);
     return sendHtml(reply, renderVosAcces(view, config.mailTimezone));
   });
 }

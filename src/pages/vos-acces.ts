@@ -8,17 +8,17 @@ import type { FastifyRequest } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import type { Database } from '../db/database.ts';
 import type { Caller } from '../identity/identity.service.ts';
-import { describeMe, type Me } from '../identity/me.ts';
-import { resolveRequestOrgId } from '../access/active-org.ts';
-import { checkManageAccess } from '../access/access-check.ts';
-import { findMembership, findOrganization } from '../access/membership.repository.ts';
-import { listAccessEvents, listOrgMembersJson, type AccessEventRow } from '../access/access.repository.ts';
+import { CLI_ACTOR, listAccessEvents, type AccessEventRow } from '../audit/audit.repository.ts';
+import { listOrgMembersJson } from '../access/access.repository.ts';
+import { describeMe } from '../org/me.ts';
+import type { Me } from '../schemas/me.ts';
+import { findOrganization } from '../org/org.repository.ts';
+import { ASSIGNABLE_ROLES, can, DEFAULT_ROLE, isProtectedRole } from '../org/permissions.ts';
+import { activeOrgOf, readMembership } from '../org/scope.ts';
 import type { AccessItem } from '../schemas/access.ts';
 import { html, type SafeHtml } from './html.ts';
 import { renderPage, statusRegion } from './layout.ts';
-import {
-  actionLabel, ASSIGNABLE_ROLE_OPTIONS, formatPageDate, memberStatus, roleLabel, STATUS_LABELS,
-} from './labels.ts';
+import { actionLabel, formatPageDate, memberStatus, roleLabel, STATUS_LABELS } from './labels.ts';
 
 export type Member = Static<typeof AccessItem>;
 
@@ -35,28 +35,19 @@ export interface VosAccesView {
   manage: { members: Member[]; events: AccessEventRow[] } | null;
 }
 
-async function staffSavedOrg(db: Database, userId: string): Promise<string | null> {
-  const row = await db.selectFrom('staff_settings').select('active_org_id').where('user_id', '=', userId).executeTakeFirst();
-  return row?.active_org_id ?? null;
-}
-
 /**
  * The organization as the API resolves it (SPEC 4.3); for staff without a hint, the one last
- * chosen in the staff settings, as `POST /api/access` itself falls back to (SPEC 4.2 rule 2).
+ * chosen in the staff settings, as every module route falls back to (MODULES 1). The
+ * management part is shown to whom the API's manage-members gate lets through.
  */
 export async function loadVosAcces(db: Database, request: FastifyRequest, caller: Caller): Promise<VosAccesView> {
-  let orgId = await resolveRequestOrgId(db, request);
-  let restoreOrgCookie = false;
-  if (!orgId && caller.isStaff) {
-    orgId = await staffSavedOrg(db, caller.userId);
-    restoreOrgCookie = orgId !== null;
-  }
+  const { orgId, fromSettings: restoreOrgCookie } = await activeOrgOf(db, request, 'staffSettings');
   const org = orgId ? ((await findOrganization(db, orgId)) ?? null) : null;
   const me = await describeMe(db, caller, org?.id ?? null);
   if (!org) return { me, org: null, restoreOrgCookie: false, manage: null };
 
-  const membership = caller.isStaff ? undefined : await findMembership(db, org.id, caller.userId);
-  if (checkManageAccess(caller, membership) !== 'allowed') return { me, org, restoreOrgCookie, manage: null };
+  const membership = caller.isStaff ? undefined : await readMembership(db, org.id, caller.userId);
+  if (can(caller, membership, 'manageMembers') !== 'allowed') return { me, org, restoreOrgCookie, manage: null };
   const [members, events] = await Promise.all([
     listOrgMembersJson(db, org.id).then((json) => JSON.parse(json) as Member[]),
     listAccessEvents(db, org.id, null, HISTORY_SIZE),
@@ -72,7 +63,7 @@ export type MemberAction = 'change_role' | 'reactivate' | 'resend' | 'revoke';
  * changing one's own role would lock oneself out).
  */
 export function memberActions(viewer: { userId: string }, member: Member): MemberAction[] {
-  if (member.role === 'SUPER_ADMIN' || member.user_id === viewer.userId) return [];
+  if (isProtectedRole(member.role) || member.user_id === viewer.userId) return [];
   // SPEC 2.5: an account that cannot be read has no e-mail to address a change to.
   const addressable = member.email !== 'Email non disponible';
   if (member.revoked) return addressable ? ['reactivate'] : [];
@@ -92,7 +83,7 @@ function statusBadge(member: { revoked: boolean; activated: boolean }): SafeHtml
 }
 
 function roleOptions(selected: string | null): SafeHtml[] {
-  return ASSIGNABLE_ROLE_OPTIONS.map(
+  return ASSIGNABLE_ROLES.map(
     (role) => html`<option value="${role}"${role === selected ? html` selected` : ''}>${roleLabel(role)}</option>`,
   );
 }
@@ -146,7 +137,7 @@ function memberRow(viewer: { userId: string }, member: Member): SafeHtml {
     const reactivate = actions.includes('reactivate');
     controls.push(html`<div class="role-change">
       <label class="visually-hidden" for="role-${member.user_id}">Rôle de ${who}</label>
-      <select id="role-${member.user_id}" data-role-select>${roleOptions(reactivate && member.role === 'SUPER_ADMIN' ? null : member.role)}</select>
+      <select id="role-${member.user_id}" data-role-select>${roleOptions(reactivate && isProtectedRole(member.role) ? null : member.role)}</select>
       <button type="button" class="button button-small" id="${reactivate ? 'reactivate' : 'change-role'}-${member.user_id}" data-action="${reactivate ? 'reactivate' : 'change-role'}">${reactivate ? "Rétablir l'accès" : 'Modifier le rôle'}<span class="visually-hidden"> de ${who}</span></button>
     </div>`);
   }
@@ -156,7 +147,7 @@ function memberRow(viewer: { userId: string }, member: Member): SafeHtml {
   if (actions.includes('revoke')) {
     controls.push(html`<button type="button" class="button button-small button-danger" id="revoke-${member.user_id}" data-action="revoke">Révoquer<span class="visually-hidden"> l'accès de ${who}</span></button>`);
   }
-  const none = member.role === 'SUPER_ADMIN' ? 'Administrateur principal : protégé' : member.user_id === viewer.userId ? 'Vous' : '—';
+  const none = isProtectedRole(member.role) ? 'Administrateur principal : protégé' : member.user_id === viewer.userId ? 'Vous' : '—';
   return html`<tr data-user-id="${member.user_id}" data-email="${member.email}" data-role="${member.role}">
     <td data-label="Prénom">${member.first_name ?? html`<span class="muted">—</span>`}</td>
     <td data-label="E-mail" class="email">${member.email}</td>
@@ -196,7 +187,7 @@ function inviteSection(): SafeHtml {
     </div>
     <div class="field">
       <label for="invite-role">Rôle</label>
-      <select id="invite-role" name="role">${roleOptions('AGENT')}</select>
+      <select id="invite-role" name="role">${roleOptions(DEFAULT_ROLE)}</select>
     </div>
     <div class="field field-submit">
       <button type="submit" class="button">Envoyer l'invitation</button>
@@ -208,7 +199,7 @@ function inviteSection(): SafeHtml {
 /** Who made a change: an e-mail, or the command line (recorded as `cli`). */
 function actorOf(actorEmail: string | null): SafeHtml | string {
   if (actorEmail === null) return html`<span class="muted">—</span>`;
-  return actorEmail === 'cli' ? 'Ligne de commande' : actorEmail;
+  return actorEmail === CLI_ACTOR ? 'Ligne de commande' : actorEmail;
 }
 
 function historySection(events: AccessEventRow[], timeZone: string): SafeHtml {

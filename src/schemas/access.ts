@@ -26,8 +26,6 @@ export const AddMemberBody = Type.Object({
   org_id: Type.Optional(Type.String({ maxLength: 100, description: 'used only when no organization resolves from the session' })),
 });
 
-export const OkMessage = Type.Object({ ok: Type.Literal(true), message: Type.String() });
-
 export const UserIdParams = Type.Object({ user_id: Type.String({ maxLength: 100 }) });
 
 export const AccessEvent = Type.Object({

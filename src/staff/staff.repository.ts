@@ -62,32 +62,3 @@ export function listStaffUsers(db: Database) {
 export async function revokeStaffUser(db: Database, userId: string): Promise<void> {
   await db.updateTable('staff_users').set({ is_staff: false, revoked_at: sql`now()` }).where('user_id', '=', userId).execute();
 }
-
-/** Remembers the organization a staff member last chose (SPEC 2.4 staff settings). */
-export async function saveActiveOrg(db: Database, userId: string, orgId: string): Promise<void> {
-  await db
-    .insertInto('staff_settings')
-    .values({ user_id: userId, active_org_id: orgId })
-    .onConflict((oc) => oc.column('user_id').doUpdateSet({ active_org_id: orgId }))
-    .execute();
-}
-
-/** Organizations for the staff switcher: by name, optionally filtered, with member counts. */
-export function searchOrganizations(db: Database, query: string, limit: number) {
-  let select = db
-    .selectFrom('organizations as o')
-    .select([
-      'o.id',
-      'o.name',
-      'o.structure_api',
-      sql<number>`(select count(*)::int from public.organization_members m where m.org_id = o.id and not m.revoked)`.as('member_count'),
-    ])
-    .orderBy('o.name')
-    .orderBy('o.id')
-    .limit(limit);
-  if (query) {
-    const pattern = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    select = select.where((eb) => eb.or([eb('o.name', 'ilike', pattern), eb('o.structure_api', 'ilike', pattern)]));
-  }
-  return select.execute();
-}

@@ -1,19 +1,20 @@
 /** `/api/staff/*`: the staff team and its organization switcher (CONTRACT 5). */
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
-import { ErrorBody, PlainText } from '../http/schemas.ts';
+import { ErrorBody, OkMessage, PlainText } from '../http/schemas.ts';
+import { setActiveOrgCookie } from '../org/active-org-cookie.ts';
+import { searchOrganizations } from '../org/org.repository.ts';
 import { staffCaller } from '../org/scope.ts';
 import { ActiveOrgBody, InviteStaffBody, OrgSearchQuery, OrgSummary, StaffUser } from '../schemas/staff.ts';
 import { UserIdParams } from '../schemas/access.ts';
 import { createStaffUser } from './staff.service.ts';
 import { levelToCreate, revokeStaff, selectActiveOrg } from './staff-team.service.ts';
-import { listStaffUsers, searchOrganizations } from './staff.repository.ts';
+import { listStaffUsers } from './staff.repository.ts';
 
 const errors = { 400: ErrorBody, 401: PlainText, 403: Type.Union([ErrorBody, PlainText]), 404: ErrorBody };
-const OkMessage = Type.Object({ ok: Type.Literal(true), message: Type.String() });
 
 export default async function staffRoutes(fastify: FastifyInstance): Promise<void> {
-  const { db, config } = fastify;
+  const { db, config, mail } = fastify;
 
   fastify.post<{ Body: Static<typeof InviteStaffBody> }>(
     '/api/staff/users/invite',
@@ -33,9 +34,8 @@ export default async function staffRoutes(fastify: FastifyInstance): Promise<voi
         email: request.body.email ?? '',
         firstName: request.body.first_name ?? null,
         level,
-        invitedBy: { email: caller.email, userId: caller.userId },
-      });
-      fastify.mail.nudge();
+        invitedBy: caller,
+      }, mail);
       return { ok: true as const, message: 'Invitation envoyée', user_id: userId };
     },
   );
@@ -61,7 +61,7 @@ export default async function staffRoutes(fastify: FastifyInstance): Promise<voi
       },
     },
     async (request) => {
-      await revokeStaff(db, staffCaller(request), request.params.user_id);
+      await revokeStaff({ db }, staffCaller(request), request.params.user_id);
       return { ok: true as const, message: 'Accès révoqué' };
     },
   );
@@ -78,14 +78,8 @@ export default async function staffRoutes(fastify: FastifyInstance): Promise<voi
       },
     },
     async (request, reply) => {
-      const org = await selectActiveOrg(db, staffCaller(request), request.body.org_id);
-      reply.setCookie('active_org_id', org.id, {
-        httpOnly: true,
-        sameSite: 'lax',
-        path: '/',
-        secure: config.secureCookies,
-        maxAge: 365 * 24 * 3600,
-      });
+      const org = await selectActiveOrg({ db }, staffCaller(request), request.body.org_id);
+      setActiveOrgCookie(reply, org.id, config.secureCookies);
       return { ok: true as const, org };
     },
   );

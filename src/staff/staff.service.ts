@@ -6,12 +6,12 @@
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { StaffLevel } from '../db/schema.ts';
-import { accessErrors } from '../access/access.errors.ts';
-import { recordAccessEvent } from '../access/audit.repository.ts';
+import { actorOf } from '../audit/audit.repository.ts';
+import { applyChange, type ChangeContext } from '../audit/change.ts';
 import { isPlausibleEmail, normalizeEmail } from '../identity/email.ts';
+import { identityErrors } from '../identity/identity.errors.ts';
 import { markActivated, upsertAuthPreferences } from '../identity/identity.repository.ts';
 import { activationUrl, ensureAccount, firstNameOf, issueOneTimeToken } from '../identity/identity.service.ts';
-import { enqueueMail } from '../mail/outbox.ts';
 import { activationEmail, roleLabel } from '../mail/templates.ts';
 import * as repo from './staff.repository.ts';
 
@@ -46,13 +46,14 @@ export async function createStaffUser(
   db: Database,
   config: Config,
   input: CreateStaffUserInput,
+  mail?: ChangeContext['mail'],
 ): Promise<{ userId: string; created: boolean }> {
   const email = normalizeEmail(input.email);
-  if (!email) throw accessErrors.missingEmail();
-  if (!isPlausibleEmail(email)) throw accessErrors.invalidEmail();
+  if (!email) throw identityErrors.missingEmail();
+  if (!isPlausibleEmail(email)) throw identityErrors.invalidEmail();
   const firstName = input.firstName?.trim() || null;
 
-  return db.transaction().execute(async (trx) => {
+  return applyChange({ db, mail }, async ({ trx, audit, mail: queueMail }) => {
     const { account, created } = await ensureAccount(trx, email, { first_name: firstName });
     const previous = await repo.lockStaffUser(trx, account.id);
     const wasActive = previous?.is_staff === true;
@@ -71,13 +72,12 @@ export async function createStaffUser(
       activationUrl: activationUrl(config.publicUrl, token, 'invite'),
       supportEmail: config.supportEmail,
     });
-    await enqueueMail(trx, { kind: 'activation', to: account.email, ...mail });
+    await queueMail({ kind: 'activation', to: account.email, ...mail });
 
-    await recordAccessEvent(trx, {
+    await audit({
       org_id: null,
       action: 'staff_invited',
-      actor_user_id: input.invitedBy?.userId ?? null,
-      actor_email: input.invitedBy?.email ?? 'cli',
+      ...actorOf(input.invitedBy),
       target_user_id: account.id,
       target_email: account.email,
       old_role: wasActive ? previous.level : null,

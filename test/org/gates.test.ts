@@ -5,7 +5,7 @@ import cookie from '@fastify/cookie';
 import { Type } from '@sinclair/typebox';
 import { build } from '../helper.ts';
 import { createOrg, member, signedIn } from '../support/fixtures.ts';
-import callerPlugin from '../../src/http/caller.ts';
+import sessionPlugin from '../../src/identity/session.plugin.ts';
 import gatePlugin, { undeclaredGate } from '../../src/org/gate.plugin.ts';
 import { orgScope, staffCaller } from '../../src/org/scope.ts';
 import type { Gate } from '../../src/org/permissions.ts';
@@ -121,6 +121,11 @@ describe('start-up check', () => {
     assert.equal(undeclaredGate({ url: '/api/x', config: { gate: 'read', public: true } }), '/api/x: declares both a gate and public');
     assert.equal(undeclaredGate({ url: '/files/:id', config: { public: true } }), null);
     assert.equal(undeclaredGate({ url: '/api/factures', config: { gate: 'money' } }), null);
+    // Such a route gets no caller from the session plugin: it must hand the gate what it read.
+    assert.equal(
+      undeclaredGate({ url: '/api/access', config: { gate: 'manageMembers', readsOwnSession: true } }),
+      '/api/access: reads its own session without a scopeReader',
+    );
     // Pages and sign-in are outside the guarded paths.
     assert.equal(undeclaredGate({ url: '/vos-acces', config: {} }), null);
   });
@@ -128,7 +133,7 @@ describe('start-up check', () => {
   it('should stop the server from starting when a route forgets its gate', async () => {
     const fastify = Fastify({ logger: false });
     await fastify.register(cookie);
-    await fastify.register(callerPlugin);
+    await fastify.register(sessionPlugin);
     await fastify.register(gatePlugin);
     const start = async () => {
       await fastify.register(async (instance) => {

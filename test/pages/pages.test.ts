@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { build } from '../helper.ts';
 import { addMembership, createOrg, member, signedIn } from '../support/fixtures.ts';
 import { memberActions, type Member } from '../../src/pages/vos-acces.ts';
-import { recordAccessEvent } from '../../src/access/audit.repository.ts';
+import { recordAccessEvent } from '../../src/audit/audit.repository.ts';
 
 const LINK_SENT = "Si un compte existe pour cette adresse, un lien de connexion vient d&#39;être envoyé.";
 const XSS = '<img src=x onerror=alert(1)>';

@@ -4,8 +4,8 @@
  */
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { resolveSession, type Caller } from '../identity/identity.service.ts';
-import { AppError } from './errors.ts';
+import { identityErrors } from './identity.errors.ts';
+import { resolveSession, type Caller } from './identity.service.ts';
 
 export const SESSION_COOKIE = 'session';
 
@@ -21,12 +21,6 @@ declare module 'fastify' {
      */
     readsOwnSession?: boolean;
   }
-}
-
-/** The signed-in caller, or SPEC 7's 401 `Unauthorized`. */
-export function requireCaller(request: FastifyRequest): Caller {
-  if (!request.caller) throw AppError.unauthorized();
-  return request.caller;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -56,7 +50,7 @@ export default fp(
     fastify.decorateRequest('caller', null);
     fastify.addHook('onRequest', async (request) => {
       if (isCrossSite(request, fastify.config.publicUrl)) {
-        throw new AppError(403, 'cross_site_request', 'Requête refusée : elle ne vient pas de ce site.');
+        throw identityErrors.crossSiteRequest();
       }
       if (request.routeOptions.config.readsOwnSession) return;
       request.caller = await resolveSession(fastify.db, request.cookies[SESSION_COOKIE]);

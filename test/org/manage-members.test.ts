@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkManageAccess } from '../../src/access/access-check.ts';
+import { can } from '../../src/org/permissions.ts';
 
-describe('checkManageAccess (SPEC 4.4)', () => {
+describe("can(…, 'manageMembers') (SPEC 4.4)", () => {
   const member = { isStaff: false };
   const cases = [
     { name: 'no authenticated user', caller: null, membership: undefined, expected: 'unauthorized' },
@@ -17,7 +17,7 @@ describe('checkManageAccess (SPEC 4.4)', () => {
   ] as const;
   for (const c of cases) {
     it(`should answer ${c.expected} for ${c.name}`, () => {
-      assert.equal(checkManageAccess(c.caller, c.membership), c.expected);
+      assert.equal(can(c.caller, c.membership, 'manageMembers'), c.expected);
     });
   }
 });

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeBase64Utf8, resolveActiveOrgId, staffOrgHints, type OrgLookups } from '../../src/access/org-resolution.ts';
+import { decodeBase64Utf8, resolveActiveOrgId, staffOrgHints, type OrgLookups } from '../../src/org/resolution.ts';
 
 const ORG = {
   cookieId: '11111111-1111-4111-8111-111111111111',
@@ -106,7 +106,7 @@ describe('decodeBase64Utf8', () => {
 
 describe('headerUtf8', () => {
   it('should read a UTF-8 company name sent unencoded in a header, and leave Latin-1 text alone', async () => {
-    const { headerUtf8 } = await import('../../src/access/org-resolution.ts');
+    const { headerUtf8 } = await import('../../src/org/resolution.ts');
     assert.equal(headerUtf8(Buffer.from('Compagnie Lumière', 'utf8').toString('latin1')), 'Compagnie Lumière');
     assert.equal(headerUtf8('Caf\u00e9'), 'Caf\u00e9');
     assert.equal(headerUtf8('plain'), 'plain');

@@ -1,15 +1,11 @@
-/** SQL of memberships (SPEC 2.2) and of the organization look-ups around them. */
+/** SQL of memberships (SPEC 2.2): who holds which role in which organization. */
 import { sql } from 'kysely';
 import type { Database } from '../db/database.ts';
-import type { MemberRole } from '../db/schema.ts';
+import { PROTECTED_ROLE, type MemberRole } from './permissions.ts';
 
 export interface MembershipState {
   role: MemberRole;
   revoked: boolean;
-}
-
-export function findOrganization(db: Database, orgId: string) {
-  return db.selectFrom('organizations').select(['id', 'name', 'structure_api']).where('id', '=', orgId).executeTakeFirst();
 }
 
 export function findMembership(db: Database, orgId: string, userId: string): Promise<MembershipState | undefined> {
@@ -65,20 +61,26 @@ export async function revokeMembership(db: Database, orgId: string, userId: stri
     .execute();
 }
 
-/**
- * Gives `userId` the role in the organization, creating or re-activating the membership.
- * Returns the previous state (undefined when the membership is new). The row is locked
- * first, so concurrent changes of one membership are serialised and each sees the role
- * the previous one left.
- */
-export async function setMembershipRole(
-  db: Database,
-  orgId: string,
-  userId: string,
-  role: MemberRole,
-): Promise<MembershipState | undefined> {
-  if (await insertMembershipIfAbsent(db, orgId, userId, role)) return undefined;
-  const previous = await lockMembership(db, orgId, userId);
-  await updateMembershipRole(db, orgId, userId, role);
-  return previous;
+/** The e-mail of the organization's SUPER_ADMIN when another account than `email`'s holds it. */
+export async function otherProtectedHolder(db: Database, orgId: string, email: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('organization_members as m')
+    .innerJoin('auth.users as u', 'u.id', 'm.user_id')
+    .select('u.email')
+    .where('m.org_id', '=', orgId)
+    .where('m.role', '=', PROTECTED_ROLE)
+    .where('u.email', '<>', email)
+    .executeTakeFirst();
+  return row?.email;
+}
+
+/** Every membership of an account, with its organization's name, oldest first (`GET /api/me`). */
+export function membershipsOfUser(db: Database, userId: string) {
+  return db
+    .selectFrom('organization_members as m')
+    .innerJoin('organizations as o', 'o.id', 'm.org_id')
+    .select(['m.org_id', 'o.name as org_name', 'm.role', 'm.revoked'])
+    .where('m.user_id', '=', userId)
+    .orderBy('m.created_at')
+    .execute();
 }

@@ -1,0 +1,35 @@
+/**
+ * The audit trail of access changes (CONTRACT 5): written in the transaction of the change
+ * (through `applyChange`), read newest first by `GET /api/access/events` and `/vos-acces`.
+ */
+import type { Insertable, Selectable } from 'kysely';
+import type { Database } from '../db/database.ts';
+import type { AccessEventsTable } from '../db/schema.ts';
+
+export type AccessEvent = Omit<Insertable<AccessEventsTable>, 'id' | 'created_at'>;
+export type AccessEventRow = Selectable<AccessEventsTable>;
+
+/** Who the audit trail names for changes made from the command line. */
+export const CLI_ACTOR = 'cli';
+
+/** The actor columns of an event: the signed-in caller, or the command line (null). */
+export function actorOf(caller: { userId?: string; email: string } | null): Pick<AccessEvent, 'actor_user_id' | 'actor_email'> {
+  return caller ? { actor_user_id: caller.userId ?? null, actor_email: caller.email } : { actor_user_id: null, actor_email: CLI_ACTOR };
+}
+
+export async function recordAccessEvent(db: Database, event: AccessEvent): Promise<void> {
+  await db.insertInto('access_events').values(event).execute();
+}
+
+/** The audit trail, newest first; `before` is the id the previous page ended on. */
+export function listAccessEvents(
+  db: Database,
+  orgId: string | null,
+  before: string | null,
+  limit: number,
+): Promise<AccessEventRow[]> {
+  let query = db.selectFrom('access_events').selectAll().orderBy('id', 'desc').limit(limit);
+  if (orgId) query = query.where('org_id', '=', orgId);
+  if (before) query = query.where('id', '<', before);
+  return query.execute();
+}

@@ -1,0 +1,54 @@
+/**
+ * Every change of the service's data is made the same way (CONTRACT 5, 6; MODULES 1): its
+ * writes, its audit events and its e-mails in one transaction, the e-mails delivered after
+ * commit. `applyChange` is that way, for the API, the pages and the command line alike:
+ *
+ * ```ts
+ * await applyChange(ctx, async (change) => {
+ *   await members.revokeMembership(change.trx, orgId, userId);
+ *   await change.audit({ org_id: orgId, action: 'revoked', ...actorOf(caller), ... });
+ *   await change.mail({ kind: 'access_updated', to, ...rendered });
+ * });
+ * ```
+ *
+ * If anything throws, nothing is written: no event and no e-mail for a change that did not
+ * happen (STYLE, Avoid 1). After commit, the mail worker is nudged when the change queued an
+ * e-mail, so that it leaves at once rather than at the next poll.
+ */
+import type { Database } from '../db/database.ts';
+import { enqueueMail, type OutgoingMail } from '../mail/outbox.ts';
+import { recordAccessEvent, type AccessEvent } from './audit.repository.ts';
+
+export interface ChangeContext {
+  db: Database;
+  /**
+   * The mail worker of this process, nudged after commit. Absent in the command line: its
+   * e-mails are sent by the server's worker at its next poll.
+   */
+  mail?: { nudge(): void };
+}
+
+export interface Change {
+  /** The transaction: every write of the change goes through it. */
+  trx: Database;
+  /** Records an audit event in the change's transaction. */
+  audit(event: AccessEvent): Promise<void>;
+  /** Queues an e-mail (the outbox) in the change's transaction; it leaves after commit. */
+  mail(mail: OutgoingMail): Promise<void>;
+}
+
+export async function applyChange<T>(ctx: ChangeContext, work: (change: Change) => Promise<T>): Promise<T> {
+  let queuedMail = false;
+  const result = await ctx.db.transaction().execute((trx) =>
+    work({
+      trx,
+      audit: (event) => recordAccessEvent(trx, event),
+      async mail(mail) {
+        await enqueueMail(trx, mail);
+        queuedMail = true;
+      },
+    }),
+  );
+  if (queuedMail) ctx.mail?.nudge();
+  return result;
+}

@@ -1,0 +1,79 @@
+/**
+ * SQL of organizations (SPEC 2.1) and of the organization a staff member last chose (SPEC 2.4
+ * staff settings): every query that reads or writes them, for the API, the pages and the CLI.
+ */
+import { sql } from 'kysely';
+import type { Database } from '../db/database.ts';
+
+export function findOrganization(db: Database, orgId: string) {
+  return db.selectFrom('organizations').select(['id', 'name', 'structure_api']).where('id', '=', orgId).executeTakeFirst();
+}
+
+export function findOrganizationByKey(db: Database, key: string) {
+  return db.selectFrom('organizations').select(['id', 'name']).where('structure_api', '=', key).executeTakeFirst();
+}
+
+/** A new organization's id. A `structure_api` already taken fails on its unique index. */
+export async function createOrganization(db: Database, org: { name: string; structure_api: string | null }): Promise<string> {
+  const row = await db.insertInto('organizations').values(org).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** SPEC 4.3 rule 3: the database function `get_my_org`. */
+export async function myOrgId(db: Database, userId: string): Promise<string | null> {
+  const { rows } = await sql<{ org_id: string | null }>`select public.get_my_org(${userId}) as org_id`.execute(db);
+  return rows[0]?.org_id ?? null;
+}
+
+/** SPEC 4.3: matches `structure_api`. */
+export async function orgIdByKey(db: Database, key: string): Promise<string | null> {
+  return (await findOrganizationByKey(db, key))?.id ?? null;
+}
+
+/** SPEC 4.3: matches `name`; of several namesakes, the oldest. */
+export async function orgIdByName(db: Database, name: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('organizations')
+    .select('id')
+    .where('name', '=', name)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/** Organizations for the staff switcher: by name, optionally filtered, with member counts. */
+export function searchOrganizations(db: Database, query: string, limit: number) {
+  let select = db
+    .selectFrom('organizations as o')
+    .select([
+      'o.id',
+      'o.name',
+      'o.structure_api',
+      sql<number>`(select count(*)::int from public.organization_members m where m.org_id = o.id and not m.revoked)`.as('member_count'),
+    ])
+    .orderBy('o.name')
+    .orderBy('o.id')
+    .limit(limit);
+  if (query) {
+    const pattern = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    select = select.where((eb) => eb.or([eb('o.name', 'ilike', pattern), eb('o.structure_api', 'ilike', pattern)]));
+  }
+  return select.execute();
+}
+
+/** The organization a staff member last chose, if any. */
+export async function savedActiveOrgId(db: Database, userId: string): Promise<string | null> {
+  const row = await db.selectFrom('staff_settings').select('active_org_id').where('user_id', '=', userId).executeTakeFirst();
+  return row?.active_org_id ?? null;
+}
+
+/** Remembers the organization a staff member chose. */
+export async function saveActiveOrg(db: Database, userId: string, orgId: string): Promise<void> {
+  await db
+    .insertInto('staff_settings')
+    .values({ user_id: userId, active_org_id: orgId })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet({ active_org_id: orgId }))
+    .execute();
+}
