@@ -15,7 +15,6 @@ describe('loadConfig', () => {
     assert.equal(config.smtpUrl, null);
     assert.equal(config.mailFrom, 'Payroll <no-reply@localhost>');
     assert.equal(config.supportEmail, 'support@localhost');
-    assert.equal(config.payrollEmail, 'paie@localhost');
     assert.equal(config.mailTimezone, 'Europe/Paris');
     assert.equal(config.secureCookies, false);
     assert.equal(config.logLevel, 'info');
@@ -31,7 +30,6 @@ describe('loadConfig', () => {
       SMTP_URL: 'smtp://user:pass@mail:587',
       MAIL_FROM: 'Paie <paie@example.com>',
       SUPPORT_EMAIL: 'aide@example.com',
-      PAYROLL_EMAIL: 'gestion-paie@example.com',
       MAIL_TIMEZONE: 'America/Montreal',
       LOG_LEVEL: 'WARN',
     });
@@ -43,7 +41,6 @@ describe('loadConfig', () => {
     assert.equal(config.smtpUrl, 'smtp://user:pass@mail:587');
     assert.equal(config.mailFrom, 'Paie <paie@example.com>');
     assert.equal(config.supportEmail, 'aide@example.com');
-    assert.equal(config.payrollEmail, 'gestion-paie@example.com');
     assert.equal(config.mailTimezone, 'America/Montreal');
     assert.equal(config.secureCookies, true);
     assert.equal(config.logLevel, 'warn');
@@ -67,7 +64,6 @@ describe('loadConfig', () => {
     [{ SMTP_URL: 'http://mail' }, /^SMTP_URL /],
     [{ MAIL_FROM: 'nobody' }, /^MAIL_FROM /],
     [{ SUPPORT_EMAIL: 'a@b\nBcc: x@y' }, /^SUPPORT_EMAIL /],
-    [{ PAYROLL_EMAIL: 'paie' }, /^PAYROLL_EMAIL /],
     [{ MAIL_TIMEZONE: 'Mars/Olympus' }, /^MAIL_TIMEZONE /],
     [{ LOG_LEVEL: 'verbose' }, /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"/],
   ];
