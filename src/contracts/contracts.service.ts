@@ -233,8 +233,8 @@ function gridFilters(orgId: string | null, query: GridQuery): repo.GridFilters {
     filters.kind = query.kind as repo.GridFilters['kind'] & string;
   }
   if (query.employee_id) {
-    // An id that names nothing matches nothing: an empty page, not an error.
-    filters.employeeId = isUuid(query.employee_id) ? query.employee_id : '00000000-0000-0000-0000-000000000000';
+    if (!isUuid(query.employee_id)) throw fieldErrors.invalid('employee_id', 'Le salarié');
+    filters.employeeId = query.employee_id;
   }
   for (const bound of ['from', 'to'] as const) {
     if (query[bound]) {

@@ -226,6 +226,7 @@ describe('GET /api/contrats (the grid)', () => {
       ['?limit=ten', 'invalid_limit'],
       ['?status=signé', 'invalid_status'],
       ['?kind=cdd', 'invalid_kind'],
+      ['?employee_id=42', 'invalid_employee_id'],
       ['?from=2027-13-01', 'invalid_date'],
       ['?cursor=abc', 'invalid_cursor'],
       [`?cursor=${Buffer.from(JSON.stringify(['x', 1])).toString('base64url')}`, 'invalid_cursor'],
