@@ -108,6 +108,7 @@ const MODULE_RULES: RouteRule[] = [
   { name: 'POST /api/contrats/:contract/notes', readsBody: false, payload: () => ({ text: 'Une note' }), expect: moduleGate(CONTRACT_SET, targetsOnly(201)) },
   { name: 'GET /api/contrats/:contract/notes', readsBody: false, expect: moduleGate(CONTRACT_SET, targetsOnly(200)) },
   { name: 'GET /api/contrats/:signed/pdf-url', readsBody: false, expect: moduleGate(CONTRACT_SET, targetsOnly(200)) },
+  { name: 'POST /api/generate-contract-pdf', readsBody: false, payload: (f) => ({ contract_id: f.contract }), expect: moduleGate(CONTRACT_SET, targetsOnly(200)) },
   { name: 'GET /api/test-money-gate', readsBody: false, expect: moduleGate(MONEY_SET, () => 200) },
   { name: 'GET /api/staff/contrats', readsBody: false, expect: staffOnlyWith(200) },
   {
