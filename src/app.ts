@@ -21,12 +21,16 @@ import { databaseRateLimitStore } from './http/rate-limit-store.ts';
 import { AppError, errorBody, RATE_LIMITED_MESSAGE } from './http/errors.ts';
 import { isDatabaseUnavailable } from './db/errors.ts';
 import mailPlugin, { type MailPluginOptions } from './mail/mail.plugin.ts';
+import filesPlugin from './files/files.plugin.ts';
 import healthRoutes from './http/health.routes.ts';
 import identityRoutes from './identity/identity.routes.ts';
 import meRoutes from './org/me.ts';
 import accessRoutes from './access/access.routes.ts';
 import staffRoutes from './staff/staff.routes.ts';
 import securityHeaders, { docsCsp } from './pages/security.ts';
+import orgSettingsRoutes from './org/org-settings.routes.ts';
+import employeesRoutes from './employees/employees.routes.ts';
+import contractsRoutes from './contracts/contracts.routes.ts';
 import pagesRoutes from './pages/pages.routes.ts';
 
 declare module 'fastify' {
@@ -118,7 +122,12 @@ function lenientJsonParser(_request: unknown, body: string, done: (err: Error | 
   }
 }
 
-function renderError(error: FastifyError | AppError, request: { log: FastifyInstance['log'] }) {
+/** A body limit as the 413 message writes it: `64 Kio`, `10 Mio` (routes may raise the limit). */
+function sizeFr(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} Mio` : `${Math.round(bytes / 1024)} Kio`;
+}
+
+function renderError(error: FastifyError | AppError, request: FastifyRequest) {
   if (error instanceof AppError) {
     return { status: error.status, plain: error.plainText, body: errorBody(error.code, error.userMessage), retryAfter: error.retryAfterSeconds };
   }
@@ -126,7 +135,7 @@ function renderError(error: FastifyError | AppError, request: { log: FastifyInst
     return { status: 400, body: errorBody('invalid_request', `Requête invalide : ${error.message}`) };
   }
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    return { status: 413, body: errorBody('payload_too_large', 'Requête trop volumineuse (64 Kio au plus).') };
+    return { status: 413, body: errorBody('payload_too_large', `Requête trop volumineuse (${sizeFr(request.routeOptions.bodyLimit)} au plus).`) };
   }
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
     return { status: 415, body: errorBody('unsupported_media_type', 'Le corps doit être du JSON.') };
@@ -192,12 +201,16 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
   await fastify.register(sessionPlugin);
   await fastify.register(gatePlugin);
   await fastify.register(mailPlugin, options);
+  await fastify.register(filesPlugin);
 
   await fastify.register(healthRoutes);
   await fastify.register(identityRoutes);
   await fastify.register(meRoutes);
   await fastify.register(accessRoutes);
   await fastify.register(staffRoutes);
+  await fastify.register(orgSettingsRoutes);
+  await fastify.register(employeesRoutes);
+  await fastify.register(contractsRoutes);
   await fastify.register(pagesRoutes);
 }
 
