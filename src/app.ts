@@ -3,7 +3,7 @@
  * with the same options (`appOptions`), so validation behaves the same everywhere.
  */
 import crypto from 'node:crypto';
-import type { FastifyError, FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
@@ -17,6 +17,7 @@ import { databaseRateLimitStore } from './http/rate-limit-store.ts';
 import { AppError, errorBody, RATE_LIMITED_MESSAGE } from './http/errors.ts';
 import { isDatabaseUnavailable } from './db/errors.ts';
 import mailPlugin, { type MailPluginOptions } from './mail/mail.plugin.ts';
+import filesPlugin from './files/files.plugin.ts';
 import healthRoutes from './http/health.routes.ts';
 import identityRoutes from './identity/identity.routes.ts';
 import meRoutes from './org/me.ts';
@@ -60,7 +61,12 @@ function lenientJsonParser(_request: unknown, body: string, done: (err: Error | 
   }
 }
 
-function renderError(error: FastifyError | AppError, request: { log: FastifyInstance['log'] }) {
+/** A body limit as the 413 message writes it: `64 Kio`, `10 Mio` (routes may raise the limit). */
+function sizeFr(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} Mio` : `${Math.round(bytes / 1024)} Kio`;
+}
+
+function renderError(error: FastifyError | AppError, request: FastifyRequest) {
   if (error instanceof AppError) {
     return { status: error.status, plain: error.plainText, body: errorBody(error.code, error.userMessage), retryAfter: error.retryAfterSeconds };
   }
@@ -68,7 +74,7 @@ function renderError(error: FastifyError | AppError, request: { log: FastifyInst
     return { status: 400, body: errorBody('invalid_request', `Requête invalide : ${error.message}`) };
   }
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    return { status: 413, body: errorBody('payload_too_large', 'Requête trop volumineuse (64 Kio au plus).') };
+    return { status: 413, body: errorBody('payload_too_large', `Requête trop volumineuse (${sizeFr(request.routeOptions.bodyLimit)} au plus).`) };
   }
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
     return { status: 415, body: errorBody('unsupported_media_type', 'Le corps doit être du JSON.') };
@@ -125,6 +131,7 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
   await fastify.register(sessionPlugin);
   await fastify.register(gatePlugin);
   await fastify.register(mailPlugin, options);
+  await fastify.register(filesPlugin);
 
   await fastify.register(healthRoutes);
   await fastify.register(identityRoutes);

@@ -16,11 +16,44 @@ export interface Config {
   smtpUrl: string | null;
   mailFrom: string;
   supportEmail: string;
+  /** The internal payroll mailbox: contract notes added by clients (MODULES 4, 9). @default 'paie@localhost' */
+  payrollEmail: string;
   mailTimezone: string;
   /** Cookies get `Secure` when the public address is https. */
   secureCookies: boolean;
   /** The least severe log level written (pino's levels). @default 'info' */
   logLevel: LogLevel;
+  /** Where stored files live (MODULES 8). @default { kind: 'database' } */
+  storage: StorageConfig;
+  /** The key of signed file URLs; null: one generated once and kept in the database. */
+  fileUrlSecret: string | null;
+  /** The operator: seller on invoices, debtor of salary transfers (MODULES 9). */
+  operator: OperatorConfig;
+}
+
+export type StorageConfig =
+  | { kind: 'database' }
+  | {
+      kind: 's3';
+      bucket: string;
+      /** Object keys start with it (`STORAGE_URL=s3://bucket/some/prefix`). @default 'files/' */
+      prefix: string;
+      /** `AWS_ENDPOINT_URL`: an S3-compatible server (path-style addressing); null for AWS itself. */
+      endpoint: string | null;
+      /** `AWS_REGION`. @default 'us-east-1' */
+      region: string;
+    };
+
+export interface OperatorConfig {
+  /** @default 'Payroll' */
+  name: string;
+  /** Nine digits, or empty. */
+  siren: string;
+  vat: string;
+  address: string;
+  /** Without spaces, upper case; null when unset. */
+  iban: string | null;
+  bic: string | null;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -100,6 +133,52 @@ function parseLogLevel(env: Env): LogLevel {
   return level;
 }
 
+/** `STORAGE_URL`: unset keeps files in the database; `s3://bucket[/prefix]` puts them in S3. */
+function parseStorage(env: Env): StorageConfig {
+  const raw = parseUrl(env, 'STORAGE_URL', ['s3:']);
+  if (raw === undefined) return { kind: 'database' };
+  const url = new URL(raw);
+  const prefix = decodeURIComponent(url.pathname).replace(/^\/+|\/+$/g, '');
+  if (!url.hostname) throw new ConfigError(`STORAGE_URL must name a bucket: s3://bucket, got ${quote(raw)}`);
+  return {
+    kind: 's3',
+    bucket: url.hostname,
+    prefix: prefix ? `${prefix}/` : 'files/',
+    endpoint: parseUrl(env, 'AWS_ENDPOINT_URL', ['http:', 'https:']) ?? null,
+    region: nonEmpty(env, 'AWS_REGION') ?? 'us-east-1',
+  };
+}
+
+function parseFileUrlSecret(env: Env): string | null {
+  const secret = nonEmpty(env, 'FILE_URL_SECRET');
+  if (secret === undefined) return null;
+  // HMAC-SHA256 wants 256 bits of key; a short one would let signed links be guessed offline.
+  if (secret.length < 32) throw new ConfigError('FILE_URL_SECRET must be at least 32 characters long');
+  return secret;
+}
+
+/** An optional bank identifier, written without spaces in upper case and checked for its shape. */
+function parseBankId(env: Env, name: string, shape: RegExp): string | null {
+  const raw = nonEmpty(env, name);
+  if (raw === undefined) return null;
+  const value = raw.replace(/\s+/g, '').toUpperCase();
+  if (!shape.test(value)) throw new ConfigError(`${name} is not a valid ${name.slice('OPERATOR_'.length)}: ${quote(raw)}`);
+  return value;
+}
+
+function parseOperator(env: Env): OperatorConfig {
+  const siren = nonEmpty(env, 'OPERATOR_SIREN')?.replace(/\s+/g, '') ?? '';
+  if (siren && !/^\d{9}$/.test(siren)) throw new ConfigError(`OPERATOR_SIREN must be nine digits, got ${quote(siren)}`);
+  return {
+    name: nonEmpty(env, 'OPERATOR_NAME') ?? 'Payroll',
+    siren,
+    vat: nonEmpty(env, 'OPERATOR_VAT') ?? '',
+    address: nonEmpty(env, 'OPERATOR_ADDRESS') ?? '',
+    iban: parseBankId(env, 'OPERATOR_IBAN', /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/),
+    bic: parseBankId(env, 'OPERATOR_BIC', /^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = parsePort(env);
   const host = nonEmpty(env, 'HOST') ?? '127.0.0.1';
@@ -114,8 +193,12 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl: parseUrl(env, 'SMTP_URL', ['smtp:', 'smtps:']) ?? null,
     mailFrom: parseAddress(env, 'MAIL_FROM', 'Payroll <no-reply@localhost>'),
     supportEmail: parseAddress(env, 'SUPPORT_EMAIL', 'support@localhost'),
+    payrollEmail: parseAddress(env, 'PAYROLL_EMAIL', 'paie@localhost'),
     mailTimezone: parseTimezone(env),
     secureCookies: publicUrl.startsWith('https:'),
     logLevel: parseLogLevel(env),
+    storage: parseStorage(env),
+    fileUrlSecret: parseFileUrlSecret(env),
+    operator: parseOperator(env),
   };
 }

@@ -128,6 +128,24 @@ export interface RateLimitsTable {
   expires_at: Date;
 }
 
+/** A stored file (src/files): its bytes here, or in S3 (`content` null) when STORAGE_URL says so. */
+export interface FilesTable {
+  id: Generated<string>;
+  org_id: string | null;
+  filename: string;
+  content_type: string;
+  size: number;
+  content: Uint8Array | null;
+  created_at: Generated<Date>;
+}
+
+/** A secret generated once and shared by every instance (the key of signed file URLs). */
+export interface AppSecretsTable {
+  name: string;
+  value: Uint8Array;
+  created_at: Generated<Date>;
+}
+
 export interface DB {
   'auth.users': UsersTable;
   'auth.one_time_tokens': OneTimeTokensTable;
@@ -140,6 +158,8 @@ export interface DB {
   mail_outbox: MailOutboxTable;
   access_events: AccessEventsTable;
   rate_limits: RateLimitsTable;
+  files: FilesTable;
+  app_secrets: AppSecretsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -1,14 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import Fastify from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { sql, type Kysely } from 'kysely';
-import app, { appOptions } from '../../src/app.ts';
 import { AppError } from '../../src/http/errors.ts';
 import {
   decodeCursor, encodeCursor, keyset, keysetPage, ListQuery, parseLimit, type KeysetOrder,
 } from '../../src/http/list.ts';
-import { freshDatabase, testConfig } from '../helper.ts';
+import { build, freshDatabase } from '../helper.ts';
 
 const isError = (code: string) => (error: unknown) => error instanceof AppError && error.status === 400 && error.code === code;
 
@@ -133,16 +131,13 @@ describe('keyset pagination (both databases)', () => {
 
 describe('GET with ListQuery', () => {
   it('should let every bad limit and cursor reach the helper (400 invalid_limit / invalid_cursor)', async (t) => {
-    const database = await freshDatabase();
-    const fastify = Fastify({ ...appOptions(), logger: false });
-    t.after(async () => { await fastify.close(); await database.close(); });
-    await fastify.register(app, { config: testConfig(), database, mailWorker: false });
     const Query = Type.Object(ListQuery);
-    fastify.get<{ Querystring: Static<typeof Query> }>('/list-probe', { config: { public: true }, schema: { querystring: Query } }, async (request) => ({
-      limit: parseLimit(request.query.limit),
-      cursor: decodeCursor(request.query.cursor),
-    }));
-    await fastify.ready();
+    const { app: fastify } = await build(t, {
+      routes: (app) => app.get<{ Querystring: Static<typeof Query> }>('/list-probe', { config: { public: true }, schema: { querystring: Query } }, async (request) => ({
+        limit: parseLimit(request.query.limit),
+        cursor: decodeCursor(request.query.cursor),
+      })),
+    });
     const get = (qs: string) => fastify.inject({ method: 'GET', url: `/list-probe${qs}` });
     assert.deepEqual((await get('')).json(), { limit: 50, cursor: null });
     assert.deepEqual((await get('?limit=200')).json(), { limit: 200, cursor: null });

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildServer, cliJson, ROOT, runCli, secret, startServer, type ServerProcess } from '../cli/processes.ts';
+import { execFileSync } from 'node:child_process';
+import { buildServer, childEnv, cliJson, ROOT, runCli, secret, startServer, type ServerProcess } from '../cli/processes.ts';
 
 const PUBLIC_URL = 'https://paie.example.com';
 const tokenOf = (url: string) => decodeURIComponent(/#token=([^&]+)/.exec(url)![1]!);
@@ -74,6 +75,14 @@ describe('the server on the embedded database', () => {
     const style = await fetch(`${server.url}/assets/style.css`);
     assert.equal(style.status, 200);
     assert.match(style.headers.get('content-type')!, /^text\/css/);
+  });
+
+  it('should render PDFs from the compiled code, in its worker threads, without tsx', () => {
+    const script = `import { renderPdf } from './dist/pdf/render.js';
+      const pdf = await renderPdf({ content: ['Théâtre'] });
+      process.stdout.write(pdf.subarray(0, 5).toString());`;
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, env: childEnv({}) });
+    assert.equal(output.toString(), '%PDF-');
   });
 
   it('should refuse a second server on the same DATA_DIR with one line', async () => {

@@ -1,0 +1,47 @@
+/**
+ * The file store as `fastify.files` (MODULES 8), its download route and PDF upload bodies.
+ * Files live in the database unless `STORAGE_URL` names an S3 bucket.
+ */
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { createFileStore, type FileStore } from './file-store.ts';
+import { sharedSecret } from './files.repository.ts';
+import filesRoutes from './files.routes.ts';
+import { registerPdfUploads } from './pdf-upload.ts';
+import { createS3Blobs, SWEEP_GRACE_MS } from './s3-blobs.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    files: FileStore;
+  }
+}
+
+export default fp(
+  async function filesPlugin(fastify: FastifyInstance) {
+    const { config, db } = fastify;
+    const signingKey = config.fileUrlSecret !== null ? Buffer.from(config.fileUrlSecret) : await sharedSecret(db, 'file_url_key');
+    const blobs = config.storage.kind === 's3' ? createS3Blobs(config.storage) : null;
+    const files = createFileStore({ db, blobs, signingKey, publicUrl: config.publicUrl });
+    fastify.decorate('files', files);
+
+    if (blobs) {
+      // Objects left by rolled-back changes and deletions (see s3-blobs.ts), hourly; every
+      // instance may sweep, a deletion twice is harmless.
+      const sweep = () => {
+        files.sweep().then(
+          (deleted) => deleted > 0 && fastify.log.info({ deleted }, 'orphan file objects deleted'),
+          (error: unknown) => fastify.log.warn({ err: error }, 'file object sweep failed'),
+        );
+      };
+      const timer = setInterval(sweep, SWEEP_GRACE_MS).unref();
+      fastify.addHook('onClose', async () => {
+        clearInterval(timer);
+        blobs.close();
+      });
+    }
+
+    registerPdfUploads(fastify);
+    await fastify.register(filesRoutes, { signingKey });
+  },
+  { name: 'files', dependencies: ['route-gates'] },
+);

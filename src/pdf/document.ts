@@ -1,0 +1,11 @@
+/**
+ * The document a renderer takes: pdfmake's definition, minus what cannot cross to a worker
+ * thread (functions). The page footer ("text … Page n / N") is drawn by the worker from
+ * `pageFooter`; tables name their layout (`'payroll'`, defined in the worker).
+ */
+import type { TDocumentDefinitions } from 'pdfmake/interfaces.js';
+
+export type PdfDocument = Omit<TDocumentDefinitions, 'header' | 'footer' | 'background' | 'pageBreakBefore'> & {
+  /** Left of every page's footer (e.g. the operator's legal mentions). */
+  pageFooter?: string;
+};

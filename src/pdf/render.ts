@@ -1,0 +1,48 @@
+/**
+ * `renderPdf(doc)`: the one PDF renderer (pdfmake, server side, no browser) in a pool of
+ * worker threads, so that rendering never blocks the event loop (issue 18: `GET /api/access`
+ * keeps its latency while PDFs are rendered).
+ *
+ * The pool has one thread per core but one, leaving a core to the event loop (at least one
+ * thread). Threads start on the first PDF and stop after a minute without work; an idle pool
+ * never keeps the process alive.
+ */
+import os from 'node:os';
+import { Piscina } from 'piscina';
+import type { PdfDocument } from './document.ts';
+
+export type { PdfDocument };
+
+// Under tsx (tests, CLI) this file is render.ts and the worker is TypeScript: the worker
+// thread needs tsx's loader too, which `bin/` registers in the main thread only. From the
+// compiled `dist/`, both are .js.
+const fromSource = import.meta.url.endsWith('.ts');
+const WORKER = new URL(fromSource ? './pdf.worker.ts' : './pdf.worker.js', import.meta.url);
+const hasTsx = process.execArgv.some((arg, i, all) => /^--(import|loader)=?tsx/.test(arg) || (arg === '--import' && all[i + 1] === 'tsx'));
+
+export const PDF_THREADS = Math.max(1, os.availableParallelism() - 1);
+
+let pool: Piscina | null = null;
+
+function renderers(): Piscina {
+  pool ??= new Piscina({
+    filename: WORKER.href,
+    minThreads: 0,
+    maxThreads: PDF_THREADS,
+    idleTimeout: 60_000,
+    execArgv: fromSource && !hasTsx ? [...process.execArgv, '--import', 'tsx'] : process.execArgv,
+  });
+  return pool;
+}
+
+export async function renderPdf(doc: PdfDocument): Promise<Buffer> {
+  const bytes: Uint8Array = await renderers().run(doc);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** Stops the threads (graceful shutdown); a later `renderPdf` starts a new pool. */
+export async function closePdfRenderer(): Promise<void> {
+  const closing = pool;
+  pool = null;
+  await closing?.destroy();
+}

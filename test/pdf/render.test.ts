@@ -1,0 +1,88 @@
+/** The PDF renderer: French text as a reader gets it (pdftotext), and off the event loop. */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { renderPdf } from '../../src/pdf/render.ts';
+import renderInThisThread, { fontFor } from '../../src/pdf/pdf.worker.ts';
+import { a4Document, dataTable } from '../../src/pdf/blocks.ts';
+import { sampleDocument } from './sample.ts';
+
+/** The text of a PDF as `pdftotext -layout` extracts it (Debian poppler-utils). */
+function pdfText(pdf: Buffer): string {
+  return execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', '-', '-'], { input: pdf }).toString('utf8');
+}
+
+const NBSP = '\u00a0';
+/** pdftotext writes the no-break spaces of amounts as such or as spaces, by version: accept both. */
+const spaces = (text: string) => text.replaceAll(NBSP, ' ');
+
+describe('renderPdf', () => {
+  it('should render a French A4 document whose text reads back, accents, € and amounts included', async () => {
+    const pdf = await renderPdf(sampleDocument());
+    assert.equal(pdf.subarray(0, 5).toString(), '%PDF-');
+    const text = spaces(pdfText(pdf));
+    for (const expected of [
+      'Contrat de travail à durée déterminée d’usage',
+      'N° C-2027-000012',
+      'EMPLOYEUR', 'SALARIÉ',
+      'Théâtre du Soleil', 'Zoé Lefèvre', 'Code employeur : TDS001', '12 rue de l’Éclair, 75011 Paris',
+      'Emploi : Comédienne',
+      'Objet : « Les Fourberies de Scapin » — création',
+      'Période : du 10/03/2027 au 12/03/2027',
+      'Répétition', 'Représentation', '234,50 €', '1 000,00 €',
+      'Total brut', '1 234,50 €',
+      'Fait à Paris, le 01/03/2027, en 2 exemplaires.',
+      'L’employeur', 'La salariée',
+      'Payroll, opérateur de paie — contrat C-2027-000012', 'Page 1 / 1',
+    ]) {
+      assert.ok(text.includes(expected), `"${expected}" in:\n${text}`);
+    }
+    assert.ok(!text.includes('Vide'), 'an empty field is left out');
+    assert.match(text, /10\/03\/2027 +Répétition +1 +234,50 €/);
+    assert.match(text, /Total brut +1 234,50 €/);
+  });
+
+  it('should set a document with characters beyond WinAnsi in an embedded font, never garbled', async () => {
+    const names = 'Łukasz Dvořák, Ірина Шевченко, Nguyễn';
+    const doc = a4Document({ title: 't', author: 'a', content: [{ text: names }] });
+    assert.equal(fontFor(doc), 'Roboto');
+    assert.equal(fontFor(sampleDocument()), 'Helvetica');
+    assert.ok(spaces(pdfText(await renderPdf(doc))).includes(names));
+  });
+
+  it('should number pages on a long table', async () => {
+    const rows = Array.from({ length: 120 }, (_, i) => [`${i + 1}`, 'Représentation']);
+    const pdf = await renderPdf(a4Document({ title: 't', author: 'a', content: [dataTable([{ header: 'N°', width: 40 }, { header: 'Nature', width: '*' }], rows)] }));
+    const text = pdfText(pdf);
+    assert.match(text, /Page 1 \/ 3/);
+    assert.match(text, /Page 3 \/ 3/);
+    // The header row repeats on every page.
+    assert.equal(text.match(/N° +Nature/g)?.length, 3);
+  });
+
+  it('should leave the event loop free while it renders (a worker thread)', async () => {
+    await renderPdf(sampleDocument()); // the pool's thread is started
+    /** How many turns the event loop made while `work` ran. */
+    async function turnsDuring(work: () => Promise<unknown>): Promise<number> {
+      let turns = 0;
+      let running = true;
+      const spin = () => {
+        turns += 1;
+        if (running) setImmediate(spin);
+      };
+      setImmediate(spin);
+      try {
+        await work();
+      } finally {
+        running = false;
+      }
+      return turns;
+    }
+    // pdfmake lays a document out in one synchronous run: rendered here, the loop never turns.
+    // (A fresh document each time: pdfmake writes into the definition it is given.)
+    const inThread = await turnsDuring(() => renderInThisThread(sampleDocument()));
+    const pooled = await turnsDuring(() => Promise.all([renderPdf(sampleDocument()), renderPdf(sampleDocument())]));
+    assert.ok(inThread <= 1, `${inThread} turns while rendering in this thread`);
+    assert.ok(pooled > 100, `${pooled} turns while the pool rendered`);
+  });
+});
