@@ -24,6 +24,9 @@ import meRoutes from './org/me.ts';
 import accessRoutes from './access/access.routes.ts';
 import staffRoutes from './staff/staff.routes.ts';
 import securityHeaders, { docsCsp } from './pages/security.ts';
+import orgSettingsRoutes from './org/org-settings.routes.ts';
+import employeesRoutes from './employees/employees.routes.ts';
+import contractsRoutes from './contracts/contracts.routes.ts';
 import pagesRoutes from './pages/pages.routes.ts';
 
 declare module 'fastify' {
@@ -138,6 +141,9 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
   await fastify.register(meRoutes);
   await fastify.register(accessRoutes);
   await fastify.register(staffRoutes);
+  await fastify.register(orgSettingsRoutes);
+  await fastify.register(employeesRoutes);
+  await fastify.register(contractsRoutes);
   await fastify.register(pagesRoutes);
 }
 

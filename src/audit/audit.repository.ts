@@ -1,6 +1,8 @@
 /**
  * The audit trail of access changes (CONTRACT 5): written in the transaction of the change
- * (through `applyChange`), read newest first by `GET /api/access/events` and `/vos-acces`.
+ * (through `applyChange`), read newest first by `GET /api/access/events` and `/vos-acces`;
+ * and that of the payroll modules' changes (`module_events`), kept apart so that the access
+ * trail lists access changes only.
  */
 import type { Insertable, Selectable } from 'kysely';
 import type { Database } from '../db/database.ts';
@@ -15,6 +17,24 @@ export const CLI_ACTOR = 'cli';
 /** The actor columns of an event: the signed-in caller, or the command line (null). */
 export function actorOf(caller: { userId?: string; email: string } | null): Pick<AccessEvent, 'actor_user_id' | 'actor_email'> {
   return caller ? { actor_user_id: caller.userId ?? null, actor_email: caller.email } : { actor_user_id: null, actor_email: CLI_ACTOR };
+}
+
+/**
+ * An event of the payroll modules (MODULES 1: each change written with its audit event):
+ * what changed (`subject_type` `contract`, `employee`, `organization`, and its id), the
+ * action (`contract.submitted`…), who, and a few facts (`details`, never a secret).
+ */
+export interface ModuleEvent extends Pick<AccessEvent, 'actor_user_id' | 'actor_email'> {
+  org_id: string | null;
+  action: string;
+  subject_type: string;
+  subject_id: string;
+  details?: Record<string, unknown>;
+}
+
+export async function recordModuleEvent(db: Database, event: ModuleEvent): Promise<void> {
+  const { details, ...columns } = event;
+  await db.insertInto('module_events').values({ ...columns, details: JSON.stringify(details ?? {}) }).execute();
 }
 
 export async function recordAccessEvent(db: Database, event: AccessEvent): Promise<void> {

@@ -17,7 +17,7 @@
  */
 import type { Database } from '../db/database.ts';
 import { enqueueMail, type OutgoingMail } from '../mail/outbox.ts';
-import { recordAccessEvent, type AccessEvent } from './audit.repository.ts';
+import { recordAccessEvent, recordModuleEvent, type AccessEvent, type ModuleEvent } from './audit.repository.ts';
 
 export interface ChangeContext {
   db: Database;
@@ -33,6 +33,8 @@ export interface Change {
   trx: Database;
   /** Records an audit event in the change's transaction. */
   audit(event: AccessEvent): Promise<void>;
+  /** Records an audit event of the payroll modules (contracts, employees…) in the change's transaction. */
+  event(event: ModuleEvent): Promise<void>;
   /** Queues an e-mail (the outbox) in the change's transaction; it leaves after commit. */
   mail(mail: OutgoingMail): Promise<void>;
 }
@@ -43,6 +45,7 @@ export async function applyChange<T>(ctx: ChangeContext, work: (change: Change) 
     work({
       trx,
       audit: (event) => recordAccessEvent(trx, event),
+      event: (event) => recordModuleEvent(trx, event),
       async mail(mail) {
         await enqueueMail(trx, mail);
         queuedMail = true;

@@ -20,6 +20,10 @@ import { grantRole } from '../org/membership.service.ts';
 import { createOrganization, findOrganization, findOrganizationByKey } from '../org/org.repository.ts';
 import { isMemberRole, isProtectedRole, MEMBER_ROLES, ROLE, type MemberRole } from '../org/permissions.ts';
 import { isUuid } from '../org/resolution.ts';
+import type { OrgSettingsInput } from '../org/org-settings.rules.ts';
+import { updateOrgSettings } from '../org/org-settings.service.ts';
+import { AppError } from '../http/errors.ts';
+import { DEMO_PAYROLL, seedPayroll } from './demo-payroll.ts';
 import { createStaffUser } from '../staff/staff.service.ts';
 import { findStaffUser } from '../staff/staff.repository.ts';
 
@@ -201,7 +205,11 @@ async function seedOrganization(change: Change, demo: DemoOrganization) {
     }
     seeded.push({ email: member.email, role: member.role, state: member.state });
   }
-  return { id: org.id, name: org.name, key: demo.key, members: seeded };
+  // The payroll data is recorded as prepared by the organization's agent.
+  const agent = demo.members.find((m) => m.role === ROLE.agent && m.state === 'active')!;
+  const agentAccount = (await findUserByEmail(trx, agent.email))!;
+  const payroll = await seedPayroll(change, org.id, { userId: agentAccount.id, email: agent.email }, DEMO_PAYROLL[demo.key]!);
+  return { id: org.id, name: org.name, key: demo.key, members: seeded, payroll };
 }
 
 /** The demo data set, then a sign-in link for the staff account and for one administrator. */
@@ -230,6 +238,15 @@ export async function seedDemo({ db, config }: CommandContext) {
   };
 }
 
+/** `org update`'s options and the organization fields they set (MODULES 2). */
+const ORG_UPDATE_OPTIONS: Array<[string, keyof OrgSettingsInput]> = [
+  ['email-notifs', 'email_notifs'],
+  ['email-notifs-cc', 'email_notifs_cc'],
+  ['virements-salaires', 'virements_salaires'],
+  ['documents-slug', 'documents_slug'],
+  ['siret', 'siret'],
+];
+
 // ---------------------------------------------------------------------------------------
 // The commands.
 
@@ -252,6 +269,39 @@ export const COMMANDS: Record<string, CommandDefinition<unknown>> = {
         return { id: await createOrganization(db, { name: input.name, structure_api: input.key }) };
       } catch (error) {
         if (isUniqueViolation(error)) throw new CommandError(`an organization with key "${input.key}" already exists`);
+        throw error;
+      }
+    },
+  }),
+
+  'org update': define({
+    options: {
+      id: { type: 'string' },
+      'email-notifs': { type: 'string' },
+      'email-notifs-cc': { type: 'string' },
+      'virements-salaires': { type: 'string' },
+      'documents-slug': { type: 'string' },
+      siret: { type: 'string' },
+    },
+    usage: 'org update --id ID [--email-notifs a@x,b@y] [--email-notifs-cc c@z] [--virements-salaires Odentas|client] [--documents-slug S] [--siret N]',
+    prepare: (args) => {
+      const id = requiredText(args, 'id');
+      if (!isUuid(id)) throw new CommandError(`--id "${id}" is not an organization id (a UUID, as printed by "org create")`);
+      // An empty value clears (`--email-notifs ""`); an option left out keeps its value.
+      const settings: OrgSettingsInput = {};
+      for (const [option, field] of ORG_UPDATE_OPTIONS) {
+        const value = optionalText(args, option, 4000);
+        if (value !== undefined) settings[field] = value;
+      }
+      if (Object.keys(settings).length === 0) throw new CommandError(`nothing to update: give at least one of ${ORG_UPDATE_OPTIONS.map(([o]) => `--${o}`).join(', ')}`);
+      return { id: id.toLowerCase(), settings };
+    },
+    async run({ db }, input: { id: string; settings: OrgSettingsInput }) {
+      try {
+        return await updateOrgSettings({ db }, null, input.id, input.settings);
+      } catch (error) {
+        // The service's French message names the field; the command line speaks English.
+        if (error instanceof AppError && error.status < 500) throw new CommandError(`${error.code}: ${error.userMessage ?? error.code}`);
         throw error;
       }
     },

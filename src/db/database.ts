@@ -39,6 +39,9 @@ export interface OpenOptions {
 // Counts and identity columns come back as strings from pg; keep them JS numbers/strings as
 // declared, and keep timestamps as Date on both drivers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => value);
+// A calendar date (`date`) stays the text 'YYYY-MM-DD': a Date would put it at a time of day
+// in some time zone, and shift it by one day in another.
+pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
 
 /**
  * A statement whose SQL starts with `preparedStatement(name)` is prepared once per connection
@@ -99,10 +102,13 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   }
   // Loaded only when used: on PostgreSQL, the WASM build's code would cost memory for nothing.
   const { PGlite } = await import('@electric-sql/pglite');
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   const pglite = await PGlite.create(options.pgliteDir.startsWith('memory://') ? undefined : options.pgliteDir, {
+    // The contracts grid's search index (migration 2026_11_23_10_00_00_contracts).
+    extensions: { pg_trgm },
     ...(options.pgliteSnapshot ? { loadDataDir: options.pgliteSnapshot } : {}),
-    // int8 as text, as pg returns it, so both drivers give the same values.
-    parsers: { [pg.types.builtins.INT8]: (value: string) => value },
+    // int8 and date as text, as pg returns them (above), so both drivers give the same values.
+    parsers: { [pg.types.builtins.INT8]: (value: string) => value, [pg.types.builtins.DATE]: (value: string) => value },
   });
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
   // Kysely only closes a driver it has used; close PGlite ourselves so that it never

@@ -5,12 +5,14 @@ import * as initial from './migrations/2026_11_22_00_00_00_initial.ts';
 import * as getMyOrgPlpgsql from './migrations/2026_11_22_01_00_00_get_my_org_plpgsql.ts';
 import * as rateLimits from './migrations/2026_11_22_02_00_00_rate_limits.ts';
 import * as files from './migrations/2026_11_23_09_00_00_files.ts';
+import * as contracts from './migrations/2026_11_23_10_00_00_contracts.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_22_00_00_00_initial': initial,
   '2026_11_22_01_00_00_get_my_org_plpgsql': getMyOrgPlpgsql,
   '2026_11_22_02_00_00_rate_limits': rateLimits,
   '2026_11_23_09_00_00_files': files,
+  '2026_11_23_10_00_00_contracts': contracts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -46,12 +46,16 @@ export interface OrganizationsTable {
   id: Generated<string>;
   name: string;
   structure_api: string | null;
-  email_notifs: string | null;
-  email_notifs_cc: string | null;
-  virements_salaires: string | null;
+  email_notifs: Generated<string[]>;
+  email_notifs_cc: Generated<string[]>;
+  virements_salaires: Generated<SalaryTransferMode>;
   documents_slug: string | null;
+  siret: string | null;
   created_at: Generated<Date>;
 }
+
+/** MODULES 2: `Odentas`, the operator pays the salaries by transfer; `client`, the organization does. */
+export type SalaryTransferMode = 'Odentas' | 'client';
 
 export interface OrganizationMembersTable {
   org_id: string;
@@ -143,6 +147,96 @@ export interface FilesTable {
 export interface AppSecretsTable {
   name: string;
   value: Uint8Array;
+}
+
+export type EmployeeCategory = 'artiste' | 'technicien' | 'permanent';
+
+/** MODULES 3. `iban` in electronic form; never sent to a client. */
+export interface EmployeesTable {
+  id: Generated<string>;
+  org_id: string;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  category: EmployeeCategory | null;
+  iban: string | null;
+  bic: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+/** A yearly number series (`contract`: C-YYYY-NNNNNN): the last number given. */
+export interface NumberSeriesTable {
+  series: string;
+  year: number;
+  last_value: number;
+}
+
+export type ContractKind = 'CDDU' | 'CDD' | 'CDI';
+export type ContractStatus = 'brouillon' | 'a_signer' | 'signe' | 'annule';
+export type DateNature = 'representation' | 'repetition' | 'service' | 'heures';
+
+/** numeric(12,2): a decimal string from both drivers ("642.40"). */
+type Numeric = ColumnType<string, string, string>;
+type NullableNumeric = ColumnType<string | null, string | null | undefined, string | null>;
+/** `date`: 'YYYY-MM-DD' from both drivers (src/db/database.ts). */
+type CalendarDate = ColumnType<string, string, string>;
+
+/** MODULES 4. */
+export interface ContractsTable {
+  id: Generated<string>;
+  org_id: string;
+  contract_number: string;
+  employee_id: string;
+  kind: ContractKind;
+  status: Generated<ContractStatus>;
+  job_title: string | null;
+  show_title: string | null;
+  idcc: string | null;
+  start_date: CalendarDate;
+  end_date: string | null;
+  monthly_gross: NullableNumeric;
+  gross_total: NullableNumeric;
+  generated_pdf_id: string | null;
+  signed_pdf_id: string | null;
+  signed_at: NullableTimestamp;
+  /** Folded (lower case, no accents) employee name, number and show: the grid's `q`. */
+  search_text: string;
+  created_by: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface ContractDatesTable {
+  contract_id: string;
+  position: number;
+  date: CalendarDate;
+  nature: DateNature;
+  quantity: Numeric;
+  amount: Numeric;
+}
+
+export interface ContractNotesTable {
+  /** bigint identity, read as a string. */
+  id: Generated<string>;
+  contract_id: string;
+  author_user_id: string | null;
+  author_email: string;
+  text: string;
+  created_at: Generated<Date>;
+}
+
+/** An audit event of the modules: what changed (`subject_type`, `subject_id`), who did it. */
+export interface ModuleEventsTable {
+  id: Generated<string>;
+  org_id: string | null;
+  /** e.g. `contract.created`, `contract.submitted`, `employee.updated`, `organization.updated`. */
+  action: string;
+  subject_type: string;
+  subject_id: string;
+  actor_user_id: string | null;
+  actor_email: string | null;
+  details: ColumnType<Record<string, unknown>, string | undefined, string>;
   created_at: Generated<Date>;
 }
 
@@ -160,6 +254,12 @@ export interface DB {
   rate_limits: RateLimitsTable;
   files: FilesTable;
   app_secrets: AppSecretsTable;
+  employees: EmployeesTable;
+  number_series: NumberSeriesTable;
+  contracts: ContractsTable;
+  contract_dates: ContractDatesTable;
+  contract_notes: ContractNotesTable;
+  module_events: ModuleEventsTable;
 }
 
 export type User = Selectable<UsersTable>;

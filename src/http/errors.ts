@@ -40,3 +40,12 @@ export const RATE_LIMITED_MESSAGE = 'Trop de demandes : réessayez dans un momen
 export function errorBody(code: string, message?: string): { error: string; message?: string } {
   return message === undefined ? { error: code } : { error: code, message };
 }
+
+/**
+ * MODULES 1: a required field absent or empty is 400 `missing_<field>`, a wrong one 400
+ * `invalid_<field>`. `label` names the field in the French message ("La date de début").
+ */
+export const fieldErrors = {
+  missing: (field: string, label: string) => new AppError(400, `missing_${field}`, `${label} est requis(e).`),
+  invalid: (field: string, label: string) => new AppError(400, `invalid_${field}`, `${label} n'est pas valide.`),
+};

@@ -162,7 +162,12 @@ export function afterCursor<DB, TB extends keyof DB>(
     if (i === order.length - 1) return beyond;
     return eb.or([beyond, eb.and([eb(column, '=', values[i]), after(i + 1)])]);
   };
-  return after(0);
+  if (order.length === 1) return after(0);
+  // The same condition with the first key's bound repeated outside the OR: PostgreSQL can
+  // start the index scan there (an OR is only a filter), so a page deep in a long list costs
+  // what the first one does (measured: 116 ms → 1 ms at 300,000 contracts, bench/contracts-grid-explain.ts).
+  const first = order[0]!;
+  return eb.and([eb(sql.ref(first.ref), first.direction === 'asc' ? '>=' : '<=', values[0]), after(0)]);
 }
 
 /**

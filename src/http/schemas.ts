@@ -1,5 +1,7 @@
 /** Schemas shared by every route. */
 import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifySchemaValidationError } from 'fastify';
+import { fieldErrors } from './errors.ts';
 
 /** SPEC 7: `{ error, message? }`. */
 export const ErrorBody = Type.Object(
@@ -7,8 +9,42 @@ export const ErrorBody = Type.Object(
   { $id: 'ErrorBody', description: 'Every JSON error (SPEC 7)' },
 );
 
+/** `/{id}` of a module's object; an id that is not a UUID names nothing (404). */
+export const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
+
 /** SPEC 7: the plain-text 401 `Unauthorized` and 403 `Forbidden`. */
 export const PlainText = Type.String({ description: 'plain text: `Unauthorized` or `Forbidden`' });
 
 /** `{ ok: true, message }`: the answer of a change that returns nothing else. */
 export const OkMessage = Type.Object({ ok: Type.Literal(true), message: Type.String() });
+
+/**
+ * Turns a schema violation into MODULES 1's field codes: a required property absent gives
+ * `missing_<property>`, any other violation `invalid_<property>` (the innermost property
+ * named, `dates[2].nature` → `invalid_nature`). Money fields answer `invalid_amount` whatever
+ * their name (MODULES 1). Module routes install it with `useFieldErrors(fastify)`.
+ */
+export function fieldErrorFormatter(errors: FastifySchemaValidationError[], dataVar: string): Error {
+  const [first] = errors;
+  const property = first?.keyword === 'required' ? String(first.params.missingProperty ?? '') : lastProperty(first?.instancePath ?? '');
+  if (!first || !property || dataVar !== 'body') {
+    return Object.assign(new Error(`${dataVar}${first?.instancePath ?? ''} ${first?.message ?? 'invalid'}`), { statusCode: 400 });
+  }
+  if (first.keyword === 'required') return fieldErrors.missing(property, `Le champ ${property}`);
+  return MONEY_FIELDS.has(property) ? fieldErrors.invalid('amount', 'Le montant') : fieldErrors.invalid(property, `Le champ ${property}`);
+}
+
+/** Property names that hold money (MODULES 1: a wrong amount is `invalid_amount`). */
+const MONEY_FIELDS = new Set(['amount', 'monthly_gross', 'gross', 'net_to_pay', 'unit_price']);
+
+function lastProperty(instancePath: string): string {
+  const names = instancePath.split('/').filter((segment) => segment !== '' && !/^\d+$/.test(segment));
+  return names.at(-1) ?? '';
+}
+
+/** Every route declared in this plugin after the call reports body errors by field (see above). */
+export function useFieldErrors(fastify: FastifyInstance): void {
+  fastify.addHook('onRoute', (route) => {
+    route.schemaErrorFormatter ??= fieldErrorFormatter;
+  });
+}

@@ -1,5 +1,6 @@
 /**
- * The French e-mails (SPEC 6, CONTRACT 6): activation, access updated, sign-in link.
+ * The French e-mails (SPEC 6, CONTRACT 6, MODULES 4): activation, access updated, sign-in link,
+ * contract note.
  *
  * Each e-mail has an HTML part and a plain-text part carrying the same facts. Every
  * interpolated value goes through `escapeHtml` in the HTML part (names and organization
@@ -18,6 +19,20 @@ export function escapeHtml(value: string): string {
 /** Control characters (line breaks, tabs…) of a user-typed value become one space. */
 function oneLine(value: string): string {
   return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
+}
+
+/**
+ * A multi-line user text as lines: each line without control characters, blank lines
+ * around it dropped. Quoted ("> ") in the text part, a line cannot pass for the e-mail's own.
+ */
+function quotedLines(value: string): string[] {
+  return value
+    .replace(/\r\n?|[\u2028\u2029]/g, '\n')
+    .split('\n')
+    .map((line) => line.replace(/[\u0000-\u001f\u007f]+/g, ' ').trimEnd())
+    .join('\n')
+    .trim()
+    .split('\n');
 }
 
 const ROLE_LABELS: Record<string, string> = {
@@ -60,6 +75,8 @@ type Block =
   | { type: 'facts'; facts: Fact[] }
   | { type: 'button'; label: string; url: string }
   | { type: 'note'; text: string }
+  /** A text typed by a user, kept on several lines: quoted line by line ("> ") in the text part. */
+  | { type: 'quote'; text: string }
   | { type: 'contact'; supportEmail: string };
 
 interface MailContent {
@@ -96,6 +113,8 @@ function renderTextBlock(block: Block): string {
       return block.facts.map((f) => `${f.label} : ${f.value}`).join('\n');
     case 'button':
       return `${block.label} :\n${block.url}`;
+    case 'quote':
+      return quotedLines(block.text).map((line) => `> ${line}`).join('\n');
     case 'contact':
       return `Une question ? Écrivez-nous à ${block.supportEmail}.`;
   }
@@ -138,6 +157,11 @@ function renderHtmlBlock(block: Block): string {
         `<a href="${href}" style="color:${COLORS.button};word-break:break-all;">${href}</a></p>`
       );
     }
+    case 'quote':
+      return (
+        `<blockquote style="margin:0 0 20px 0;padding:12px 16px;border-left:4px solid ${COLORS.boxBorder};background:${COLORS.box};${FONT};font-size:15px;line-height:22px;color:${COLORS.text};">` +
+        `${quotedLines(block.text).map(escapeHtml).join('<br>')}</blockquote>`
+      );
     case 'contact': {
       const email = escapeHtml(block.supportEmail);
       return `<p style="${P}font-size:14px;line-height:20px;color:${COLORS.muted};">Une question ? Écrivez-nous à <a href="mailto:${email}" style="color:${COLORS.button};">${email}</a>.</p>`;
@@ -293,6 +317,46 @@ export function signInEmail(input: SignInMailInput): RenderedMail {
         text: "Si vous n'avez pas demandé ce lien, vous pouvez ignorer cet e-mail : personne ne peut se connecter sans lui.",
       },
       { type: 'contact', supportEmail: input.supportEmail },
+    ],
+  });
+}
+
+export interface ContractNoteMailInput {
+  orgName: string;
+  /** The employer code (`structure_api`), when the organization has one. */
+  structureApi: string | null;
+  contractNumber: string;
+  /** Who wrote the note. */
+  author: { name: string | null; email: string };
+  text: string;
+  /** `{PUBLIC_URL}/staff/contrats/{id}`. */
+  contractUrl: string;
+}
+
+/** SPEC 6, MODULES 4: a client added a note to a contract; to the payroll mailbox. */
+export function contractNoteEmail(input: ContractNoteMailInput): RenderedMail {
+  const number = oneLine(input.contractNumber);
+  const orgName = oneLine(input.orgName);
+  const name = input.author.name ? oneLine(input.author.name) : '';
+  const email = oneLine(input.author.email);
+  return render({
+    subject: `Nouvelle note sur le contrat ${number}`,
+    title: `Nouvelle note sur le contrat ${number}`,
+    preheader: `${orgName} a ajouté une note au contrat ${number}.`,
+    greeting: 'Bonjour,',
+    blocks: [
+      { type: 'paragraph', text: `Une note a été ajoutée au contrat ${number} par un utilisateur de ${orgName}.` },
+      {
+        type: 'facts',
+        facts: [
+          { label: 'Organisation', value: orgName },
+          { label: 'Code employeur', value: input.structureApi ? oneLine(input.structureApi) : '—' },
+          { label: 'Contrat', value: number },
+          { label: 'Utilisateur', value: name ? `${name} <${email}>` : email },
+        ],
+      },
+      { type: 'quote', text: input.text },
+      { type: 'button', label: 'Ouvrir le contrat', url: input.contractUrl },
     ],
   });
 }

@@ -4,6 +4,7 @@
  */
 import { sql } from 'kysely';
 import type { Database } from '../db/database.ts';
+import type { OrgSettings } from './org-settings.rules.ts';
 
 export function findOrganization(db: Database, orgId: string) {
   return db.selectFrom('organizations').select(['id', 'name', 'structure_api']).where('id', '=', orgId).executeTakeFirst();
@@ -76,4 +77,21 @@ export async function saveActiveOrg(db: Database, userId: string, orgId: string)
     .values({ user_id: userId, active_org_id: orgId })
     .onConflict((oc) => oc.column('user_id').doUpdateSet({ active_org_id: orgId }))
     .execute();
+}
+
+/** The organization as an employer on its documents (the contract PDF). */
+export function findEmployer(db: Database, orgId: string) {
+  return db.selectFrom('organizations').select(['name', 'structure_api', 'siret']).where('id', '=', orgId).executeTakeFirst();
+}
+
+const SETTINGS_COLUMNS = ['id', 'name', 'structure_api', 'email_notifs', 'email_notifs_cc', 'virements_salaires', 'documents_slug', 'siret', 'created_at'] as const;
+
+/** The organization with the fields of MODULES 2, locked for an edit. */
+export function lockOrganizationSettings(db: Database, orgId: string) {
+  return db.selectFrom('organizations').select(SETTINGS_COLUMNS).where('id', '=', orgId).forUpdate().executeTakeFirst();
+}
+
+/** Sets the fields of MODULES 2. A `documents_slug` already taken fails on its unique index. */
+export function updateOrganizationSettings(db: Database, orgId: string, settings: OrgSettings) {
+  return db.updateTable('organizations').set(settings).where('id', '=', orgId).returning(SETTINGS_COLUMNS).executeTakeFirstOrThrow();
 }

@@ -275,6 +275,8 @@ describe('seed-demo', () => {
       members: (await db.selectFrom('organization_members').select('user_id').execute()).length,
       events: (await db.selectFrom('access_events').select('id').execute()).length,
       mails: (await db.selectFrom('mail_outbox').select('id').execute()).length,
+      employees: (await db.selectFrom('employees').select('id').execute()).length,
+      contracts: (await db.selectFrom('contracts').select('id').execute()).length,
     });
     const first = await run('seed-demo');
     const counted = await count();
@@ -297,6 +299,21 @@ describe('seed-demo', () => {
       assert.equal(rows.filter((r) => r.revoked).length, 1, 'one revoked member');
       assert.equal(rows.filter((r) => !r.revoked && r.activated_at === null).length, 1, 'one pending invitation');
     }
+
+    // A living grid: employees and contracts of every kind, in several statuses, with dates.
+    const soleil = first.organizations.find((o: { key: string }) => o.key === 'TDS001');
+    assert.deepEqual(soleil.payroll, { employees: 4, contracts: 6 });
+    const contracts = await db
+      .selectFrom('contracts as c')
+      .innerJoin('organizations as o', 'o.id', 'c.org_id')
+      .select(['c.kind', 'c.status', 'c.gross_total', 'c.contract_number'])
+      .where('o.structure_api', '=', 'TDS001')
+      .orderBy('c.contract_number')
+      .execute();
+    assert.deepEqual(new Set(contracts.map((c) => c.kind)), new Set(['CDDU', 'CDD', 'CDI']));
+    assert.deepEqual(new Set(contracts.map((c) => c.status)), new Set(['brouillon', 'a_signer', 'annule']));
+    assert.equal(contracts[0]!.gross_total, '1284.80', '3 rehearsals at 120.00 and 4 performances at 231.20');
+    assert.ok(contracts.every((c) => /^C-\d{4}-\d{6}$/.test(c.contract_number)));
 
     const staff = await db
       .selectFrom('staff_users as s')

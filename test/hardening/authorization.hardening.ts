@@ -6,9 +6,14 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import type { FastifyInstance } from 'fastify';
 import { build } from '../helper.ts';
 import { createOrg, member, signedIn, type Person } from '../support/fixtures.ts';
 import { count } from './counts.ts';
+import { applyChange } from '../../src/audit/change.ts';
+import { insertNewContract } from '../../src/contracts/contracts.service.ts';
+import { insertNewEmployee } from '../../src/employees/employees.service.ts';
+import { orgScope } from '../../src/org/scope.ts';
 
 const TARGET = { name: 'Cible SARL', key: 'CIBLE' };
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
@@ -41,8 +46,19 @@ function mayManage(caller: CallerKind, org: 'target' | 'other'): boolean {
 interface RouteRule {
   name: string;
   readsBody: boolean;
+  /** The body sent (the access API's invitation when absent and `readsBody`). */
+  payload?: (fixtures: Fixtures) => object | Buffer;
   /** The one table: expected status for a cell. */
   expect(caller: CallerKind, org: 'target' | 'other' | null): number;
+}
+
+/** Objects of the target organization a module route names (made afresh for each cell). */
+interface Fixtures {
+  employee: string;
+  /** A draft. */
+  contract: string;
+  /** A signed contract, with its signed PDF. */
+  signed: string;
 }
 
 const orgScoped = (onAllowed: (org: 'target' | 'other') => number, onNoOrgForStaff: number): RouteRule['expect'] => (caller, org) => {
@@ -51,6 +67,79 @@ const orgScoped = (onAllowed: (org: 'target' | 'other') => number, onNoOrgForSta
   return mayManage(caller, org) ? onAllowed(org) : 403;
 };
 const staffOnly: RouteRule['expect'] = (caller) => (caller === 'none' ? 401 : isStaff(caller) ? 200 : 403);
+
+const CONTRACT_SET: CallerKind[] = ['ADMIN', 'SUPER_ADMIN', 'AGENT'];
+const MONEY_SET: CallerKind[] = ['ADMIN', 'SUPER_ADMIN', 'COMPTA'];
+const READ_SET: CallerKind[] = MEMBERS_OF_TARGET;
+
+/**
+ * A module route (MODULES 1): the organization by SPEC 4.3 only (never the body; staff without
+ * a hint fall back to their saved choice, which they have none of here: 400), the gate's role
+ * set, then `onAllowed` by the organization acted on. The other organization's ADMIN is in
+ * every set, and must find nothing of the target's: 404, as for an unknown id.
+ */
+const moduleGate = (roles: CallerKind[], onAllowed: (org: 'target' | 'other') => number): RouteRule['expect'] => (caller, org) => {
+  if (caller === 'none') return 401;
+  if (org === null) return 400;
+  if (isStaff(caller) || org === 'other') return onAllowed(org);
+  return roles.includes(caller) ? onAllowed(org) : 403;
+};
+const staffOnlyWith = (status: number): RouteRule['expect'] => (caller) => (caller === 'none' ? 401 : isStaff(caller) ? status : 403);
+const targetsOnly = (ok: number) => (org: 'target' | 'other') => (org === 'target' ? ok : 404);
+const PDF = Buffer.from('%PDF-1.4\n% signed\n%%EOF\n');
+
+/** The payroll modules' routes (MODULES 1-4), and a money-gated probe: no money route exists yet. */
+const MODULE_RULES: RouteRule[] = [
+  { name: 'GET /api/salaries', readsBody: false, expect: moduleGate(READ_SET, () => 200) },
+  { name: 'POST /api/salaries', readsBody: false, payload: () => ({ first_name: 'Nouveau', last_name: 'Salarié' }), expect: moduleGate(CONTRACT_SET, () => 201) },
+  { name: 'PATCH /api/salaries/:employee', readsBody: false, payload: () => ({ last_name: 'Renommé' }), expect: moduleGate(CONTRACT_SET, targetsOnly(200)) },
+  { name: 'GET /api/contrats', readsBody: false, expect: moduleGate(CONTRACT_SET, () => 200) },
+  // The target's employee: from the other organization, an unknown employee (400).
+  {
+    name: 'POST /api/contrats',
+    readsBody: false,
+    payload: (f) => ({ employee_id: f.employee, kind: 'CDD', start_date: '2027-01-01', end_date: '2027-01-31' }),
+    expect: moduleGate(CONTRACT_SET, (org) => (org === 'target' ? 201 : 400)),
+  },
+  { name: 'GET /api/contrats/:contract', readsBody: false, expect: moduleGate(CONTRACT_SET, targetsOnly(200)) },
+  { name: 'PATCH /api/contrats/:contract', readsBody: false, payload: () => ({ job_title: 'Régisseur' }), expect: moduleGate(CONTRACT_SET, targetsOnly(200)) },
+  { name: 'POST /api/contrats/:contract/submit', readsBody: false, expect: moduleGate(CONTRACT_SET, targetsOnly(200)) },
+  { name: 'POST /api/contrats/:contract/cancel', readsBody: false, expect: moduleGate(CONTRACT_SET, targetsOnly(200)) },
+  { name: 'POST /api/contrats/:contract/notes', readsBody: false, payload: () => ({ text: 'Une note' }), expect: moduleGate(CONTRACT_SET, targetsOnly(201)) },
+  { name: 'GET /api/contrats/:contract/notes', readsBody: false, expect: moduleGate(CONTRACT_SET, targetsOnly(200)) },
+  { name: 'GET /api/contrats/:signed/pdf-url', readsBody: false, expect: moduleGate(CONTRACT_SET, targetsOnly(200)) },
+  { name: 'POST /api/generate-contract-pdf', readsBody: false, payload: (f) => ({ contract_id: f.contract }), expect: moduleGate(CONTRACT_SET, targetsOnly(200)) },
+  { name: 'GET /api/test-money-gate', readsBody: false, expect: moduleGate(MONEY_SET, () => 200) },
+  { name: 'GET /api/staff/contrats', readsBody: false, expect: staffOnlyWith(200) },
+  {
+    name: 'PATCH /api/staff/contrats/:contract/salaires-par-date',
+    readsBody: false,
+    payload: () => ({ dates: [{ date: '2027-01-05', nature: 'service', quantity: 1, amount: '100' }] }),
+    expect: staffOnlyWith(200),
+  },
+  { name: 'PUT /api/staff/contrats/:contract/signed-pdf', readsBody: false, payload: () => PDF, expect: staffOnlyWith(200) },
+  { name: 'DELETE /api/staff/contrats/:signed/delete-signed-pdf', readsBody: false, expect: staffOnlyWith(200) },
+  { name: 'PATCH /api/staff/orgs/:target', readsBody: false, payload: () => ({ virements_salaires: 'client' }), expect: staffOnlyWith(200) },
+];
+
+/** A route gated on `money`, as the money modules will declare theirs. */
+function moneyProbe(fastify: FastifyInstance): void {
+  fastify.get('/api/test-money-gate', { config: { gate: 'money' } }, async (request) => ({ org: orgScope(request).orgId.length }));
+}
+
+/** The cell's fresh target objects, made as the modules make them. */
+async function makeFixtures(app: FastifyInstance, orgId: string, agent: Person, cell: number): Promise<Fixtures> {
+  return applyChange({ db: app.db }, async (change) => {
+    const actor = { caller: { userId: agent.userId, email: agent.email }, orgId };
+    const employee = await insertNewEmployee(change, actor, { first_name: 'Confidentiel', last_name: `Salarié${cell}` });
+    const draft = { employee_id: employee.id, kind: 'CDD', show_title: 'Spectacle Confidentiel', start_date: '2027-01-01', end_date: '2027-01-31' };
+    const contract = await insertNewContract(change, actor, draft);
+    const signed = await insertNewContract(change, actor, draft);
+    const fileId = await app.files.put(change.trx, { content: PDF, contentType: 'application/pdf', filename: 'signe.pdf', orgId });
+    await change.trx.updateTable('contracts').set({ signed_pdf_id: fileId, signed_at: new Date(), status: 'signe' }).where('id', '=', signed).execute();
+    return { employee: employee.id, contract, signed };
+  });
+}
 
 const RULES: RouteRule[] = [
   { name: 'GET /api/access', readsBody: false, expect: orgScoped(() => 200, 200) },
@@ -67,11 +156,12 @@ const RULES: RouteRule[] = [
   { name: 'GET /api/staff/orgs', readsBody: false, expect: staffOnly },
   { name: 'GET /api/staff/users', readsBody: false, expect: staffOnly },
   { name: 'GET /api/me', readsBody: false, expect: (caller) => (caller === 'none' ? 401 : 200) },
+  ...MODULE_RULES,
 ];
 
 describe('authorization matrix', () => {
   it('should answer every cell as the rules table says, and leak nothing across organizations', async (t) => {
-    const { app, database } = await build(t);
+    const { app, database } = await build(t, { routes: moneyProbe });
     const db = database.db;
     const target = await createOrg(db, TARGET.name, TARGET.key);
     const other = await createOrg(db, 'Autre SAS', 'AUTRE');
@@ -85,6 +175,7 @@ describe('authorization matrix', () => {
     people.set('STAFF', await signedIn(app, db, 'staff@ops.example', { staff: 'STAFF' }));
     people.set('SUPER_STAFF', await signedIn(app, db, 'super@ops.example', { staff: 'SUPER_STAFF' }));
     const secret = await member(app, db, target, 'secret@cible.example', 'COMPTA', { metadata: { first_name: 'Confidentiel' } });
+    const agentOfTarget = people.get('AGENT')!;
 
     let cell = 0;
     const failures: string[] = [];
@@ -105,7 +196,10 @@ describe('authorization matrix', () => {
           if (cookies.length) headers.cookie = cookies.join('; ');
 
           let url = rule.name.split(' ')[1]!;
-          const method = rule.name.split(' ')[0] as 'GET' | 'POST' | 'DELETE';
+          const method = rule.name.split(' ')[0] as 'GET' | 'POST' | 'DELETE' | 'PATCH' | 'PUT';
+          const fixtures = /:(employee|contract|signed)\b/.test(url) || rule.payload ? await makeFixtures(app, target, agentOfTarget, cell) : null;
+          if (fixtures) url = url.replace(':employee', fixtures.employee).replace(':contract', fixtures.contract).replace(':signed', fixtures.signed);
+          url = url.replace(':target', target);
           if (url.includes(':victim')) {
             const victim = await member(app, db, target, `victim${cell}@cible.example`, 'AGENT');
             url = url.replace(':victim', victim.userId);
@@ -118,7 +212,9 @@ describe('authorization matrix', () => {
           const payload = rule.readsBody
             ? { email: `new${cell}@invite.example`, role: 'AGENT', ...(naming === 'body org_id' ? { org_id: target } : {}) }
             : undefined;
-          const res = await app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+          const body = rule.payload && fixtures ? rule.payload(fixtures) : payload;
+          if (Buffer.isBuffer(body)) headers['content-type'] = 'application/pdf';
+          const res = await app.inject({ method, url, headers, ...(body ? { payload: body } : {}) });
 
           const org = actedOn(callerKind, naming, rule.readsBody);
           const expected = rule.expect(callerKind, org);
@@ -127,11 +223,12 @@ describe('authorization matrix', () => {
 
           const outsider = callerKind === 'ADMIN of another org' || (callerKind === 'revoked ADMIN' && rule.name !== 'GET /api/me');
           if (outsider) {
-            for (const needle of [target, 'cible.example', TARGET.name, TARGET.key, secret.userId, 'Confidentiel']) {
+            const objects = fixtures ? [fixtures.employee, fixtures.contract, fixtures.signed] : [];
+            for (const needle of [target, 'cible.example', TARGET.name, TARGET.key, secret.userId, 'Confidentiel', ...objects]) {
               if (res.body.includes(needle)) failures.push(`${label}: leaked "${needle}"`);
             }
           }
-          if (payload && res.statusCode === 200) {
+          if (payload && !rule.payload && res.statusCode === 200) {
             const placed = await db.selectFrom('organization_members as m').innerJoin('auth.users as u', 'u.id', 'm.user_id')
               .select('m.org_id').where('u.email', '=', payload.email).execute();
             const where = org === 'target' ? target : other;

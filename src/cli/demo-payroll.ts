@@ -1,0 +1,106 @@
+/**
+ * seed-demo's payroll data: employees and contracts of every kind and status, so that a new
+ * user sees a living grid. Made through the modules' own services (the same checks, numbers
+ * and audit events as the API), in the seed's transaction, as the organization's agent.
+ */
+import type { Change } from '../audit/change.ts';
+import { applyStatusChange, insertNewContract, type ContractInput } from '../contracts/contracts.service.ts';
+import { statusAfterCancel, statusAfterSubmit } from '../contracts/contract.rules.ts';
+import { insertNewEmployee } from '../employees/employees.service.ts';
+import type { EmployeeFieldsInput } from '../employees/employee.rules.ts';
+
+interface DemoContract extends ContractInput {
+  /** Index in the organization's employees. */
+  employee: number;
+  /** The status to leave it in. */
+  then?: 'submit' | 'cancel' | 'submit-cancel';
+}
+
+export interface DemoPayroll {
+  employees: EmployeeFieldsInput[];
+  contracts: DemoContract[];
+}
+
+/** A CDDU's salaries by date: rehearsals then performances, at one fee each. */
+function season(days: string[], performances: string[], rehearsalFee: string, performanceFee: string) {
+  return [
+    ...days.map((date) => ({ date, nature: 'repetition', quantity: 1, amount: rehearsalFee })),
+    ...performances.map((date) => ({ date, nature: 'representation', quantity: 1, amount: performanceFee })),
+  ];
+}
+
+export const DEMO_PAYROLL: Record<string, DemoPayroll> = {
+  TDS001: {
+    employees: [
+      { first_name: 'Hélène', last_name: 'Lefèvre', email: 'helene.lefevre@demo.local', category: 'artiste', iban: 'FR76 3000 6000 0112 3456 7890 189', bic: 'AGRIFRPP' },
+      { first_name: 'Marc', last_name: 'Dupont', email: 'marc.dupont@demo.local', category: 'technicien', iban: 'DE89 3704 0044 0532 0130 00' },
+      { first_name: 'Zoé', last_name: 'Bernard', email: 'zoe.bernard@demo.local', category: 'permanent' },
+      { first_name: 'Jérôme', last_name: 'Müller', category: 'artiste' },
+    ],
+    contracts: [
+      {
+        employee: 0, kind: 'CDDU', job_title: 'Comédienne', show_title: "Le Songe d'une nuit d'été", idcc: '3090',
+        start_date: '2026-12-01', end_date: '2026-12-20',
+        dates: season(['2026-12-01', '2026-12-02', '2026-12-03'], ['2026-12-17', '2026-12-18', '2026-12-19', '2026-12-20'], '120.00', '231.20'),
+        then: 'submit',
+      },
+      {
+        employee: 1, kind: 'CDDU', job_title: 'Régisseur lumière', show_title: "Le Songe d'une nuit d'été", idcc: '3090',
+        start_date: '2026-12-14', end_date: '2026-12-20',
+        dates: ['2026-12-14', '2026-12-15', '2026-12-16', '2026-12-17'].map((date) => ({ date, nature: 'service', quantity: 1, amount: '165.50' })),
+      },
+      {
+        employee: 3, kind: 'CDDU', job_title: 'Comédien', show_title: 'Cyrano de Bergerac', idcc: '3090',
+        start_date: '2026-11-02', end_date: '2026-11-15',
+        dates: season(['2026-11-02', '2026-11-03'], ['2026-11-14', '2026-11-15'], '115.00', '240.00'),
+        then: 'submit-cancel',
+      },
+      {
+        employee: 1, kind: 'CDDU', job_title: 'Régisseur plateau', show_title: 'Cyrano de Bergerac', idcc: '3090',
+        start_date: '2026-11-10', end_date: '2026-11-15',
+        dates: [{ date: '2026-11-10', nature: 'heures', quantity: '7.5', amount: '142.50' }],
+        then: 'submit',
+      },
+      { employee: 2, kind: 'CDD', job_title: 'Chargée de production', idcc: '3090', start_date: '2026-09-01', end_date: '2027-02-28', monthly_gross: '2150.00', then: 'submit' },
+      { employee: 2, kind: 'CDI', job_title: 'Administratrice', idcc: '3090', start_date: '2027-03-01', monthly_gross: '2600.00' },
+    ],
+  },
+  CLU002: {
+    employees: [
+      { first_name: 'Léonie', last_name: 'Faure', category: 'artiste', iban: 'FR14 2004 1010 0505 0001 3M02 606' },
+      { first_name: 'Noël', last_name: 'Girard', category: 'technicien' },
+    ],
+    contracts: [
+      {
+        employee: 0, kind: 'CDDU', job_title: 'Danseuse', show_title: 'Éclats de lumière', idcc: '1285',
+        start_date: '2027-01-10', end_date: '2027-01-24',
+        dates: season(['2027-01-10', '2027-01-11'], ['2027-01-23', '2027-01-24'], '110.00', '210.00'),
+      },
+      { employee: 1, kind: 'CDD', job_title: 'Régisseur général', idcc: '1285', start_date: '2027-01-03', end_date: '2027-01-31', monthly_gross: '2300.00', then: 'cancel' },
+    ],
+  },
+};
+
+/**
+ * The organization's demo employees and contracts, unless it already has employees (running
+ * seed-demo again changes nothing). `agent` is who they are recorded as made by. Answers how
+ * many the organization has.
+ */
+export async function seedPayroll(change: Change, orgId: string, agent: { userId: string; email: string }, demo: DemoPayroll) {
+  const existing = await change.trx.selectFrom('employees').select('id').where('org_id', '=', orgId).limit(1).executeTakeFirst();
+  if (!existing) await createPayroll(change, orgId, agent, demo);
+  const count = async (table: 'employees' | 'contracts') =>
+    Number((await change.trx.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n')).where('org_id', '=', orgId).executeTakeFirstOrThrow()).n);
+  return { employees: await count('employees'), contracts: await count('contracts') };
+}
+
+async function createPayroll(change: Change, orgId: string, agent: { userId: string; email: string }, demo: DemoPayroll) {
+  const actor = { caller: agent, orgId };
+  const employees = [];
+  for (const employee of demo.employees) employees.push(await insertNewEmployee(change, actor, employee));
+  for (const { employee, then, ...contract } of demo.contracts) {
+    const id = await insertNewContract(change, actor, { ...contract, employee_id: employees[employee]!.id });
+    if (then === 'submit' || then === 'submit-cancel') await applyStatusChange(change, actor, id, statusAfterSubmit, 'contract.submitted');
+    if (then === 'cancel' || then === 'submit-cancel') await applyStatusChange(change, actor, id, statusAfterCancel, 'contract.cancelled');
+  }
+}

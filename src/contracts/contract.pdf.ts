@@ -1,0 +1,122 @@
+/**
+ * The contract as a French PDF document (MODULES 4): title by kind, the parties (employer name
+ * and `structure_api`, employee), emploi, objet, IDCC, period, the salaries by date (nature,
+ * quantity, amount) or the monthly gross, the total, and the signature blocks. A pure function
+ * of the contract: `renderPdf` (src/pdf) lays it out.
+ */
+import type { ContractKind, DateNature } from '../db/schema.ts';
+import { formatDateFr, formatEuros } from '../format/french.ts';
+import type { Money } from '../money/money.ts';
+import { a4Document, dataTable, documentTitle, fieldsBlock, heading, partiesBlock, signatureBlocks, totalsBlock } from '../pdf/blocks.ts';
+import type { PdfDocument } from '../pdf/document.ts';
+import type { ContractDate } from './contract.rules.ts';
+
+export const CONTRACT_TITLES: Record<ContractKind, string> = {
+  CDDU: "Contrat de travail à durée déterminée d'usage",
+  CDD: 'Contrat de travail à durée déterminée',
+  CDI: 'Contrat de travail à durée indéterminée',
+};
+
+/** Why the contract is of its kind (Code du travail), as the document states it. */
+const LEGAL_BASIS: Record<ContractKind, string> = {
+  CDDU:
+    "Contrat conclu en application des articles L. 1242-2 3° et D. 1242-1 du Code du travail, pour un emploi du spectacle pour lequel il est d'usage constant de ne pas recourir au contrat à durée indéterminée.",
+  CDD: 'Contrat conclu en application de l’article L. 1242-2 du Code du travail, pour la durée indiquée ci-dessous.',
+  CDI: 'Contrat conclu pour une durée indéterminée.',
+};
+
+export const NATURE_LABELS: Record<DateNature, string> = {
+  representation: 'Représentation',
+  repetition: 'Répétition',
+  service: 'Service',
+  heures: 'Heures',
+};
+
+const CATEGORY_LABELS: Record<string, string> = { artiste: 'Artiste', technicien: 'Technicien', permanent: 'Personnel permanent' };
+
+export interface ContractDocumentInput {
+  contract_number: string;
+  kind: ContractKind;
+  job_title: string | null;
+  show_title: string | null;
+  idcc: string | null;
+  start_date: string;
+  end_date: string | null;
+  monthly_gross: Money | null;
+  gross_total: Money | null;
+  dates: readonly ContractDate[];
+  employer: { name: string; structure_api: string | null; siret: string | null };
+  employee: { first_name: string; last_name: string; category: string | null };
+  /** The day the document is made ('YYYY-MM-DD'). */
+  issuedOn: string;
+}
+
+/** "7.5" → "7,5" (a quantity as a French reader writes it). */
+function quantityFr(quantity: string): string {
+  return quantity.replace('.', ',');
+}
+
+function periodOf(input: Pick<ContractDocumentInput, 'start_date' | 'end_date'>): string {
+  return input.end_date === null
+    ? `à compter du ${formatDateFr(input.start_date)}, pour une durée indéterminée`
+    : `du ${formatDateFr(input.start_date)} au ${formatDateFr(input.end_date)} inclus`;
+}
+
+export function contractDocument(input: ContractDocumentInput): PdfDocument {
+  const title = CONTRACT_TITLES[input.kind];
+  const employeeName = `${input.employee.first_name} ${input.employee.last_name}`;
+  const remuneration =
+    input.dates.length > 0
+      ? [
+          dataTable(
+            [
+              { header: 'Date', width: 70 },
+              { header: 'Nature', width: '*' },
+              { header: 'Quantité', width: 60, alignment: 'right' },
+              { header: 'Montant brut', width: 90, alignment: 'right' },
+            ],
+            input.dates.map((d) => [formatDateFr(d.date), NATURE_LABELS[d.nature], quantityFr(d.quantity), formatEuros(d.amount)]),
+          ),
+          totalsBlock([['Total brut', input.gross_total === null ? '' : formatEuros(input.gross_total)]]),
+        ]
+      : [
+          fieldsBlock([
+            ['Salaire mensuel brut', input.monthly_gross === null ? 'à définir' : formatEuros(input.monthly_gross)],
+          ]),
+        ];
+
+  return a4Document({
+    title: `${title} ${input.contract_number}`,
+    author: input.employer.name,
+    pageFooter: `${input.contract_number} · ${input.employer.name} · ${employeeName}`,
+    content: [
+      ...documentTitle(title, `N° ${input.contract_number}`),
+      partiesBlock([
+        {
+          role: 'Employeur',
+          name: input.employer.name,
+          lines: [
+            input.employer.structure_api ? `Code employeur : ${input.employer.structure_api}` : '',
+            input.employer.siret ? `SIRET : ${input.employer.siret}` : '',
+          ],
+        },
+        {
+          role: 'Salarié(e)',
+          name: employeeName,
+          lines: [input.employee.category ? (CATEGORY_LABELS[input.employee.category] ?? input.employee.category) : ''],
+        },
+      ]),
+      { text: LEGAL_BASIS[input.kind], margin: [0, 0, 0, 6] },
+      heading('Engagement'),
+      fieldsBlock([
+        ['Emploi', input.job_title ?? ''],
+        ['Objet (spectacle)', input.show_title ?? ''],
+        ['Convention collective', input.idcc ? `IDCC ${input.idcc}` : ''],
+        ['Période', periodOf(input)],
+      ]),
+      heading('Rémunération'),
+      ...remuneration,
+      signatureBlocks('……………………', formatDateFr(input.issuedOn), ["L'employeur", 'Le salarié']),
+    ],
+  });
+}

@@ -1,0 +1,197 @@
+/** SQL of contracts (MODULES 4): contracts, their salaries by date, their notes, their numbers. */
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Database } from '../db/database.ts';
+import { keyset, type CursorValue, type KeysetOrder } from '../http/list.ts';
+import type { ContractKind, ContractStatus, DB } from '../db/schema.ts';
+import type { ContractDate, ContractFields } from './contract.rules.ts';
+
+/** The columns of a contract as answers show it (the employee's name joined). */
+function contractColumns(eb: ExpressionBuilder<DB, 'contracts' | 'employees'>) {
+  return [
+    'contracts.id',
+    'contracts.org_id',
+    'contracts.contract_number',
+    'contracts.employee_id',
+    'employees.first_name',
+    'employees.last_name',
+    'contracts.kind',
+    'contracts.status',
+    'contracts.job_title',
+    'contracts.show_title',
+    'contracts.idcc',
+    'contracts.start_date',
+    'contracts.end_date',
+    'contracts.monthly_gross',
+    'contracts.gross_total',
+    eb('contracts.generated_pdf_id', 'is not', null).as('has_generated_pdf'),
+    eb('contracts.signed_pdf_id', 'is not', null).as('has_signed_pdf'),
+    'contracts.signed_at',
+    'contracts.created_at',
+    'contracts.updated_at',
+  ] as const;
+}
+
+function selectContracts(db: Database) {
+  return db.selectFrom('contracts').innerJoin('employees', 'employees.id', 'contracts.employee_id').select(contractColumns);
+}
+
+export type ContractRow = Awaited<ReturnType<typeof findContract>> & object;
+
+/**
+ * The contract, or undefined when there is none with this id in `orgId` (MODULES 1: one of
+ * another organization is answered as unknown). `orgId` null: any organization (staff routes).
+ */
+export function findContract(db: Database, orgId: string | null, id: string) {
+  let query = selectContracts(db).where('contracts.id', '=', id);
+  if (orgId !== null) query = query.where('contracts.org_id', '=', orgId);
+  return query.executeTakeFirst();
+}
+
+/** The files of a contract of `orgId`, or undefined. */
+export function findContractFiles(db: Database, orgId: string, id: string) {
+  return db.selectFrom('contracts').select(['generated_pdf_id', 'signed_pdf_id']).where('id', '=', id).where('org_id', '=', orgId).executeTakeFirst();
+}
+
+/** The state a change depends on, locked until the end of the transaction. */
+export function lockContract(db: Database, orgId: string | null, id: string) {
+  let query = db
+    .selectFrom('contracts')
+    .select(['id', 'org_id', 'contract_number', 'employee_id', 'kind', 'status', 'job_title', 'show_title', 'idcc', 'start_date', 'end_date', 'monthly_gross', 'generated_pdf_id', 'signed_pdf_id'])
+    .where('id', '=', id)
+    .forUpdate();
+  if (orgId !== null) query = query.where('org_id', '=', orgId);
+  return query.executeTakeFirst();
+}
+
+export type LockedContract = Awaited<ReturnType<typeof lockContract>> & object;
+
+/** The dates of a contract, in the order they were given. */
+export function listDates(db: Database, contractId: string): Promise<ContractDate[]> {
+  return db
+    .selectFrom('contract_dates')
+    .select(['date', 'nature', 'quantity', 'amount'])
+    .where('contract_id', '=', contractId)
+    .orderBy('position')
+    .execute() as Promise<ContractDate[]>;
+}
+
+/** Replaces the dates of a contract. */
+export async function replaceDates(db: Database, contractId: string, dates: readonly ContractDate[]): Promise<void> {
+  await db.deleteFrom('contract_dates').where('contract_id', '=', contractId).execute();
+  if (dates.length === 0) return;
+  await db
+    .insertInto('contract_dates')
+    .values(dates.map((d, position) => ({ contract_id: contractId, position, date: d.date, nature: d.nature, quantity: d.quantity, amount: d.amount })))
+    .execute();
+}
+
+/**
+ * The next number of a yearly series, counted in the caller's transaction: the row of the
+ * year stays locked until it commits, so that two creations never get the same number (a
+ * rolled-back creation gives its number back).
+ */
+export async function nextInSeries(db: Database, series: string, year: number): Promise<number> {
+  const row = await db
+    .insertInto('number_series')
+    .values({ series, year, last_value: 1 })
+    .onConflict((oc) => oc.columns(['series', 'year']).doUpdateSet({ last_value: sql`number_series.last_value + 1` }))
+    .returning('last_value')
+    .executeTakeFirstOrThrow();
+  return row.last_value;
+}
+
+export interface NewContract extends ContractFields {
+  org_id: string;
+  contract_number: string;
+  employee_id: string;
+  gross_total: string | null;
+  search_text: string;
+  created_by: string | null;
+}
+
+export async function insertContract(db: Database, contract: NewContract): Promise<string> {
+  const row = await db.insertInto('contracts').values(contract).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export interface ContractChanges {
+  fields?: ContractFields & { employee_id: string };
+  gross_total?: string | null;
+  search_text?: string;
+  status?: ContractStatus;
+  generated_pdf_id?: string | null;
+  signed_pdf_id?: string | null;
+  signed_at?: Date | null;
+}
+
+export async function updateContract(db: Database, id: string, changes: ContractChanges): Promise<void> {
+  const { fields, ...rest } = changes;
+  await db
+    .updateTable('contracts')
+    .set({ ...fields, ...rest, updated_at: sql`now()` })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Employee names are searched on their contracts: keep the contracts' search text in step. */
+export async function updateSearchTextOfEmployee(db: Database, employeeId: string, searchTextOf: (row: { contract_number: string; show_title: string | null }) => string): Promise<void> {
+  const rows = await db.selectFrom('contracts').select(['id', 'contract_number', 'show_title']).where('employee_id', '=', employeeId).execute();
+  for (const row of rows) {
+    await db.updateTable('contracts').set({ search_text: searchTextOf(row) }).where('id', '=', row.id).execute();
+  }
+}
+
+export interface GridFilters {
+  /** null: every organization (the staff grid without `org_id`). */
+  orgId: string | null;
+  status?: ContractStatus;
+  kind?: ContractKind;
+  employeeId?: string;
+  /** Period overlap: the contract runs on at least one day of [from, to]. */
+  from?: string;
+  to?: string;
+  /** Folded words, each contained in the search text. */
+  terms: string[];
+}
+
+/** LIKE pattern matching `text` anywhere, with LIKE's wildcards taken literally. */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** The grid's order (SPEC 8, MODULES 4): newest start first, then number descending (unique). */
+export const CONTRACT_ORDER = [
+  { ref: 'contracts.start_date', direction: 'desc', kind: 'date' },
+  { ref: 'contracts.contract_number', direction: 'desc', kind: 'text' },
+] as const satisfies KeysetOrder;
+
+/** A page of the grid after `cursor` (`limit + 1` rows: is there more?). */
+export function listContracts(db: Database, filters: GridFilters, cursor: CursorValue[] | null, limit: number) {
+  let query = selectContracts(db);
+  if (filters.orgId !== null) query = query.where('contracts.org_id', '=', filters.orgId);
+  if (filters.status) query = query.where('contracts.status', '=', filters.status);
+  if (filters.kind) query = query.where('contracts.kind', '=', filters.kind);
+  if (filters.employeeId) query = query.where('contracts.employee_id', '=', filters.employeeId);
+  if (filters.to) query = query.where('contracts.start_date', '<=', filters.to);
+  if (filters.from) {
+    const from = filters.from;
+    query = query.where((eb) => eb.or([eb('contracts.end_date', 'is', null), eb('contracts.end_date', '>=', from)]));
+  }
+  for (const term of filters.terms) {
+    query = query.where('contracts.search_text', 'like', containsPattern(term));
+  }
+  return keyset(query, CONTRACT_ORDER, cursor, limit).execute();
+}
+
+export function insertNote(db: Database, note: { contract_id: string; author_user_id: string; author_email: string; text: string }) {
+  return db.insertInto('contract_notes').values(note).returning(['id', 'author_email', 'text', 'created_at']).executeTakeFirstOrThrow();
+}
+
+/** Notes newest first: the highest id first (an identity, unique). */
+export const NOTE_ORDER = [{ ref: 'id', direction: 'desc', kind: 'integer' }] as const satisfies KeysetOrder;
+
+/** A page of a contract's notes after `cursor`. */
+export function listNotes(db: Database, contractId: string, cursor: CursorValue[] | null, limit: number) {
+  const query = db.selectFrom('contract_notes').select(['id', 'author_email', 'text', 'created_at']).where('contract_id', '=', contractId);
+  return keyset(query, NOTE_ORDER, cursor, limit).execute();
+}

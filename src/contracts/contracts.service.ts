@@ -1,0 +1,388 @@
+/**
+ * Contracts (MODULES 4): creation, reading, a draft's edit, submit and cancel, the grid, the
+ * staff's salaries by date, and notes. Every change is one `applyChange`: its writes, its
+ * audit event and its e-mails in one transaction.
+ */
+import type { Config } from '../config.ts';
+import type { FileStore } from '../files/file-store.ts';
+import type { Database } from '../db/database.ts';
+import type { ContractStatus } from '../db/schema.ts';
+import { applyChange, type Change, type ChangeContext } from '../audit/change.ts';
+import { actorOf } from '../audit/audit.repository.ts';
+import { AppError, fieldErrors } from '../http/errors.ts';
+import { decodeCursor, keysetPage, parseLimit } from '../http/list.ts';
+import type { Caller } from '../identity/identity.service.ts';
+import { contractNoteEmail } from '../mail/templates.ts';
+import { moneyFromDb, parseQuantity, type Money } from '../money/money.ts';
+import { isUuid } from '../org/resolution.ts';
+import { findEmployer, findOrganization } from '../org/org.repository.ts';
+import { renderPdf } from '../pdf/render.ts';
+import { contractDocument } from './contract.pdf.ts';
+import { findEmployee } from '../employees/employees.repository.ts';
+import { contractErrors } from './contract.errors.ts';
+import {
+  assertDatesEditable,
+  assertEditable,
+  checkContractFields,
+  checkDates,
+  CONTRACT_KINDS,
+  CONTRACT_STATUSES,
+  formatContractNumber,
+  grossTotal,
+  numberingYear,
+  NUMBERING_TIME_ZONE,
+  parseIsoDate,
+  searchTerms,
+  searchTextOf,
+  statusAfterCancel,
+  statusAfterSigning,
+  statusAfterSubmit,
+  statusAfterUnsigning,
+  type ContractDate,
+  type ContractFields,
+  type ContractFieldsInput,
+} from './contract.rules.ts';
+import * as repo from './contracts.repository.ts';
+
+export interface ContractContext extends ChangeContext {
+  config: Config;
+  files: FileStore;
+}
+
+/** Who a change is recorded as made by. */
+export type ActorCaller = Pick<Caller, 'userId' | 'email'>;
+
+/** Who acts, and on which organization (`orgId` null: a staff route, any organization). */
+export interface Actor {
+  caller: Caller;
+  orgId: string | null;
+}
+
+// ---------------------------------------------------------------------------------------
+// Answers.
+
+const money = (value: string | null): Money | null => (value === null ? null : moneyFromDb(value));
+
+function summaryOf(row: repo.ContractRow) {
+  return {
+    id: row.id,
+    org_id: row.org_id,
+    contract_number: row.contract_number,
+    employee_id: row.employee_id,
+    employee: { first_name: row.first_name, last_name: row.last_name },
+    kind: row.kind,
+    status: row.status,
+    job_title: row.job_title,
+    show_title: row.show_title,
+    idcc: row.idcc,
+    start_date: row.start_date,
+    end_date: row.end_date,
+    monthly_gross: money(row.monthly_gross),
+    gross_total: money(row.gross_total),
+    has_generated_pdf: row.has_generated_pdf,
+    has_signed_pdf: row.has_signed_pdf,
+    signed_at: row.signed_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export type ContractSummary = ReturnType<typeof summaryOf>;
+export type ContractView = ContractSummary & { dates: ContractDate[] };
+
+function datesOf(dates: readonly ContractDate[]): ContractDate[] {
+  // numeric(12,3) reads "7.500": shown in the canonical form the input was given in ("7.5").
+  return dates.map((d) => ({ date: d.date, nature: d.nature, quantity: parseQuantity(d.quantity) ?? d.quantity, amount: moneyFromDb(d.amount) }));
+}
+
+/** The contract with its dates, as `GET /api/contrats/{id}` answers it; 404 when not in `orgId`. */
+export async function readContract(db: Database, orgId: string | null, id: string): Promise<ContractView> {
+  const row = isUuid(id) ? await repo.findContract(db, orgId, id) : undefined;
+  if (!row) throw contractErrors.notFound();
+  return { ...summaryOf(row), dates: datesOf(await repo.listDates(db, row.id)) };
+}
+
+// ---------------------------------------------------------------------------------------
+// Changes.
+
+/** The contract locked for a change, or 404 (unknown, or of another organization). */
+async function lockOrNotFound(trx: Database, orgId: string | null, id: string) {
+  const contract = isUuid(id) ? await repo.lockContract(trx, orgId, id) : undefined;
+  if (!contract) throw contractErrors.notFound();
+  return contract;
+}
+
+async function employeeOf(trx: Database, orgId: string, employeeId: unknown) {
+  if (employeeId === undefined || employeeId === null || employeeId === '') throw fieldErrors.missing('employee_id', 'Le salarié');
+  const employee = isUuid(employeeId) ? await findEmployee(trx, orgId, employeeId) : undefined;
+  if (!employee) throw contractErrors.unknownEmployee();
+  return employee;
+}
+
+export type ContractInput = ContractFieldsInput & { employee_id?: unknown; dates?: unknown };
+
+/** A new draft in the change's transaction, numbered C-YYYY-NNNNNN in the year of creation; its id. */
+export async function insertNewContract(change: Change, actor: { caller: ActorCaller; orgId: string }, input: ContractInput): Promise<string> {
+  const employee = await employeeOf(change.trx, actor.orgId, input.employee_id);
+  const fields = checkContractFields(input);
+  const dates = checkDates(input.dates, fields);
+  const year = numberingYear(new Date());
+  const contractNumber = formatContractNumber(year, await repo.nextInSeries(change.trx, 'contract', year));
+  const contractId = await repo.insertContract(change.trx, {
+    ...fields,
+    org_id: actor.orgId,
+    contract_number: contractNumber,
+    employee_id: employee.id,
+    gross_total: grossTotal(dates, fields.monthly_gross),
+    search_text: searchTextOf({ contract_number: contractNumber, show_title: fields.show_title, employee }),
+    created_by: actor.caller.userId,
+  });
+  await repo.replaceDates(change.trx, contractId, dates);
+  await change.event({ org_id: actor.orgId, action: 'contract.created', subject_type: 'contract', subject_id: contractId, ...actorOf(actor.caller), details: { contract_number: contractNumber } });
+  return contractId;
+}
+
+/** `POST /api/contrats`. */
+export async function createContract(ctx: ContractContext, actor: Actor & { orgId: string }, input: ContractInput): Promise<ContractView> {
+  const id = await applyChange(ctx, (change) => insertNewContract(change, actor, input));
+  return readContract(ctx.db, actor.orgId, id);
+}
+
+/** `PATCH /api/contrats/{id}`: a draft's fields (those the body carries); its dates when given. */
+export async function editContract(ctx: ContractContext, actor: Actor & { orgId: string }, id: string, input: ContractInput): Promise<ContractView> {
+  await applyChange(ctx, async (change) => {
+    const current = await lockOrNotFound(change.trx, actor.orgId, id);
+    assertEditable(current.status);
+    const employee = await employeeOf(change.trx, actor.orgId, input.employee_id ?? current.employee_id);
+    const merged: ContractFieldsInput = {};
+    for (const key of ['kind', 'job_title', 'show_title', 'idcc', 'start_date', 'end_date', 'monthly_gross'] as const) {
+      merged[key] = input[key] === undefined ? current[key] : input[key];
+    }
+    const fields: ContractFields = checkContractFields(merged);
+    // Dates left out are kept, and must still fall within the (possibly new) period.
+    const dates = checkDates(input.dates === undefined ? await repo.listDates(change.trx, current.id) : input.dates, fields);
+    await repo.updateContract(change.trx, current.id, {
+      fields: { ...fields, employee_id: employee.id },
+      gross_total: grossTotal(dates, fields.monthly_gross),
+      search_text: searchTextOf({ contract_number: current.contract_number, show_title: fields.show_title, employee }),
+    });
+    await repo.replaceDates(change.trx, current.id, dates);
+    await change.event({ org_id: actor.orgId, action: 'contract.updated', subject_type: 'contract', subject_id: current.id, ...actorOf(actor.caller) });
+  });
+  return readContract(ctx.db, actor.orgId, id);
+}
+
+/** A status change by the rules of `contract.rules.ts`, in the change's transaction. */
+export async function applyStatusChange(change: Change, actor: { caller: ActorCaller; orgId: string }, id: string, next: (status: ContractStatus) => ContractStatus, action: string): Promise<void> {
+  const current = await lockOrNotFound(change.trx, actor.orgId, id);
+  const status = next(current.status);
+  await repo.updateContract(change.trx, current.id, { status });
+  await change.event({ org_id: actor.orgId, action, subject_type: 'contract', subject_id: current.id, ...actorOf(actor.caller), details: { from: current.status, to: status } });
+}
+
+export async function submitContract(ctx: ContractContext, actor: Actor & { orgId: string }, id: string): Promise<ContractView> {
+  await applyChange(ctx, (change) => applyStatusChange(change, actor, id, statusAfterSubmit, 'contract.submitted'));
+  return readContract(ctx.db, actor.orgId, id);
+}
+
+export async function cancelContract(ctx: ContractContext, actor: Actor & { orgId: string }, id: string): Promise<ContractView> {
+  await applyChange(ctx, (change) => applyStatusChange(change, actor, id, statusAfterCancel, 'contract.cancelled'));
+  return readContract(ctx.db, actor.orgId, id);
+}
+
+/**
+ * `PATCH /api/staff/contrats/{id}/salaires-par-date`: replaces the dates of a contract of any
+ * organization, in any status but `annule`, and recomputes the total in the same transaction.
+ */
+export async function replaceContractDates(ctx: ContractContext, caller: Caller, id: string, input: unknown) {
+  return applyChange(ctx, async (change) => {
+    const current = await lockOrNotFound(change.trx, null, id);
+    assertDatesEditable(current.status);
+    if (input === undefined || input === null) throw fieldErrors.missing('dates', 'La liste des dates');
+    const dates = checkDates(input, current);
+    const total = grossTotal(dates, current.monthly_gross === null ? null : moneyFromDb(current.monthly_gross));
+    await repo.replaceDates(change.trx, current.id, dates);
+    await repo.updateContract(change.trx, current.id, { gross_total: total });
+    await change.event({ org_id: current.org_id, action: 'contract.dates_replaced', subject_type: 'contract', subject_id: current.id, ...actorOf(caller), details: { gross_total: total, count: dates.length } });
+    return { gross_total: total, dates };
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// The grid.
+
+export interface GridQuery {
+  limit?: string;
+  cursor?: string;
+  status?: string;
+  kind?: string;
+  employee_id?: string;
+  from?: string;
+  to?: string;
+  q?: string;
+}
+
+function gridFilters(orgId: string | null, query: GridQuery): repo.GridFilters {
+  const filters: repo.GridFilters = { orgId, terms: searchTerms(query.q) };
+  if (query.status) {
+    if (!(CONTRACT_STATUSES as readonly string[]).includes(query.status)) throw fieldErrors.invalid('status', 'Le statut');
+    filters.status = query.status as ContractStatus;
+  }
+  if (query.kind) {
+    if (!(CONTRACT_KINDS as readonly string[]).includes(query.kind)) throw fieldErrors.invalid('kind', 'Le type de contrat');
+    filters.kind = query.kind as repo.GridFilters['kind'] & string;
+  }
+  if (query.employee_id) {
+    if (!isUuid(query.employee_id)) throw fieldErrors.invalid('employee_id', 'Le salarié');
+    filters.employeeId = query.employee_id;
+  }
+  for (const bound of ['from', 'to'] as const) {
+    if (query[bound]) {
+      const date = parseIsoDate(query[bound]);
+      if (!date) throw contractErrors.invalidDate();
+      filters[bound] = date;
+    }
+  }
+  return filters;
+}
+
+/** `GET /api/contrats` and `GET /api/staff/contrats` (orgId null: every organization). */
+export async function listGrid(db: Database, orgId: string | null, query: GridQuery) {
+  const limit = parseLimit(query.limit);
+  const rows = await repo.listContracts(db, gridFilters(orgId, query), decodeCursor(query.cursor), limit);
+  const page = keysetPage(rows, limit, (row) => [row.start_date, row.contract_number]);
+  return { items: page.items.map(summaryOf), next_cursor: page.next_cursor };
+}
+
+/** `GET /api/staff/contrats`: every organization, or the one `org_id` names. */
+export function listStaffGrid(db: Database, query: GridQuery & { org_id?: string }) {
+  if (query.org_id && !isUuid(query.org_id)) throw fieldErrors.invalid('org_id', "L'organisation");
+  return listGrid(db, query.org_id || null, query);
+}
+
+// ---------------------------------------------------------------------------------------
+// Notes.
+
+/**
+ * `POST /api/contrats/{id}/notes`. A client's note (not staff's) e-mails the payroll mailbox
+ * in the same transaction (MODULES 4, SPEC 6).
+ */
+export async function addNote(ctx: ContractContext, actor: Actor & { orgId: string }, id: string, rawText: unknown) {
+  const text = typeof rawText === 'string' ? rawText.trim() : '';
+  if (!text) throw fieldErrors.missing('text', 'Le texte de la note');
+  return applyChange(ctx, async (change) => {
+    const contract = isUuid(id) ? await repo.findContract(change.trx, actor.orgId, id) : undefined;
+    if (!contract) throw contractErrors.notFound();
+    const note = await repo.insertNote(change.trx, { contract_id: contract.id, author_user_id: actor.caller.userId, author_email: actor.caller.email, text });
+    await change.event({ org_id: actor.orgId, action: 'contract.note_added', subject_type: 'contract', subject_id: contract.id, ...actorOf(actor.caller), details: { note_id: note.id } });
+    if (!actor.caller.isStaff) {
+      const org = await findOrganization(change.trx, actor.orgId);
+      await change.mail({
+        kind: 'contract_note',
+        to: ctx.config.payrollEmail,
+        ...contractNoteEmail({
+          orgName: org?.name ?? '',
+          structureApi: org?.structure_api ?? null,
+          contractNumber: contract.contract_number,
+          author: { name: actor.caller.firstName, email: actor.caller.email },
+          text,
+          contractUrl: `${ctx.config.publicUrl}/staff/contrats/${contract.id}`,
+        }),
+      });
+    }
+    return note;
+  });
+}
+
+/** `GET /api/contrats/{id}/notes`: newest first. */
+export async function listNotes(db: Database, orgId: string, id: string, query: { limit?: string; cursor?: string }) {
+  const limit = parseLimit(query.limit);
+  const cursor = decodeCursor(query.cursor);
+  const contract = isUuid(id) ? await repo.findContract(db, orgId, id) : undefined;
+  if (!contract) throw contractErrors.notFound();
+  const rows = await repo.listNotes(db, contract.id, cursor, limit);
+  return keysetPage(rows, limit, (row) => [row.id]);
+}
+
+// ---------------------------------------------------------------------------------------
+// PDFs: the generated one and the signed one (MODULES 4, 8).
+
+/**
+ * `POST /api/generate-contract-pdf`: renders the contract (outside the transaction: rendering
+ * takes tens of milliseconds, in a worker thread), then stores it in place of the previous one.
+ */
+export async function generateContractPdf(ctx: ContractContext, actor: Actor & { orgId: string }, contractId: unknown) {
+  if (contractId === undefined || contractId === null || contractId === '') throw fieldErrors.missing('contract_id', 'Le contrat');
+  const contract = typeof contractId === 'string' ? await readContract(ctx.db, actor.orgId, contractId).catch(notFoundAsUndefined) : undefined;
+  if (!contract) throw contractErrors.notFound();
+  const [employer, employee] = await Promise.all([findEmployer(ctx.db, actor.orgId), findEmployee(ctx.db, actor.orgId, contract.employee_id)]);
+  const pdf = await renderPdf(
+    contractDocument({
+      ...contract,
+      employer: { name: employer?.name ?? '', structure_api: employer?.structure_api ?? null, siret: employer?.siret ?? null },
+      employee: { first_name: contract.employee.first_name, last_name: contract.employee.last_name, category: employee?.category ?? null },
+      issuedOn: todayInParis(),
+    }),
+  );
+  const fileId = await applyChange(ctx, async (change) => {
+    const current = await lockOrNotFound(change.trx, actor.orgId, contract.id);
+    const id = await ctx.files.put(change.trx, { content: pdf, contentType: 'application/pdf', filename: `${current.contract_number}.pdf`, orgId: current.org_id });
+    if (current.generated_pdf_id) await ctx.files.delete(change.trx, current.generated_pdf_id);
+    await repo.updateContract(change.trx, current.id, { generated_pdf_id: id });
+    await change.event({ org_id: current.org_id, action: 'contract.pdf_generated', subject_type: 'contract', subject_id: current.id, ...actorOf(actor.caller), details: { bytes: pdf.length } });
+    return id;
+  });
+  return { ok: true as const, ...ctx.files.signedUrl(fileId) };
+}
+
+function notFoundAsUndefined(error: unknown): undefined {
+  if (error instanceof AppError && error.status === 404) return undefined;
+  throw error;
+}
+
+/** Today in the operator's calendar, 'YYYY-MM-DD' (the date written on documents). */
+function todayInParis(): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: NUMBERING_TIME_ZONE }).format(new Date());
+}
+
+/** `GET /api/contrats/{id}/pdf-url`: the signed PDF when there is one, else the generated one. */
+export async function contractPdfUrl(ctx: ContractContext, orgId: string, id: string) {
+  const files = isUuid(id) ? await repo.findContractFiles(ctx.db, orgId, id) : undefined;
+  if (!files) throw contractErrors.notFound();
+  const fileId = files.signed_pdf_id ?? files.generated_pdf_id;
+  if (!fileId) throw contractErrors.noPdf();
+  return { ...ctx.files.signedUrl(fileId), signed: files.signed_pdf_id !== null };
+}
+
+/**
+ * `PUT /api/staff/contrats/{id}/signed-pdf`: stores the file in place of a previous one, sets
+ * `signed_at` and the status `signe`, in one transaction (a refusal stores nothing).
+ */
+export async function attachSignedPdf(ctx: ContractContext, caller: Caller, id: string, content: Buffer): Promise<ContractView> {
+  await applyChange(ctx, async (change) => {
+    const current = await lockOrNotFound(change.trx, null, id);
+    const status = statusAfterSigning(current.status);
+    const fileId = await ctx.files.put(change.trx, {
+      content,
+      contentType: 'application/pdf',
+      filename: `${current.contract_number}-signe.pdf`,
+      orgId: current.org_id,
+    });
+    if (current.signed_pdf_id) await ctx.files.delete(change.trx, current.signed_pdf_id);
+    await repo.updateContract(change.trx, current.id, { signed_pdf_id: fileId, signed_at: new Date(), status });
+    await change.event({ org_id: current.org_id, action: 'contract.signed_pdf_attached', subject_type: 'contract', subject_id: current.id, ...actorOf(caller), details: { from: current.status, to: status, bytes: content.length } });
+  });
+  return readContract(ctx.db, null, id);
+}
+
+/** `DELETE /api/staff/contrats/{id}/delete-signed-pdf`: back to `a_signer`. */
+export async function deleteSignedPdf(ctx: ContractContext, caller: Caller, id: string): Promise<void> {
+  await applyChange(ctx, async (change) => {
+    const current = await lockOrNotFound(change.trx, null, id);
+    if (!current.signed_pdf_id) throw contractErrors.noSignedPdf();
+    const status = statusAfterUnsigning(current.status);
+    await repo.updateContract(change.trx, current.id, { signed_pdf_id: null, signed_at: null, status });
+    await ctx.files.delete(change.trx, current.signed_pdf_id);
+    await change.event({ org_id: current.org_id, action: 'contract.signed_pdf_deleted', subject_type: 'contract', subject_id: current.id, ...actorOf(caller), details: { from: current.status, to: status } });
+  });
+}

@@ -1,0 +1,86 @@
+/**
+ * The rules of employees (MODULES 3) as pure functions: the fields a creation or an edit
+ * may set, checked and normalized. The IBAN is checked by `ibantools` (country, length,
+ * check digits), kept in electronic form, and only its last four characters are ever shown.
+ */
+import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
+import type { EmployeeCategory } from '../db/schema.ts';
+import { fieldErrors } from '../http/errors.ts';
+import { isPlausibleEmail, normalizeEmail } from '../identity/email.ts';
+import { employeeErrors } from './employee.errors.ts';
+
+export const EMPLOYEE_CATEGORIES = ['artiste', 'technicien', 'permanent'] as const satisfies readonly EmployeeCategory[];
+
+export interface EmployeeFields {
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  category: EmployeeCategory | null;
+  iban: string | null;
+  bic: string | null;
+}
+
+export type EmployeeFieldsInput = Partial<Record<keyof EmployeeFields, unknown>>;
+
+const NAME_LABELS = { first_name: 'Le prénom', last_name: 'Le nom' } as const;
+
+function requiredName(value: unknown, field: 'first_name' | 'last_name'): string {
+  const name = typeof value === 'string' ? value.replace(/\s+/g, ' ').trim() : '';
+  if (!name) throw fieldErrors.missing(field, NAME_LABELS[field]);
+  if (/[\u0000-\u001f\u007f<>]/.test(name) || name.length > 100) throw fieldErrors.invalid(field, NAME_LABELS[field]);
+  return name;
+}
+
+const blank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+
+/** An IBAN in electronic form (no spaces, upper case), or null when it is not a valid one. */
+export function parseIban(raw: unknown): string | null {
+  if (typeof raw !== 'string') return null;
+  const iban = electronicFormatIBAN(raw);
+  return iban && isValidIBAN(iban) ? iban : null;
+}
+
+/** What answers show of an IBAN (MODULES 3). */
+export function ibanLast4(iban: string | null): string | null {
+  return iban ? iban.slice(-4) : null;
+}
+
+/**
+ * A creation's or an edit's fields: `current` is the employee before the edit (absent for a
+ * creation); a field the input leaves out keeps its value, `null` clears an optional one.
+ */
+export function checkEmployeeFields(input: EmployeeFieldsInput, current?: EmployeeFields): EmployeeFields {
+  const pick = <K extends keyof EmployeeFields>(field: K): unknown => (input[field] === undefined && current ? current[field] : input[field]);
+
+  const firstName = requiredName(pick('first_name'), 'first_name');
+  const lastName = requiredName(pick('last_name'), 'last_name');
+
+  const email = pick('email');
+  let normalizedEmail: string | null = null;
+  if (!blank(email)) {
+    normalizedEmail = normalizeEmail(email);
+    if (typeof email !== 'string' || !isPlausibleEmail(normalizedEmail)) throw fieldErrors.invalid('email', "L'adresse e-mail");
+  }
+
+  const category = pick('category');
+  if (!blank(category) && !(EMPLOYEE_CATEGORIES as readonly unknown[]).includes(category)) {
+    throw fieldErrors.invalid('category', 'La catégorie (artiste, technicien ou permanent)');
+  }
+
+  // An unchanged IBAN is already in electronic form; a new one is checked.
+  const iban = input.iban === undefined ? (current?.iban ?? null) : blank(input.iban) ? null : parseIban(input.iban);
+  if (input.iban !== undefined && !blank(input.iban) && iban === null) throw employeeErrors.invalidIban();
+
+  const rawBic = pick('bic');
+  const bic = blank(rawBic) ? null : typeof rawBic === 'string' ? rawBic.replace(/\s+/g, '').toUpperCase() : '';
+  if (bic !== null && !isValidBIC(bic)) throw employeeErrors.invalidBic();
+
+  return {
+    first_name: firstName,
+    last_name: lastName,
+    email: normalizedEmail,
+    category: blank(category) ? null : (category as EmployeeCategory),
+    iban,
+    bic,
+  };
+}

@@ -1,0 +1,42 @@
+/** `/api/salaries` (MODULES 3): read by every role, written by the contract set. */
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import { ErrorBody, IdParams, PlainText, useFieldErrors } from '../http/schemas.ts';
+import { orgScope } from '../org/scope.ts';
+import { Employee, EmployeeBody, EmployeeList, EmployeeListQuery } from '../schemas/employees.ts';
+import { createEmployee, editEmployee, listEmployees } from './employees.service.ts';
+
+const errors = { 400: ErrorBody, 401: PlainText, 403: Type.Union([ErrorBody, PlainText]), 404: ErrorBody };
+
+export default async function employeesRoutes(fastify: FastifyInstance): Promise<void> {
+  const { db } = fastify;
+  const ctx = { db, mail: fastify.mail };
+  useFieldErrors(fastify);
+
+  fastify.get<{ Querystring: Static<typeof EmployeeListQuery> }>(
+    '/api/salaries',
+    {
+      config: { gate: 'read' },
+      schema: { tags: ['salariés'], summary: 'The employees, by name', querystring: EmployeeListQuery, response: { 200: EmployeeList, ...errors } },
+    },
+    async (request) => listEmployees(db, orgScope(request).orgId, request.query),
+  );
+
+  fastify.post<{ Body: Static<typeof EmployeeBody> }>(
+    '/api/salaries',
+    {
+      config: { gate: 'contract' },
+      schema: { tags: ['salariés'], summary: 'Add an employee', body: EmployeeBody, response: { 201: Employee, ...errors } },
+    },
+    async (request, reply) => reply.code(201).send(await createEmployee(ctx, orgScope(request), request.body)),
+  );
+
+  fastify.patch<{ Params: Static<typeof IdParams>; Body: Static<typeof EmployeeBody> }>(
+    '/api/salaries/:id',
+    {
+      config: { gate: 'contract' },
+      schema: { tags: ['salariés'], summary: "Edit an employee (the fields given)", params: IdParams, body: EmployeeBody, response: { 200: Employee, ...errors } },
+    },
+    async (request) => editEmployee(ctx, orgScope(request), request.params.id, request.body),
+  );
+}

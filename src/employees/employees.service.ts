@@ -1,0 +1,87 @@
+/**
+ * Employees (MODULES 3): the list, creation and edit. Answers never carry the IBAN, only its
+ * last four characters. A change of name is carried to the employee's contracts' search text
+ * in the same transaction (the grid searches employee names).
+ */
+import type { Database } from '../db/database.ts';
+import { applyChange, type Change, type ChangeContext } from '../audit/change.ts';
+import { actorOf } from '../audit/audit.repository.ts';
+import { decodeCursor, keysetPage, parseLimit } from '../http/list.ts';
+import type { Caller } from '../identity/identity.service.ts';
+import { isUuid } from '../org/resolution.ts';
+import { searchTextOf } from '../contracts/contract.rules.ts';
+import { updateSearchTextOfEmployee } from '../contracts/contracts.repository.ts';
+import { checkEmployeeFields, ibanLast4, type EmployeeFieldsInput } from './employee.rules.ts';
+import { employeeErrors } from './employee.errors.ts';
+import * as repo from './employees.repository.ts';
+
+interface EmployeeRow {
+  id: string;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  category: string | null;
+  iban: string | null;
+  bic: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** An employee as answers show it (MODULES 3): the IBAN reduced to `iban_last4`. */
+export function employeeView(row: EmployeeRow) {
+  return {
+    id: row.id,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    email: row.email,
+    category: row.category,
+    iban_last4: ibanLast4(row.iban),
+    bic: row.bic,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export interface EmployeeActor {
+  caller: Caller;
+  orgId: string;
+}
+
+/** `GET /api/salaries`: by name (last, first). */
+export async function listEmployees(db: Database, orgId: string, query: { limit?: string; cursor?: string }) {
+  const limit = parseLimit(query.limit);
+  const rows = await repo.listEmployees(db, orgId, decodeCursor(query.cursor), limit);
+  const page = keysetPage(rows, limit, (row) => [row.last_name, row.first_name, row.id]);
+  return { items: page.items.map(employeeView), next_cursor: page.next_cursor };
+}
+
+/** A new employee in the change's transaction. */
+export async function insertNewEmployee(change: Change, actor: { caller: Pick<Caller, 'userId' | 'email'>; orgId: string }, input: EmployeeFieldsInput) {
+  const fields = checkEmployeeFields(input);
+  const created = await repo.insertEmployee(change.trx, actor.orgId, fields);
+  await change.event({ org_id: actor.orgId, action: 'employee.created', subject_type: 'employee', subject_id: created.id, ...actorOf(actor.caller) });
+  return created;
+}
+
+/** `POST /api/salaries`. */
+export async function createEmployee(ctx: ChangeContext, actor: EmployeeActor, input: EmployeeFieldsInput) {
+  return employeeView(await applyChange(ctx, (change) => insertNewEmployee(change, actor, input)));
+}
+
+/** `PATCH /api/salaries/{id}`: the fields the body carries. */
+export async function editEmployee(ctx: ChangeContext, actor: EmployeeActor, id: string, input: EmployeeFieldsInput) {
+  const row = await applyChange(ctx, async (change) => {
+    const current = isUuid(id) ? await repo.lockEmployee(change.trx, actor.orgId, id) : undefined;
+    if (!current) throw employeeErrors.notFound();
+    const fields = checkEmployeeFields(input, current);
+    const updated = await repo.updateEmployee(change.trx, current.id, fields);
+    if (fields.first_name !== current.first_name || fields.last_name !== current.last_name) {
+      await updateSearchTextOfEmployee(change.trx, current.id, (contract) => searchTextOf({ ...contract, employee: fields }));
+    }
+    // Which fields changed, never their values (an IBAN stays out of the audit trail).
+    const changed = (Object.keys(fields) as (keyof typeof fields)[]).filter((key) => fields[key] !== current[key]);
+    await change.event({ org_id: actor.orgId, action: 'employee.updated', subject_type: 'employee', subject_id: current.id, ...actorOf(actor.caller), details: { changed } });
+    return updated;
+  });
+  return employeeView(row);
+}

@@ -1,0 +1,25 @@
+/** `PATCH /api/staff/orgs/{id}` (MODULES 2): the organization fields the modules use. */
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import { ErrorBody, IdParams, PlainText, useFieldErrors } from '../http/schemas.ts';
+import { Organization, OrgSettingsBody } from '../schemas/organizations.ts';
+import { staffCaller } from './scope.ts';
+import { updateOrgSettings } from './org-settings.service.ts';
+
+export default async function orgSettingsRoutes(fastify: FastifyInstance): Promise<void> {
+  useFieldErrors(fastify);
+  fastify.patch<{ Params: Static<typeof IdParams>; Body: Static<typeof OrgSettingsBody> }>(
+    '/api/staff/orgs/:id',
+    {
+      config: { gate: 'staff' },
+      schema: {
+        tags: ['staff'],
+        summary: 'Set the notification addresses, the salary transfer mode, the documents slug, the SIRET',
+        params: IdParams,
+        body: OrgSettingsBody,
+        response: { 200: Organization, 400: ErrorBody, 401: PlainText, 403: PlainText, 404: ErrorBody, 409: ErrorBody },
+      },
+    },
+    async (request) => updateOrgSettings({ db: fastify.db }, staffCaller(request), request.params.id, request.body),
+  );
+}

@@ -1,0 +1,32 @@
+/** Schemas of the employees endpoints (MODULES 3). */
+import { Type } from '@sinclair/typebox';
+import { ListQuery, Page } from '../http/list.ts';
+
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+const Optional = (description: string, maxLength = 200) => Type.Optional(Type.Union([Type.String({ maxLength, description }), Type.Null()]));
+
+/** A creation or an edit: an edit changes the fields it carries (`null` clears an optional one). */
+export const EmployeeBody = Type.Object({
+  first_name: Type.Optional(Type.String({ maxLength: 100, description: 'required at creation' })),
+  last_name: Type.Optional(Type.String({ maxLength: 100, description: 'required at creation' })),
+  email: Optional('e-mail address', 320),
+  category: Optional('artiste, technicien or permanent', 20),
+  iban: Optional('write-only: checked, then shown as iban_last4 only', 64),
+  bic: Optional('8 or 11 characters', 20),
+});
+
+export const Employee = Type.Object({
+  id: Type.String(),
+  first_name: Type.String(),
+  last_name: Type.String(),
+  email: NullableString,
+  category: NullableString,
+  iban_last4: Type.Union([Type.String({ description: 'the last four characters of the IBAN' }), Type.Null()]),
+  bic: NullableString,
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+});
+
+export const EmployeeList = Page(Employee);
+
+export const EmployeeListQuery = Type.Object({ ...ListQuery });

@@ -1,0 +1,53 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { checkEmployeeFields, ibanLast4, parseIban } from '../../src/employees/employee.rules.ts';
+import { AppError } from '../../src/http/errors.ts';
+
+const code = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (error) {
+    return error instanceof AppError ? `${error.status} ${error.code}` : String(error);
+  }
+  return 'no error';
+};
+
+describe('parseIban', () => {
+  it('should keep a valid IBAN in electronic form', () => {
+    assert.equal(parseIban(' fr76 3000 6000 0112 3456 7890 189 '), 'FR7630006000011234567890189');
+    assert.equal(parseIban('DE89370400440532013000'), 'DE89370400440532013000');
+  });
+  it('should refuse a wrong check digit, a wrong length, an unknown country or a non-string', () => {
+    for (const bad of ['FR7630006000011234567890188', 'FR76300060000112345678901', 'XX7630006000011234567890189', '', 42, null]) {
+      assert.equal(parseIban(bad), null, String(bad));
+    }
+  });
+  it('should show the last four characters only', () => {
+    assert.equal(ibanLast4('FR7630006000011234567890189'), '0189');
+    assert.equal(ibanLast4(null), null);
+  });
+});
+
+describe('checkEmployeeFields', () => {
+  it('should normalize a creation', () => {
+    assert.deepEqual(
+      checkEmployeeFields({ first_name: '  Élise ', last_name: 'Durand  Martin', email: ' Elise@Example.COM ', category: 'artiste', iban: 'fr76 3000 6000 0112 3456 7890 189', bic: 'bnpa frpp' }),
+      { first_name: 'Élise', last_name: 'Durand Martin', email: 'elise@example.com', category: 'artiste', iban: 'FR7630006000011234567890189', bic: 'BNPAFRPP' },
+    );
+  });
+  it('should answer MODULES codes for missing and wrong fields', () => {
+    assert.equal(code(() => checkEmployeeFields({ last_name: 'Durand' })), '400 missing_first_name');
+    assert.equal(code(() => checkEmployeeFields({ first_name: 'Élise', last_name: '  ' })), '400 missing_last_name');
+    assert.equal(code(() => checkEmployeeFields({ first_name: 'É', last_name: 'D', iban: 'FR7630006000011234567890188' })), '400 invalid_iban');
+    assert.equal(code(() => checkEmployeeFields({ first_name: 'É', last_name: 'D', bic: 'BNP' })), '400 invalid_bic');
+    assert.equal(code(() => checkEmployeeFields({ first_name: 'É', last_name: 'D', category: 'cadre' })), '400 invalid_category');
+    assert.equal(code(() => checkEmployeeFields({ first_name: 'É', last_name: 'D', email: 'pas-une-adresse' })), '400 invalid_email');
+    assert.equal(code(() => checkEmployeeFields({ first_name: '<b>', last_name: 'D' })), '400 invalid_first_name');
+  });
+  it('should keep what an edit leaves out, and clear what it sets to null', () => {
+    const current = checkEmployeeFields({ first_name: 'Élise', last_name: 'Durand', email: 'e@example.com', category: 'technicien', iban: 'FR7630006000011234567890189', bic: 'BNPAFRPP' });
+    assert.deepEqual(checkEmployeeFields({ last_name: 'Martin', iban: null }, current), { ...current, last_name: 'Martin', iban: null });
+    assert.deepEqual(checkEmployeeFields({}, current), current);
+    assert.equal(code(() => checkEmployeeFields({ first_name: '' }, current)), '400 missing_first_name');
+  });
+});

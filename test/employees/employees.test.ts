@@ -1,0 +1,104 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { build } from '../helper.ts';
+import { createOrg, member, signedIn } from '../support/fixtures.ts';
+
+const IBAN = 'FR76 3000 6000 0112 3456 7890 189';
+
+async function setup(t: Parameters<typeof build>[0]) {
+  const { app, database } = await build(t);
+  const db = database.db;
+  const orgId = await createOrg(db, 'Théâtre du Soleil', 'TDS001');
+  const otherId = await createOrg(db, 'Compagnie Lumière', 'CLU002');
+  const agent = await member(app, db, orgId, 'agent@soleil.example', 'AGENT');
+  const compta = await member(app, db, orgId, 'compta@soleil.example', 'COMPTA');
+  const outsider = await member(app, db, otherId, 'agent@lumiere.example', 'AGENT');
+  const call = (cookie: string, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
+    app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
+  return { app, db, orgId, agent, compta, outsider, call };
+}
+
+describe('POST /api/salaries', () => {
+  it('should create an employee, keep the IBAN and show only its last four characters', async (t) => {
+    const { db, agent, call } = await setup(t);
+    const res = await call(agent.cookie, 'POST', '/api/salaries', { first_name: 'Élise', last_name: 'Durand', email: 'Elise@Example.com', category: 'artiste', iban: IBAN, bic: 'BNPAFRPP' });
+    assert.equal(res.statusCode, 201);
+    const body = res.json();
+    assert.deepEqual({ ...body, id: undefined, created_at: undefined, updated_at: undefined }, {
+      id: undefined, first_name: 'Élise', last_name: 'Durand', email: 'elise@example.com', category: 'artiste', iban_last4: '0189', bic: 'BNPAFRPP', created_at: undefined, updated_at: undefined,
+    });
+    assert.doesNotMatch(res.body, /FR76|3000 6000|30006000/);
+    const row = await db.selectFrom('employees').select('iban').where('id', '=', body.id).executeTakeFirstOrThrow();
+    assert.equal(row.iban, 'FR7630006000011234567890189');
+    const event = await db.selectFrom('module_events').selectAll().where('subject_id', '=', body.id).executeTakeFirstOrThrow();
+    assert.equal(event.action, 'employee.created');
+    assert.equal(event.actor_email, 'agent@soleil.example');
+  });
+
+  it('should answer the documented 400s', async (t) => {
+    const { agent, call } = await setup(t);
+    const cases: Array<[object, string]> = [
+      [{ last_name: 'Durand' }, 'missing_first_name'],
+      [{ first_name: 'Élise', last_name: '' }, 'missing_last_name'],
+      [{ first_name: 'Élise', last_name: 'Durand', iban: 'FR7630006000011234567890188' }, 'invalid_iban'],
+      [{ first_name: 'Élise', last_name: 'Durand', category: 'cadre' }, 'invalid_category'],
+      [{ first_name: 'Élise', last_name: 'Durand', email: 'nope' }, 'invalid_email'],
+      [{ first_name: 'Élise', last_name: 'Durand', iban: ['FR76'] }, 'invalid_iban'],
+      [{ first_name: 'x'.repeat(101), last_name: 'Durand' }, 'invalid_first_name'],
+    ];
+    for (const [payload, error] of cases) {
+      const res = await call(agent.cookie, 'POST', '/api/salaries', payload);
+      assert.equal(res.statusCode, 400, JSON.stringify(payload));
+      assert.equal(res.json().error, error, JSON.stringify(payload));
+    }
+  });
+
+  it('should refuse COMPTA (contract set) but let it read the list', async (t) => {
+    const { compta, agent, call } = await setup(t);
+    const refused = await call(compta.cookie, 'POST', '/api/salaries', { first_name: 'Élise', last_name: 'Durand' });
+    assert.equal(refused.statusCode, 403);
+    assert.equal(refused.body, 'Forbidden');
+    await call(agent.cookie, 'POST', '/api/salaries', { first_name: 'Élise', last_name: 'Durand' });
+    const list = await call(compta.cookie, 'GET', '/api/salaries');
+    assert.equal(list.statusCode, 200);
+    assert.deepEqual(list.json().items.map((e: { last_name: string }) => e.last_name), ['Durand']);
+  });
+});
+
+describe('PATCH /api/salaries/{id}', () => {
+  it('should change the fields given, and answer 404 for another organization’s employee', async (t) => {
+    const { agent, outsider, call } = await setup(t);
+    const created = (await call(agent.cookie, 'POST', '/api/salaries', { first_name: 'Élise', last_name: 'Durand', iban: IBAN })).json();
+    const res = await call(agent.cookie, 'PATCH', `/api/salaries/${created.id}`, { last_name: 'Martin', iban: 'DE89 3704 0044 0532 0130 00' });
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.json().last_name, 'Martin');
+    assert.equal(res.json().first_name, 'Élise');
+    assert.equal(res.json().iban_last4, '3000');
+    for (const [who, id] of [[outsider, created.id], [agent, '00000000-0000-4000-8000-000000000000'], [agent, 'not-a-uuid']] as const) {
+      const missing = await call(who.cookie, 'PATCH', `/api/salaries/${id}`, { last_name: 'X' });
+      assert.equal(missing.statusCode, 404);
+      assert.deepEqual(missing.json(), { error: 'not_found', message: 'Salarié introuvable.' });
+    }
+  });
+});
+
+describe('GET /api/salaries', () => {
+  it('should list by name in keyset pages, only the organization’s, and refuse bad limits', async (t) => {
+    const { agent, outsider, call } = await setup(t);
+    for (const [first, last] of [['Zoé', 'Bernard'], ['Ana', 'Bernard'], ['Luc', 'Arnaud'], ['Max', 'Caron']]) {
+      await call(agent.cookie, 'POST', '/api/salaries', { first_name: first, last_name: last });
+    }
+    await call(outsider.cookie, 'POST', '/api/salaries', { first_name: 'Autre', last_name: 'Aaron' });
+    const page1 = (await call(agent.cookie, 'GET', '/api/salaries?limit=3')).json();
+    assert.deepEqual(page1.items.map((e: { first_name: string }) => e.first_name), ['Luc', 'Ana', 'Zoé']);
+    const page2 = (await call(agent.cookie, 'GET', `/api/salaries?limit=3&cursor=${page1.next_cursor}`)).json();
+    assert.deepEqual(page2.items.map((e: { first_name: string }) => e.first_name), ['Max']);
+    assert.equal(page2.next_cursor, null);
+    for (const limit of ['0', '201', 'abc']) {
+      const res = await call(agent.cookie, 'GET', `/api/salaries?limit=${limit}`);
+      assert.equal(res.statusCode, 400);
+      assert.equal(res.json().error, 'invalid_limit');
+    }
+    assert.equal((await call(agent.cookie, 'GET', '/api/salaries?cursor=!!')).json().error, 'invalid_cursor');
+  });
+});
