@@ -9,7 +9,7 @@
 import { CompiledQuery, sql, type RawBuilder } from 'kysely';
 import { preparedStatement, type Database } from '../db/database.ts';
 import type { SessionRow } from '../identity/identity.repository.ts';
-import type { MemberRole } from '../org/permissions.ts';
+import { rolesOf, type MemberRole } from '../org/permissions.ts';
 
 /**
  * One access list item (SPEC 2.5 + CONTRACT 5's `activated`) as JSON text, concatenated by
@@ -78,13 +78,13 @@ export interface SessionScopeListRow extends SessionRow {
  * `GET /api/access` in one round trip: the session (as `findSession` reads it), the caller's
  * organization (`get_my_org` for a member; `staffOrgId` for staff), the caller's membership
  * there, and, when the session's secret and expiry hold and the caller is staff or holds one
- * of `listRoles`, the list itself. The gate still decides everything from the returned row
+ * of `LIST_ROLES`, the list itself. The gate still decides everything from the returned row
  * with `can()`; `items` only spares a second query.
  */
 export async function readSessionScopeList(db: Database, input: SessionScopeInput): Promise<SessionScopeListRow | undefined> {
   // The statement is built and compiled once (a template this size takes Kysely tens of
   // microseconds, a sizeable part of a small list's time), then run with each caller's values.
-  const compiled = (sessionScopeList ??= compileOnce<SessionScopeInput>(db, sessionScopeListQuery, ['sessionId', 'secretHash', 'staffOrgId', 'listRoles']));
+  const compiled = (sessionScopeList ??= compileOnce<SessionScopeInput>(db, sessionScopeListQuery, ['sessionId', 'secretHash', 'staffOrgId']));
   const { rows } = await db.executeQuery<SessionScopeListRow>(compiled(input));
   return rows[0];
 }
@@ -93,9 +93,14 @@ interface SessionScopeInput {
   sessionId: string;
   secretHash: string;
   staffOrgId: string | null;
-  /** The roles whose holders may see the list (`permissions.ts`). */
-  listRoles: readonly MemberRole[];
 }
+
+/**
+ * The roles whose holders may see the list, from `permissions.ts`, written into the statement
+ * as constants (it is compiled once): the list is read only for a caller the gate may let
+ * through, so a refused caller costs no list. The gate still decides, with `can()`.
+ */
+const LIST_ROLES = sql.join(rolesOf('manageMembers').map((role) => sql.lit(role)));
 
 let sessionScopeList: ((input: SessionScopeInput) => CompiledQuery) | undefined;
 
@@ -138,7 +143,7 @@ function sessionScopeListQuery(input: SessionScopeInput): RawBuilder<SessionScop
     select ch.session_id, ch.secret_hash, ch.expires_at, ch.last_verified_at, ch.user_id, ch.email, ch.user_metadata,
            ch.is_staff, ch.staff_level, ch.org_id, ch.member_role, ch.member_revoked,
            case when ch.valid and ch.org_id is not null
-                 and (ch.is_staff or ch.member_role = any(${input.listRoles}::text[]))
+                 and (ch.is_staff or ch.member_role in (${LIST_ROLES}))
                 then ${orgMembersArray(sql<string>`ch.org_id`)} end as items
       from checked ch`;
 }

@@ -9,7 +9,6 @@ import { isDatabaseUnavailable } from '../db/errors.ts';
 import { callerOfSession, resolveSession } from '../identity/identity.service.ts';
 import { SESSION_COOKIE } from '../identity/session.plugin.ts';
 import { hashSecret, parseToken } from '../identity/tokens.ts';
-import { rolesOf } from '../org/permissions.ts';
 import { staffOrgHints } from '../org/resolution.ts';
 import type { ScopeFacts } from '../org/scope.ts';
 import { readSessionScopeList, type SessionScopeListRow } from './access.repository.ts';
@@ -36,13 +35,7 @@ export async function readListScope(request: FastifyRequest): Promise<ScopeFacts
   const staffOrgId = firstHint?.kind === 'id' ? firstHint.value : null;
   let row: SessionScopeListRow | undefined;
   try {
-    row = await readSessionScopeList(db, {
-      sessionId: parsed.id,
-      secretHash: hashSecret(parsed.secret),
-      staffOrgId,
-      // The list is read only for roles that may see it: a refused caller costs no list.
-      listRoles: rolesOf('manageMembers'),
-    });
+    row = await readSessionScopeList(db, { sessionId: parsed.id, secretHash: hashSecret(parsed.secret), staffOrgId });
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw error;
     request.caller = await resolveSession(db, cookie);

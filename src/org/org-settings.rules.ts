@@ -22,7 +22,6 @@ export type OrgSettingsInput = Partial<Record<keyof OrgSettings, unknown>>;
 export const MAX_NOTIFICATION_ADDRESSES = 20;
 
 export const orgSettingsErrors = {
-  notFound: () => new AppError(404, 'not_found', 'Organisation introuvable.'),
   slugTaken: () => new AppError(409, 'documents_slug_taken', 'Ce documents_slug est déjà celui d’une autre organisation.'),
 };
 

@@ -6,6 +6,7 @@ import { applyChange, type ChangeContext } from '../audit/change.ts';
 import { actorOf } from '../audit/audit.repository.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { applyOrgSettings, orgSettingsErrors, type OrgSettingsInput } from './org-settings.rules.ts';
+import { orgErrors } from './org.errors.ts';
 import { lockOrganizationSettings, updateOrganizationSettings } from './org.repository.ts';
 import { isUuid } from './resolution.ts';
 
@@ -14,7 +15,7 @@ export async function updateOrgSettings(ctx: ChangeContext, caller: { userId: st
   try {
     return await applyChange(ctx, async (change) => {
       const current = isUuid(orgId) ? await lockOrganizationSettings(change.trx, orgId) : undefined;
-      if (!current) throw orgSettingsErrors.notFound();
+      if (!current) throw orgErrors.orgNotFound();
       const next = applyOrgSettings(current, input);
       const updated = await updateOrganizationSettings(change.trx, current.id, next);
       const changed = (Object.keys(next) as (keyof typeof next)[]).filter((key) => JSON.stringify(next[key]) !== JSON.stringify(current[key]));

@@ -49,7 +49,7 @@ describe('PATCH /api/staff/orgs/{id}', () => {
       assert.equal(bad.statusCode, 400, JSON.stringify(payload));
       assert.equal(bad.json().error, error, JSON.stringify(payload));
     }
-    assert.deepEqual((await patch(staff.cookie, '5c6b1d3e-0000-4000-8000-000000000000', { siret: null })).json(), { error: 'not_found', message: 'Organisation introuvable.' });
+    assert.deepEqual((await patch(staff.cookie, '5c6b1d3e-0000-4000-8000-000000000000', { siret: null })).json(), { error: 'not_found', message: 'Organisation introuvable' });
     assert.equal((await patch(staff.cookie, 'nope', { siret: null })).statusCode, 404);
     const refused = await patch(admin.cookie, id, { virements_salaires: 'client' });
     assert.equal(refused.statusCode, 403);
