@@ -9,7 +9,7 @@ import { formatDateFr, formatEuros } from '../format/french.ts';
 import type { Money } from '../money/money.ts';
 import { a4Document, dataTable, documentTitle, fieldsBlock, heading, partiesBlock, signatureBlocks, totalsBlock } from '../pdf/blocks.ts';
 import type { PdfDocument } from '../pdf/document.ts';
-import type { ContractDate } from './contract.rules.ts';
+import type { ContractDate, ContractFields } from './contract.rules.ts';
 
 export const CONTRACT_TITLES: Record<ContractKind, string> = {
   CDDU: "Contrat de travail à durée déterminée d'usage",
@@ -34,15 +34,9 @@ export const NATURE_LABELS: Record<DateNature, string> = {
 
 const CATEGORY_LABELS: Record<string, string> = { artiste: 'Artiste', technicien: 'Technicien', permanent: 'Personnel permanent' };
 
-export interface ContractDocumentInput {
+/** What the document shows: the contract's own fields (as `contract.rules.ts` defines them) and its parties. */
+export interface ContractDocumentInput extends ContractFields {
   contract_number: string;
-  kind: ContractKind;
-  job_title: string | null;
-  show_title: string | null;
-  idcc: string | null;
-  start_date: string;
-  end_date: string | null;
-  monthly_gross: Money | null;
   gross_total: Money | null;
   dates: readonly ContractDate[];
   employer: { name: string; structure_api: string | null; siret: string | null };

@@ -4,21 +4,16 @@
  * check digits), kept in electronic form, and only its last four characters are ever shown.
  */
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
-import type { EmployeeCategory } from '../db/schema.ts';
+import type { Selectable } from 'kysely';
+import type { EmployeeCategory, EmployeesTable } from '../db/schema.ts';
 import { fieldErrors } from '../http/errors.ts';
 import { isPlausibleEmail, normalizeEmail } from '../identity/email.ts';
 import { employeeErrors } from './employee.errors.ts';
 
 export const EMPLOYEE_CATEGORIES = ['artiste', 'technicien', 'permanent'] as const satisfies readonly EmployeeCategory[];
 
-export interface EmployeeFields {
-  first_name: string;
-  last_name: string;
-  email: string | null;
-  category: EmployeeCategory | null;
-  iban: string | null;
-  bic: string | null;
-}
+/** An employee's own fields, as the table stores them. */
+export type EmployeeFields = Omit<Selectable<EmployeesTable>, 'id' | 'org_id' | 'created_at' | 'updated_at'>;
 
 export type EmployeeFieldsInput = Partial<Record<keyof EmployeeFields, unknown>>;
 
