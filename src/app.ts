@@ -31,6 +31,8 @@ import securityHeaders, { docsCsp } from './pages/security.ts';
 import orgSettingsRoutes from './org/org-settings.routes.ts';
 import employeesRoutes from './employees/employees.routes.ts';
 import contractsRoutes from './contracts/contracts.routes.ts';
+import payslipsRoutes from './payslips/payslips.routes.ts';
+import transfersRoutes from './transfers/transfers.routes.ts';
 import pagesRoutes from './pages/pages.routes.ts';
 
 declare module 'fastify' {
@@ -129,7 +131,8 @@ function sizeFr(bytes: number): string {
 
 function renderError(error: FastifyError | AppError, request: FastifyRequest) {
   if (error instanceof AppError) {
-    return { status: error.status, plain: error.plainText, body: errorBody(error.code, error.userMessage), retryAfter: error.retryAfterSeconds };
+    const body = { ...errorBody(error.code, error.userMessage), ...error.details };
+    return { status: error.status, plain: error.plainText, body, retryAfter: error.retryAfterSeconds };
   }
   if (error.validation) {
     return { status: 400, body: errorBody('invalid_request', `Requête invalide : ${error.message}`) };
@@ -211,6 +214,8 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
   await fastify.register(orgSettingsRoutes);
   await fastify.register(employeesRoutes);
   await fastify.register(contractsRoutes);
+  await fastify.register(payslipsRoutes);
+  await fastify.register(transfersRoutes);
   await fastify.register(pagesRoutes);
 }
 

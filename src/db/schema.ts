@@ -242,6 +242,56 @@ export interface ModuleEventsTable {
   created_at: Generated<Date>;
 }
 
+/** MODULES 5: a payslip the operator publishes. */
+export type PayslipStatus = 'publie' | 'annule';
+export interface PayslipsTable {
+  id: Generated<string>;
+  org_id: string;
+  employee_id: string;
+  /** `YYYY-MM`. */
+  period: string;
+  gross: Numeric;
+  net_to_pay: Numeric;
+  contract_ids: ColumnType<string[], string[] | undefined, string[]>;
+  pdf_id: string | null;
+  status: Generated<PayslipStatus>;
+  created_by: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+/** MODULES 5: a SEPA credit transfer batch. */
+export type TransferStatus = 'genere' | 'execute' | 'annule';
+export interface TransfersTable {
+  id: Generated<string>;
+  org_id: string;
+  /** `VIR-YYYY-NNNNNN`: the SEPA message id. */
+  reference: string;
+  execution_date: CalendarDate;
+  status: Generated<TransferStatus>;
+  count: number;
+  total: Numeric;
+  created_by: string | null;
+  created_at: Generated<Date>;
+  executed_at: NullableTimestamp;
+  cancelled_at: NullableTimestamp;
+  updated_at: Generated<Date>;
+}
+
+/** A batch's line as made: the payee at commit. `released` once the batch is cancelled. */
+export interface TransferItemsTable {
+  transfer_id: string;
+  org_id: string;
+  payslip_id: string;
+  position: number;
+  creditor_name: string;
+  iban: string;
+  bic: string | null;
+  amount: Numeric;
+  period: string;
+  released: Generated<boolean>;
+}
+
 export interface DB {
   'auth.users': UsersTable;
   'auth.one_time_tokens': OneTimeTokensTable;
@@ -262,6 +312,9 @@ export interface DB {
   contract_dates: ContractDatesTable;
   contract_notes: ContractNotesTable;
   module_events: ModuleEventsTable;
+  payslips: PayslipsTable;
+  transfers: TransfersTable;
+  transfer_items: TransferItemsTable;
 }
 
 export type User = Selectable<UsersTable>;

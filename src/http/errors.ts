@@ -18,6 +18,17 @@ export class AppError extends Error {
     super(userMessage ?? code);
   }
 
+  /**
+   * Fields the JSON body carries beside `error` and `message` (e.g. the `payslip_ids` of a
+   * refused batch, MODULES 5). The route's schema for that status must declare them.
+   */
+  details?: Record<string, unknown>;
+
+  withDetails(details: Record<string, unknown>): this {
+    this.details = details;
+    return this;
+  }
+
   /** 429 `rate_limited`, as `@fastify/rate-limit` answers past a route's limit. */
   static rateLimited(retryAfterSeconds: number): AppError {
     return new AppError(429, 'rate_limited', RATE_LIMITED_MESSAGE, undefined, retryAfterSeconds);

@@ -1,0 +1,41 @@
+/**
+ * The rules of payslips (MODULES 5) as pure functions: a period, the amounts and the
+ * contracts a creation may carry, checked and normalized.
+ */
+import { fieldErrors } from '../http/errors.ts';
+import { isUuid } from '../http/input.ts';
+import { compareMoney, requireMoney, type Money } from '../money/money.ts';
+import { payslipErrors } from './payslip.errors.ts';
+
+export const PAYSLIP_STATUSES = ['publie', 'annule'] as const;
+
+/** The largest amount one SEPA credit transfer carries (pain.001: 999 999 999,99). */
+export const MAX_TRANSFER_AMOUNT = '999999999.99' as Money;
+
+/** A period `YYYY-MM` (month 01 to 12), or null. */
+export function parsePeriod(raw: unknown): string | null {
+  return typeof raw === 'string' && /^\d{4}-(0[1-9]|1[0-2])$/.test(raw) ? raw : null;
+}
+
+/** A required period: 400 `missing_period` or `invalid_period`. */
+export function requirePeriod(raw: unknown): string {
+  if (raw === undefined || raw === null || raw === '') throw fieldErrors.missing('period', 'La période');
+  const period = parsePeriod(raw);
+  if (!period) throw payslipErrors.invalidPeriod();
+  return period;
+}
+
+/** A payslip amount: MODULES 1's money, at most what one transfer may carry. */
+export function requirePayslipAmount(raw: unknown, field: 'gross' | 'net_to_pay', label: string): Money {
+  if (raw === undefined || raw === null || raw === '') throw fieldErrors.missing(field, label);
+  const amount = requireMoney(raw);
+  if (compareMoney(amount, MAX_TRANSFER_AMOUNT) > 0) throw payslipErrors.amountTooLarge();
+  return amount;
+}
+
+/** `contract_ids`: absent or null is none; else a list of ids (lower case, without repeats). */
+export function parseContractIds(raw: unknown): string[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw) || raw.length > 100 || !raw.every(isUuid)) throw payslipErrors.invalidContractIds();
+  return [...new Set(raw.map((id: string) => id.toLowerCase()))];
+}

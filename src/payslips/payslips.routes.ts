@@ -1,0 +1,88 @@
+/**
+ * Payslips (MODULES 5): `/api/payslips` for every role of the organization (the read set), and
+ * the staff's `/api/staff/payslips`: publish, attach the PDF, list what a transfer may pay.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import { ErrorBody, IdParams, PlainText, useFieldErrors } from '../http/schemas.ts';
+import { orgScope, staffCaller } from '../org/scope.ts';
+import { AvailableList, AvailableQuery, Payslip, PayslipBody, PayslipList, PayslipListQuery, SignedUrl } from '../schemas/payslips.ts';
+import * as payslips from './payslips.service.ts';
+
+const errors = { 400: ErrorBody, 401: PlainText, 403: Type.Union([ErrorBody, PlainText]), 404: ErrorBody, 409: ErrorBody };
+
+type IdRoute<Extra = object> = { Params: Static<typeof IdParams> } & Extra;
+
+export default async function payslipsRoutes(fastify: FastifyInstance): Promise<void> {
+  const { db } = fastify;
+  const ctx = { db, mail: fastify.mail, files: fastify.files };
+  useFieldErrors(fastify);
+
+  fastify.get<{ Querystring: Static<typeof PayslipListQuery> }>(
+    '/api/payslips',
+    {
+      config: { gate: 'read' },
+      schema: {
+        tags: ['bulletins'],
+        summary: 'The payslips, newest period first; `period`, `employee_id` filters',
+        querystring: PayslipListQuery,
+        response: { 200: PayslipList, ...errors },
+      },
+    },
+    async (request) => payslips.listPayslips(db, orgScope(request).orgId, request.query),
+  );
+
+  fastify.get<IdRoute>(
+    '/api/payslips/:id/pdf-url',
+    {
+      config: { gate: 'read' },
+      schema: {
+        tags: ['bulletins'],
+        summary: 'A link (5 minutes) to the payslip PDF; 404 no_pdf when none was attached',
+        params: IdParams,
+        response: { 200: SignedUrl, ...errors },
+      },
+    },
+    async (request) => payslips.payslipPdfUrl(ctx, orgScope(request).orgId, request.params.id),
+  );
+
+  // ---- Staff.
+
+  fastify.post<{ Body: Static<typeof PayslipBody> }>(
+    '/api/staff/payslips',
+    {
+      config: { gate: 'staff' },
+      schema: { tags: ['staff'], summary: 'Publish a payslip (status publie)', body: PayslipBody, response: { 201: Payslip, ...errors } },
+    },
+    async (request, reply) => reply.code(201).send(await payslips.createPayslip(ctx, staffCaller(request), request.body)),
+  );
+
+  fastify.put<IdRoute<{ Body: Buffer }>>(
+    '/api/staff/payslips/:id/pdf',
+    {
+      config: { gate: 'staff', pdfUpload: true },
+      schema: {
+        tags: ['staff'],
+        summary: 'Attach the payslip PDF (application/pdf, 10 MiB at most), in place of a previous one',
+        params: IdParams,
+        consumes: ['application/pdf'],
+        response: { 200: Payslip, ...errors, 413: ErrorBody, 415: ErrorBody },
+      },
+    },
+    async (request) => payslips.attachPayslipPdf(ctx, staffCaller(request), request.params.id, request.body),
+  );
+
+  fastify.get<{ Querystring: Static<typeof AvailableQuery> }>(
+    '/api/staff/payslips/available',
+    {
+      config: { gate: 'staff' },
+      schema: {
+        tags: ['staff'],
+        summary: 'The payslips a salary transfer may pay (MODULES 5), every organization or `org_id`',
+        querystring: AvailableQuery,
+        response: { 200: AvailableList, ...errors },
+      },
+    },
+    async (request) => payslips.listAvailablePayslips(db, request.query),
+  );
+}

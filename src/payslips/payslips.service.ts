@@ -1,0 +1,170 @@
+/**
+ * Payslips (MODULES 5): the staff publish them and attach their PDF; every role of the
+ * organization lists them and downloads them by signed URL; the staff list those a salary
+ * transfer may still pay. Every change is one `applyChange`.
+ */
+import { isValidIBAN } from 'ibantools';
+import type { Database } from '../db/database.ts';
+import type { FileStore } from '../files/file-store.ts';
+import { applyChange, type Change, type ChangeContext } from '../audit/change.ts';
+import { actorOf } from '../audit/audit.repository.ts';
+import { fieldErrors } from '../http/errors.ts';
+import { isUuid } from '../http/input.ts';
+import { decodeCursor, keysetPage, parseLimit } from '../http/list.ts';
+import type { Caller } from '../identity/identity.service.ts';
+import { moneyFromDb } from '../money/money.ts';
+import { findOrganization } from '../org/org.repository.ts';
+import { findEmployee } from '../employees/employees.repository.ts';
+import { ibanLast4 } from '../employees/employee.rules.ts';
+import { payslipErrors } from './payslip.errors.ts';
+import { parseContractIds, parsePeriod, requirePayslipAmount, requirePeriod } from './payslip.rules.ts';
+import * as repo from './payslips.repository.ts';
+
+export interface PayslipContext extends ChangeContext {
+  files: FileStore;
+}
+
+/** A payslip as answers show it (MODULES 5). */
+function payslipView(row: repo.PayslipRow) {
+  return {
+    id: row.id,
+    org_id: row.org_id,
+    employee_id: row.employee_id,
+    employee: { first_name: row.first_name, last_name: row.last_name },
+    period: row.period,
+    gross: moneyFromDb(row.gross),
+    net_to_pay: moneyFromDb(row.net_to_pay),
+    contract_ids: row.contract_ids,
+    has_pdf: row.has_pdf,
+    status: row.status,
+    transfer_status: row.transfer_status ?? null,
+    created_at: row.created_at,
+  };
+}
+
+export type PayslipView = ReturnType<typeof payslipView>;
+
+export async function readPayslip(db: Database, orgId: string | null, id: string): Promise<PayslipView> {
+  const row = isUuid(id) ? await repo.findPayslip(db, orgId, id.toLowerCase()) : undefined;
+  if (!row) throw payslipErrors.notFound();
+  return payslipView(row);
+}
+
+export interface PayslipInput {
+  org_id?: unknown;
+  employee_id?: unknown;
+  period?: unknown;
+  gross?: unknown;
+  net_to_pay?: unknown;
+  contract_ids?: unknown;
+}
+
+/** A new payslip (`publie`) in the change's transaction; its id. Used by the route and seed-demo. */
+export async function insertNewPayslip(change: Change, caller: Pick<Caller, 'userId' | 'email'>, input: PayslipInput): Promise<string> {
+  if (input.org_id === undefined || input.org_id === null || input.org_id === '') throw fieldErrors.missing('org_id', "L'organisation");
+  const org = isUuid(input.org_id) ? await findOrganization(change.trx, input.org_id.toLowerCase()) : undefined;
+  if (!org) throw payslipErrors.unknownOrg();
+  if (input.employee_id === undefined || input.employee_id === null || input.employee_id === '') throw fieldErrors.missing('employee_id', 'Le salarié');
+  const employee = isUuid(input.employee_id) ? await findEmployee(change.trx, org.id, input.employee_id.toLowerCase()) : undefined;
+  if (!employee) throw payslipErrors.unknownEmployee();
+  const period = requirePeriod(input.period);
+  const gross = requirePayslipAmount(input.gross, 'gross', 'Le salaire brut');
+  const netToPay = requirePayslipAmount(input.net_to_pay, 'net_to_pay', 'Le net à payer');
+  const contractIds = parseContractIds(input.contract_ids);
+  if ((await repo.countEmployeeContracts(change.trx, org.id, employee.id, contractIds)) !== contractIds.length) throw payslipErrors.invalidContractIds();
+  const id = await repo.insertPayslip(change.trx, {
+    org_id: org.id,
+    employee_id: employee.id,
+    period,
+    gross,
+    net_to_pay: netToPay,
+    contract_ids: contractIds,
+    created_by: caller.userId,
+  });
+  await change.event({ org_id: org.id, action: 'payslip.created', subject_type: 'payslip', subject_id: id, ...actorOf(caller), details: { period, net_to_pay: netToPay } });
+  return id;
+}
+
+/** `POST /api/staff/payslips`. */
+export async function createPayslip(ctx: PayslipContext, caller: Caller, input: PayslipInput): Promise<PayslipView> {
+  const id = await applyChange(ctx, (change) => insertNewPayslip(change, caller, input));
+  return readPayslip(ctx.db, null, id);
+}
+
+/** `PUT /api/staff/payslips/{id}/pdf`: stores the file in place of a previous one (one transaction). */
+export async function attachPayslipPdf(ctx: PayslipContext, caller: Caller, id: string, content: Buffer): Promise<PayslipView> {
+  await applyChange(ctx, async (change) => {
+    const current = isUuid(id) ? await repo.lockPayslip(change.trx, id.toLowerCase()) : undefined;
+    if (!current) throw payslipErrors.notFound();
+    const employee = await findEmployee(change.trx, current.org_id, current.employee_id);
+    const name = employee ? `${employee.last_name}-${employee.first_name}` : current.employee_id;
+    const fileId = await ctx.files.put(change.trx, {
+      content,
+      contentType: 'application/pdf',
+      filename: `bulletin-${current.period}-${name}.pdf`,
+      orgId: current.org_id,
+    });
+    if (current.pdf_id) await ctx.files.delete(change.trx, current.pdf_id);
+    await repo.setPayslipPdf(change.trx, current.id, fileId);
+    await change.event({ org_id: current.org_id, action: 'payslip.pdf_attached', subject_type: 'payslip', subject_id: current.id, ...actorOf(caller), details: { bytes: content.length } });
+  });
+  return readPayslip(ctx.db, null, id);
+}
+
+/** `GET /api/payslips/{id}/pdf-url`: a link valid 5 minutes; 404 `no_pdf` when none was attached. */
+export async function payslipPdfUrl(ctx: PayslipContext, orgId: string, id: string) {
+  const file = isUuid(id) ? await repo.findPayslipFile(ctx.db, orgId, id.toLowerCase()) : undefined;
+  if (!file) throw payslipErrors.notFound();
+  if (!file.pdf_id) throw payslipErrors.noPdf();
+  return ctx.files.signedUrl(file.pdf_id);
+}
+
+function optionalPeriod(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const period = parsePeriod(raw);
+  if (!period) throw payslipErrors.invalidPeriod();
+  return period;
+}
+
+/** `GET /api/payslips`: newest period first, then by name; `?period=`, `?employee_id=`. */
+export async function listPayslips(db: Database, orgId: string, query: { limit?: string; cursor?: string; period?: string; employee_id?: string }) {
+  const limit = parseLimit(query.limit);
+  const cursor = decodeCursor(query.cursor);
+  const filters: repo.PayslipFilters = { orgId, period: optionalPeriod(query.period) };
+  if (query.employee_id) {
+    if (!isUuid(query.employee_id)) throw fieldErrors.invalid('employee_id', 'Le salarié');
+    filters.employeeId = query.employee_id.toLowerCase();
+  }
+  const rows = await repo.listPayslips(db, filters, cursor, limit);
+  const page = keysetPage(rows, limit, (row) => [row.period, row.last_name, row.first_name, row.id]);
+  return { items: page.items.map(payslipView), next_cursor: page.next_cursor };
+}
+
+/**
+ * `GET /api/staff/payslips/available`: exactly the payslips MODULES 5 lets a transfer pay
+ * (`repo.availableWhere`, the IBAN checked by ibantools as well), with the IBAN's last four
+ * characters only.
+ */
+export async function listAvailablePayslips(db: Database, query: { limit?: string; cursor?: string; org_id?: string; period?: string }) {
+  const limit = parseLimit(query.limit);
+  const cursor = decodeCursor(query.cursor);
+  if (query.org_id && !isUuid(query.org_id)) throw fieldErrors.invalid('org_id', "L'organisation");
+  const filters = { orgId: query.org_id ? query.org_id.toLowerCase() : undefined, period: optionalPeriod(query.period) };
+  const rows = await repo.listAvailable(db, filters, cursor, limit);
+  const page = keysetPage(rows, limit, (row) => [row.org_name, row.period, row.last_name, row.first_name, row.id]);
+  return {
+    items: page.items
+      .filter((row) => row.iban !== null && isValidIBAN(row.iban))
+      .map((row) => ({
+        id: row.id,
+        org_id: row.org_id,
+        org_name: row.org_name,
+        employee_id: row.employee_id,
+        employee: { first_name: row.first_name, last_name: row.last_name },
+        iban_last4: ibanLast4(row.iban),
+        period: row.period,
+        net_to_pay: moneyFromDb(row.net_to_pay),
+      })),
+    next_cursor: page.next_cursor,
+  };
+}

@@ -1,0 +1,59 @@
+/** Schemas of the payslips endpoints (MODULES 5). */
+import { Type } from '@sinclair/typebox';
+import { ListQuery, Page } from '../http/list.ts';
+import { MoneyInput, MoneyString } from '../money/money.ts';
+
+const EmployeeName = Type.Object({ first_name: Type.String(), last_name: Type.String() });
+
+export const PayslipBody = Type.Object({
+  org_id: Type.Optional(Type.String({ maxLength: 100 })),
+  employee_id: Type.Optional(Type.String({ maxLength: 100 })),
+  period: Type.Optional(Type.Unsafe<unknown>({ description: 'YYYY-MM' })),
+  gross: Type.Optional(MoneyInput),
+  net_to_pay: Type.Optional(MoneyInput),
+  contract_ids: Type.Optional(Type.Unsafe<unknown>({ description: "ids of the employee's contracts this payslip pays; checked by the service" })),
+});
+
+export const Payslip = Type.Object({
+  id: Type.String(),
+  org_id: Type.String(),
+  employee_id: Type.String(),
+  employee: EmployeeName,
+  period: Type.String({ description: 'YYYY-MM' }),
+  gross: MoneyString,
+  net_to_pay: MoneyString,
+  contract_ids: Type.Array(Type.String()),
+  has_pdf: Type.Boolean(),
+  status: Type.String({ description: 'publie or annule' }),
+  transfer_status: Type.Union([Type.String({ description: 'genere or execute' }), Type.Null()]),
+  created_at: Type.String({ format: 'date-time' }),
+});
+
+export const PayslipList = Page(Payslip);
+
+export const PayslipListQuery = Type.Object({
+  ...ListQuery,
+  period: Type.Optional(Type.String({ description: 'YYYY-MM' })),
+  employee_id: Type.Optional(Type.String()),
+});
+
+export const AvailablePayslip = Type.Object({
+  id: Type.String(),
+  org_id: Type.String(),
+  org_name: Type.String(),
+  employee_id: Type.String(),
+  employee: EmployeeName,
+  iban_last4: Type.String(),
+  period: Type.String(),
+  net_to_pay: MoneyString,
+});
+
+export const AvailableList = Page(AvailablePayslip);
+
+export const AvailableQuery = Type.Object({
+  ...ListQuery,
+  org_id: Type.Optional(Type.String()),
+  period: Type.Optional(Type.String({ description: 'YYYY-MM' })),
+});
+
+export const SignedUrl = Type.Object({ url: Type.String(), expires_at: Type.String({ format: 'date-time' }) });

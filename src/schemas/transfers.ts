@@ -1,0 +1,63 @@
+/** Schemas of the salary transfer endpoints (MODULES 5). */
+import { Type } from '@sinclair/typebox';
+import { ListQuery, Page } from '../http/list.ts';
+import { MoneyString } from '../money/money.ts';
+
+export const TransferBody = Type.Object({
+  payslip_ids: Type.Optional(Type.Unsafe<unknown>({ description: 'the ids of the payslips to pay (one organization); checked by the service', examples: [['8b0f…']] })),
+  execution_date: Type.Optional(Type.Unsafe<unknown>({ description: 'YYYY-MM-DD, today or later (Europe/Paris)', examples: ['2027-01-28'] })),
+});
+
+const NullableTimestamp = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
+
+/** A batch as the staff see it. */
+export const Transfer = Type.Object({
+  id: Type.String(),
+  org_id: Type.String(),
+  org_name: Type.String(),
+  reference: Type.String({ description: 'VIR-YYYY-NNNNNN, the SEPA message id' }),
+  execution_date: Type.String(),
+  count: Type.Integer(),
+  total: MoneyString,
+  status: Type.String({ description: 'genere, execute or annule' }),
+  created_at: Type.String({ format: 'date-time' }),
+  executed_at: NullableTimestamp,
+  cancelled_at: NullableTimestamp,
+});
+
+export const TransferLine = Type.Object({
+  payslip_id: Type.String(),
+  creditor_name: Type.String(),
+  iban_last4: Type.String(),
+  period: Type.String(),
+  amount: MoneyString,
+});
+
+export const TransferDetail = Type.Object({ ...Transfer.properties, items: Type.Array(TransferLine) });
+
+export const TransferList = Page(Transfer);
+
+export const StaffTransferQuery = Type.Object({
+  ...ListQuery,
+  org_id: Type.Optional(Type.String()),
+  status: Type.Optional(Type.String()),
+});
+
+/** A batch as the organization sees it: never an IBAN. */
+export const ClientTransfer = Type.Object({
+  id: Type.String(),
+  execution_date: Type.String(),
+  count: Type.Integer(),
+  total: MoneyString,
+  status: Type.String({ description: 'genere, execute or annule' }),
+});
+
+export const ClientTransferList = Page(ClientTransfer);
+export const ClientTransferQuery = Type.Object({ ...ListQuery });
+
+/** 409 `payslip_unavailable`: the payslips refused, unknown ids included. */
+export const UnavailableBody = Type.Object({
+  error: Type.String(),
+  message: Type.Optional(Type.String()),
+  payslip_ids: Type.Optional(Type.Array(Type.String())),
+});

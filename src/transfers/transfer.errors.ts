@@ -1,0 +1,25 @@
+/** Every error of the salary transfers module (MODULES 1, 5), with its status and French message. */
+import { AppError } from '../http/errors.ts';
+
+export const transferErrors = {
+  /** MODULES 1: unknown, or of another organization. */
+  notFound: () => new AppError(404, 'not_found', 'Lot de virements introuvable.'),
+  invalidPayslipIds: () =>
+    new AppError(400, 'invalid_payslip_ids', `payslip_ids doit être une liste d'identifiants de bulletins (${MAX_BATCH_SIZE} au plus).`),
+  invalidExecutionDate: () => new AppError(400, 'invalid_execution_date', "Date d'exécution invalide : AAAA-MM-JJ, aujourd'hui ou plus tard."),
+  mixedOrganizations: () => new AppError(400, 'mixed_organizations', "Un lot de virements ne concerne qu'une organisation : ces bulletins sont de plusieurs."),
+  /** MODULES 5: nothing is created; the body names every payslip refused, unknown ids included. */
+  unavailable: (payslipIds: string[]) =>
+    new AppError(409, 'payslip_unavailable', 'Ces bulletins ne peuvent pas être payés par virement (inconnus, déjà dans un lot, annulés, sans IBAN valide, à zéro, ou organisation qui paie elle-même).').withDetails({
+      payslip_ids: payslipIds,
+    }),
+  totalTooLarge: () => new AppError(400, 'invalid_amount', 'Le total du lot dépasse le montant le plus grand accepté (9 999 999 999,99 €).'),
+  executed: () => new AppError(409, 'transfer_executed', 'Ce lot de virements a déjà été exécuté.'),
+  cancelled: () => new AppError(409, 'transfer_cancelled', 'Ce lot de virements est annulé.'),
+  operatorAccountMissing: () =>
+    new AppError(409, 'operator_account_missing', "Le compte de l'opérateur (OPERATOR_IBAN, OPERATOR_BIC) n'est pas configuré, ou n'est pas valide."),
+  invalidStatus: () => new AppError(400, 'invalid_status', 'Le statut (genere, execute ou annule) n’est pas valide.'),
+};
+
+/** The most payslips one batch takes (a 4 MiB body holds about 100,000 ids; a bank file this size is plenty). */
+export const MAX_BATCH_SIZE = 10_000;

@@ -1,0 +1,88 @@
+/**
+ * The rules of salary transfers (MODULES 5) as pure functions: the batch request, the status
+ * changes, and the text a SEPA file may carry.
+ */
+import type { TransferStatus } from '../db/schema.ts';
+import { fieldErrors } from '../http/errors.ts';
+import { NUMBERING_TIME_ZONE, parseIsoDate } from '../contracts/contract.rules.ts';
+import { MAX_BATCH_SIZE, transferErrors } from './transfer.errors.ts';
+
+export const TRANSFER_STATUSES = ['genere', 'execute', 'annule'] as const satisfies readonly TransferStatus[];
+
+/**
+ * `payslip_ids`: a non-empty list of strings, at most `MAX_BATCH_SIZE`. Repeats count once (a
+ * payslip is paid once). Ids are kept as given, for the refusal's `payslip_ids`.
+ */
+export function parsePayslipIds(raw: unknown): string[] {
+  if (raw === undefined || raw === null || (Array.isArray(raw) && raw.length === 0)) throw fieldErrors.missing('payslip_ids', 'La liste des bulletins');
+  if (!Array.isArray(raw) || raw.length > MAX_BATCH_SIZE || !raw.every((id) => typeof id === 'string' && id.length > 0 && id.length <= 100)) {
+    throw transferErrors.invalidPayslipIds();
+  }
+  const seen = new Set<string>();
+  const ids: string[] = [];
+  for (const id of raw as string[]) {
+    const key = id.toLowerCase();
+    if (!seen.has(key)) {
+      seen.add(key);
+      ids.push(id);
+    }
+  }
+  return ids;
+}
+
+/** Today in the operator's calendar, 'YYYY-MM-DD'. */
+export function todayInParis(now: Date = new Date()): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: NUMBERING_TIME_ZONE }).format(now);
+}
+
+/** `execution_date`: a date, today (Europe/Paris) or later, within a year: a bank refuses a past one. */
+export function parseExecutionDate(raw: unknown, today: string = todayInParis()): string {
+  if (raw === undefined || raw === null || raw === '') throw fieldErrors.missing('execution_date', "La date d'exécution");
+  const date = parseIsoDate(raw);
+  if (!date || date < today || date > addDays(today, 366)) throw transferErrors.invalidExecutionDate();
+  return date;
+}
+
+function addDays(isoDate: string, days: number): string {
+  const date = new Date(`${isoDate}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
+}
+
+/** `POST …/executed`: from `genere` only. */
+export function statusAfterExecuted(status: TransferStatus): TransferStatus {
+  if (status === 'execute') throw transferErrors.executed();
+  if (status === 'annule') throw transferErrors.cancelled();
+  return 'execute';
+}
+
+/** `POST …/cancel`: from `genere` only; an executed batch is money gone (409 `transfer_executed`). */
+export function statusAfterCancel(status: TransferStatus): TransferStatus {
+  if (status === 'execute') throw transferErrors.executed();
+  if (status === 'annule') throw transferErrors.cancelled();
+  return 'annule';
+}
+
+/** @example formatTransferReference(2027, 3) // 'VIR-2027-000003' */
+export function formatTransferReference(year: number, sequence: number): string {
+  return `VIR-${year}-${String(sequence).padStart(6, '0')}`;
+}
+
+/**
+ * A name as a SEPA file should carry it: the EPC's Latin character set (letters without
+ * accents, digits, `/ - ? : ( ) . , ' +` and space), at most 70 characters. Banks refuse or
+ * mangle anything else: "Hélène Lefèvre" → "Helene Lefevre".
+ */
+export function sepaText(text: string, max = 70): string {
+  const folded = text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/ß/g, 'ss')
+    .replace(/[Ææ]/g, (c) => (c === 'Æ' ? 'AE' : 'ae'))
+    .replace(/[Œœ]/g, (c) => (c === 'Œ' ? 'OE' : 'oe'))
+    .replace(/[Øø]/g, (c) => (c === 'Ø' ? 'O' : 'o'))
+    .replace(/[^A-Za-z0-9/\-?:().,'+ ]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return (folded || '-').slice(0, max).trim();
+}

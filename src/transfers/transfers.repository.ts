@@ -1,0 +1,160 @@
+/** SQL of salary transfers (MODULES 5): batches, their lines, and the payslips they take. */
+import { sql } from 'kysely';
+import type { Database } from '../db/database.ts';
+import type { TransferStatus } from '../db/schema.ts';
+import { keyset, type CursorValue, type KeysetOrder } from '../http/list.ts';
+
+const TRANSFER_COLUMNS = [
+  'transfers.id',
+  'transfers.org_id',
+  'organizations.name as org_name',
+  'transfers.reference',
+  'transfers.execution_date',
+  'transfers.count',
+  'transfers.total',
+  'transfers.status',
+  'transfers.created_at',
+  'transfers.executed_at',
+  'transfers.cancelled_at',
+] as const;
+
+function selectTransfers(db: Database) {
+  return db.selectFrom('transfers').innerJoin('organizations', 'organizations.id', 'transfers.org_id').select(TRANSFER_COLUMNS);
+}
+
+export type TransferRow = Awaited<ReturnType<typeof findTransfer>> & object;
+
+/** The batch, or undefined when there is none with this id in `orgId` (null: any organization). */
+export function findTransfer(db: Database, orgId: string | null, id: string) {
+  let query = selectTransfers(db).where('transfers.id', '=', id);
+  if (orgId !== null) query = query.where('transfers.org_id', '=', orgId);
+  return query.executeTakeFirst();
+}
+
+/** The state a change depends on, locked until the end of the transaction. */
+export function lockTransfer(db: Database, id: string) {
+  return db.selectFrom('transfers').select(['id', 'org_id', 'reference', 'status']).where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+/** A batch's lines in the order they were given. */
+export function listLines(db: Database, transferId: string) {
+  return db
+    .selectFrom('transfer_items')
+    .select(['payslip_id', 'creditor_name', 'iban', 'bic', 'amount', 'period'])
+    .where('transfer_id', '=', transferId)
+    .orderBy('position')
+    .execute();
+}
+
+/**
+ * The payslips named, locked until the end of the transaction, in id order (two batches
+ * naming the same payslips lock them in the same order: no deadlock), with what MODULES 5's
+ * availability reads: the organization's transfer mode, the employee's name and IBAN as they
+ * are now, and whether a batch that is not cancelled already holds the payslip.
+ *
+ * The lock is what makes the check hold at commit: a second batch naming a payslip waits
+ * here until the first commits, then reads its line (`held`) and refuses the payslip.
+ */
+export async function lockPayslipsForTransfer(db: Database, ids: readonly string[]) {
+  if (ids.length === 0) return [];
+  const locked = await db.selectFrom('payslips').select(['id']).where('id', 'in', ids).orderBy('id').forUpdate().execute();
+  if (locked.length === 0) return [];
+  return db
+    .selectFrom('payslips')
+    .innerJoin('employees', 'employees.id', 'payslips.employee_id')
+    .innerJoin('organizations', 'organizations.id', 'payslips.org_id')
+    .select((eb) => [
+      'payslips.id',
+      'payslips.org_id',
+      'organizations.virements_salaires',
+      'payslips.status',
+      'payslips.period',
+      'payslips.net_to_pay',
+      'employees.first_name',
+      'employees.last_name',
+      'employees.iban',
+      'employees.bic',
+      eb
+        .exists(eb.selectFrom('transfer_items').select(sql.lit(1).as('one')).whereRef('transfer_items.payslip_id', '=', 'payslips.id').where('transfer_items.released', '=', false))
+        .as('held'),
+    ])
+    .where('payslips.id', 'in', locked.map((row) => row.id))
+    .orderBy('payslips.id')
+    .execute();
+}
+
+/** The organization's transfer mode, share-locked: a change of mode waits for the batch to commit. */
+export function lockOrgForTransfer(db: Database, orgId: string) {
+  return db.selectFrom('organizations').select(['id', 'virements_salaires']).where('id', '=', orgId).forShare().executeTakeFirst();
+}
+
+export interface NewTransfer {
+  org_id: string;
+  reference: string;
+  execution_date: string;
+  count: number;
+  total: string;
+  created_by: string | null;
+}
+
+export async function insertTransfer(db: Database, transfer: NewTransfer): Promise<string> {
+  const row = await db.insertInto('transfers').values(transfer).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export interface NewLine {
+  payslip_id: string;
+  creditor_name: string;
+  iban: string;
+  bic: string | null;
+  amount: string;
+  period: string;
+}
+
+/** The batch's lines, in chunks (a statement takes at most 65,535 parameters). */
+export async function insertLines(db: Database, transferId: string, orgId: string, lines: readonly NewLine[]): Promise<void> {
+  const CHUNK = 1000;
+  for (let start = 0; start < lines.length; start += CHUNK) {
+    await db
+      .insertInto('transfer_items')
+      .values(lines.slice(start, start + CHUNK).map((line, i) => ({ ...line, transfer_id: transferId, org_id: orgId, position: start + i })))
+      .execute();
+  }
+}
+
+export async function setStatus(db: Database, id: string, status: TransferStatus): Promise<void> {
+  await db
+    .updateTable('transfers')
+    .set({
+      status,
+      updated_at: sql`now()`,
+      ...(status === 'execute' ? { executed_at: sql`now()` } : {}),
+      ...(status === 'annule' ? { cancelled_at: sql`now()` } : {}),
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** A cancelled batch gives its payslips back: they become available again. */
+export async function releaseLines(db: Database, transferId: string): Promise<void> {
+  await db.updateTable('transfer_items').set({ released: true }).where('transfer_id', '=', transferId).execute();
+}
+
+/** Newest execution first, the id last (unique). */
+export const TRANSFER_ORDER = [
+  { ref: 'transfers.execution_date', direction: 'desc', kind: 'date' },
+  { ref: 'transfers.id', direction: 'desc', kind: 'uuid' },
+] as const satisfies KeysetOrder;
+
+export interface TransferFilters {
+  orgId?: string;
+  status?: TransferStatus;
+}
+
+/** A page of batches after `cursor`: every organization, or `orgId`. */
+export function listTransfers(db: Database, filters: TransferFilters, cursor: CursorValue[] | null, limit: number) {
+  let query = selectTransfers(db);
+  if (filters.orgId) query = query.where('transfers.org_id', '=', filters.orgId);
+  if (filters.status) query = query.where('transfers.status', '=', filters.status);
+  return keyset(query, TRANSFER_ORDER, cursor, limit).execute();
+}

@@ -1,0 +1,122 @@
+/**
+ * Salary transfers (MODULES 5): the staff's `/api/staff/virements` (make a batch, its SEPA
+ * file, executed, cancel) and the organization's `/api/virements` (the money set).
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import { create as contentDisposition } from 'content-disposition';
+import { ErrorBody, IdParams, PlainText, useFieldErrors } from '../http/schemas.ts';
+import { orgScope, staffCaller } from '../org/scope.ts';
+import {
+  ClientTransferList,
+  ClientTransferQuery,
+  StaffTransferQuery,
+  Transfer,
+  TransferBody,
+  TransferDetail,
+  TransferList,
+  UnavailableBody,
+} from '../schemas/transfers.ts';
+import * as transfers from './transfers.service.ts';
+
+const errors = { 400: ErrorBody, 401: PlainText, 403: Type.Union([ErrorBody, PlainText]), 404: ErrorBody, 409: ErrorBody };
+
+/** MODULES 1: the bulk routes take bodies of up to 4 MiB. */
+export const BULK_BODY_LIMIT = 4 * 1024 * 1024;
+
+type IdRoute<Extra = object> = { Params: Static<typeof IdParams> } & Extra;
+
+export default async function transfersRoutes(fastify: FastifyInstance): Promise<void> {
+  const { db, config } = fastify;
+  const ctx = { db, config, mail: fastify.mail };
+  useFieldErrors(fastify);
+
+  fastify.get<{ Querystring: Static<typeof ClientTransferQuery> }>(
+    '/api/virements',
+    {
+      config: { gate: 'money' },
+      schema: {
+        tags: ['virements'],
+        summary: "The organization's salary transfer batches, newest execution date first (never an IBAN)",
+        querystring: ClientTransferQuery,
+        response: { 200: ClientTransferList, ...errors },
+      },
+    },
+    async (request) => transfers.listOrgTransfers(db, orgScope(request).orgId, request.query),
+  );
+
+  // ---- Staff.
+
+  fastify.get<{ Querystring: Static<typeof StaffTransferQuery> }>(
+    '/api/staff/virements',
+    {
+      config: { gate: 'staff' },
+      schema: { tags: ['staff'], summary: 'Every batch (or those of `org_id`, of `status`), newest execution date first', querystring: StaffTransferQuery, response: { 200: TransferList, ...errors } },
+    },
+    async (request) => transfers.listStaffTransfers(db, request.query),
+  );
+
+  fastify.post<{ Body: Static<typeof TransferBody> }>(
+    '/api/staff/virements',
+    {
+      config: { gate: 'staff' },
+      bodyLimit: BULK_BODY_LIMIT,
+      schema: {
+        tags: ['staff'],
+        summary: 'A batch of available payslips of one organization (status genere); 409 payslip_unavailable names those refused',
+        body: TransferBody,
+        response: { 201: Transfer, ...errors, 409: UnavailableBody, 413: ErrorBody },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await transfers.createTransfer(ctx, staffCaller(request), request.body)),
+  );
+
+  fastify.get<IdRoute>(
+    '/api/staff/virements/:id',
+    {
+      config: { gate: 'staff' },
+      schema: { tags: ['staff'], summary: 'A batch and its lines (IBAN: last four characters)', params: IdParams, response: { 200: TransferDetail, ...errors } },
+    },
+    async (request) => transfers.readTransfer(db, request.params.id),
+  );
+
+  fastify.get<IdRoute>(
+    '/api/staff/virements/:id/sepa.xml',
+    {
+      config: { gate: 'staff' },
+      schema: {
+        tags: ['staff'],
+        summary: 'The batch as a SEPA credit transfer file (pain.001.001.03)',
+        params: IdParams,
+        produces: ['application/xml'],
+        response: { 200: Type.String({ description: 'pain.001.001.03 XML' }), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { filename, xml } = await transfers.transferSepaFile(ctx, request.params.id);
+      return reply
+        .type('application/xml; charset=utf-8')
+        .header('content-disposition', contentDisposition(filename, { type: 'attachment' }))
+        .header('cache-control', 'private, no-store')
+        .send(xml);
+    },
+  );
+
+  fastify.post<IdRoute>(
+    '/api/staff/virements/:id/executed',
+    {
+      config: { gate: 'staff' },
+      schema: { tags: ['staff'], summary: 'The bank executed the batch (status execute)', params: IdParams, response: { 200: Transfer, ...errors } },
+    },
+    async (request) => transfers.markExecuted(ctx, staffCaller(request), request.params.id),
+  );
+
+  fastify.post<IdRoute>(
+    '/api/staff/virements/:id/cancel',
+    {
+      config: { gate: 'staff' },
+      schema: { tags: ['staff'], summary: 'Cancel the batch (status annule): its payslips become available again', params: IdParams, response: { 200: Transfer, ...errors } },
+    },
+    async (request) => transfers.cancelTransfer(ctx, staffCaller(request), request.params.id),
+  );
+}

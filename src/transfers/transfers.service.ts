@@ -1,0 +1,201 @@
+/**
+ * Salary transfers (MODULES 5): a batch pays payslips of one organization that delegates its
+ * salaries (`virements_salaires` = `Odentas`). Every payslip is checked at commit, under a row
+ * lock, and a unique index backs the check: a payslip is never in two batches that are not
+ * cancelled, so never paid twice. The batch keeps each payee's name and IBAN as they were at
+ * commit; its SEPA file is always the batch as it was made.
+ */
+import { isValidIBAN } from 'ibantools';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import type { TransferStatus } from '../db/schema.ts';
+import { applyChange, type ChangeContext } from '../audit/change.ts';
+import { actorOf } from '../audit/audit.repository.ts';
+import { fieldErrors } from '../http/errors.ts';
+import { isUuid } from '../http/input.ts';
+import { decodeCursor, keysetPage, parseLimit } from '../http/list.ts';
+import type { Caller } from '../identity/identity.service.ts';
+import { isStorableMoney, moneyFromDb, sumMoney } from '../money/money.ts';
+import { numberingYear } from '../contracts/contract.rules.ts';
+import { nextInSeries } from '../contracts/contracts.repository.ts';
+import { ibanLast4 } from '../employees/employee.rules.ts';
+import { transferErrors } from './transfer.errors.ts';
+import { formatTransferReference, parseExecutionDate, parsePayslipIds, statusAfterCancel, statusAfterExecuted, TRANSFER_STATUSES } from './transfer.rules.ts';
+import { operatorAccount, sepaCreditTransfer } from './transfer.sepa.ts';
+import * as repo from './transfers.repository.ts';
+
+export interface TransferContext extends ChangeContext {
+  config: Config;
+}
+
+function transferView(row: repo.TransferRow) {
+  return {
+    id: row.id,
+    org_id: row.org_id,
+    org_name: row.org_name,
+    reference: row.reference,
+    execution_date: row.execution_date,
+    count: row.count,
+    total: moneyFromDb(row.total),
+    status: row.status,
+    created_at: row.created_at,
+    executed_at: row.executed_at,
+    cancelled_at: row.cancelled_at,
+  };
+}
+
+/** What the organization sees of a batch (MODULES 5): never an IBAN, nor a name. */
+function clientView(row: repo.TransferRow) {
+  return { id: row.id, execution_date: row.execution_date, count: row.count, total: moneyFromDb(row.total), status: row.status };
+}
+
+async function findOrNotFound(db: Database, orgId: string | null, id: string) {
+  const row = isUuid(id) ? await repo.findTransfer(db, orgId, id.toLowerCase()) : undefined;
+  if (!row) throw transferErrors.notFound();
+  return row;
+}
+
+/** `GET /api/staff/virements/{id}`: the batch and its lines (the IBAN's last four characters only). */
+export async function readTransfer(db: Database, id: string) {
+  const row = await findOrNotFound(db, null, id);
+  const lines = await repo.listLines(db, row.id);
+  return {
+    ...transferView(row),
+    items: lines.map((line) => ({
+      payslip_id: line.payslip_id,
+      creditor_name: line.creditor_name,
+      iban_last4: ibanLast4(line.iban)!,
+      period: line.period,
+      amount: moneyFromDb(line.amount),
+    })),
+  };
+}
+
+/** Is this payslip payable now (MODULES 5)? The SQL of `availableWhere`, on the locked rows. */
+function isAvailable(row: Awaited<ReturnType<typeof repo.lockPayslipsForTransfer>>[number], orgMode: string | undefined): boolean {
+  return (
+    orgMode === 'Odentas' &&
+    row.status === 'publie' &&
+    moneyFromDb(row.net_to_pay) !== '0.00' &&
+    row.iban !== null &&
+    isValidIBAN(row.iban) &&
+    !row.held
+  );
+}
+
+/** The unique index that forbids a payslip in two batches that are not cancelled. */
+const ONE_LIVE_BATCH = 'transfer_items_one_live_batch_key';
+
+function isOneLiveBatchViolation(error: unknown): boolean {
+  const e = error as { code?: string; constraint?: string; message?: string } | null;
+  return e?.code === '23505' && (e.constraint === ONE_LIVE_BATCH || String(e.message ?? '').includes(ONE_LIVE_BATCH));
+}
+
+/**
+ * `POST /api/staff/virements`: a batch of the payslips named, all of one organization, each
+ * available at commit; else 409 `payslip_unavailable` naming the refused ones (unknown ids
+ * included), and nothing is created.
+ */
+export async function createTransfer(ctx: TransferContext, caller: Caller, body: { payslip_ids?: unknown; execution_date?: unknown }) {
+  const requested = parsePayslipIds(body.payslip_ids);
+  const executionDate = parseExecutionDate(body.execution_date);
+  const uuids = requested.filter(isUuid).map((id) => id.toLowerCase());
+  let id: string;
+  try {
+    id = await applyChange(ctx, async (change) => {
+      const rows = await repo.lockPayslipsForTransfer(change.trx, uuids);
+      const orgIds = new Set(rows.map((row) => row.org_id));
+      if (orgIds.size > 1) throw transferErrors.mixedOrganizations();
+      const orgId = rows[0]?.org_id;
+      const org = orgId ? await repo.lockOrgForTransfer(change.trx, orgId) : undefined;
+      const payable = new Map(rows.filter((row) => isAvailable(row, org?.virements_salaires)).map((row) => [row.id, row]));
+      const refused = requested.filter((given) => !payable.has(given.toLowerCase()));
+      if (refused.length > 0 || !orgId) throw transferErrors.unavailable(refused);
+
+      const lines = requested.map((given) => {
+        const row = payable.get(given.toLowerCase())!;
+        return {
+          payslip_id: row.id,
+          creditor_name: `${row.first_name} ${row.last_name}`,
+          iban: row.iban!,
+          bic: row.bic,
+          amount: moneyFromDb(row.net_to_pay),
+          period: row.period,
+        };
+      });
+      const total = sumMoney(lines.map((line) => line.amount));
+      if (!isStorableMoney(total)) throw transferErrors.totalTooLarge();
+      const year = numberingYear(new Date());
+      const reference = formatTransferReference(year, await nextInSeries(change.trx, 'transfer', year));
+      const transferId = await repo.insertTransfer(change.trx, { org_id: orgId, reference, execution_date: executionDate, count: lines.length, total, created_by: caller.userId });
+      await repo.insertLines(change.trx, transferId, orgId, lines);
+      // Never an IBAN in the audit trail: the batch's reference, size and total.
+      await change.event({ org_id: orgId, action: 'transfer.created', subject_type: 'transfer', subject_id: transferId, ...actorOf(caller), details: { reference, count: lines.length, total, execution_date: executionDate } });
+      return transferId;
+    });
+  } catch (error) {
+    // The row locks make this unreachable; the index is the last word if they ever did not.
+    if (isOneLiveBatchViolation(error)) throw transferErrors.unavailable(requested);
+    throw error;
+  }
+  return transferView(await findOrNotFound(ctx.db, null, id));
+}
+
+async function changeStatus(ctx: TransferContext, caller: Caller, id: string, next: (status: TransferStatus) => TransferStatus, action: string) {
+  await applyChange(ctx, async (change) => {
+    const current = isUuid(id) ? await repo.lockTransfer(change.trx, id.toLowerCase()) : undefined;
+    if (!current) throw transferErrors.notFound();
+    const status = next(current.status);
+    await repo.setStatus(change.trx, current.id, status);
+    if (status === 'annule') await repo.releaseLines(change.trx, current.id);
+    await change.event({ org_id: current.org_id, action, subject_type: 'transfer', subject_id: current.id, ...actorOf(caller), details: { reference: current.reference, from: current.status, to: status } });
+  });
+  return transferView(await findOrNotFound(ctx.db, null, id));
+}
+
+/** `POST /api/staff/virements/{id}/executed`: the bank has executed the file. */
+export function markExecuted(ctx: TransferContext, caller: Caller, id: string) {
+  return changeStatus(ctx, caller, id, statusAfterExecuted, 'transfer.executed');
+}
+
+/** `POST /api/staff/virements/{id}/cancel`: its payslips become available again. */
+export function cancelTransfer(ctx: TransferContext, caller: Caller, id: string) {
+  return changeStatus(ctx, caller, id, statusAfterCancel, 'transfer.cancelled');
+}
+
+/**
+ * `GET /api/staff/virements/{id}/sepa.xml`: the file to hand to the bank. A cancelled batch
+ * has none (409 `transfer_cancelled`): it must not be paid. The file name is the reference.
+ */
+export async function transferSepaFile(ctx: TransferContext, id: string): Promise<{ filename: string; xml: string }> {
+  const row = await findOrNotFound(ctx.db, null, id);
+  if (row.status === 'annule') throw transferErrors.cancelled();
+  const debtor = operatorAccount(ctx.config.operator);
+  const lines = await repo.listLines(ctx.db, row.id);
+  const xml = sepaCreditTransfer({ reference: row.reference, created_at: row.created_at, execution_date: row.execution_date, total: row.total, lines }, debtor);
+  return { filename: `${row.reference}.xml`, xml };
+}
+
+function statusFilter(raw: string | undefined): TransferStatus | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!(TRANSFER_STATUSES as readonly string[]).includes(raw)) throw transferErrors.invalidStatus();
+  return raw as TransferStatus;
+}
+
+/** `GET /api/staff/virements`: every organization, or `org_id`; newest execution date first. */
+export async function listStaffTransfers(db: Database, query: { limit?: string; cursor?: string; org_id?: string; status?: string }) {
+  const limit = parseLimit(query.limit);
+  const cursor = decodeCursor(query.cursor);
+  if (query.org_id && !isUuid(query.org_id)) throw fieldErrors.invalid('org_id', "L'organisation");
+  const rows = await repo.listTransfers(db, { orgId: query.org_id ? query.org_id.toLowerCase() : undefined, status: statusFilter(query.status) }, cursor, limit);
+  const page = keysetPage(rows, limit, (row) => [row.execution_date, row.id]);
+  return { items: page.items.map(transferView), next_cursor: page.next_cursor };
+}
+
+/** `GET /api/virements`: the organization's batches, cancelled ones included; never an IBAN. */
+export async function listOrgTransfers(db: Database, orgId: string, query: { limit?: string; cursor?: string }) {
+  const limit = parseLimit(query.limit);
+  const rows = await repo.listTransfers(db, { orgId }, decodeCursor(query.cursor), limit);
+  const page = keysetPage(rows, limit, (row) => [row.execution_date, row.id]);
+  return { items: page.items.map(clientView), next_cursor: page.next_cursor };
+}
