@@ -10,7 +10,7 @@ import { applyChange, type Change, type ChangeContext } from '../audit/change.ts
 import { actorOf } from '../audit/audit.repository.ts';
 import { fieldErrors } from '../http/errors.ts';
 import { isUuid } from '../http/input.ts';
-import { decodeCursor, keysetPage, parseLimit } from '../http/list.ts';
+import { decodeCursor, keysetPage, parseLimit, type CursorValue } from '../http/list.ts';
 import type { Caller } from '../identity/identity.service.ts';
 import { moneyFromDb } from '../money/money.ts';
 import { findOrganization } from '../org/org.repository.ts';
@@ -145,26 +145,36 @@ export async function listPayslips(db: Database, orgId: string, query: { limit?:
  * (`repo.availableWhere`, the IBAN checked by ibantools as well), with the IBAN's last four
  * characters only.
  */
+type AvailableRow = Awaited<ReturnType<typeof repo.listAvailable>>[number];
+
 export async function listAvailablePayslips(db: Database, query: { limit?: string; cursor?: string; org_id?: string; period?: string }) {
   const limit = parseLimit(query.limit);
   const cursor = decodeCursor(query.cursor);
   if (query.org_id && !isUuid(query.org_id)) throw fieldErrors.invalid('org_id', "L'organisation");
   const filters = { orgId: query.org_id ? query.org_id.toLowerCase() : undefined, period: optionalPeriod(query.period) };
-  const rows = await repo.listAvailable(db, filters, cursor, limit);
-  const page = keysetPage(rows, limit, (row) => [row.org_name, row.period, row.last_name, row.first_name, row.id]);
+  // The SQL reads `iban is not null`; ibantools has the last word on its validity. Rows it
+  // refuses are skipped and the next ones read, so that a page is full when more follow.
+  const keyOf = (row: AvailableRow) => [row.org_name, row.period, row.last_name, row.first_name, row.id];
+  const kept: AvailableRow[] = [];
+  let after = cursor;
+  for (;;) {
+    const rows = await repo.listAvailable(db, filters, after, limit);
+    kept.push(...rows.filter((row) => row.iban !== null && isValidIBAN(row.iban)));
+    if (rows.length <= limit || kept.length > limit) break;
+    after = keyOf(rows.at(-1)!) as CursorValue[];
+  }
+  const page = keysetPage(kept.slice(0, limit + 1), limit, keyOf);
   return {
-    items: page.items
-      .filter((row) => row.iban !== null && isValidIBAN(row.iban))
-      .map((row) => ({
-        id: row.id,
-        org_id: row.org_id,
-        org_name: row.org_name,
-        employee_id: row.employee_id,
-        employee: { first_name: row.first_name, last_name: row.last_name },
-        iban_last4: ibanLast4(row.iban),
-        period: row.period,
-        net_to_pay: moneyFromDb(row.net_to_pay),
-      })),
+    items: page.items.map((row) => ({
+      id: row.id,
+      org_id: row.org_id,
+      org_name: row.org_name,
+      employee_id: row.employee_id,
+      employee: { first_name: row.first_name, last_name: row.last_name },
+      iban_last4: ibanLast4(row.iban),
+      period: row.period,
+      net_to_pay: moneyFromDb(row.net_to_pay),
+    })),
     next_cursor: page.next_cursor,
   };
 }
