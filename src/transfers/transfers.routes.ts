@@ -4,7 +4,6 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
-import { create as contentDisposition } from 'content-disposition';
 import { ErrorBody, IdParams, PlainText, useFieldErrors } from '../http/schemas.ts';
 import { orgScope, staffCaller } from '../org/scope.ts';
 import {
@@ -96,7 +95,7 @@ export default async function transfersRoutes(fastify: FastifyInstance): Promise
       const { filename, xml } = await transfers.transferSepaFile(ctx, request.params.id);
       return reply
         .type('application/xml; charset=utf-8')
-        .header('content-disposition', contentDisposition(filename, { type: 'attachment' }))
+        .header('content-disposition', `attachment; filename="${filename}"`) // VIR-YYYY-NNNNNN.xml: plain ASCII
         .header('cache-control', 'private, no-store')
         .send(xml);
     },
