@@ -1,13 +1,17 @@
 /**
  * seed-demo's payroll data: employees and contracts of every kind and status, so that a new
- * user sees a living grid. Made through the modules' own services (the same checks, numbers
- * and audit events as the API), in the seed's transaction, as the organization's agent.
+ * user sees a living grid, then payslips and a salary transfer batch. Made through the
+ * modules' own services (the same checks, numbers and audit events as the API), in the seed's
+ * transaction, as the organization's agent.
  */
 import type { Change } from '../audit/change.ts';
 import { applyStatusChange, insertNewContract, type ContractInput } from '../contracts/contracts.service.ts';
 import { statusAfterCancel, statusAfterSubmit } from '../contracts/contract.rules.ts';
 import { insertNewEmployee } from '../employees/employees.service.ts';
 import type { EmployeeFieldsInput } from '../employees/employee.rules.ts';
+import { insertNewPayslip } from '../payslips/payslips.service.ts';
+import { insertNewTransfer } from '../transfers/transfers.service.ts';
+import { todayInParis } from '../transfers/transfer.rules.ts';
 
 interface DemoContract extends ContractInput {
   /** Index in the organization's employees. */
@@ -16,9 +20,24 @@ interface DemoContract extends ContractInput {
   then?: 'submit' | 'cancel' | 'submit-cancel';
 }
 
+interface DemoPayslip {
+  /** Index in the organization's employees. */
+  employee: number;
+  /** Indexes in the organization's contracts. */
+  contracts?: number[];
+  period: string;
+  gross: string;
+  net_to_pay: string;
+}
+
 export interface DemoPayroll {
+  /** `virements_salaires` = `Odentas`: the operator pays the salaries by transfer. */
+  delegatesSalaries?: boolean;
   employees: EmployeeFieldsInput[];
   contracts: DemoContract[];
+  payslips?: DemoPayslip[];
+  /** Indexes in `payslips` paid by one batch (`genere`), executed a week from the seed. */
+  transfer?: number[];
 }
 
 /** A CDDU's salaries by date: rehearsals then performances, at one fee each. */
@@ -31,6 +50,7 @@ function season(days: string[], performances: string[], rehearsalFee: string, pe
 
 export const DEMO_PAYROLL: Record<string, DemoPayroll> = {
   TDS001: {
+    delegatesSalaries: true,
     employees: [
       { first_name: 'Hélène', last_name: 'Lefèvre', email: 'helene.lefevre@demo.local', category: 'artiste', iban: 'FR76 3000 6000 0112 3456 7890 189', bic: 'AGRIFRPP' },
       { first_name: 'Marc', last_name: 'Dupont', email: 'marc.dupont@demo.local', category: 'technicien', iban: 'DE89 3704 0044 0532 0130 00' },
@@ -64,6 +84,14 @@ export const DEMO_PAYROLL: Record<string, DemoPayroll> = {
       { employee: 2, kind: 'CDD', job_title: 'Chargée de production', idcc: '3090', start_date: '2026-09-01', end_date: '2027-02-28', monthly_gross: '2150.00', then: 'submit' },
       { employee: 2, kind: 'CDI', job_title: 'Administratrice', idcc: '3090', start_date: '2027-03-01', monthly_gross: '2600.00' },
     ],
+    // Hélène's is in the batch; Marc's two are available for the next one; Zoé has no IBAN.
+    payslips: [
+      { employee: 0, contracts: [0], period: '2026-12', gross: '1284.80', net_to_pay: '1002.14' },
+      { employee: 1, contracts: [1], period: '2026-12', gross: '662.00', net_to_pay: '516.36' },
+      { employee: 2, contracts: [4], period: '2026-12', gross: '2150.00', net_to_pay: '1677.00' },
+      { employee: 1, contracts: [3], period: '2026-11', gross: '142.50', net_to_pay: '111.15' },
+    ],
+    transfer: [0],
   },
   CLU002: {
     employees: [
@@ -78,6 +106,8 @@ export const DEMO_PAYROLL: Record<string, DemoPayroll> = {
       },
       { employee: 1, kind: 'CDD', job_title: 'Régisseur général', idcc: '1285', start_date: '2027-01-03', end_date: '2027-01-31', monthly_gross: '2300.00', then: 'cancel' },
     ],
+    // The company pays its salaries itself: this payslip is not for a transfer.
+    payslips: [{ employee: 0, contracts: [0], period: '2027-01', gross: '880.00', net_to_pay: '686.40' }],
   },
 };
 
@@ -89,18 +119,30 @@ export const DEMO_PAYROLL: Record<string, DemoPayroll> = {
 export async function seedPayroll(change: Change, orgId: string, agent: { userId: string; email: string }, demo: DemoPayroll) {
   const existing = await change.trx.selectFrom('employees').select('id').where('org_id', '=', orgId).limit(1).executeTakeFirst();
   if (!existing) await createPayroll(change, orgId, agent, demo);
-  const count = async (table: 'employees' | 'contracts') =>
+  const count = async (table: 'employees' | 'contracts' | 'payslips' | 'transfers') =>
     Number((await change.trx.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n')).where('org_id', '=', orgId).executeTakeFirstOrThrow()).n);
-  return { employees: await count('employees'), contracts: await count('contracts') };
+  return { employees: await count('employees'), contracts: await count('contracts'), payslips: await count('payslips'), transfers: await count('transfers') };
 }
 
 async function createPayroll(change: Change, orgId: string, agent: { userId: string; email: string }, demo: DemoPayroll) {
   const actor = { caller: agent, orgId };
   const employees = [];
   for (const employee of demo.employees) employees.push(await insertNewEmployee(change, actor, employee));
+  const contracts: string[] = [];
   for (const { employee, then, ...contract } of demo.contracts) {
     const id = await insertNewContract(change, actor, { ...contract, employee_id: employees[employee]!.id });
+    contracts.push(id);
     if (then === 'submit' || then === 'submit-cancel') await applyStatusChange(change, actor, id, statusAfterSubmit, 'contract.submitted');
     if (then === 'cancel' || then === 'submit-cancel') await applyStatusChange(change, actor, id, statusAfterCancel, 'contract.cancelled');
+  }
+  if (demo.delegatesSalaries) await change.trx.updateTable('organizations').set({ virements_salaires: 'Odentas' }).where('id', '=', orgId).execute();
+  const payslips: string[] = [];
+  for (const { employee, contracts: paid = [], ...payslip } of demo.payslips ?? []) {
+    payslips.push(await insertNewPayslip(change, agent, { ...payslip, org_id: orgId, employee_id: employees[employee]!.id, contract_ids: paid.map((i) => contracts[i]!) }));
+  }
+  if (demo.transfer?.length) {
+    const inAWeek = new Date(`${todayInParis()}T00:00:00Z`);
+    inAWeek.setUTCDate(inAWeek.getUTCDate() + 7);
+    await insertNewTransfer(change, agent, demo.transfer.map((i) => payslips[i]!), inAWeek.toISOString().slice(0, 10));
   }
 }

@@ -9,7 +9,7 @@ import { isValidIBAN } from 'ibantools';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { TransferStatus } from '../db/schema.ts';
-import { applyChange, type ChangeContext } from '../audit/change.ts';
+import { applyChange, type Change, type ChangeContext } from '../audit/change.ts';
 import { actorOf } from '../audit/audit.repository.ts';
 import { fieldErrors } from '../http/errors.ts';
 import { isUuid } from '../http/input.ts';
@@ -92,50 +92,54 @@ function isOneLiveBatchViolation(error: unknown): boolean {
 }
 
 /**
- * `POST /api/staff/virements`: a batch of the payslips named, all of one organization, each
- * available at commit; else 409 `payslip_unavailable` naming the refused ones (unknown ids
- * included), and nothing is created.
+ * A new batch in the change's transaction: `requested` (ids as given, without repeats) must be
+ * payslips of one organization, each available now; else 400 `mixed_organizations` or 409
+ * `payslip_unavailable` naming the refused ones (unknown ids included). Its id. Used by the
+ * route and seed-demo.
  */
+export async function insertNewTransfer(change: Change, caller: Pick<Caller, 'userId' | 'email'>, requested: readonly string[], executionDate: string): Promise<string> {
+  const uuids = requested.filter(isUuid).map((id) => id.toLowerCase());
+  const rows = await repo.lockPayslipsForTransfer(change.trx, uuids);
+  const orgIds = new Set(rows.map((row) => row.org_id));
+  if (orgIds.size > 1) throw transferErrors.mixedOrganizations();
+  const orgId = rows[0]?.org_id;
+  const org = orgId ? await repo.lockOrgForTransfer(change.trx, orgId) : undefined;
+  const payable = new Map(rows.filter((row) => isAvailable(row, org?.virements_salaires)).map((row) => [row.id, row]));
+  const refused = requested.filter((given) => !payable.has(given.toLowerCase()));
+  if (refused.length > 0 || !orgId) throw transferErrors.unavailable(refused);
+
+  const lines = requested.map((given) => {
+    const row = payable.get(given.toLowerCase())!;
+    return {
+      payslip_id: row.id,
+      creditor_name: `${row.first_name} ${row.last_name}`,
+      iban: row.iban!,
+      bic: row.bic,
+      amount: moneyFromDb(row.net_to_pay),
+      period: row.period,
+    };
+  });
+  const total = sumMoney(lines.map((line) => line.amount));
+  if (!isStorableMoney(total)) throw transferErrors.totalTooLarge();
+  const year = numberingYear(new Date());
+  const reference = formatTransferReference(year, await nextInSeries(change.trx, 'transfer', year));
+  const transferId = await repo.insertTransfer(change.trx, { org_id: orgId, reference, execution_date: executionDate, count: lines.length, total, created_by: caller.userId });
+  await repo.insertLines(change.trx, transferId, orgId, lines);
+  // Never an IBAN in the audit trail: the batch's reference, size and total.
+  await change.event({ org_id: orgId, action: 'transfer.created', subject_type: 'transfer', subject_id: transferId, ...actorOf(caller), details: { reference, count: lines.length, total, execution_date: executionDate } });
+  return transferId;
+}
+
+/** `POST /api/staff/virements`: 201 with the batch, or nothing created. */
 export async function createTransfer(ctx: TransferContext, caller: Caller, body: { payslip_ids?: unknown; execution_date?: unknown }) {
   const requested = parsePayslipIds(body.payslip_ids);
   const executionDate = parseExecutionDate(body.execution_date);
-  const uuids = requested.filter(isUuid).map((id) => id.toLowerCase());
   let id: string;
   try {
-    id = await applyChange(ctx, async (change) => {
-      const rows = await repo.lockPayslipsForTransfer(change.trx, uuids);
-      const orgIds = new Set(rows.map((row) => row.org_id));
-      if (orgIds.size > 1) throw transferErrors.mixedOrganizations();
-      const orgId = rows[0]?.org_id;
-      const org = orgId ? await repo.lockOrgForTransfer(change.trx, orgId) : undefined;
-      const payable = new Map(rows.filter((row) => isAvailable(row, org?.virements_salaires)).map((row) => [row.id, row]));
-      const refused = requested.filter((given) => !payable.has(given.toLowerCase()));
-      if (refused.length > 0 || !orgId) throw transferErrors.unavailable(refused);
-
-      const lines = requested.map((given) => {
-        const row = payable.get(given.toLowerCase())!;
-        return {
-          payslip_id: row.id,
-          creditor_name: `${row.first_name} ${row.last_name}`,
-          iban: row.iban!,
-          bic: row.bic,
-          amount: moneyFromDb(row.net_to_pay),
-          period: row.period,
-        };
-      });
-      const total = sumMoney(lines.map((line) => line.amount));
-      if (!isStorableMoney(total)) throw transferErrors.totalTooLarge();
-      const year = numberingYear(new Date());
-      const reference = formatTransferReference(year, await nextInSeries(change.trx, 'transfer', year));
-      const transferId = await repo.insertTransfer(change.trx, { org_id: orgId, reference, execution_date: executionDate, count: lines.length, total, created_by: caller.userId });
-      await repo.insertLines(change.trx, transferId, orgId, lines);
-      // Never an IBAN in the audit trail: the batch's reference, size and total.
-      await change.event({ org_id: orgId, action: 'transfer.created', subject_type: 'transfer', subject_id: transferId, ...actorOf(caller), details: { reference, count: lines.length, total, execution_date: executionDate } });
-      return transferId;
-    });
+    id = await applyChange(ctx, (change) => insertNewTransfer(change, caller, requested, executionDate));
   } catch (error) {
     // The row locks make this unreachable; the index is the last word if they ever did not.
-    if (isOneLiveBatchViolation(error)) throw transferErrors.unavailable(requested);
+    if (isOneLiveBatchViolation(error)) throw transferErrors.unavailable([...requested]);
     throw error;
   }
   return transferView(await findOrNotFound(ctx.db, null, id));

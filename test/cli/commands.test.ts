@@ -302,7 +302,12 @@ describe('seed-demo', () => {
 
     // A living grid: employees and contracts of every kind, in several statuses, with dates.
     const soleil = first.organizations.find((o: { key: string }) => o.key === 'TDS001');
-    assert.deepEqual(soleil.payroll, { employees: 4, contracts: 6 });
+    assert.deepEqual(soleil.payroll, { employees: 4, contracts: 6, payslips: 4, transfers: 1 });
+    const lumiere = first.organizations.find((o: { key: string }) => o.key === 'CLU002');
+    assert.deepEqual(lumiere.payroll, { employees: 2, contracts: 2, payslips: 1, transfers: 0 });
+    // Hélène's payslip is in the batch; Marc's two are available; Zoé has no IBAN; CLU002 pays itself.
+    const batch = await db.selectFrom('transfers').select(['count', 'total', 'status']).execute();
+    assert.deepEqual(batch, [{ count: 1, total: '1002.14', status: 'genere' }]);
     const contracts = await db
       .selectFrom('contracts as c')
       .innerJoin('organizations as o', 'o.id', 'c.org_id')
@@ -329,5 +334,7 @@ describe('seed-demo', () => {
     assert.equal(me.json().memberships[0].org_name, DEMO_ORGANIZATIONS[0]!.name);
     const staffSignIn = await app.inject({ method: 'POST', url: '/auth/session', payload: { token: tokenOf(second.staff.login_url) } });
     assert.equal(staffSignIn.statusCode, 200);
+    const available = await app.inject({ method: 'GET', url: '/api/staff/payslips/available', headers: { cookie: sessionCookieOf(staffSignIn) } });
+    assert.deepEqual(available.json().items.map((p: { period: string; net_to_pay: string }) => [p.period, p.net_to_pay]), [['2026-11', '111.15'], ['2026-12', '516.36']]);
   });
 });

@@ -13,6 +13,9 @@ import { count } from './counts.ts';
 import { applyChange } from '../../src/audit/change.ts';
 import { insertNewContract } from '../../src/contracts/contracts.service.ts';
 import { insertNewEmployee } from '../../src/employees/employees.service.ts';
+import { insertNewPayslip } from '../../src/payslips/payslips.service.ts';
+import { insertNewTransfer } from '../../src/transfers/transfers.service.ts';
+import { todayInParis } from '../../src/transfers/transfer.rules.ts';
 import { orgScope } from '../../src/org/scope.ts';
 
 const TARGET = { name: 'Cible SARL', key: 'CIBLE' };
@@ -53,11 +56,16 @@ interface RouteRule {
 
 /** Objects of the target organization a module route names (made afresh for each cell). */
 interface Fixtures {
+  org: string;
   employee: string;
   /** A draft. */
   contract: string;
   /** A signed contract, with its signed PDF. */
   signed: string;
+  /** A payslip with its PDF, in no batch (available: the target delegates its salaries). */
+  payslip: string;
+  /** A batch (`genere`) of another payslip. */
+  batch: string;
 }
 
 const orgScoped = (onAllowed: (org: 'target' | 'other') => number, onNoOrgForStaff: number): RouteRule['expect'] => (caller, org) => {
@@ -118,7 +126,25 @@ const MODULE_RULES: RouteRule[] = [
   },
   { name: 'PUT /api/staff/contrats/:contract/signed-pdf', readsBody: false, payload: () => PDF, expect: staffOnlyWith(200) },
   { name: 'DELETE /api/staff/contrats/:signed/delete-signed-pdf', readsBody: false, expect: staffOnlyWith(200) },
-  { name: 'PATCH /api/staff/orgs/:target', readsBody: false, payload: () => ({ virements_salaires: 'client' }), expect: staffOnlyWith(200) },
+  { name: 'PATCH /api/staff/orgs/:target', readsBody: false, payload: () => ({ virements_salaires: 'Odentas' }), expect: staffOnlyWith(200) },
+  // MODULES 5: payslips (read set), salary transfers (money set), their staff routes.
+  { name: 'GET /api/payslips', readsBody: false, expect: moduleGate(READ_SET, () => 200) },
+  { name: 'GET /api/payslips/:payslip/pdf-url', readsBody: false, expect: moduleGate(READ_SET, targetsOnly(200)) },
+  { name: 'GET /api/virements', readsBody: false, expect: moduleGate(MONEY_SET, () => 200) },
+  {
+    name: 'POST /api/staff/payslips',
+    readsBody: false,
+    payload: (f) => ({ org_id: f.org, employee_id: f.employee, period: '2027-01', gross: '2000', net_to_pay: '1500' }),
+    expect: staffOnlyWith(201),
+  },
+  { name: 'PUT /api/staff/payslips/:payslip/pdf', readsBody: false, payload: () => PDF, expect: staffOnlyWith(200) },
+  { name: 'GET /api/staff/payslips/available', readsBody: false, expect: staffOnlyWith(200) },
+  { name: 'GET /api/staff/virements', readsBody: false, expect: staffOnlyWith(200) },
+  { name: 'POST /api/staff/virements', readsBody: false, payload: (f) => ({ payslip_ids: [f.payslip], execution_date: todayInParis() }), expect: staffOnlyWith(201) },
+  { name: 'GET /api/staff/virements/:batch', readsBody: false, expect: staffOnlyWith(200) },
+  { name: 'GET /api/staff/virements/:batch/sepa.xml', readsBody: false, expect: staffOnlyWith(200) },
+  { name: 'POST /api/staff/virements/:batch/executed', readsBody: false, expect: staffOnlyWith(200) },
+  { name: 'POST /api/staff/virements/:batch/cancel', readsBody: false, expect: staffOnlyWith(200) },
 ];
 
 /** A route gated on `money`, as the money modules will declare theirs. */
@@ -130,13 +156,19 @@ function moneyProbe(fastify: FastifyInstance): void {
 async function makeFixtures(app: FastifyInstance, orgId: string, agent: Person, cell: number): Promise<Fixtures> {
   return applyChange({ db: app.db }, async (change) => {
     const actor = { caller: { userId: agent.userId, email: agent.email }, orgId };
-    const employee = await insertNewEmployee(change, actor, { first_name: 'Confidentiel', last_name: `Salarié${cell}` });
+    const employee = await insertNewEmployee(change, actor, { first_name: 'Confidentiel', last_name: `Salarié${cell}`, iban: 'FR7630006000011234567890189' });
     const draft = { employee_id: employee.id, kind: 'CDD', show_title: 'Spectacle Confidentiel', start_date: '2027-01-01', end_date: '2027-01-31' };
     const contract = await insertNewContract(change, actor, draft);
     const signed = await insertNewContract(change, actor, draft);
     const fileId = await app.files.put(change.trx, { content: PDF, contentType: 'application/pdf', filename: 'signe.pdf', orgId });
     await change.trx.updateTable('contracts').set({ signed_pdf_id: fileId, signed_at: new Date(), status: 'signe' }).where('id', '=', signed).execute();
-    return { employee: employee.id, contract, signed };
+    const payslipOf = { org_id: orgId, employee_id: employee.id, period: '2027-01', gross: '2000', net_to_pay: '1500' };
+    const payslip = await insertNewPayslip(change, actor.caller, payslipOf);
+    const payslipPdf = await app.files.put(change.trx, { content: PDF, contentType: 'application/pdf', filename: 'bulletin.pdf', orgId });
+    await change.trx.updateTable('payslips').set({ pdf_id: payslipPdf }).where('id', '=', payslip).execute();
+    const paid = await insertNewPayslip(change, actor.caller, payslipOf);
+    const batch = await insertNewTransfer(change, actor.caller, [paid], todayInParis());
+    return { org: orgId, employee: employee.id, contract, signed, payslip, batch };
   });
 }
 
@@ -160,9 +192,12 @@ const RULES: RouteRule[] = [
 
 describe('authorization matrix', () => {
   it('should answer every cell as the rules table says, and leak nothing across organizations', async (t) => {
-    const { app, database } = await build(t, { routes: moneyProbe });
+    const operator = { OPERATOR_IBAN: 'FR7630004000031234567890143', OPERATOR_BIC: 'BNPAFRPP' };
+    const { app, database } = await build(t, { routes: moneyProbe, env: operator });
     const db = database.db;
     const target = await createOrg(db, TARGET.name, TARGET.key);
+    // The target delegates its salaries (MODULES 2): its payslips are payable by transfer.
+    await db.updateTable('organizations').set({ virements_salaires: 'Odentas' }).where('id', '=', target).execute();
     const other = await createOrg(db, 'Autre SAS', 'AUTRE');
     const people = new Map<CallerKind, Person | null>([['none', null]]);
     people.set('ADMIN', await member(app, db, target, 'admin@cible.example', 'ADMIN'));
@@ -196,8 +231,11 @@ describe('authorization matrix', () => {
 
           let url = rule.name.split(' ')[1]!;
           const method = rule.name.split(' ')[0] as 'GET' | 'POST' | 'DELETE' | 'PATCH' | 'PUT';
-          const fixtures = /:(employee|contract|signed)\b/.test(url) || rule.payload ? await makeFixtures(app, target, agentOfTarget, cell) : null;
-          if (fixtures) url = url.replace(':employee', fixtures.employee).replace(':contract', fixtures.contract).replace(':signed', fixtures.signed);
+          const fixtures = /:(employee|contract|signed|payslip|batch)\b/.test(url) || rule.payload ? await makeFixtures(app, target, agentOfTarget, cell) : null;
+          if (fixtures) {
+            url = url.replace(':employee', fixtures.employee).replace(':contract', fixtures.contract).replace(':signed', fixtures.signed);
+            url = url.replace(':payslip', fixtures.payslip).replace(':batch', fixtures.batch);
+          }
           url = url.replace(':target', target);
           if (url.includes(':victim')) {
             const victim = await member(app, db, target, `victim${cell}@cible.example`, 'AGENT');
@@ -222,7 +260,7 @@ describe('authorization matrix', () => {
 
           const outsider = callerKind === 'ADMIN of another org' || (callerKind === 'revoked ADMIN' && rule.name !== 'GET /api/me');
           if (outsider) {
-            const objects = fixtures ? [fixtures.employee, fixtures.contract, fixtures.signed] : [];
+            const objects = fixtures ? [fixtures.employee, fixtures.contract, fixtures.signed, fixtures.payslip, fixtures.batch] : [];
             for (const needle of [target, 'cible.example', TARGET.name, TARGET.key, secret.userId, 'Confidentiel', ...objects]) {
               if (res.body.includes(needle)) failures.push(`${label}: leaked "${needle}"`);
             }
