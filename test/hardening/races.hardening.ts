@@ -1,6 +1,6 @@
 /**
  * Races on one database: concurrent invitations of one e-mail, concurrent role changes of
- * one member, concurrent SUPER_ADMIN creations. Meaningful on PostgreSQL (run with
+ * one member, concurrent SUPER_ADMIN creations, salary batches racing for payslips. Meaningful on PostgreSQL (run with
  * TEST_DATABASE_URL); on PGlite requests are serialised by its single session.
  */
 import { describe, it } from 'node:test';
@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { build } from '../helper.ts';
 import { createOrg, member, outbox, signedIn } from '../support/fixtures.ts';
 import { count } from './counts.ts';
+import { inDays, setup as payroll } from '../payslips/support.ts';
 
 describe('races', () => {
   it('should make one account, one membership and one activation e-mail from 100 concurrent invitations', async (t) => {
@@ -83,5 +84,31 @@ describe('races', () => {
     // Losers left nothing behind: no account, no e-mail.
     assert.equal((await db.selectFrom('auth.users').select('id').where('email', 'like', 'boss%').execute()).length, 1);
     assert.equal((await outbox(db)).length, 1);
+  });
+
+  it('should never put a payslip in two live batches, whatever batches and cancellations race', async (t) => {
+    const { db, soleil, staff, call, helene, marc, payslip, batch } = await payroll(t);
+    const payslips: string[] = [];
+    for (let i = 0; i < 10; i++) payslips.push(await payslip(soleil, i % 2 ? marc : helene, `2027-${String(i + 1).padStart(2, '0')}`, `${100 + i}.10`));
+    // 30 batches of 3 overlapping payslips each, in varied orders, all at once.
+    const subsets = Array.from({ length: 30 }, (_, i) => [payslips[i % 10]!, payslips[(i * 3 + 1) % 10]!, payslips[(i * 7 + 2) % 10]!]);
+    const answers = await Promise.all(subsets.map((ids) => batch([...new Set(ids)], inDays(1))));
+    count('cases', answers.length);
+    assert.ok(answers.every((a) => a.statusCode === 201 || (a.statusCode === 409 && a.json().error === 'payslip_unavailable')), answers.map((a) => a.statusCode).join(','));
+    const lines = await db.selectFrom('transfer_items').select(['payslip_id', 'transfer_id']).where('released', '=', false).execute();
+    assert.equal(new Set(lines.map((l) => l.payslip_id)).size, lines.length, 'no payslip twice');
+    const created = answers.filter((a) => a.statusCode === 201).map((a) => a.json());
+    assert.equal(created.reduce((n, b) => n + b.count, 0), lines.length);
+
+    // Cancel every batch while new batches claim all the payslips again: at the end, each
+    // payslip is in at most one live batch.
+    const racing = await Promise.all([
+      ...created.map((b) => call(staff, 'POST', `/api/staff/virements/${b.id}/cancel`)),
+      ...payslips.map((id) => batch([id], inDays(2))),
+    ]);
+    count('cases', racing.length);
+    assert.ok(racing.every((r) => r.statusCode < 500), racing.map((r) => r.statusCode).join(','));
+    const live = await db.selectFrom('transfer_items').select('payslip_id').where('released', '=', false).execute();
+    assert.equal(new Set(live.map((l) => l.payslip_id)).size, live.length, 'no payslip twice after the cancellations');
   });
 });
