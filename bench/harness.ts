@@ -27,6 +27,7 @@ export const { values: args } = parseArgs({
     rounds: { type: 'string' },
     duration: { type: 'string' },
     only: { type: 'string' },
+    contracts: { type: 'string' },
     'keep-db': { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     'service-root': { type: 'string' },
@@ -41,7 +42,9 @@ export const quick = args.quick ?? false;
 export const rounds = Number(args.rounds ?? (quick ? 1 : 3));
 export const durationSeconds = Number(args.duration ?? (quick ? 1 : 6));
 export const warmupSeconds = quick ? 0 : 2;
-export const only = new Set((args.only ?? 'get,global,post').split(','));
+export const only = new Set((args.only ?? 'get,global,post,grid,pdf,files,bulk').split(','));
+/** Contracts of the grid's organization. */
+export const contracts = Number(args.contracts ?? (quick ? 5000 : 1_000_000));
 export const sizes: SeedSizes = quick
   ? { orgSizes: [10, 100, 1000], globalTotal: 5000, postMembers: 200, bulkOrgs: 20 }
   : { orgSizes: [10, 1000, 10000], globalTotal: 1_000_000, postMembers: 2000, bulkOrgs: 996 };
