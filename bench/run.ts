@@ -15,7 +15,7 @@
  * processes; each load measurement runs `rounds` times, interleaved, and the median is kept.
  *
  * Options: `--quick` (tiny sizes, 1-second runs, for CI: exit 1 on any error or non-2xx),
- * `--rounds N`, `--duration S`, `--only get,global,post,grid,pdf,files,bulk`, `--keep-db` (reuse the database
+ * `--rounds N`, `--duration S`, `--only get,global,post,grid,pdf,files`, `--keep-db` (reuse the database
  * `payroll_bench` between runs instead of a fresh one), `--profile` (service under
  * `--cpu-prof`, profiles in bench/results/profiles/), `--service-root DIR` (the service of another
  * checkout, e.g. `git worktree`/`git archive` of an older commit, for before/after numbers),
