@@ -16,8 +16,8 @@
  * e-mail, so that it leaves at once rather than at the next poll.
  */
 import type { Database } from '../db/database.ts';
-import { enqueueMail, type OutgoingMail } from '../mail/outbox.ts';
-import { recordAccessEvent, recordModuleEvent, type AccessEvent, type ModuleEvent } from './audit.repository.ts';
+import { enqueueMail, enqueueMails, type OutgoingMail } from '../mail/outbox.ts';
+import { recordAccessEvent, recordModuleEvent, recordModuleEvents, type AccessEvent, type ModuleEvent } from './audit.repository.ts';
 
 export interface ChangeContext {
   db: Database;
@@ -35,8 +35,12 @@ export interface Change {
   audit(event: AccessEvent): Promise<void>;
   /** Records an audit event of the payroll modules (contracts, employees…) in the change's transaction. */
   event(event: ModuleEvent): Promise<void>;
+  /** Several module events in few statements (bulk changes). */
+  events(events: readonly ModuleEvent[]): Promise<void>;
   /** Queues an e-mail (the outbox) in the change's transaction; it leaves after commit. */
   mail(mail: OutgoingMail): Promise<void>;
+  /** Queues several e-mails in few statements (bulk notifications). */
+  mails(mails: readonly OutgoingMail[]): Promise<void>;
 }
 
 export async function applyChange<T>(ctx: ChangeContext, work: (change: Change) => Promise<T>): Promise<T> {
@@ -46,9 +50,14 @@ export async function applyChange<T>(ctx: ChangeContext, work: (change: Change) 
       trx,
       audit: (event) => recordAccessEvent(trx, event),
       event: (event) => recordModuleEvent(trx, event),
+      events: (events) => recordModuleEvents(trx, events),
       async mail(mail) {
         await enqueueMail(trx, mail);
         queuedMail = true;
+      },
+      async mails(mails) {
+        await enqueueMails(trx, mails);
+        if (mails.length > 0) queuedMail = true;
       },
     }),
   );
