@@ -75,7 +75,8 @@ export const InvoiceListQuery = Type.Object({ ...ListQuery, notified: Type.Optio
 export const StaffInvoiceListQuery = Type.Object({ ...InvoiceListQuery.properties, org_id: Type.Optional(Type.String()) });
 
 export const BulkNotifyBody = Type.Object({
-  invoice_ids: Type.Optional(Type.Unsafe<unknown>({ description: '1 to 5,000 invoice ids', type: 'array', items: { type: 'string' } })),
+  // Untyped for the validator, which would coerce "x" to ["x"]: the service answers invalid_invoice_ids.
+  invoice_ids: Type.Optional(Type.Unsafe<unknown>({ description: 'an array of 1 to 5,000 invoice ids' })),
   force: Type.Optional(Type.Unsafe<unknown>({ description: 'notify again invoices already notified (default false)' })),
 });
 
