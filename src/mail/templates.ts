@@ -1,6 +1,6 @@
 /**
- * The French e-mails (SPEC 6, CONTRACT 6, MODULES 4): activation, access updated, sign-in link,
- * contract note.
+ * The French e-mails (SPEC 6, CONTRACT 6, MODULES 4, 6): activation, access updated, sign-in link,
+ * contract note, invoice notification.
  *
  * Each e-mail has an HTML part and a plain-text part carrying the same facts. Every
  * interpolated value goes through `escapeHtml` in the HTML part (names and organization
