@@ -31,6 +31,8 @@ import employeesRoutes from './employees/employees.routes.ts';
 import contractsRoutes from './contracts/contracts.routes.ts';
 import payslipsRoutes from './payslips/payslips.routes.ts';
 import transfersRoutes from './transfers/transfers.routes.ts';
+import invoicesRoutes from './invoices/invoices.routes.ts';
+import contributionsRoutes from './contributions/contributions.routes.ts';
 import pagesRoutes from './pages/pages.routes.ts';
 
 declare module 'fastify' {
@@ -137,6 +139,8 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
   await fastify.register(contractsRoutes);
   await fastify.register(payslipsRoutes);
   await fastify.register(transfersRoutes);
+  await fastify.register(invoicesRoutes);
+  await fastify.register(contributionsRoutes);
   await fastify.register(pagesRoutes);
 }
 

@@ -9,6 +9,7 @@ import * as contracts from './migrations/2026_11_23_10_00_00_contracts.ts';
 import * as getMyOrgRevoked from './migrations/2026_11_23_11_00_00_get_my_org_revoked.ts';
 import * as invitationOrg from './migrations/2026_11_23_11_01_00_invitation_org.ts';
 import * as payslips from './migrations/2026_11_23_12_00_00_payslips.ts';
+import * as invoices from './migrations/2026_11_23_13_00_00_invoices.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_22_00_00_00_initial': initial,
@@ -19,6 +20,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_23_11_00_00_get_my_org_revoked': getMyOrgRevoked,
   '2026_11_23_11_01_00_invitation_org': invitationOrg,
   '2026_11_23_12_00_00_payslips': payslips,
+  '2026_11_23_13_00_00_invoices': invoices,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -17,7 +17,7 @@ import { decodeCursor, keysetPage, parseLimit } from '../http/list.ts';
 import type { Caller } from '../identity/identity.service.ts';
 import { isStorableMoney, moneyFromDb, sumMoney } from '../money/money.ts';
 import { numberingYear } from '../contracts/contract.rules.ts';
-import { nextInSeries } from '../contracts/contracts.repository.ts';
+import { nextInSeries } from '../db/number-series.ts';
 import { ibanLast4 } from '../employees/employee.rules.ts';
 import { transferErrors } from './transfer.errors.ts';
 import { formatTransferReference, parseExecutionDate, parsePayslipIds, statusAfterCancel, statusAfterExecuted, TRANSFER_STATUSES } from './transfer.rules.ts';

@@ -16,6 +16,7 @@ import { insertNewEmployee } from '../../src/employees/employees.service.ts';
 import { insertNewPayslip } from '../../src/payslips/payslips.service.ts';
 import { insertNewTransfer } from '../../src/transfers/transfers.service.ts';
 import { todayInParis } from '../../src/transfers/transfer.rules.ts';
+import { insertInvoiceBulk } from '../../src/invoices/invoices.service.ts';
 import { orgScope } from '../../src/org/scope.ts';
 
 const TARGET = { name: 'Cible SARL', key: 'CIBLE' };
@@ -66,6 +67,8 @@ interface Fixtures {
   payslip: string;
   /** A batch (`genere`) of another payslip. */
   batch: string;
+  /** An invoice of the target (MODULES 6). */
+  invoice: string;
 }
 
 const orgScoped = (onAllowed: (org: 'target' | 'other') => number, onNoOrgForStaff: number): RouteRule['expect'] => (caller, org) => {
@@ -95,7 +98,9 @@ const staffOnlyWith = (status: number): RouteRule['expect'] => (caller) => (call
 const targetsOnly = (ok: number) => (org: 'target' | 'other') => (org === 'target' ? ok : 404);
 const PDF = Buffer.from('%PDF-1.4\n% signed\n%%EOF\n');
 
-/** The payroll modules' routes (MODULES 1-4), and a money-gated probe: no money route exists yet. */
+const INVOICE_LINES = [{ label: 'Traitement de la paie', quantity: 1, unit_price: '90.00', vat_rate: '20.00' }];
+
+/** The payroll modules' routes (MODULES 1-4, 6), and a money-gated probe. */
 const MODULE_RULES: RouteRule[] = [
   { name: 'GET /api/salaries', readsBody: false, expect: moduleGate(READ_SET, () => 200) },
   { name: 'POST /api/salaries', readsBody: false, payload: () => ({ first_name: 'Nouveau', last_name: 'Salarié' }), expect: moduleGate(CONTRACT_SET, () => 201) },
@@ -145,6 +150,26 @@ const MODULE_RULES: RouteRule[] = [
   { name: 'GET /api/staff/virements/:batch/sepa.xml', readsBody: false, expect: staffOnlyWith(200) },
   { name: 'POST /api/staff/virements/:batch/executed', readsBody: false, expect: staffOnlyWith(200) },
   { name: 'POST /api/staff/virements/:batch/cancel', readsBody: false, expect: staffOnlyWith(200) },
+  // MODULES 6: invoices and contribution calls.
+  { name: 'GET /api/factures', readsBody: false, expect: moduleGate(MONEY_SET, () => 200) },
+  { name: 'GET /api/factures/:invoice/pdf-url', readsBody: false, expect: moduleGate(MONEY_SET, targetsOnly(200)) },
+  { name: 'GET /api/cotisations', readsBody: false, expect: moduleGate(MONEY_SET, () => 200) },
+  { name: 'GET /api/staff/facturation', readsBody: false, expect: staffOnlyWith(200) },
+  { name: 'GET /api/staff/facturation/:invoice', readsBody: false, expect: staffOnlyWith(200) },
+  { name: 'GET /api/staff/facturation/:invoice/pdf-url', readsBody: false, expect: staffOnlyWith(200) },
+  {
+    name: 'POST /api/staff/facturation/bulk-create',
+    readsBody: false,
+    payload: (f) => ({ invoice_type: 'paie_mensuelle', payment_method: 'prelevement', invoices: [{ org_id: f.org, lines: INVOICE_LINES }] }),
+    expect: staffOnlyWith(201),
+  },
+  { name: 'POST /api/staff/facturation/bulk-notify', readsBody: false, payload: (f) => ({ invoice_ids: [f.invoice] }), expect: staffOnlyWith(200) },
+  {
+    name: 'POST /api/staff/cotisations',
+    readsBody: false,
+    payload: (f) => ({ org_id: f.org, period: '2026-11', due_date: '2026-12-15', lines: [{ organism: 'URSSAF', amount: '100' }] }),
+    expect: staffOnlyWith(201),
+  },
 ];
 
 /** A route gated on `money`, as the money modules will declare theirs. */
@@ -168,7 +193,8 @@ async function makeFixtures(app: FastifyInstance, orgId: string, agent: Person, 
     await change.trx.updateTable('payslips').set({ pdf_id: payslipPdf }).where('id', '=', payslip).execute();
     const paid = await insertNewPayslip(change, actor.caller, payslipOf);
     const batch = await insertNewTransfer(change, actor.caller, [paid], todayInParis());
-    return { org: orgId, employee: employee.id, contract, signed, payslip, batch };
+    const [invoice] = await insertInvoiceBulk(change, null, { invoice_type: 'paie_mensuelle', payment_method: 'virement', period_label: 'Confidentiel', invoices: [{ org_id: orgId, lines: INVOICE_LINES }] });
+    return { org: orgId, employee: employee.id, contract, signed, payslip, batch, invoice: invoice!.id };
   });
 }
 
@@ -231,10 +257,10 @@ describe('authorization matrix', () => {
 
           let url = rule.name.split(' ')[1]!;
           const method = rule.name.split(' ')[0] as 'GET' | 'POST' | 'DELETE' | 'PATCH' | 'PUT';
-          const fixtures = /:(employee|contract|signed|payslip|batch)\b/.test(url) || rule.payload ? await makeFixtures(app, target, agentOfTarget, cell) : null;
+          const fixtures = /:(employee|contract|signed|payslip|batch|invoice)\b/.test(url) || rule.payload ? await makeFixtures(app, target, agentOfTarget, cell) : null;
           if (fixtures) {
             url = url.replace(':employee', fixtures.employee).replace(':contract', fixtures.contract).replace(':signed', fixtures.signed);
-            url = url.replace(':payslip', fixtures.payslip).replace(':batch', fixtures.batch);
+            url = url.replace(':payslip', fixtures.payslip).replace(':batch', fixtures.batch).replace(':invoice', fixtures.invoice);
           }
           url = url.replace(':target', target);
           if (url.includes(':victim')) {
@@ -260,7 +286,7 @@ describe('authorization matrix', () => {
 
           const outsider = callerKind === 'ADMIN of another org' || (callerKind === 'revoked ADMIN' && rule.name !== 'GET /api/me');
           if (outsider) {
-            const objects = fixtures ? [fixtures.employee, fixtures.contract, fixtures.signed, fixtures.payslip, fixtures.batch] : [];
+            const objects = fixtures ? [fixtures.employee, fixtures.contract, fixtures.signed, fixtures.payslip, fixtures.batch, fixtures.invoice] : [];
             for (const needle of [target, 'cible.example', TARGET.name, TARGET.key, secret.userId, 'Confidentiel', ...objects]) {
               if (res.body.includes(needle)) failures.push(`${label}: leaked "${needle}"`);
             }
