@@ -81,6 +81,17 @@ export function gridQueryOf(query: unknown): GridQuery {
   return out as GridQuery;
 }
 
+const DATE_FR = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
+
+/**
+ * A date as a French user types it (`1/3/2027`, `01/03/2027`) in the API's form
+ * (`2027-03-01`); anything else is passed on as it is, for the API's check to answer.
+ */
+export function isoFromFr(value: string): string {
+  const match = DATE_FR.exec(value.trim());
+  return match ? `${match[3]}-${match[2]!.padStart(2, '0')}-${match[1]!.padStart(2, '0')}` : value;
+}
+
 export interface GridView {
   org: Org | undefined;
   isStaff: boolean;
@@ -95,7 +106,7 @@ export async function loadGrid(db: Database, orgId: string, isStaff: boolean, ra
   const query = gridQueryOf(rawQuery);
   const org = await findOrganization(db, orgId);
   try {
-    const page = await listGrid(db, orgId, query);
+    const page = await listGrid(db, orgId, { ...query, ...(query.from ? { from: isoFromFr(query.from) } : {}), ...(query.to ? { to: isoFromFr(query.to) } : {}) });
     return { org, isStaff, query, items: page.items, nextCursor: page.next_cursor, error: null };
   } catch (error) {
     if (error instanceof AppError && error.status === 400) return { org, isStaff, query, items: [], nextCursor: null, error: error.userMessage ?? error.code };
@@ -134,18 +145,18 @@ function filterForm(query: GridQuery): SafeHtml {
     </div>
     <div class="field">
       <label for="filter-from">En cours à partir du</label>
-      <input id="filter-from" name="from" type="date" value="${query.from ?? ''}">
+      <input id="filter-from" name="from" type="text" inputmode="numeric" placeholder="JJ/MM/AAAA" maxlength="10" autocomplete="off" value="${query.from ?? ''}">
     </div>
     <div class="field">
       <label for="filter-to">Jusqu'au</label>
-      <input id="filter-to" name="to" type="date" value="${query.to ?? ''}">
+      <input id="filter-to" name="to" type="text" inputmode="numeric" placeholder="JJ/MM/AAAA" maxlength="10" autocomplete="off" value="${query.to ?? ''}">
     </div>
     <div class="field">
       <label for="filter-limit">Affichage</label>
       <select id="filter-limit" name="limit">${options(GRID_PAGE_SIZES, sizes, query.limit ?? GRID_PAGE_SIZES[0])}</select>
     </div>
     <div class="field field-submit actions">
-      <button type="submit" class="button">Filtrer</button>
+      <button type="submit" class="button" id="filter-submit">Filtrer</button>
       <a class="button button-secondary" href="/contrats">Effacer</a>
     </div>
   </form>`;
@@ -415,7 +426,7 @@ function dateRow(index: number | '__N__', line: { date: string; nature: string; 
   const n = typeof index === 'number' ? String(index + 1) : index;
   return html`<tr class="date-line">
     <td data-label="Date"><label class="visually-hidden" for="line-date-${n}">Date de la ligne ${n}</label>
-      <input id="line-date-${n}" type="date" name="date" value="${line?.date ?? ''}" required></td>
+      <input id="line-date-${n}" type="text" inputmode="numeric" placeholder="JJ/MM/AAAA" maxlength="10" autocomplete="off" name="date" value="${line ? formatDateFr(line.date) : ''}" required></td>
     <td data-label="Nature"><label class="visually-hidden" for="line-nature-${n}">Nature de la ligne ${n}</label>
       <select id="line-nature-${n}" name="nature">${options(DATE_NATURES, DATE_NATURE_LABELS, line?.nature ?? 'representation')}</select></td>
     <td data-label="Quantité"><label class="visually-hidden" for="line-quantity-${n}">Quantité de la ligne ${n}</label>
@@ -438,7 +449,7 @@ export function renderForm(view: FormView): SafeHtml {
     </div>`;
   const date = (id: string, name: string, label: string, value: string | null, required: boolean) => html`<div class="field" data-field="${name}">
       <label for="${id}">${label}${required ? html` <span class="required">(obligatoire)</span>` : ''}</label>
-      <input id="${id}" name="${name}" type="date" value="${value ?? ''}" aria-describedby="${id}-error">
+      <input id="${id}" name="${name}" type="text" inputmode="numeric" placeholder="JJ/MM/AAAA" maxlength="10" autocomplete="off" value="${value ? formatDateFr(value) : ''}" aria-describedby="date-format-hint ${id}-error">
       <p id="${id}-error" class="field-error" hidden></p>
     </div>`;
   return html`<div class="page" id="contract-form-page">
@@ -466,12 +477,13 @@ export function renderForm(view: FormView): SafeHtml {
         </div>
       </details>
     </fieldset>
+    <p id="date-format-hint" class="visually-hidden">Format JJ/MM/AAAA.</p>
     <fieldset class="fieldset">
       <legend>Contrat</legend>
       <div class="form-row">
         <div class="field">
           <label for="contract-kind">Type de contrat <span class="required">(obligatoire)</span></label>
-          <select id="contract-kind" name="kind" aria-describedby="contract-kind-error">${options(CONTRACT_KINDS, CONTRACT_KIND_LABELS, kind)}</select>
+          <select id="contract-kind" name="kind" aria-describedby="contract-kind-error">${options(CONTRACT_KINDS, Object.fromEntries(CONTRACT_KINDS.map((k) => [k, k])), kind)}</select>
           <p id="contract-kind-error" class="field-error" hidden></p>
         </div>
         ${text('contract-job_title', 'job_title', 'Emploi', c?.job_title ?? null, html`maxlength="200"`, 'Par exemple : comédienne, régisseur lumière.')}
@@ -486,7 +498,7 @@ export function renderForm(view: FormView): SafeHtml {
     </fieldset>
     <fieldset class="fieldset">
       <legend>Salaires par date</legend>
-      <p class="hint">Chaque date doit tomber dans la période du contrat. Montants en euros, avec une virgule : 180,50.</p>
+      <p class="hint">Dates au format JJ/MM/AAAA, dans la période du contrat. Montants en euros, avec une virgule : 180,50.</p>
       <div class="table-wrap"><table class="table stack date-lines">
         <caption class="visually-hidden">Salaires par date</caption>
         <thead><tr><th scope="col">Date</th><th scope="col">Nature</th><th scope="col">Quantité</th><th scope="col">Montant brut (€)</th><th scope="col"><span class="visually-hidden">Retirer</span></th></tr></thead>

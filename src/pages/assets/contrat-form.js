@@ -20,6 +20,12 @@ function decimal(value) {
   return value.replace(/[\s\u00a0\u202f]/g, '').replace(',', '.');
 }
 
+/** `1/3/2027` or `01/03/2027` → `2027-03-01`; anything else as it is, for the API to refuse. */
+function isoDate(value) {
+  const match = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(value.trim());
+  return match ? `${match[3]}-${match[2].padStart(2, '0')}-${match[1].padStart(2, '0')}` : value.trim();
+}
+
 // ---- the lines -----------------------------------------------------------------------
 
 let counter = lines.rows.length;
@@ -55,7 +61,9 @@ function addLine() {
   if (start) dateInput.value = start;
   lines.append(fragment);
   renumber();
-  /** @type {HTMLInputElement} */ (lines.rows[lines.rows.length - 1].querySelector('input[name="date"]')).focus();
+  const added = /** @type {HTMLInputElement} */ (lines.rows[lines.rows.length - 1].querySelector('input[name="date"]'));
+  added.focus();
+  added.select(); // typing replaces the suggested date
 }
 
 document.getElementById('add-line')?.addEventListener('click', addLine);
@@ -149,12 +157,12 @@ function body() {
     job_title: optional('job_title'),
     show_title: optional('show_title'),
     idcc: optional('idcc'),
-    start_date: valueOf('start_date') || undefined,
-    end_date: value === 'CDI' ? null : optional('end_date'),
+    start_date: isoDate(valueOf('start_date')) || undefined,
+    end_date: value === 'CDI' || !valueOf('end_date') ? null : isoDate(valueOf('end_date')),
     monthly_gross: value === 'CDDU' || !valueOf('monthly_gross') ? null : decimal(valueOf('monthly_gross')),
     dates: [...lines.rows].map((row) => {
       const get = (name) => /** @type {HTMLInputElement} */ (row.querySelector(`[name="${name}"]`)).value.trim();
-      return { date: get('date'), nature: get('nature'), quantity: decimal(get('quantity')), amount: decimal(get('amount')) };
+      return { date: isoDate(get('date')), nature: get('nature'), quantity: decimal(get('quantity')), amount: decimal(get('amount')) };
     }),
   };
 }
