@@ -353,7 +353,7 @@ export function renderContractPage(view: ContractPageView, timeZone: string): Sa
   return html`<div class="page" id="contrat" data-contract-id="${c.id}" data-contract-number="${c.contract_number}">
   <p class="breadcrumb"><a href="/contrats">← Tous les contrats</a></p>
   <div class="page-head" id="contract-head" data-refresh>
-    <h1>Contrat ${c.contract_number}</h1>
+    <h1>Contrat <span class="nowrap">${c.contract_number}</span></h1>
     ${contractBadge(c.status)}
   </div>
   ${orgLine(view.org, view.isStaff)}

@@ -47,7 +47,7 @@ async function signedInPage(browser: Browser, app: RunningApp, who: Person, t: {
   t.after(() => context.close());
   await signInBrowser(context, app, who);
   const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(30_000);
   return { page, errors: watchErrors(page) };
 }
 
@@ -77,7 +77,7 @@ describe('contract pages in chromium', { skip: skipReason }, () => {
     await browser?.close();
   });
 
-  it("should let an AGENT find a contract, create and edit a draft with its dates, add a note and get the PDF, with the keyboard", { timeout: 180_000 }, async (t) => {
+  it("should let an AGENT find a contract, create and edit a draft with its dates, add a note and get the PDF, with the keyboard", { timeout: 400_000 }, async (t) => {
     const { app, agent } = await organization(t);
     const { page, errors } = await signedInPage(browser, app, agent, t);
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'contrats-e2e-'));
@@ -203,7 +203,7 @@ describe('contract pages in chromium', { skip: skipReason }, () => {
     assert.match(mail.text, /Merci de vérifier le cachet du 21\/03\./);
 
     // Generate the PDF: the file downloads; then download it again.
-    const [generated] = await Promise.all([page.waitForEvent('download'), page.locator('#generate-pdf').click()]);
+    const [generated] = await Promise.all([page.waitForEvent('download', { timeout: 90_000 }), page.locator('#generate-pdf').click()]);
     assert.equal(generated.suggestedFilename(), `${number}.pdf`);
     await generated.saveAs(path.join(tmp, 'generated.pdf'));
     const text = await pdfText(path.join(tmp, 'generated.pdf'));
@@ -211,7 +211,7 @@ describe('contract pages in chromium', { skip: skipReason }, () => {
     assert.match(text, new RegExp(number));
     await page.locator('#status', { hasText: 'PDF du contrat' }).waitFor();
     assert.equal(await focusedId(page), 'download-pdf');
-    const [again] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
+    const [again] = await Promise.all([page.waitForEvent('download', { timeout: 90_000 }), page.keyboard.press('Enter')]);
     assert.equal(again.suggestedFilename(), `${number}.pdf`);
 
     // Submit for signature: no more edits.
