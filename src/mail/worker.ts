@@ -16,7 +16,7 @@
  * one-time links) nor the full address.
  */
 import { sql } from 'kysely';
-import type { Database } from '../db/database.ts';
+import { preparedStatement, type Database } from '../db/database.ts';
 import type { MailTransport, OutboxMessage } from './transport.ts';
 
 export interface MailLogger {
@@ -212,7 +212,7 @@ export class MailWorker {
    * `FOR UPDATE SKIP LOCKED` lasts only until it commits. The lease then keeps others away.
    */
   private async claim(): Promise<ClaimedRow | undefined> {
-    const { rows } = await sql<ClaimedRow>`
+    const { rows } = await sql<ClaimedRow>`${preparedStatement('outbox_claim')}
       with due as (
         select id from mail_outbox
          where status = 'pending'
