@@ -85,21 +85,6 @@ export async function replaceDates(db: Database, contractId: string, dates: read
     .execute();
 }
 
-/**
- * The next number of a yearly series, counted in the caller's transaction: the row of the
- * year stays locked until it commits, so that two creations never get the same number (a
- * rolled-back creation gives its number back).
- */
-export async function nextInSeries(db: Database, series: string, year: number): Promise<number> {
-  const row = await db
-    .insertInto('number_series')
-    .values({ series, year, last_value: 1 })
-    .onConflict((oc) => oc.columns(['series', 'year']).doUpdateSet({ last_value: sql`number_series.last_value + 1` }))
-    .returning('last_value')
-    .executeTakeFirstOrThrow();
-  return row.last_value;
-}
-
 export interface NewContract extends ContractFields {
   org_id: string;
   contract_number: string;

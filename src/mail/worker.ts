@@ -61,6 +61,8 @@ interface ClaimedRow {
   id: string;
   kind: string;
   recipient: string;
+  extra_to: string[];
+  cc: string[];
   subject: string;
   text_body: string;
   html_body: string;
@@ -227,7 +229,7 @@ export class MailWorker {
              attempts = m.attempts + 1
         from due
        where m.id = due.id
-      returning m.id, m.kind, m.recipient, m.subject, m.text_body, m.html_body, m.attempts, m.created_at`.execute(this.db);
+      returning m.id, m.kind, m.recipient, m.extra_to, m.cc, m.subject, m.text_body, m.html_body, m.attempts, m.created_at`.execute(this.db);
     return rows[0];
   }
 
@@ -237,7 +239,8 @@ export class MailWorker {
     const message: OutboxMessage = {
       id: row.id,
       kind: row.kind,
-      to: row.recipient,
+      to: row.extra_to.length > 0 ? [row.recipient, ...row.extra_to] : row.recipient,
+      cc: row.cc,
       subject: row.subject,
       text: row.text_body,
       html: row.html_body,
