@@ -237,7 +237,7 @@ const confirmDialog = html`<dialog id="confirm" class="dialog" aria-labelledby="
   </form>
 </dialog>`;
 
-export function renderVosAcces(view: VosAccesView, timeZone: string): string {
+export function renderVosAcces(view: VosAccesView, timeZone: string, nav?: SafeHtml): string {
   const { me, org, manage } = view;
   const viewer = { userId: me.id };
   const intro = org
@@ -249,6 +249,7 @@ export function renderVosAcces(view: VosAccesView, timeZone: string): string {
     title: 'Vos accès',
     script: 'vos-acces.js',
     user: { email: me.email, firstName: me.first_name },
+    nav,
     main: html`<div class="page" id="vos-acces" data-org-id="${org?.id ?? ''}" data-org-name="${org?.name ?? ''}" data-staff="${me.is_staff ? 'true' : 'false'}">
   <h1>Vos accès</h1>
   ${intro}
