@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifySchema, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
@@ -31,7 +31,7 @@ import securityHeaders, { docsCsp } from './pages/security.ts';
 import orgSettingsRoutes from './org/org-settings.routes.ts';
 import employeesRoutes from './employees/employees.routes.ts';
 import contractsRoutes from './contracts/contracts.routes.ts';
-import pagesRoutes from './pages/pages.routes.ts';
+import pagesRoutes, { sendNotFoundPage, wantsHtmlPage } from './pages/pages.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -178,7 +178,9 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
     return reply.code(status).send(body);
   });
   fastify.setNotFoundHandler((request, reply) => {
-    reply.code(404).send(errorBody('not_found', 'Ressource introuvable.'));
+    // A person's browser gets a French page; the API and every other client keep the JSON.
+    if (wantsHtmlPage(request)) return sendNotFoundPage(reply);
+    return reply.code(404).send(errorBody('not_found', 'Ressource introuvable.'));
   });
 
   // First: its hooks must reach every route, /docs included (see pages/security.ts).
@@ -189,6 +191,22 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
       info: { title: 'payroll-access', description: 'Organizations, members, roles, invitations and sign-in.', version: '0.1.0' },
       // Relative: /docs' "Try it out" calls the address the page was loaded from (PUBLIC_URL is for e-mails).
       servers: [{ url: '/' }],
+      components: {
+        securitySchemes: {
+          // CONTRACT 4: POST /auth/session sets it; the browser sends it back.
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'session',
+            description: 'The `session` cookie set by `POST /auth/session` (a one-time link exchanged for a session).',
+          },
+        },
+      },
+    },
+    // A route that declares a gate needs a session (src/org/gate.plugin.ts); public routes do not.
+    transform: ({ schema, url, route }) => {
+      const gated = (route.config as { gate?: unknown } | undefined)?.gate !== undefined;
+      return { schema: gated ? ({ ...schema, security: [{ session: [] }] } as FastifySchema) : schema, url };
     },
   });
   await fastify.register(swaggerUi, { routePrefix: '/docs', transformStaticCSP: docsCsp });

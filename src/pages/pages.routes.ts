@@ -2,7 +2,7 @@
  * The pages (CONTRACT 7): `/login`, `/activate`, `/vos-acces`, and their static files.
  * Server-rendered French HTML; kept out of the OpenAPI document.
  */
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/errors.ts';
 import { setActiveOrgCookie } from '../org/active-org-cookie.ts';
 import assetRoutes from './assets.ts';
@@ -27,6 +27,32 @@ function errorPage(message: string): string {
   <p><a href="/vos-acces">Réessayer</a></p>
 </section>`,
   });
+}
+
+/** Paths of the API and of machines: a 404 there stays JSON, whatever the client accepts. */
+const MACHINE_PATHS = /^\/(api|auth|files|assets|docs|openapi\.json|healthz|readyz)(\/|$|\?)/;
+
+/** A browser asking for a page (GET, `Accept: text/html`) outside the API. */
+export function wantsHtmlPage(request: FastifyRequest): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  if (MACHINE_PATHS.test(request.url)) return false;
+  return (request.headers.accept ?? '').includes('text/html');
+}
+
+/** The French 404 page of an unknown address. */
+export function sendNotFoundPage(reply: FastifyReply): FastifyReply {
+  return sendHtml(
+    reply,
+    renderPage({
+      title: 'Page introuvable',
+      main: html`<section class="card narrow" aria-labelledby="not-found-title">
+  <h1 id="not-found-title">Page introuvable</h1>
+  <p>Cette adresse ne correspond à aucune page. Elle a peut-être été mal copiée, ou la page n'existe plus.</p>
+  <p><a href="/vos-acces">Aller à vos accès</a> · <a href="/login">Se connecter</a></p>
+</section>`,
+    }),
+    404,
+  );
 }
 
 export default async function pagesRoutes(fastify: FastifyInstance): Promise<void> {
