@@ -115,7 +115,7 @@ describe('mail worker', () => {
     assert.equal(received!.envelope.from, 'no-reply@example.com');
     assert.equal(received!.parsed.from?.text, '"Paie" <no-reply@example.com>');
     assert.match(received!.text, /^Nouveau rôle : Administrateur$/m);
-    assert.match(received!.html, /Ancien rôle :<\/th><td[^>]*>Agent \(AGENT\)<\/td>/);
+    assert.match(received!.html, /Ancien rôle :<\/th><td[^>]*>Agent<\/td>/);
     assert.equal(received!.parsed.headers.get('auto-submitted'), 'auto-generated');
 
     const sent = await waitUntil(async () => {
