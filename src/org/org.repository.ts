@@ -71,6 +71,11 @@ export function searchOrganizations(db: Database, query: string, limit: number) 
   return select.execute();
 }
 
+/** A staff member goes back to no organization (the global view, SPEC 4.1). */
+export async function clearSavedActiveOrg(db: Database, userId: string): Promise<void> {
+  await db.updateTable('staff_settings').set({ active_org_id: null }).where('user_id', '=', userId).execute();
+}
+
 /** The organization a staff member last chose, if any. */
 export async function savedActiveOrgId(db: Database, userId: string): Promise<string | null> {
   const row = await db.selectFrom('staff_settings').select('active_org_id').where('user_id', '=', userId).executeTakeFirst();
