@@ -9,6 +9,7 @@ import assetRoutes from './assets.ts';
 import { html } from './html.ts';
 import { renderPage } from './layout.ts';
 import { activatePage, loginPage } from './sign-in.pages.ts';
+import { loadStaffTeam, renderStaffTeam } from './staff-equipe.ts';
 import { loadVosAcces, renderVosAcces } from './vos-acces.ts';
 
 const hidden = { schema: { hide: true } };
@@ -78,11 +79,19 @@ export default async function pagesRoutes(fastify: FastifyInstance): Promise<voi
   // Public (SPEC 5): the token is in the fragment, which never reaches the server.
   fastify.get('/activate', hidden, async (_request, reply) => sendHtml(reply, activatePage()));
 
+  // The staff team (SPEC 2.3): staff only; anyone else is sent to their own accesses.
+  fastify.get('/staff/equipe', hidden, async (request, reply) => {
+    const caller = request.caller;
+    if (!caller) return reply.redirect('/login');
+    if (!caller.isStaff) return reply.redirect('/vos-acces');
+    return sendHtml(reply, renderStaffTeam(caller, await loadStaffTeam(db), config.mailTimezone));
+  });
+
   fastify.get('/vos-acces', hidden, async (request, reply) => {
     const caller = request.caller;
     if (!caller) return reply.redirect('/login');
     const view = await loadVosAcces(db, request, caller);
     if (view.restoreOrgCookie && view.org) setActiveOrgCookie(reply, view.org.id, config.secureCookies);
-    return sendHtml(reply, renderVosAcces(view, config.mailTimezone));
+    return sendHtml(reply, renderVosAcces(view, { timeZone: config.mailTimezone, supportEmail: config.supportEmail }));
   });
 }
