@@ -329,5 +329,16 @@ describe('seed-demo', () => {
     assert.equal(me.json().memberships[0].org_name, DEMO_ORGANIZATIONS[0]!.name);
     const staffSignIn = await app.inject({ method: 'POST', url: '/auth/session', payload: { token: tokenOf(second.staff.login_url) } });
     assert.equal(staffSignIn.statusCode, 200);
+
+    // A re-run prints what the organizations hold now, not the original seed.
+    const agentEmail = 'agent@soleil.demo.local';
+    const agent = await db.selectFrom('auth.users').select('id').where('email', '=', agentEmail).executeTakeFirstOrThrow();
+    await db.updateTable('organization_members').set({ revoked: true, revoked_at: new Date() }).where('user_id', '=', agent.id).execute();
+    const third = await run('seed-demo');
+    const soleilNow = third.organizations.find((o: { key: string }) => o.key === 'TDS001');
+    assert.deepEqual(soleilNow.members.find((m: { email: string }) => m.email === agentEmail), { email: agentEmail, role: 'AGENT', state: 'revoked' });
+    assert.equal(soleilNow.members.length, 6);
+    assert.ok(third.staff.login_url.startsWith(`${third.public_url}/activate#token=`));
+    assert.match(third.note, /^The links start with PUBLIC_URL \(http/);
   });
 });
