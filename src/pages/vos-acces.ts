@@ -198,7 +198,7 @@ function revokedNotice(view: VosAccesView, timeZone: string, supportEmail: strin
 function orgSwitcher(me: VosAccesView['me'], org: VosAccesView['org']): SafeHtml {
   return html`<section class="card" id="org-switcher" aria-labelledby="org-title">
   <h2 id="org-title">Organisation active</h2>
-  <p class="muted">Vous faites partie de l'équipe interne (<strong>${roleLabel(me.staff_level ?? 'STAFF')}</strong>) : vous gérez les accès de toutes les organisations. <a href="/staff/equipe">Gérer l'équipe interne</a></p>
+  <p class="muted">Votre niveau : <strong>${roleLabel(me.staff_level ?? 'STAFF')}</strong>. Vous gérez les accès de toutes les organisations. <a href="/staff/equipe">Gérer l'équipe interne</a></p>
   <div class="current-org">${org
     ? html`<p><strong id="current-org-name">${org.name}</strong>${org.structure_api ? html` <span class="muted">(clé employeur ${org.structure_api})</span>` : ''}</p>
     <button type="button" class="button button-small button-secondary" id="org-clear">Revenir à la vue globale<span class="visually-hidden"> (toutes les organisations)</span></button>`

@@ -404,7 +404,7 @@ describe('pages in chromium', { skip: skipReason }, () => {
     // An error appears there too.
     await page.getByLabel('Adresse e-mail').fill('alice@example.com');
     await page.getByLabel('Rôle', { exact: true }).selectOption('AGENT');
-    await page.getByRole('button', { name: "Envoyer l'invitation" }).click();
+    await page.getByRole('button', { name: "Envoyer l'invitation", exact: true }).click();
     await page.locator('#members-status[data-kind="error"]', { hasText: /rôle/ }).waitFor();
     await screenshot(page, 'vos-acces-invite-result');
     assert.deepEqual(errors, []);
