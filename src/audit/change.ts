@@ -16,17 +16,11 @@
  * e-mail, so that it leaves at once rather than at the next poll.
  */
 import type { Database } from '../db/database.ts';
-import { enqueueMail, type OutgoingMail } from '../mail/outbox.ts';
+import type { OutgoingMail } from '../mail/outbox.ts';
+import { transactionWithMail, type MailContext } from '../mail/mail-transaction.ts';
 import { recordAccessEvent, recordModuleEvent, type AccessEvent, type ModuleEvent } from './audit.repository.ts';
 
-export interface ChangeContext {
-  db: Database;
-  /**
-   * The mail worker of this process, nudged after commit. Absent in the command line: its
-   * e-mails are sent by the server's worker at its next poll.
-   */
-  mail?: { nudge(): void };
-}
+export type ChangeContext = MailContext;
 
 export interface Change {
   /** The transaction: every write of the change goes through it. */
@@ -40,18 +34,12 @@ export interface Change {
 }
 
 export async function applyChange<T>(ctx: ChangeContext, work: (change: Change) => Promise<T>): Promise<T> {
-  let queuedMail = false;
-  const result = await ctx.db.transaction().execute((trx) =>
+  return transactionWithMail(ctx, ({ trx, mail }) =>
     work({
       trx,
+      mail,
       audit: (event) => recordAccessEvent(trx, event),
       event: (event) => recordModuleEvent(trx, event),
-      async mail(mail) {
-        await enqueueMail(trx, mail);
-        queuedMail = true;
-      },
     }),
   );
-  if (queuedMail) ctx.mail?.nudge();
-  return result;
 }

@@ -7,6 +7,7 @@ import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
 import type { Selectable } from 'kysely';
 import type { EmployeeCategory, EmployeesTable } from '../db/schema.ts';
 import { fieldErrors } from '../http/errors.ts';
+import { FIRST_NAME_MAX, hasUnsafeCharacters } from '../http/input.ts';
 import { isPlausibleEmail, normalizeEmail } from '../identity/email.ts';
 import { employeeErrors } from './employee.errors.ts';
 
@@ -22,7 +23,8 @@ const NAME_LABELS = { first_name: 'Le prénom', last_name: 'Le nom' } as const;
 function requiredName(value: unknown, field: 'first_name' | 'last_name'): string {
   const name = typeof value === 'string' ? value.replace(/\s+/g, ' ').trim() : '';
   if (!name) throw fieldErrors.missing(field, NAME_LABELS[field]);
-  if (/[\u0000-\u001f\u007f<>]/.test(name) || name.length > 100) throw fieldErrors.invalid(field, NAME_LABELS[field]);
+  // The one check of names (controls, bidi overrides, lone surrogates), and no markup.
+  if (hasUnsafeCharacters(name) || /[<>]/.test(name) || name.length > FIRST_NAME_MAX) throw fieldErrors.invalid(field, NAME_LABELS[field]);
   return name;
 }
 

@@ -1,6 +1,6 @@
 /**
- * Errors a route can answer with. Services throw `AppError`; the one error handler in
- * `app.ts` renders them: JSON `{ error, message? }` (SPEC 7), or the plain-text bodies SPEC 7
+ * Errors a route can answer with. Services throw `AppError`; the one error handler
+ * (`error-handler.ts`) renders them: JSON `{ error, message? }` (SPEC 7), or the plain-text bodies SPEC 7
  * gives for 401 and for a failed access check.
  */
 export class AppError extends Error {
@@ -18,11 +18,6 @@ export class AppError extends Error {
     super(userMessage ?? code);
   }
 
-  /** 429 `rate_limited`, as `@fastify/rate-limit` answers past a route's limit. */
-  static rateLimited(retryAfterSeconds: number): AppError {
-    return new AppError(429, 'rate_limited', RATE_LIMITED_MESSAGE, undefined, retryAfterSeconds);
-  }
-
   /** SPEC 7: 401, plain text `Unauthorized`. */
   static unauthorized(): AppError {
     return new AppError(401, 'unauthorized', undefined, 'Unauthorized');
@@ -33,8 +28,6 @@ export class AppError extends Error {
     return new AppError(403, 'forbidden', undefined, 'Forbidden');
   }
 }
-
-export const RATE_LIMITED_MESSAGE = 'Trop de demandes : réessayez dans un moment.';
 
 /** The JSON body of an error (SPEC 7). */
 export function errorBody(code: string, message?: string): { error: string; message?: string } {

@@ -20,6 +20,7 @@
 import { Type } from '@sinclair/typebox';
 import { sql, type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { AppError } from './errors.ts';
+import { isUuid } from './input.ts';
 
 export const DEFAULT_LIMIT = 50;
 /** SPEC 8's grid page size. */
@@ -108,7 +109,6 @@ export interface KeysetKey {
 }
 export type KeysetOrder = readonly KeysetKey[];
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?(Z|[+-]\d{2}(:?\d{2})?)$/;
 
 function isCalendarDate(text: string): boolean {
@@ -126,7 +126,7 @@ function fitsKind(value: CursorValue, kind: KeyKind): boolean {
     case 'integer':
       return typeof value === 'number' || /^-?\d{1,18}$/.test(value);
     case 'uuid':
-      return typeof value === 'string' && UUID.test(value);
+      return isUuid(value);
     case 'date':
       return typeof value === 'string' && isCalendarDate(value);
     case 'timestamp': {

@@ -7,7 +7,7 @@
 import type { FastifyRateLimitOptions, FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import { sql } from 'kysely';
 import type { Database } from '../db/database.ts';
-import { AppError } from './errors.ts';
+import { httpErrors } from './http.errors.ts';
 
 type Result = { current: number; ttl: number };
 type Callback = (error: Error | null, result?: Result) => void;
@@ -52,7 +52,7 @@ export interface AddressLimit {
  */
 export async function limitPerAddress(db: Database, limit: AddressLimit, email: string): Promise<void> {
   const { current, ttl } = await countHit(db, `${limit.name} ${email}`, limit.windowMs);
-  if (current > limit.max) throw AppError.rateLimited(Math.max(1, Math.ceil(ttl / 1000)));
+  if (current > limit.max) throw httpErrors.rateLimited(Math.max(1, Math.ceil(ttl / 1000)));
 }
 
 /**
@@ -65,7 +65,7 @@ export function failureLimit(db: Database, limit: AddressLimit) {
   return {
     async check(client: string): Promise<void> {
       const { current, ttl } = await readHits(db, key(client));
-      if (current >= limit.max) throw AppError.rateLimited(Math.max(1, Math.ceil(ttl / 1000)));
+      if (current >= limit.max) throw httpErrors.rateLimited(Math.max(1, Math.ceil(ttl / 1000)));
     },
     async fail(client: string): Promise<void> {
       await countHit(db, key(client), limit.windowMs);

@@ -81,8 +81,7 @@ export default async function identityRoutes(fastify: FastifyInstance): Promise<
       const email = await admitSignInRequest(fastify.db, request.body.email);
       // Whether the account exists is found out after answering: the answer's time tells nothing.
       fastify.afterAnswer.run(async () => {
-        await queueSignInLink(fastify.db, fastify.config, email);
-        fastify.mail.nudge();
+        await queueSignInLink({ db: fastify.db, mail: fastify.mail }, fastify.config, email);
       });
       return { ok: true };
     },

@@ -2,7 +2,7 @@
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { limitPerAddress } from '../http/rate-limit-store.ts';
-import { enqueueMail } from '../mail/outbox.ts';
+import { transactionWithMail, type MailContext } from '../mail/mail-transaction.ts';
 import { signInEmail } from '../mail/templates.ts';
 import { identityErrors } from './identity.errors.ts';
 import { allowsMagicLink, findUserByEmail } from './identity.repository.ts';
@@ -32,8 +32,8 @@ export async function admitSignInRequest(db: Database, rawEmail: unknown): Promi
  * The part that depends on the account, run after the answer (`fastify.afterAnswer`): its
  * time would otherwise tell an existing account (a token and an e-mail written) from none.
  */
-export async function queueSignInLink(db: Database, config: Config, email: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+export async function queueSignInLink(ctx: MailContext, config: Config, email: string): Promise<void> {
+  await transactionWithMail(ctx, async ({ trx, mail: queueMail }) => {
     const account = await findUserByEmail(trx, email);
     if (!account || !(await allowsMagicLink(trx, account.id))) return;
     const token = await issueOneTimeToken(trx, account.id, 'magiclink');
@@ -42,6 +42,6 @@ export async function queueSignInLink(db: Database, config: Config, email: strin
       url: activationUrl(config.publicUrl, token, 'magiclink'),
       supportEmail: config.supportEmail,
     });
-    await enqueueMail(trx, { kind: 'sign_in', to: account.email, ...mail });
+    await queueMail({ kind: 'sign_in', to: account.email, ...mail });
   });
 }

@@ -78,7 +78,7 @@ export interface ServerProcess {
  * Starts the server on a free port (PORT=0) and resolves once it is ready: `src/server.ts`
  * through tsx, or with `compiled` the JavaScript `npm start` runs (`dist/server.js`, see `buildServer`).
  */
-export function startServer(env: Record<string, string>, timeoutMs = 60_000, options: { compiled?: boolean } = {}): Promise<ServerProcess> {
+export function startServer(env: Record<string, string>, timeoutMs = 180_000, options: { compiled?: boolean } = {}): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
     const script = options.compiled ? ['dist/server.js'] : ['--import', 'tsx', 'src/server.ts'];
     const child = spawn(process.execPath, script, {

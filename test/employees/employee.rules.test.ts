@@ -43,6 +43,11 @@ describe('checkEmployeeFields', () => {
     assert.equal(code(() => checkEmployeeFields({ first_name: 'É', last_name: 'D', category: 'cadre' })), '400 invalid_category');
     assert.equal(code(() => checkEmployeeFields({ first_name: 'É', last_name: 'D', email: 'pas-une-adresse' })), '400 invalid_email');
     assert.equal(code(() => checkEmployeeFields({ first_name: '<b>', last_name: 'D' })), '400 invalid_first_name');
+    // The one input check of names: bidi overrides, C1 controls and lone surrogates are refused too.
+    assert.equal(code(() => checkEmployeeFields({ first_name: 'Élise', last_name: 'Dura\u202End' })), '400 invalid_last_name');
+    assert.equal(code(() => checkEmployeeFields({ first_name: 'Él\u0085ise', last_name: 'D' })), '400 invalid_first_name');
+    assert.equal(code(() => checkEmployeeFields({ first_name: 'Élise\ud800', last_name: 'D' })), '400 invalid_first_name');
+    assert.equal(code(() => checkEmployeeFields({ first_name: 'x'.repeat(101), last_name: 'D' })), '400 invalid_first_name');
   });
   it('should keep what an edit leaves out, and clear what it sets to null', () => {
     const current = checkEmployeeFields({ first_name: 'Élise', last_name: 'Durand', email: 'e@example.com', category: 'technicien', iban: 'FR7630006000011234567890189', bic: 'BNPAFRPP' });

@@ -26,7 +26,7 @@ describe('the server on the embedded database', () => {
     fs.chmodSync(dataDir, 0o755);
     env = { DATA_DIR: dataDir, PUBLIC_URL };
     buildServer();
-    server = await startServer(env, 60_000, { compiled: true });
+    server = await startServer(env, 180_000, { compiled: true });
   });
   after(async () => {
     await server?.stop('SIGKILL');

@@ -15,7 +15,8 @@ function runServer(env: Record<string, string>): Promise<{ code: number | null; 
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
     child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    // Generous: a server on PGlite migrates before it listens, which takes a minute on a busy machine.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 180_000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
