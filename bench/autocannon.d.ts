@@ -11,6 +11,8 @@ declare module 'autocannon' {
     url: string;
     connections?: number;
     duration?: number;
+    amount?: number;
+    overallRate?: number;
     timeout?: number;
     method?: string;
     headers?: Record<string, string>;

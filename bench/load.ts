@@ -13,15 +13,25 @@ export interface LoadSpec {
   durationSeconds: number;
   method: 'GET' | 'POST';
   headers: Record<string, string>;
+  /** Stop after this many requests instead of after `durationSeconds`. */
+  amount?: number;
+  /** Requests per second over all connections (a steady rate, for latencies), instead of as fast as possible. */
+  overallRate?: number;
+  /**
+   * GET paths taken in turn (request n asks for `paths[n mod length]`), on the host of `url`.
+   */
+  paths?: string[];
   /**
    * How POST bodies are made:
    * - `role-change`: request n targets the account `<prefix>-<k>@<domain>` with
    *   k = first + n mod count, and alternates between `roles` at each pass over the accounts;
-   * - `invite`: request n invites `<prefix>-<n>@<domain>`, a new e-mail each time.
+   * - `invite`: request n invites `<prefix>-<n>@<domain>`, a new e-mail each time;
+   * - `cycle`: request n sends `bodies[n mod length]` (JSON texts).
    */
   body?:
     | { kind: 'role-change'; prefix: string; domain: string; first: number; count: number; roles: [string, string] }
-    | { kind: 'invite'; prefix: string; domain: string };
+    | { kind: 'invite'; prefix: string; domain: string }
+    | { kind: 'cycle'; bodies: string[] };
 }
 
 export interface LoadResult {
@@ -40,6 +50,7 @@ function bodyMaker(spec: LoadSpec): (() => string) | null {
   const body = spec.body;
   if (!body) return null;
   let n = 0;
+  if (body.kind === 'cycle') return () => body.bodies[n++ % body.bodies.length]!;
   if (body.kind === 'invite') {
     return () => JSON.stringify({ email: `${body.prefix}-${n++}@${body.domain}`, role: 'AGENT', first_name: 'Invitée' });
   }
@@ -54,16 +65,22 @@ function bodyMaker(spec: LoadSpec): (() => string) | null {
 async function main(spec: LoadSpec): Promise<LoadResult> {
   const makeBody = bodyMaker(spec);
   const headers = { ...spec.headers, ...(makeBody ? { 'content-type': 'application/json' } : {}) };
+  let nextPath = 0;
+  const paths = spec.paths;
   const result = await autocannon({
     url: spec.url,
     connections: spec.connections,
-    duration: spec.durationSeconds,
+    ...(spec.amount ? { amount: spec.amount } : { duration: spec.durationSeconds }),
+    ...(spec.overallRate ? { overallRate: spec.overallRate } : {}),
     // A 10,000-member list takes seconds under 32 connections: only a stuck request times out.
     timeout: 60,
     method: spec.method,
     headers,
     ...(makeBody
       ? { requests: [{ method: spec.method, setupRequest: (request: Record<string, unknown>) => ({ ...request, body: makeBody() }) }] }
+      : {}),
+    ...(paths
+      ? { requests: [{ method: spec.method, setupRequest: (request: Record<string, unknown>) => ({ ...request, path: paths[nextPath++ % paths.length] }) }] }
       : {}),
   });
   const statusCodes: Record<string, number> = {};

@@ -29,6 +29,8 @@ import securityHeaders, { docsCsp } from './pages/security.ts';
 import orgSettingsRoutes from './org/org-settings.routes.ts';
 import employeesRoutes from './employees/employees.routes.ts';
 import contractsRoutes from './contracts/contracts.routes.ts';
+import invoicesRoutes from './invoices/invoices.routes.ts';
+import contributionsRoutes from './contributions/contributions.routes.ts';
 import pagesRoutes, { sendNotFoundPage, wantsHtmlPage } from './pages/pages.routes.ts';
 
 declare module 'fastify' {
@@ -151,6 +153,8 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
   await fastify.register(orgSettingsRoutes);
   await fastify.register(employeesRoutes);
   await fastify.register(contractsRoutes);
+  await fastify.register(invoicesRoutes);
+  await fastify.register(contributionsRoutes);
   await fastify.register(pagesRoutes);
 }
 

@@ -11,6 +11,7 @@ import { ErrorBody, OkMessage, PlainText } from '../http/schemas.ts';
 import { requestScope } from '../org/scope.ts';
 import { AccessEventsPage, AccessEventsQuery, AccessList, AddMemberBody, UserIdParams } from '../schemas/access.ts';
 import { addMember, createAccess, MESSAGES, parseMemberInput, resendInvitation, revokeMember, type AccessContext } from './access.service.ts';
+import { readScope } from '../org/scope-reader.ts';
 import { readListScope } from './list-scope.ts';
 import { globalMemberListStream, orgMemberListBody } from './member-list.ts';
 
@@ -21,7 +22,7 @@ export default async function accessRoutes(fastify: FastifyInstance): Promise<vo
   const { db, config, mail } = fastify;
   const context = (request: FastifyRequest): AccessContext => ({ db, config, mail, scope: requestScope(request) });
   const reading = { gate: 'manageMembers', orgFallback: 'global' } as const;
-  const changing = { gate: 'manageMembers', orgFallback: 'body' } as const;
+  const changing = { gate: 'manageMembers', orgFallback: 'body', readsOwnSession: true, scopeReader: readScope } as const;
 
   fastify.get(
     '/api/access',

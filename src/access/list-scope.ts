@@ -49,3 +49,4 @@ export async function readListScope(request: FastifyRequest): Promise<ScopeFacts
   const membership = row.member_role === null ? undefined : { role: row.member_role, revoked: row.member_revoked === true };
   return { caller, orgId: row.org_id, membership };
 }
+

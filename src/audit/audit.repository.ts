@@ -37,6 +37,14 @@ export async function recordModuleEvent(db: Database, event: ModuleEvent): Promi
   await db.insertInto('module_events').values({ ...columns, details: JSON.stringify(details ?? {}) }).execute();
 }
 
+/** Several module events, a thousand rows per statement (bulk invoices). */
+export async function recordModuleEvents(db: Database, events: readonly ModuleEvent[]): Promise<void> {
+  for (let i = 0; i < events.length; i += 1000) {
+    const rows = events.slice(i, i + 1000).map(({ details, ...columns }) => ({ ...columns, details: JSON.stringify(details ?? {}) }));
+    await db.insertInto('module_events').values(rows).execute();
+  }
+}
+
 export async function recordAccessEvent(db: Database, event: AccessEvent): Promise<void> {
   await db.insertInto('access_events').values(event).execute();
 }

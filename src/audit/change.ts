@@ -18,7 +18,7 @@
 import type { Database } from '../db/database.ts';
 import type { OutgoingMail } from '../mail/outbox.ts';
 import { transactionWithMail, type MailContext } from '../mail/mail-transaction.ts';
-import { recordAccessEvent, recordModuleEvent, type AccessEvent, type ModuleEvent } from './audit.repository.ts';
+import { recordAccessEvent, recordModuleEvent, recordModuleEvents, type AccessEvent, type ModuleEvent } from './audit.repository.ts';
 
 export type ChangeContext = MailContext;
 
@@ -29,15 +29,21 @@ export interface Change {
   audit(event: AccessEvent): Promise<void>;
   /** Records an audit event of the payroll modules (contracts, employees…) in the change's transaction. */
   event(event: ModuleEvent): Promise<void>;
+  /** Several module events in few statements (bulk changes). */
+  events(events: readonly ModuleEvent[]): Promise<void>;
   /** Queues an e-mail (the outbox) in the change's transaction; it leaves after commit. */
   mail(mail: OutgoingMail): Promise<void>;
+  /** Queues several e-mails in few statements (bulk notifications). */
+  mails(mails: readonly OutgoingMail[]): Promise<void>;
 }
 
 export async function applyChange<T>(ctx: ChangeContext, work: (change: Change) => Promise<T>): Promise<T> {
-  return transactionWithMail(ctx, ({ trx, mail }) =>
+  return transactionWithMail(ctx, ({ trx, mail, mails }) =>
     work({
       trx,
       mail,
+      mails,
+      events: (events) => recordModuleEvents(trx, events),
       audit: (event) => recordAccessEvent(trx, event),
       event: (event) => recordModuleEvent(trx, event),
     }),

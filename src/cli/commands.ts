@@ -26,6 +26,7 @@ import type { OrgSettingsInput } from '../org/org-settings.rules.ts';
 import { updateOrgSettings } from '../org/org-settings.service.ts';
 import { AppError } from '../http/errors.ts';
 import { DEMO_PAYROLL, seedPayroll } from './demo-payroll.ts';
+import { seedBilling } from './demo-billing.ts';
 import { createStaffUser } from '../staff/staff.service.ts';
 import { findStaffUser } from '../staff/staff.repository.ts';
 
@@ -163,6 +164,8 @@ interface DemoMember {
 interface DemoOrganization {
   name: string;
   key: string;
+  /** The part of its demo addresses after the `@`: `soleil` in `agent@soleil.demo.local`. */
+  slug: string;
   members: DemoMember[];
 }
 
@@ -181,11 +184,11 @@ function demoMembers(slug: string, names: [string, string, string, string, strin
 }
 
 export const DEMO_ORGANIZATIONS: DemoOrganization[] = [
-  { name: 'Théâtre du Soleil', key: 'TDS001', members: demoMembers('soleil', ['Ariane', 'Bruno', 'Chloé', 'Denis', 'Elsa', 'Fabien']) },
-  { name: 'Compagnie Lumière', key: 'CLU002', members: demoMembers('lumiere', ['Gaëlle', 'Hugo', 'Inès', 'Jules', 'Karim', 'Léa']) },
+  { name: 'Théâtre du Soleil', key: 'TDS001', slug: 'soleil', members: demoMembers('soleil', ['Ariane', 'Bruno', 'Chloé', 'Denis', 'Elsa', 'Fabien']) },
+  { name: 'Compagnie Lumière', key: 'CLU002', slug: 'lumiere', members: demoMembers('lumiere', ['Gaëlle', 'Hugo', 'Inès', 'Jules', 'Karim', 'Léa']) },
 ];
 
-async function seedOrganization(change: Change, demo: DemoOrganization) {
+async function seedOrganization(change: Change, config: Config, demo: DemoOrganization) {
   const { trx } = change;
   const org =
     (await findOrganizationByKey(trx, demo.key)) ??
@@ -215,7 +218,8 @@ async function seedOrganization(change: Change, demo: DemoOrganization) {
   const agent = demo.members.find((m) => m.role === ROLE.agent && m.state === 'active')!;
   const agentAccount = (await findUserByEmail(trx, agent.email))!;
   const payroll = await seedPayroll(change, org.id, { userId: agentAccount.id, email: agent.email }, DEMO_PAYROLL[demo.key]!);
-  return { id: org.id, name: org.name, key: demo.key, members: seeded, payroll };
+  const billing = await seedBilling(change, config, org.id, demo.slug, payroll.contracts);
+  return { id: org.id, name: org.name, key: demo.key, members: seeded, payroll, billing };
 }
 
 /** The demo data set, then a sign-in link for the staff account and for one administrator. */
@@ -227,7 +231,7 @@ export async function seedDemo({ db, config }: CommandContext) {
   }
   const organizations = await applyChange({ db }, async (change) => {
     const result = [];
-    for (const demo of DEMO_ORGANIZATIONS) result.push(await seedOrganization(change, demo));
+    for (const demo of DEMO_ORGANIZATIONS) result.push(await seedOrganization(change, config, demo));
     return result;
   });
   const admin = DEMO_ORGANIZATIONS[0]!.members.find((m) => isProtectedRole(m.role))!;

@@ -7,6 +7,7 @@ import type { ContractKind, ContractStatus, DateNature } from '../db/schema.ts';
 import { fieldErrors } from '../http/errors.ts';
 import { isStorableMoney, parseQuantity, requireMoney, sumMoney, type Money } from '../money/money.ts';
 import { contractErrors } from './contract.errors.ts';
+import { formatSeriesNumber } from '../db/number-series.ts';
 
 export const CONTRACT_KINDS = ['CDDU', 'CDD', 'CDI'] as const satisfies readonly ContractKind[];
 export const CONTRACT_STATUSES = ['brouillon', 'a_signer', 'signe', 'annule'] as const satisfies readonly ContractStatus[];
@@ -30,10 +31,7 @@ export function numberingYear(now: Date): number {
  * @example formatContractNumber(2027, 42) // 'C-2027-000042'
  */
 export function formatContractNumber(year: number, sequence: number): string {
-  if (!Number.isInteger(sequence) || sequence < 1 || sequence > 999_999) {
-    throw new Error(`contract number ${sequence} of ${year} does not fit in six digits`);
-  }
-  return `C-${year}-${String(sequence).padStart(6, '0')}`;
+  return formatSeriesNumber('C', year, sequence);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -78,17 +76,8 @@ export function searchTerms(q: string | undefined): string[] {
 // ---------------------------------------------------------------------------------------
 // Dates.
 
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** A calendar date `YYYY-MM-DD` that exists (no 2027-02-30), else null. */
-export function parseIsoDate(raw: unknown): string | null {
-  if (typeof raw !== 'string') return null;
-  const match = ISO_DATE.exec(raw);
-  if (!match) return null;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return year >= 1900 && date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day ? raw : null;
-}
+export { parseIsoDate } from '../http/input.ts';
+import { parseIsoDate } from '../http/input.ts';
 
 // ---------------------------------------------------------------------------------------
 // The contract's fields, by kind.

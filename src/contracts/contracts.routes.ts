@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { ErrorBody, IdParams, PlainText, useFieldErrors } from '../http/schemas.ts';
 import { orgScope, staffCaller } from '../org/scope.ts';
+import { readScope } from '../org/scope-reader.ts';
 import {
   Contract,
   ContractBody,
@@ -37,7 +38,8 @@ export default async function contractsRoutes(fastify: FastifyInstance): Promise
   fastify.get<{ Querystring: Static<typeof GridQuery> }>(
     '/api/contrats',
     {
-      config: { gate: 'contract' },
+      // The session and the scope in one statement (src/org/scope-reader.ts).
+      config: { gate: 'contract', readsOwnSession: true, scopeReader: readScope },
       schema: {
         tags: ['contrats'],
         summary: 'The grid: newest start first; filters, search, keyset pages of at most 200',

@@ -7,6 +7,7 @@ import type { Config } from '../config.ts';
 import type { FileStore } from '../files/file-store.ts';
 import type { Database } from '../db/database.ts';
 import type { ContractStatus } from '../db/schema.ts';
+import { nextInSeries } from '../db/number-series.ts';
 import { applyChange, type Change, type ChangeContext } from '../audit/change.ts';
 import { actorOf } from '../audit/audit.repository.ts';
 import { AppError, fieldErrors } from '../http/errors.ts';
@@ -17,6 +18,7 @@ import { moneyFromDb, parseQuantity, type Money } from '../money/money.ts';
 import { isUuid } from '../org/resolution.ts';
 import { findEmployer, findOrganization } from '../org/org.repository.ts';
 import { renderPdf } from '../pdf/render.ts';
+import { todayInFrance } from '../format/french.ts';
 import { contractDocument } from './contract.pdf.ts';
 import { findEmployee } from '../employees/employees.repository.ts';
 import { contractErrors } from './contract.errors.ts';
@@ -30,7 +32,6 @@ import {
   formatContractNumber,
   grossTotal,
   numberingYear,
-  NUMBERING_TIME_ZONE,
   parseIsoDate,
   searchTerms,
   searchTextOf,
@@ -127,7 +128,7 @@ export async function insertNewContract(change: Change, actor: { caller: ActorCa
   const fields = checkContractFields(input);
   const dates = checkDates(input.dates, fields);
   const year = numberingYear(new Date());
-  const contractNumber = formatContractNumber(year, await repo.nextInSeries(change.trx, 'contract', year));
+  const contractNumber = formatContractNumber(year, await nextInSeries(change.trx, 'contract', year));
   const contractId = await repo.insertContract(change.trx, {
     ...fields,
     org_id: actor.orgId,
@@ -321,7 +322,7 @@ export async function generateContractPdf(ctx: ContractContext, actor: Actor & {
       ...contract,
       employer: { name: employer?.name ?? '', structure_api: employer?.structure_api ?? null, siret: employer?.siret ?? null },
       employee: { first_name: contract.employee.first_name, last_name: contract.employee.last_name, category: employee?.category ?? null },
-      issuedOn: todayInParis(),
+      issuedOn: todayInFrance(),
     }),
   );
   const fileId = await applyChange(ctx, async (change) => {
@@ -338,11 +339,6 @@ export async function generateContractPdf(ctx: ContractContext, actor: Actor & {
 function notFoundAsUndefined(error: unknown): undefined {
   if (error instanceof AppError && error.status === 404) return undefined;
   throw error;
-}
-
-/** Today in the operator's calendar, 'YYYY-MM-DD' (the date written on documents). */
-function todayInParis(): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: NUMBERING_TIME_ZONE }).format(new Date());
 }
 
 /** `GET /api/contrats/{id}/pdf-url`: the signed PDF when there is one, else the generated one. */

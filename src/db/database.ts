@@ -4,7 +4,7 @@
  */
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { Kysely, PostgresDialect, sql, type RawBuilder } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, sql, type RawBuilder } from 'kysely';
 import pg from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
 import { createCopyOut, type CopyOut } from './copy-out.ts';
@@ -55,6 +55,12 @@ export function preparedStatement(name: string): RawBuilder<unknown> {
 }
 
 const PREPARED = /^\/\* prepared ([a-z_]+) \*\/ /;
+
+/** A query built by Kysely's builder, marked like `preparedStatement(name)` (same rules). */
+export function asPrepared(name: string, query: CompiledQuery): CompiledQuery {
+  if (!/^[a-z_]+$/.test(name)) throw new Error(`bad statement name ${name}`);
+  return CompiledQuery.raw(`/* prepared ${name} */ ${query.sql}`, [...query.parameters]);
+}
 const statementNames = new Map<string, string>();
 
 function statementName(text: string, base: string): string {

@@ -8,6 +8,7 @@ import * as files from './migrations/2026_11_23_09_00_00_files.ts';
 import * as contracts from './migrations/2026_11_23_10_00_00_contracts.ts';
 import * as getMyOrgRevoked from './migrations/2026_11_23_11_00_00_get_my_org_revoked.ts';
 import * as invitationOrg from './migrations/2026_11_23_11_01_00_invitation_org.ts';
+import * as invoices from './migrations/2026_11_23_13_00_00_invoices.ts';
 import * as searchFold from './migrations/2026_11_23_14_00_00_search_fold.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
@@ -18,6 +19,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_23_10_00_00_contracts': contracts,
   '2026_11_23_11_00_00_get_my_org_revoked': getMyOrgRevoked,
   '2026_11_23_11_01_00_invitation_org': invitationOrg,
+  '2026_11_23_13_00_00_invoices': invoices,
   '2026_11_23_14_00_00_search_fold': searchFold,
 };
 

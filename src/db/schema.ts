@@ -90,7 +90,11 @@ export interface UserAuthPreferencesTable {
 export interface MailOutboxTable {
   id: Generated<string>;
   kind: string;
+  /** The first To address. */
   recipient: string;
+  /** The other To addresses (MODULES 7). */
+  extra_to: Generated<string[]>;
+  cc: Generated<string[]>;
   subject: string;
   text_body: string;
   html_body: string;
@@ -167,7 +171,7 @@ export interface EmployeesTable {
   updated_at: Generated<Date>;
 }
 
-/** A yearly number series (`contract`: C-YYYY-NNNNNN): the last number given. */
+/** A yearly number series (`contract`: C-YYYY-NNNNNN, `invoice`: F-YYYY-NNNNNN): the last number given. */
 export interface NumberSeriesTable {
   series: string;
   year: number;
@@ -242,6 +246,59 @@ export interface ModuleEventsTable {
   created_at: Generated<Date>;
 }
 
+export type InvoiceType = 'paie_mensuelle' | 'frais_ouverture' | 'prestation';
+export type PaymentMethod = 'prelevement' | 'virement';
+
+/** An invoice line as issued (jsonb): amounts and rate as decimal strings. */
+export interface InvoiceLine {
+  label: string;
+  quantity: string;
+  unit_price: string;
+  vat_rate: string;
+}
+
+/** MODULES 6. Never deleted (a trigger refuses it). */
+export interface InvoicesTable {
+  id: Generated<string>;
+  number: string;
+  org_id: string;
+  invoice_type: InvoiceType;
+  payment_method: PaymentMethod;
+  period_label: Generated<string>;
+  issue_date: CalendarDate;
+  due_date: CalendarDate;
+  lines: ColumnType<InvoiceLine[], string, string>;
+  total_ht: Numeric;
+  total_vat: Numeric;
+  total_ttc: Numeric;
+  notified: Generated<boolean>;
+  notified_at: NullableTimestamp;
+  pdf_id: string | null;
+  created_by: string | null;
+  created_at: Generated<Date>;
+}
+
+/** A line of a contribution call: the organism and the amount called. */
+export interface ContributionLine {
+  organism: string;
+  amount: string;
+}
+
+export type ContributionStatus = 'a_payer' | 'paye';
+
+/** MODULES 6: a contribution call (appel de cotisations). */
+export interface ContributionCallsTable {
+  id: Generated<string>;
+  org_id: string;
+  period: string;
+  due_date: CalendarDate;
+  lines: ColumnType<ContributionLine[], string, string>;
+  total: Numeric;
+  status: Generated<ContributionStatus>;
+  created_by: string | null;
+  created_at: Generated<Date>;
+}
+
 export interface DB {
   'auth.users': UsersTable;
   'auth.one_time_tokens': OneTimeTokensTable;
@@ -262,6 +319,8 @@ export interface DB {
   contract_dates: ContractDatesTable;
   contract_notes: ContractNotesTable;
   module_events: ModuleEventsTable;
+  invoices: InvoicesTable;
+  contribution_calls: ContributionCallsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -27,3 +27,11 @@ export function formatDateFr(isoDate: string): string {
   if (!match) throw new Error(`not a YYYY-MM-DD date: ${isoDate}`);
   return `${match[3]}/${match[2]}/${match[1]}`;
 }
+
+/** The operator's calendar: documents are dated, and numbers counted by year, in French time. */
+export const OPERATOR_TIME_ZONE = 'Europe/Paris';
+
+/** Today in the operator's calendar, `YYYY-MM-DD` (the date written on documents). */
+export function todayInFrance(now: Date = new Date()): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: OPERATOR_TIME_ZONE }).format(now);
+}

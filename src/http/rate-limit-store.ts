@@ -6,7 +6,7 @@
  */
 import type { FastifyRateLimitOptions, FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import { sql } from 'kysely';
-import type { Database } from '../db/database.ts';
+import { preparedStatement, type Database } from '../db/database.ts';
 import { httpErrors } from './http.errors.ts';
 
 type Result = { current: number; ttl: number };
@@ -27,7 +27,7 @@ const PRUNE_EVERY = 100;
  * far in the window (this one included), `ttl` the milliseconds until it ends.
  */
 export async function countHit(db: Database, key: string, windowMs: number): Promise<Result> {
-  const { rows } = await sql<HitsRow>`
+  const { rows } = await sql<HitsRow>`${preparedStatement('rate_limit_hit')}
     insert into public.rate_limits as r (key, hits, expires_at)
     values (${key}, 1, now() + ${windowMs} * interval '1 millisecond')
     on conflict (key) do update

@@ -1,6 +1,6 @@
 /** SQL of the identity provider: accounts, one-time tokens, sessions, auth preferences. */
 import { sql } from 'kysely';
-import type { Database } from '../db/database.ts';
+import { preparedStatement, type Database } from '../db/database.ts';
 import type { StaffLevel, User, UserMetadata } from '../db/schema.ts';
 
 /** What `find_user_by_email` returns of an account. */
@@ -21,13 +21,38 @@ export function findUserById(db: Database, id: string): Promise<User | undefined
  * Creates the account unless the e-mail is taken. Two requests racing on one e-mail both
  * reach the unique index; the loser gets `undefined` and reads the winner's account.
  */
-export function insertUserIfAbsent(db: Database, email: string, metadata: UserMetadata): Promise<User | undefined> {
-  return db
-    .insertInto('auth.users')
-    .values({ email, user_metadata: JSON.stringify(metadata) })
-    .onConflict((oc) => oc.column('email').doNothing())
-    .returningAll()
-    .executeTakeFirst();
+export async function insertUserIfAbsent(
+  db: Database,
+  email: string,
+  metadata: UserMetadata,
+  preferences?: AuthPreferences,
+): Promise<User | undefined> {
+  if (!preferences) {
+    return db
+      .insertInto('auth.users')
+      .values({ email, user_metadata: JSON.stringify(metadata) })
+      .onConflict((oc) => oc.column('email').doNothing())
+      .returningAll()
+      .executeTakeFirst();
+  }
+  // The account and its sign-in preferences in one statement (an invitation's hot path).
+  const { rows } = await sql<User>`${preparedStatement('insert_user_with_preferences')}
+    with u as (
+      insert into auth.users (email, user_metadata) values (${email}, ${JSON.stringify(metadata)})
+      on conflict (email) do nothing
+      returning *
+    ), p as (
+      insert into user_auth_preferences (user_id, allow_magic_link, allow_password)
+      select id, ${preferences.allow_magic_link}, ${preferences.allow_password} from u
+      on conflict (user_id) do update set allow_magic_link = excluded.allow_magic_link, allow_password = excluded.allow_password
+    )
+    select * from u`.execute(db);
+  return rows[0];
+}
+
+export interface AuthPreferences {
+  allow_magic_link: boolean;
+  allow_password: boolean;
 }
 
 export async function markActivated(db: Database, userId: string): Promise<void> {
@@ -60,26 +85,22 @@ export async function allowsMagicLink(db: Database, userId: string): Promise<boo
   return row?.allow_magic_link ?? true;
 }
 
-export async function insertOneTimeToken(
+/**
+ * Stores a new one-time token; the older unused ones of the same kind stop working: those of
+ * the same organization (`org_id`, null for sign-in links and staff invitations), never
+ * another's. One statement (the update and the insert touch different rows).
+ */
+export async function replaceOneTimeToken(
   db: Database,
   token: { id: string; user_id: string; kind: 'invite' | 'magiclink'; secret_hash: string; expires_at: Date; org_id: string | null },
 ): Promise<void> {
-  await db.insertInto('auth.one_time_tokens').values(token).execute();
-}
-
-/**
- * Older links of the same kind stop working when a new one is issued: those of the same
- * organization (`orgId`, null for sign-in links and staff invitations), never another's.
- */
-export async function retireOneTimeTokens(db: Database, userId: string, kind: 'invite' | 'magiclink', orgId: string | null): Promise<void> {
-  await db
-    .updateTable('auth.one_time_tokens')
-    .set({ used_at: sql`now()` })
-    .where('user_id', '=', userId)
-    .where('kind', '=', kind)
-    .where('org_id', 'is not distinct from', orgId)
-    .where('used_at', 'is', null)
-    .execute();
+  await sql`${preparedStatement('one_time_token')}
+    with retired as (
+      update auth.one_time_tokens set used_at = now()
+       where user_id = ${token.user_id} and kind = ${token.kind} and org_id is not distinct from ${token.org_id}::uuid and used_at is null
+    )
+    insert into auth.one_time_tokens (id, user_id, kind, org_id, secret_hash, expires_at)
+    values (${token.id}, ${token.user_id}, ${token.kind}, ${token.org_id}::uuid, ${token.secret_hash}, ${token.expires_at})`.execute(db);
 }
 
 /** A token row with its account's e-mail, read without a lock and without using it. */

@@ -36,13 +36,17 @@ export function firstNameOf(metadata: UserMetadata | null | undefined): string |
   return display ? display.split(/\s+/)[0]! : null;
 }
 
-/** The account of an e-mail, created when none exists. Safe against concurrent creation. */
+/**
+ * The account of an e-mail, created when none exists (with `preferences`, its sign-in
+ * preferences are written with it, in the same statement). Safe against concurrent creation.
+ */
 export async function ensureAccount(
   db: Database,
   email: string,
   metadata: UserMetadata,
+  preferences?: repo.AuthPreferences,
 ): Promise<{ account: repo.Account; created: boolean }> {
-  const inserted = await repo.insertUserIfAbsent(db, email, metadata);
+  const inserted = await repo.insertUserIfAbsent(db, email, metadata, preferences);
   if (inserted) return { account: inserted, created: true };
   const existing = await repo.findUserByEmail(db, email);
   if (!existing) throw new Error('account vanished after a conflicting insert');
@@ -60,8 +64,7 @@ export function activationUrl(publicUrl: string, token: string, kind: OneTimeKin
  */
 export async function issueOneTimeToken(db: Database, userId: string, kind: OneTimeKind, orgId: string | null = null): Promise<string> {
   const issued = issueToken();
-  await repo.retireOneTimeTokens(db, userId, kind, orgId);
-  await repo.insertOneTimeToken(db, {
+  await repo.replaceOneTimeToken(db, {
     id: issued.id,
     user_id: userId,
     kind,

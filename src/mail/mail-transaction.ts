@@ -5,7 +5,7 @@
  * below the audit layer (sign-in links) uses it directly. No caller nudges the worker itself.
  */
 import type { Database } from '../db/database.ts';
-import { enqueueMail, type OutgoingMail } from './outbox.ts';
+import { enqueueMail, enqueueMails, type OutgoingMail } from './outbox.ts';
 
 export interface MailContext {
   db: Database;
@@ -21,6 +21,8 @@ export interface MailingTransaction {
   trx: Database;
   /** Queues an e-mail (the outbox) in the transaction; it leaves after commit. */
   mail(mail: OutgoingMail): Promise<void>;
+  /** Queues several e-mails in few statements (bulk notifications). */
+  mails(mails: readonly OutgoingMail[]): Promise<void>;
 }
 
 export async function transactionWithMail<T>(ctx: MailContext, work: (tx: MailingTransaction) => Promise<T>): Promise<T> {
@@ -31,6 +33,10 @@ export async function transactionWithMail<T>(ctx: MailContext, work: (tx: Mailin
       async mail(mail) {
         await enqueueMail(trx, mail);
         queuedMail = true;
+      },
+      async mails(mails) {
+        await enqueueMails(trx, mails);
+        if (mails.length > 0) queuedMail = true;
       },
     }),
   );

@@ -2,6 +2,9 @@
  * The mail outbox (CONTRACT 6). An e-mail is a row written in the same transaction as the
  * change that causes it: if the change rolls back, no e-mail; if it commits, the e-mail will
  * be delivered by the worker, however long SMTP is down.
+ *
+ * A row may carry several To and Cc addresses (MODULES 7): `recipient` is the first To,
+ * `extra_to` the others, `cc` the copies.
  */
 import type { Database } from '../db/database.ts';
 
@@ -12,14 +15,38 @@ export interface RenderedMail {
 }
 
 export interface OutgoingMail extends RenderedMail {
-  /** What the e-mail is, for logs and tests: `activation`, `access_updated`, `sign_in`. */
+  /** What the e-mail is, for logs and tests: `activation`, `access_updated`, `sign_in`, `invoice`. */
   kind: string;
-  to: string;
+  /** One address, or several (at least one). */
+  to: string | readonly string[];
+  /** Copies. */
+  cc?: readonly string[];
+}
+
+function rowOf(mail: OutgoingMail) {
+  const [recipient, ...extra] = typeof mail.to === 'string' ? [mail.to] : mail.to;
+  if (recipient === undefined) throw new Error(`an e-mail (${mail.kind}) needs a recipient`);
+  return {
+    kind: mail.kind,
+    recipient,
+    extra_to: extra,
+    cc: [...(mail.cc ?? [])],
+    subject: mail.subject,
+    text_body: mail.text,
+    html_body: mail.html,
+  };
 }
 
 export async function enqueueMail(db: Database, mail: OutgoingMail): Promise<void> {
-  await db
-    .insertInto('mail_outbox')
-    .values({ kind: mail.kind, recipient: mail.to, subject: mail.subject, text_body: mail.text, html_body: mail.html })
-    .execute();
+  await db.insertInto('mail_outbox').values(rowOf(mail)).execute();
+}
+
+/** Rows per statement: 7 parameters each, well under PostgreSQL's 65,535. */
+const BATCH = 1000;
+
+/** Several e-mails in few statements (bulk notifications): one multi-row insert per thousand. */
+export async function enqueueMails(db: Database, mails: readonly OutgoingMail[]): Promise<void> {
+  for (let i = 0; i < mails.length; i += BATCH) {
+    await db.insertInto('mail_outbox').values(mails.slice(i, i + BATCH).map(rowOf)).execute();
+  }
 }

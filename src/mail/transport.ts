@@ -14,7 +14,10 @@ export interface OutboxMessage {
   /** The outbox row id: in `.eml` file names, the Message-ID and logs. */
   id: string;
   kind: string;
-  to: string;
+  /** One address or several (MODULES 7). */
+  to: string | string[];
+  /** Copies; none when absent or empty. */
+  cc?: string[];
   subject: string;
   text: string;
   html: string;
@@ -42,6 +45,7 @@ function mailOptions(config: Config, message: OutboxMessage) {
   return {
     from: config.mailFrom,
     to: message.to,
+    ...(message.cc && message.cc.length > 0 ? { cc: message.cc } : {}),
     subject: message.subject,
     text: message.text,
     html: message.html,

@@ -16,7 +16,7 @@
  * one-time links) nor the full address.
  */
 import { sql } from 'kysely';
-import type { Database } from '../db/database.ts';
+import { preparedStatement, type Database } from '../db/database.ts';
 import type { MailTransport, OutboxMessage } from './transport.ts';
 
 export interface MailLogger {
@@ -61,6 +61,8 @@ interface ClaimedRow {
   id: string;
   kind: string;
   recipient: string;
+  extra_to: string[];
+  cc: string[];
   subject: string;
   text_body: string;
   html_body: string;
@@ -212,7 +214,7 @@ export class MailWorker {
    * `FOR UPDATE SKIP LOCKED` lasts only until it commits. The lease then keeps others away.
    */
   private async claim(): Promise<ClaimedRow | undefined> {
-    const { rows } = await sql<ClaimedRow>`
+    const { rows } = await sql<ClaimedRow>`${preparedStatement('outbox_claim')}
       with due as (
         select id from mail_outbox
          where status = 'pending'
@@ -227,7 +229,7 @@ export class MailWorker {
              attempts = m.attempts + 1
         from due
        where m.id = due.id
-      returning m.id, m.kind, m.recipient, m.subject, m.text_body, m.html_body, m.attempts, m.created_at`.execute(this.db);
+      returning m.id, m.kind, m.recipient, m.extra_to, m.cc, m.subject, m.text_body, m.html_body, m.attempts, m.created_at`.execute(this.db);
     return rows[0];
   }
 
@@ -237,7 +239,8 @@ export class MailWorker {
     const message: OutboxMessage = {
       id: row.id,
       kind: row.kind,
-      to: row.recipient,
+      to: row.extra_to.length > 0 ? [row.recipient, ...row.extra_to] : row.recipient,
+      cc: row.cc,
       subject: row.subject,
       text: row.text_body,
       html: row.html_body,

@@ -5,7 +5,6 @@
  */
 import type { Database } from '../db/database.ts';
 import type { Account } from '../identity/identity.repository.ts';
-import { upsertAuthPreferences } from '../identity/identity.repository.ts';
 import { ensureAccount } from '../identity/identity.service.ts';
 import * as members from './membership.repository.ts';
 import type { MembershipState } from './membership.repository.ts';
@@ -51,13 +50,13 @@ export async function grantRole(
   grant: RoleGrant,
   check?: (previous: MembershipState | undefined, account: Account) => void,
 ): Promise<GrantResult> {
-  const { account, created } = await ensureAccount(trx, grant.email, {
-    first_name: grant.firstName || null,
-    role: grant.role,
-    org_id: org.id,
-    org_name: org.name,
-  });
-  if (created) await upsertAuthPreferences(trx, account.id, { allow_magic_link: true, allow_password: false });
+  // A new account signs in by link only (its preferences are written with it).
+  const { account, created } = await ensureAccount(
+    trx,
+    grant.email,
+    { first_name: grant.firstName || null, role: grant.role, org_id: org.id, org_name: org.name },
+    { allow_magic_link: true, allow_password: false },
+  );
   const inserted = await members.insertMembershipIfAbsent(trx, org.id, account.id, grant.role);
   const previous = inserted ? undefined : await members.lockMembership(trx, org.id, account.id);
   check?.(previous, account);

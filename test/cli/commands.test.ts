@@ -277,6 +277,8 @@ describe('seed-demo', () => {
       mails: (await db.selectFrom('mail_outbox').select('id').execute()).length,
       employees: (await db.selectFrom('employees').select('id').execute()).length,
       contracts: (await db.selectFrom('contracts').select('id').execute()).length,
+      invoices: (await db.selectFrom('invoices').select('id').execute()).length,
+      contributions: (await db.selectFrom('contribution_calls').select('id').execute()).length,
     });
     const first = await run('seed-demo');
     const counted = await count();
@@ -303,6 +305,26 @@ describe('seed-demo', () => {
     // A living grid: employees and contracts of every kind, in several statuses, with dates.
     const soleil = first.organizations.find((o: { key: string }) => o.key === 'TDS001');
     assert.deepEqual(soleil.payroll, { employees: 4, contracts: 6 });
+    // Billing: two monthly invoices (October notified), a contribution call, notification addresses.
+    assert.deepEqual(soleil.billing, { invoices: 2, notified: 1, contribution_calls: 1 });
+    const invoices = await db
+      .selectFrom('invoices as i')
+      .innerJoin('organizations as o', 'o.id', 'i.org_id')
+      .select(['i.number', 'i.period_label', 'i.total_ttc', 'i.notified', 'o.structure_api'])
+      .orderBy('i.number')
+      .execute();
+    assert.deepEqual(invoices.map((i) => [i.number, i.structure_api, i.period_label, i.notified]), [
+      ['F-2026-000001', 'TDS001', 'octobre 2026', true],
+      ['F-2026-000002', 'TDS001', 'novembre 2026', false],
+      ['F-2026-000003', 'CLU002', 'octobre 2026', true],
+      ['F-2026-000004', 'CLU002', 'novembre 2026', false],
+    ]);
+    assert.equal(invoices[0]!.total_ttc, '170.40', '6 payslips at 15.50 and 49.00 HT, VAT 20 %');
+    const invoiceMails = await db.selectFrom('mail_outbox').select(['recipient', 'cc', 'subject']).where('kind', '=', 'invoice').orderBy('id').execute();
+    assert.deepEqual(invoiceMails, [
+      { recipient: 'compta@soleil.demo.local', cc: ['direction@soleil.demo.local'], subject: 'Votre facture F-2026-000001 est disponible' },
+      { recipient: 'compta@lumiere.demo.local', cc: ['direction@lumiere.demo.local'], subject: 'Votre facture F-2026-000003 est disponible' },
+    ]);
     const contracts = await db
       .selectFrom('contracts as c')
       .innerJoin('organizations as o', 'o.id', 'c.org_id')

@@ -13,6 +13,7 @@ import { count } from './counts.ts';
 import { applyChange } from '../../src/audit/change.ts';
 import { insertNewContract } from '../../src/contracts/contracts.service.ts';
 import { insertNewEmployee } from '../../src/employees/employees.service.ts';
+import { insertInvoiceBulk } from '../../src/invoices/invoices.service.ts';
 import { orgScope } from '../../src/org/scope.ts';
 
 const TARGET = { name: 'Cible SARL', key: 'CIBLE' };
@@ -58,6 +59,10 @@ interface Fixtures {
   contract: string;
   /** A signed contract, with its signed PDF. */
   signed: string;
+  /** An invoice of the target (MODULES 6). */
+  invoice: string;
+  /** The target organization's id. */
+  org: string;
 }
 
 const orgScoped = (onAllowed: (org: 'target' | 'other') => number, onNoOrgForStaff: number): RouteRule['expect'] => (caller, org) => {
@@ -87,7 +92,9 @@ const staffOnlyWith = (status: number): RouteRule['expect'] => (caller) => (call
 const targetsOnly = (ok: number) => (org: 'target' | 'other') => (org === 'target' ? ok : 404);
 const PDF = Buffer.from('%PDF-1.4\n% signed\n%%EOF\n');
 
-/** The payroll modules' routes (MODULES 1-4), and a money-gated probe: no money route exists yet. */
+const INVOICE_LINES = [{ label: 'Traitement de la paie', quantity: 1, unit_price: '90.00', vat_rate: '20.00' }];
+
+/** The payroll modules' routes (MODULES 1-4, 6), and a money-gated probe. */
 const MODULE_RULES: RouteRule[] = [
   { name: 'GET /api/salaries', readsBody: false, expect: moduleGate(READ_SET, () => 200) },
   { name: 'POST /api/salaries', readsBody: false, payload: () => ({ first_name: 'Nouveau', last_name: 'Salarié' }), expect: moduleGate(CONTRACT_SET, () => 201) },
@@ -119,6 +126,26 @@ const MODULE_RULES: RouteRule[] = [
   { name: 'PUT /api/staff/contrats/:contract/signed-pdf', readsBody: false, payload: () => PDF, expect: staffOnlyWith(200) },
   { name: 'DELETE /api/staff/contrats/:signed/delete-signed-pdf', readsBody: false, expect: staffOnlyWith(200) },
   { name: 'PATCH /api/staff/orgs/:target', readsBody: false, payload: () => ({ virements_salaires: 'client' }), expect: staffOnlyWith(200) },
+  // MODULES 6: invoices and contribution calls.
+  { name: 'GET /api/factures', readsBody: false, expect: moduleGate(MONEY_SET, () => 200) },
+  { name: 'GET /api/factures/:invoice/pdf-url', readsBody: false, expect: moduleGate(MONEY_SET, targetsOnly(200)) },
+  { name: 'GET /api/cotisations', readsBody: false, expect: moduleGate(MONEY_SET, () => 200) },
+  { name: 'GET /api/staff/facturation', readsBody: false, expect: staffOnlyWith(200) },
+  { name: 'GET /api/staff/facturation/:invoice', readsBody: false, expect: staffOnlyWith(200) },
+  { name: 'GET /api/staff/facturation/:invoice/pdf-url', readsBody: false, expect: staffOnlyWith(200) },
+  {
+    name: 'POST /api/staff/facturation/bulk-create',
+    readsBody: false,
+    payload: (f) => ({ invoice_type: 'paie_mensuelle', payment_method: 'prelevement', invoices: [{ org_id: f.org, lines: INVOICE_LINES }] }),
+    expect: staffOnlyWith(201),
+  },
+  { name: 'POST /api/staff/facturation/bulk-notify', readsBody: false, payload: (f) => ({ invoice_ids: [f.invoice] }), expect: staffOnlyWith(200) },
+  {
+    name: 'POST /api/staff/cotisations',
+    readsBody: false,
+    payload: (f) => ({ org_id: f.org, period: '2026-11', due_date: '2026-12-15', lines: [{ organism: 'URSSAF', amount: '100' }] }),
+    expect: staffOnlyWith(201),
+  },
 ];
 
 /** A route gated on `money`, as the money modules will declare theirs. */
@@ -136,7 +163,8 @@ async function makeFixtures(app: FastifyInstance, orgId: string, agent: Person, 
     const signed = await insertNewContract(change, actor, draft);
     const fileId = await app.files.put(change.trx, { content: PDF, contentType: 'application/pdf', filename: 'signe.pdf', orgId });
     await change.trx.updateTable('contracts').set({ signed_pdf_id: fileId, signed_at: new Date(), status: 'signe' }).where('id', '=', signed).execute();
-    return { employee: employee.id, contract, signed };
+    const [invoice] = await insertInvoiceBulk(change, null, { invoice_type: 'paie_mensuelle', payment_method: 'virement', period_label: 'Confidentiel', invoices: [{ org_id: orgId, lines: INVOICE_LINES }] });
+    return { employee: employee.id, contract, signed, invoice: invoice!.id, org: orgId };
   });
 }
 
@@ -197,8 +225,8 @@ describe('authorization matrix', () => {
 
           let url = rule.name.split(' ')[1]!;
           const method = rule.name.split(' ')[0] as 'GET' | 'POST' | 'DELETE' | 'PATCH' | 'PUT';
-          const fixtures = /:(employee|contract|signed)\b/.test(url) || rule.payload ? await makeFixtures(app, target, agentOfTarget, cell) : null;
-          if (fixtures) url = url.replace(':employee', fixtures.employee).replace(':contract', fixtures.contract).replace(':signed', fixtures.signed);
+          const fixtures = /:(employee|contract|signed|invoice)\b/.test(url) || rule.payload ? await makeFixtures(app, target, agentOfTarget, cell) : null;
+          if (fixtures) url = url.replace(':employee', fixtures.employee).replace(':contract', fixtures.contract).replace(':signed', fixtures.signed).replace(':invoice', fixtures.invoice);
           url = url.replace(':target', target);
           if (url.includes(':victim')) {
             const victim = await member(app, db, target, `victim${cell}@cible.example`, 'AGENT');
@@ -223,7 +251,7 @@ describe('authorization matrix', () => {
 
           const outsider = callerKind === 'ADMIN of another org' || (callerKind === 'revoked ADMIN' && rule.name !== 'GET /api/me');
           if (outsider) {
-            const objects = fixtures ? [fixtures.employee, fixtures.contract, fixtures.signed] : [];
+            const objects = fixtures ? [fixtures.employee, fixtures.contract, fixtures.signed, fixtures.invoice] : [];
             for (const needle of [target, 'cible.example', TARGET.name, TARGET.key, secret.userId, 'Confidentiel', ...objects]) {
               if (res.body.includes(needle)) failures.push(`${label}: leaked "${needle}"`);
             }

@@ -331,4 +331,26 @@ describe('mail worker', () => {
     assert.equal(row.attempts, 1);
     assert.deepEqual(await fs.readdir(dir), files, 'no partial file left');
   });
+
+  it('should send a row to every To and Cc address it carries (MODULES 7), and one address as before', async (t) => {
+    const smtp = await startSmtpServer();
+    t.after(() => smtp.stop());
+    const { app, database } = await build(t, { env: { SMTP_URL: smtp.url }, app: { mailWorker: true, mailPollMs: 20 } });
+    const mail = activationEmail({ firstName: null, orgName: null, role: 'AGENT', inviter: null, activationUrl: SECRET_URL, supportEmail: 'support@example.com' });
+    await enqueueMail(database.db, { kind: 'test_many', to: ['ana@example.com', 'bob@example.com'], cc: ['chef@example.com', 'expert@example.com'], ...mail });
+    await enqueueMail(database.db, { kind: 'test_one', to: 'zoe@example.com', ...mail });
+    const rows = await database.db.selectFrom('mail_outbox').select(['kind', 'recipient', 'extra_to', 'cc']).orderBy('id').execute();
+    assert.deepEqual(rows, [
+      { kind: 'test_many', recipient: 'ana@example.com', extra_to: ['bob@example.com'], cc: ['chef@example.com', 'expert@example.com'] },
+      { kind: 'test_one', recipient: 'zoe@example.com', extra_to: [], cc: [] },
+    ]);
+    app.mail.nudge();
+    const [many, one] = await smtp.waitFor(2, 5000);
+    assert.deepEqual(many!.envelope.to, ['ana@example.com', 'bob@example.com', 'chef@example.com', 'expert@example.com']);
+    assert.equal(many!.parsed.headers.get('to') && (many!.parsed.to as { text: string }).text, 'ana@example.com, bob@example.com');
+    assert.equal((many!.parsed.cc as { text: string }).text, 'chef@example.com, expert@example.com');
+    assert.deepEqual(one!.envelope.to, ['zoe@example.com']);
+    assert.equal(one!.parsed.cc, undefined);
+    assert.ok(!/^cc:/im.test(one!.raw));
+  });
 });

@@ -1,0 +1,313 @@
+/**
+ * The bench's harness, shared by its scenarios (`run.ts`, `modules.ts`): options, the
+ * database, child processes (servers, load generators), medians and the results table.
+ */
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import type { LoadResult, LoadSpec } from './load.ts';
+import type { SeedSizes } from './seed.ts';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const RESULTS = path.join(ROOT, 'bench', 'results');
+export const LOCAL_SERVER = 'postgres://postgres@127.0.0.1:5432/postgres';
+export const CONNECTIONS = 32;
+export const INVITE_PREFIX = 'invite';
+
+export const { values: args } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    rounds: { type: 'string' },
+    duration: { type: 'string' },
+    only: { type: 'string' },
+    contracts: { type: 'string' },
+    'keep-db': { type: 'boolean', default: false },
+    profile: { type: 'boolean', default: false },
+    'service-root': { type: 'string' },
+    out: { type: 'string' },
+    orgs: { type: 'string' },
+  },
+});
+/** Where the service under test lives: this tree, or another checkout (before/after comparisons). */
+export const SERVICE_ROOT = path.resolve(args['service-root'] ?? ROOT);
+
+export const quick = args.quick ?? false;
+export const rounds = Number(args.rounds ?? (quick ? 1 : 3));
+export const durationSeconds = Number(args.duration ?? (quick ? 1 : 6));
+// Quick mode warms each target for a second too: a cold server on a busy machine may not answer within a 1-second run.
+export const warmupSeconds = quick ? 1 : 2;
+export const only = new Set((args.only ?? 'get,global,post,grid,pdf,files').split(','));
+/** Contracts of the grid's organization. */
+export const contracts = Number(args.contracts ?? (quick ? 5000 : 1_000_000));
+export const sizes: SeedSizes = quick
+  ? { orgSizes: [10, 100, 1000], globalTotal: 5000, postMembers: 200, bulkOrgs: 20 }
+  : { orgSizes: [10, 1000, 10000], globalTotal: 1_000_000, postMembers: 2000, bulkOrgs: 996 };
+
+/** The run's scratch directory (logs, data directories), set by `run.ts`. */
+export let tmpDir = '';
+export function setTmpDir(dir: string): void {
+  tmpDir = dir;
+}
+
+export const problems: string[] = [];
+export const log = (line: string) => process.stdout.write(`${line}\n`);
+export const problem = (line: string) => {
+  problems.push(line);
+  process.stdout.write(`  !! ${line}\n`);
+};
+
+export const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+export const round = (value: number, digits = 2) => Number(value.toFixed(digits));
+export const label = (n: number) => n.toLocaleString('en');
+
+// ---------------------------------------------------------------------------------------------
+// Database
+
+export interface BenchDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+export async function adminQuery(sqlText: string): Promise<void> {
+  const client = new pg.Client({ connectionString: LOCAL_SERVER });
+  await client.connect();
+  try {
+    await client.query(sqlText);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function benchDatabase(): Promise<BenchDatabase> {
+  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, drop: async () => {} };
+  const keep = args['keep-db'] ?? false;
+  const name = keep ? (quick ? 'payroll_bench_quick' : 'payroll_bench') : `payroll_bench_${crypto.randomBytes(5).toString('hex')}`;
+  const url = new URL(LOCAL_SERVER);
+  url.pathname = `/${name}`;
+  if (keep) {
+    const client = new pg.Client({ connectionString: LOCAL_SERVER });
+    await client.connect();
+    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [name]);
+    await client.end();
+    if (!rowCount) await adminQuery(`create database ${name}`);
+    return { url: url.toString(), drop: async () => {} };
+  }
+  await adminQuery(`create database ${name}`);
+  return { url: url.toString(), drop: () => adminQuery(`drop database if exists ${name} with (force)`) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Child processes
+
+export const children = new Set<ChildProcess>();
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(url, { headers, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+  });
+}
+
+export interface Server {
+  name: string;
+  base: string;
+  pid: number;
+  logFile: string;
+  stop(): Promise<void>;
+}
+
+/** The environment of a child: the bench decides every variable the service reads. */
+export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of ['DATABASE_URL', 'TEST_DATABASE_URL', 'SMTP_URL', 'DATA_DIR', 'PORT', 'HOST', 'PUBLIC_URL', 'LOG_LEVEL']) delete env[name];
+  return { ...env, ...extra };
+}
+
+/** `script` is a `.ts` file run through tsx, or a built `.js` file run by node itself. */
+export async function startServer(
+  name: string,
+  script: string,
+  env: Record<string, string>,
+  readyPath: string,
+  nodeFlags: string[] = [],
+  cwd: string = ROOT,
+): Promise<Server> {
+  const port = await freePort();
+  const logFile = path.join(tmpDir, `${name.replace(/\W+/g, '-')}-${port}.log`);
+  const out = fs.openSync(logFile, 'w');
+  const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...nodeFlags, ...loader, script], {
+    cwd,
+    env: childEnv({ ...env, PORT: String(port), HOST: '127.0.0.1' }),
+    stdio: ['ignore', out, out],
+  });
+  fs.closeSync(out);
+  children.add(child);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.once('exit', () => children.delete(child));
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited at start-up:\n${fs.readFileSync(logFile, 'utf8').slice(-2000)}`);
+    try {
+      if ((await get(`${base}${readyPath}`)).status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${name} not ready after 60 s:\n${fs.readFileSync(logFile, 'utf8').slice(-2000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    name,
+    base,
+    pid: child.pid!,
+    logFile,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        await exited;
+        clearTimeout(timer);
+      }
+    },
+  };
+}
+
+export function serviceEnv(dbUrl: string, smtpUrl?: string): Record<string, string> {
+  return {
+    DATABASE_URL: dbUrl,
+    NODE_ENV: 'production',
+    DATA_DIR: path.join(tmpDir, `data-${crypto.randomBytes(3).toString('hex')}`),
+    ...(smtpUrl ? { SMTP_URL: smtpUrl } : {}),
+  };
+}
+
+/**
+ * The service as `npm start` runs it: built once (`npm run build`), then `node dist/server.js`.
+ * A `--service-root` from before the build step existed runs `src/server.ts` through tsx.
+ */
+let serviceScript: string | undefined;
+export function startService(dbUrl: string, smtpUrl?: string): Promise<Server> {
+  if (serviceScript === undefined) {
+    const builds = fs.existsSync(path.join(SERVICE_ROOT, 'tsconfig.build.json'));
+    if (builds) execFileSync('npm', ['run', '-s', 'build'], { cwd: SERVICE_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    serviceScript = builds ? 'dist/server.js' : 'src/server.ts';
+  }
+  const flags = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(RESULTS, 'profiles')}`] : [];
+  return startServer(smtpUrl ? 'service-smtp' : 'service', serviceScript, serviceEnv(dbUrl, smtpUrl), '/readyz', flags, SERVICE_ROOT);
+}
+
+export function startLimit(dbUrl: string, form: 'rows' | 'json' | 'bare' | 'grid' | 'invite' | 'files'): Promise<Server> {
+  const script = form === 'rows' || form === 'json' ? 'bench/limit-server.ts' : `bench/limit-${form}.ts`;
+  const ready = form === 'rows' || form === 'json' || form === 'bare' ? '/api/access' : '/readyz';
+  return startServer(`limit-${form}`, script, { DATABASE_URL: dbUrl, LIMIT_FORM: form }, ready);
+}
+
+/** Counts the lines the server logged at error level or above (pino: level ≥ 50). */
+export function loggedErrors(server: Server): string[] {
+  return fs
+    .readFileSync(server.logFile, 'utf8')
+    .split('\n')
+    .filter((line) => /"level":(5|6)\d/.test(line));
+}
+
+export function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/load.ts', JSON.stringify(spec)], {
+      cwd: ROOT,
+      env: childEnv({}),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    children.add(child);
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    child.once('exit', (code) => {
+      children.delete(child);
+      if (code !== 0) return reject(new Error(`load generator exited with ${code}`));
+      try {
+        resolve(JSON.parse(out.trim().split('\n').at(-1)!) as LoadResult);
+      } catch (error) {
+        reject(error);
+      }
+    });
+  });
+}
+
+export function checkLoad(what: string, result: LoadResult): void {
+  const bad = result.non2xx + result.errors + result.timeouts;
+  if (!(result.requests > 0) || !Number.isFinite(result.rps) || !Number.isFinite(result.p99_ms)) {
+    problem(`${what}: no numbers (${JSON.stringify(result)})`);
+  } else if (bad > 0) {
+    problem(`${what}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts (${JSON.stringify(result.status_codes)})`);
+  }
+}
+
+export const fmtLoad = (r: LoadResult) => `${r.rps.toFixed(1).padStart(8)} req/s  p50 ${String(r.p50_ms).padStart(5)} ms  p99 ${String(r.p99_ms).padStart(5)} ms`;
+
+// ---------------------------------------------------------------------------------------------
+// Scenarios
+
+export interface ResultRow {
+  scenario: string;
+  rps: number | null;
+  p50_ms: number | null;
+  p99_ms: number | null;
+  limit_rps: number | null;
+  ratio: number | null;
+  [key: string]: unknown;
+}
+
+export const results: ResultRow[] = [];
+
+export interface Sample { rps: number; p50_ms: number; p99_ms: number }
+export const summarize = (samples: Sample[]) => ({
+  rps: round(median(samples.map((s) => s.rps)), 1),
+  p50_ms: median(samples.map((s) => s.p50_ms)),
+  p99_ms: median(samples.map((s) => s.p99_ms)),
+});
+
+/** The items of a list body, for comparing the service and the limit. */
+export function itemsOf(body: string): unknown[] {
+  return (JSON.parse(body) as { items: unknown[] }).items;
+}
+
+/** The peak resident set of a process (`VmHWM`), in MB. */
+export function vmHwmMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1]);
+  return kb / 1024;
+}
+
+/** The current resident set of a process (`VmRSS`), in MB. */
+export function vmRssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]);
+  return kb / 1024;
+}

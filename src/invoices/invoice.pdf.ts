@@ -1,0 +1,119 @@
+/**
+ * The invoice as a French PDF (MODULES 6): seller (the operator, `OPERATOR_*`), buyer (the
+ * organization), number, issue and due dates, lines, VAT, totals, and the mentions a French
+ * invoice between professionals carries (Code de commerce L. 441-9, L. 441-10, D. 441-5; CGI
+ * art. 242 nonies A): SIREN and VAT numbers, payment terms, late-payment penalties, the 40 €
+ * recovery indemnity, discount terms. A pure function of the invoice: `renderPdf` lays it out.
+ */
+import type { OperatorConfig } from '../config.ts';
+import type { InvoiceLine, InvoiceType, PaymentMethod } from '../db/schema.ts';
+import { formatDateFr, formatEuros } from '../format/french.ts';
+import { ibanForReading } from '../mail/templates.ts';
+import type { Money } from '../money/money.ts';
+import { a4Document, dataTable, documentTitle, fieldsBlock, heading, partiesBlock, totalsBlock } from '../pdf/blocks.ts';
+import type { PdfDocument } from '../pdf/document.ts';
+import { lineAmounts } from './invoice.rules.ts';
+
+export const INVOICE_TYPE_LABELS: Record<InvoiceType, string> = {
+  paie_mensuelle: 'Gestion de la paie (mensuelle)',
+  frais_ouverture: "Frais d'ouverture de dossier",
+  prestation: 'Prestation',
+};
+
+export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = {
+  prelevement: 'Prélèvement SEPA',
+  virement: 'Virement bancaire',
+};
+
+export interface InvoiceDocumentInput {
+  number: string;
+  invoice_type: InvoiceType;
+  payment_method: PaymentMethod;
+  period_label: string;
+  issue_date: string;
+  due_date: string;
+  lines: readonly InvoiceLine[];
+  total_ht: Money;
+  total_vat: Money;
+  total_ttc: Money;
+  seller: OperatorConfig;
+  buyer: { name: string; structure_api: string | null; siret: string | null };
+}
+
+/** "20.00" → "20 %", "5.50" → "5,5 %". */
+function rateFr(rate: string): string {
+  return `${rate.replace(/\.?0+$/, '').replace('.', ',')}\u00a0%`;
+}
+
+function quantityFr(quantity: string): string {
+  return quantity.replace('.', ',');
+}
+
+/** The payment terms and legal mentions, in the order an accountant reads them. */
+export function legalMentions(input: Pick<InvoiceDocumentInput, 'number' | 'payment_method' | 'due_date' | 'seller'>): string[] {
+  const due = formatDateFr(input.due_date);
+  const { seller } = input;
+  const account = seller.iban ? ` IBAN ${ibanForReading(seller.iban)}${seller.bic ? `, BIC ${seller.bic}` : ''}` : '';
+  return [
+    input.payment_method === 'prelevement'
+      ? `Règlement par prélèvement SEPA : le montant TTC sera prélevé le ${due}, date d'échéance.`
+      : `Règlement par virement avant le ${due}, date d'échéance${account ? `, sur le compte${account}` : ''}, en rappelant la référence ${input.number}.`,
+    "Pas d'escompte pour paiement anticipé.",
+    "En cas de retard de paiement, des pénalités de retard sont exigibles de plein droit le jour suivant la date d'échéance, au taux d'intérêt appliqué par la Banque centrale européenne à son opération de refinancement la plus récente majoré de 10 points (article L. 441-10 du Code de commerce).",
+    'Tout retard de paiement entraîne en outre une indemnité forfaitaire de 40 € pour frais de recouvrement (article D. 441-5 du Code de commerce).',
+  ];
+}
+
+export function invoiceDocument(input: InvoiceDocumentInput): PdfDocument {
+  const { seller, buyer } = input;
+  const rows = input.lines.map((line) => {
+    const { ht } = lineAmounts(line);
+    return [line.label, quantityFr(line.quantity), formatEuros(line.unit_price as Money), rateFr(line.vat_rate), formatEuros(ht)];
+  });
+  return a4Document({
+    title: `Facture ${input.number}`,
+    author: seller.name,
+    pageFooter: `Facture ${input.number} · ${seller.name}${seller.siren ? ` · SIREN ${seller.siren}` : ''}`,
+    content: [
+      ...documentTitle('Facture', `N° ${input.number}`),
+      partiesBlock([
+        {
+          role: 'Vendeur',
+          name: seller.name,
+          lines: [seller.address, seller.siren ? `SIREN : ${seller.siren}` : '', seller.vat ? `N° TVA intracommunautaire : ${seller.vat}` : ''],
+        },
+        {
+          role: 'Client',
+          name: buyer.name,
+          lines: [buyer.structure_api ? `Code client : ${buyer.structure_api}` : '', buyer.siret ? `SIRET : ${buyer.siret}` : ''],
+        },
+      ]),
+      fieldsBlock([
+        ['Numéro de facture', input.number],
+        ["Date d'émission", formatDateFr(input.issue_date)],
+        ["Date d'échéance", formatDateFr(input.due_date)],
+        ['Objet', INVOICE_TYPE_LABELS[input.invoice_type]],
+        ['Période', input.period_label],
+        ['Mode de règlement', PAYMENT_METHOD_LABELS[input.payment_method]],
+      ]),
+      heading('Détail'),
+      dataTable(
+        [
+          { header: 'Désignation', width: '*' },
+          { header: 'Quantité', width: 50, alignment: 'right' },
+          { header: 'Prix unitaire HT', width: 80, alignment: 'right' },
+          { header: 'TVA', width: 40, alignment: 'right' },
+          { header: 'Total HT', width: 80, alignment: 'right' },
+        ],
+        rows,
+      ),
+      totalsBlock([
+        ['Total HT', formatEuros(input.total_ht)],
+        ['TVA', formatEuros(input.total_vat)],
+        ['Total TTC', formatEuros(input.total_ttc)],
+      ]),
+      heading('Conditions de règlement'),
+      ...legalMentions(input).map((text) => ({ text, margin: [0, 0, 0, 4] as [number, number, number, number] })),
+    ],
+  });
+}

@@ -1,0 +1,168 @@
+/**
+ * SQL of invoices (MODULES 6). Bulk changes are set-based: a bulk creation is one
+ * `insert … select` from the request's rows (sent as one JSON parameter) with its audit
+ * events in the same statement; a bulk notification locks and reads its invoices in one
+ * statement and marks them, with their audit events, in another.
+ */
+import { sql } from 'kysely';
+import type { Database } from '../db/database.ts';
+import type { InvoiceLine, InvoiceType, PaymentMethod } from '../db/schema.ts';
+import { keyset, type CursorValue, type KeysetOrder } from '../http/list.ts';
+import type { CheckedInvoice, InvoiceHeader } from './invoice.rules.ts';
+
+/** UUIDs (already checked) as one `uuid[]` parameter: one text, whatever the driver. */
+function uuidArray(ids: readonly string[]) {
+  return sql`string_to_array(${ids.join(',')}, ',')::uuid[]`;
+}
+
+export interface CreatedInvoice {
+  id: string;
+  number: string;
+  org_id: string;
+  total_ttc: string;
+}
+
+/**
+ * Inserts the invoices (numbers given, in request order) and their `invoice.created` events.
+ * Invoices of an organization that does not exist are not inserted: the caller compares
+ * counts and rolls back.
+ */
+export async function insertInvoices(
+  db: Database,
+  header: InvoiceHeader,
+  invoices: ReadonlyArray<CheckedInvoice & { number: string }>,
+  actor: { actor_user_id?: string | null; actor_email?: string | null },
+): Promise<CreatedInvoice[]> {
+  const rows = JSON.stringify(
+    invoices.map((i) => ({ number: i.number, org_id: i.org_id, lines: i.lines, total_ht: i.total_ht, total_vat: i.total_vat, total_ttc: i.total_ttc })),
+  );
+  const { rows: created } = await sql<CreatedInvoice>`
+    with created as (
+      insert into public.invoices
+        (number, org_id, invoice_type, payment_method, period_label, issue_date, due_date, lines, total_ht, total_vat, total_ttc, created_by)
+      select r.number, r.org_id, ${header.invoice_type}, ${header.payment_method}, ${header.period_label},
+             ${header.issue_date}::date, ${header.due_date}::date, r.lines, r.total_ht, r.total_vat, r.total_ttc, ${actor.actor_user_id ?? null}::uuid
+        from jsonb_to_recordset(${rows}::jsonb)
+               as r(number text, org_id uuid, lines jsonb, total_ht numeric, total_vat numeric, total_ttc numeric)
+        join public.organizations o on o.id = r.org_id
+      returning id, number, org_id, total_ttc
+    ), events as (
+      insert into public.module_events (org_id, action, subject_type, subject_id, actor_user_id, actor_email, details)
+      select org_id, 'invoice.created', 'invoice', id::text, ${actor.actor_user_id ?? null}::uuid, ${actor.actor_email ?? null}, jsonb_build_object('number', number)
+        from created
+    )
+    select id, number, org_id, total_ttc::text as total_ttc from created`.execute(db);
+  return created;
+}
+
+/** Which of these organizations exist. */
+export async function existingOrgIds(db: Database, orgIds: readonly string[]): Promise<Set<string>> {
+  const { rows } = await sql<{ id: string }>`select id from public.organizations where id = any(${uuidArray(orgIds)})`.execute(db);
+  return new Set(rows.map((r) => r.id));
+}
+
+const INVOICE_COLUMNS = [
+  'i.id',
+  'i.number',
+  'i.org_id',
+  'i.invoice_type',
+  'i.payment_method',
+  'i.period_label',
+  'i.issue_date',
+  'i.due_date',
+  'i.lines',
+  'i.total_ht',
+  'i.total_vat',
+  'i.total_ttc',
+  'i.notified',
+  'i.notified_at',
+  'i.created_at',
+] as const;
+
+function selectInvoices(db: Database) {
+  return db.selectFrom('invoices as i').innerJoin('organizations as o', 'o.id', 'i.org_id').select([...INVOICE_COLUMNS, 'o.name as org_name']);
+}
+
+export type InvoiceRow = Awaited<ReturnType<typeof findInvoice>> & object;
+
+/** The invoice, or undefined (unknown, or not of `orgId` when given). */
+export function findInvoice(db: Database, orgId: string | null, id: string) {
+  let query = selectInvoices(db).select(['o.structure_api', 'o.siret', 'o.email_notifs', 'o.email_notifs_cc', 'i.pdf_id']).where('i.id', '=', id);
+  if (orgId !== null) query = query.where('i.org_id', '=', orgId);
+  return query.executeTakeFirst();
+}
+
+/** Newest first: the highest number (F-YYYY-… sorts by year, then by sequence). */
+export const INVOICE_ORDER = [{ ref: 'i.number', direction: 'desc', kind: 'text' }] as const satisfies KeysetOrder;
+
+export interface InvoiceFilters {
+  orgId: string | null;
+  notified?: boolean;
+  invoiceType?: InvoiceType;
+}
+
+export function listInvoices(db: Database, filters: InvoiceFilters, cursor: CursorValue[] | null, limit: number) {
+  let query = selectInvoices(db);
+  if (filters.orgId !== null) query = query.where('i.org_id', '=', filters.orgId);
+  if (filters.notified !== undefined) query = query.where('i.notified', '=', filters.notified);
+  if (filters.invoiceType) query = query.where('i.invoice_type', '=', filters.invoiceType);
+  return keyset(query, INVOICE_ORDER, cursor, limit).execute();
+}
+
+/** The stored PDF of an invoice, set once (an issued invoice never changes). */
+export async function setPdf(db: Database, id: string, fileId: string): Promise<void> {
+  await db.updateTable('invoices').set({ pdf_id: fileId }).where('id', '=', id).execute();
+}
+
+export function lockInvoicePdf(db: Database, id: string) {
+  return db.selectFrom('invoices').select(['id', 'pdf_id']).where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+export interface NotifiableInvoice {
+  id: string;
+  number: string;
+  org_id: string;
+  invoice_type: InvoiceType;
+  payment_method: PaymentMethod;
+  period_label: string;
+  issue_date: string;
+  due_date: string;
+  total_ht: string;
+  total_vat: string;
+  total_ttc: string;
+  notified: boolean;
+  org_name: string;
+  email_notifs: string[];
+  email_notifs_cc: string[];
+}
+
+/** The invoices of a notification with their organization's addresses, locked until commit. */
+export async function lockForNotification(db: Database, ids: readonly string[]): Promise<NotifiableInvoice[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await sql<NotifiableInvoice>`
+    select i.id, i.number, i.org_id, i.invoice_type, i.payment_method, i.period_label, i.issue_date, i.due_date,
+           i.total_ht::text as total_ht, i.total_vat::text as total_vat, i.total_ttc::text as total_ttc, i.notified,
+           o.name as org_name, o.email_notifs, o.email_notifs_cc
+      from public.invoices i
+      join public.organizations o on o.id = i.org_id
+     where i.id = any(${uuidArray(ids)})
+     order by i.number
+       for update of i`.execute(db);
+  return rows;
+}
+
+/** Marks invoices notified now, with one `invoice.notified` event each (one statement). */
+export async function markNotified(db: Database, ids: readonly string[], actor: { actor_user_id?: string | null; actor_email?: string | null }, force: boolean): Promise<void> {
+  if (ids.length === 0) return;
+  await sql`
+    with marked as (
+      update public.invoices set notified = true, notified_at = now()
+       where id = any(${uuidArray(ids)})
+      returning id, org_id, number
+    )
+    insert into public.module_events (org_id, action, subject_type, subject_id, actor_user_id, actor_email, details)
+    select org_id, 'invoice.notified', 'invoice', id::text, ${actor.actor_user_id ?? null}::uuid, ${actor.actor_email ?? null}, jsonb_build_object('number', number, 'force', ${force}::boolean)
+      from marked`.execute(db);
+}
+
+export type { InvoiceLine };

@@ -1,0 +1,121 @@
+/**
+ * Invoices (MODULES 6): the staff's `/api/staff/facturation` (bulk creation, list, detail, PDF,
+ * bulk notification) and the client's `/api/factures`, gated on the money set.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import { BULK_BODY_LIMIT } from '../http/bulk.ts';
+import { ErrorBody, IdParams, PlainText, useFieldErrors } from '../http/schemas.ts';
+import { orgScope, staffCaller } from '../org/scope.ts';
+import {
+  BulkCreateBody,
+  BulkCreated,
+  BulkNotified,
+  BulkNotifyBody,
+
+  InvoiceList,
+  InvoiceListQuery,
+  PdfLink,
+  StaffInvoice,
+  StaffInvoiceListQuery,
+} from '../schemas/invoices.ts';
+import * as invoices from './invoices.service.ts';
+
+const errors = { 400: ErrorBody, 401: PlainText, 403: Type.Union([ErrorBody, PlainText]), 404: ErrorBody, 409: ErrorBody, 413: ErrorBody };
+
+type IdRoute<Extra = object> = { Params: Static<typeof IdParams> } & Extra;
+
+export default async function invoicesRoutes(fastify: FastifyInstance): Promise<void> {
+  const { db } = fastify;
+  const ctx = { db, config: fastify.config, mail: fastify.mail, files: fastify.files };
+  useFieldErrors(fastify);
+
+  fastify.post<{ Body: Static<typeof BulkCreateBody> }>(
+    '/api/staff/facturation/bulk-create',
+    {
+      config: { gate: 'staff' },
+      bodyLimit: BULK_BODY_LIMIT,
+      schema: {
+        tags: ['facturation'],
+        summary: 'Create 1 to 5,000 invoices, all or nothing, numbered F-YYYY-NNNNNN in request order',
+        body: BulkCreateBody,
+        response: { 201: BulkCreated, ...errors },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await invoices.bulkCreate(ctx, staffCaller(request), request.body)),
+  );
+
+  fastify.get<{ Querystring: Static<typeof StaffInvoiceListQuery> }>(
+    '/api/staff/facturation',
+    {
+      config: { gate: 'staff' },
+      schema: {
+        tags: ['facturation'],
+        summary: 'Invoices of every organization (or of `org_id`), newest number first; `notified`, `invoice_type` filters',
+        querystring: StaffInvoiceListQuery,
+        response: { 200: InvoiceList, ...errors },
+      },
+    },
+    async (request) => invoices.listStaffInvoices(db, request.query),
+  );
+
+  fastify.post<{ Body: Static<typeof BulkNotifyBody> }>(
+    '/api/staff/facturation/bulk-notify',
+    {
+      config: { gate: 'staff' },
+      bodyLimit: BULK_BODY_LIMIT,
+      schema: {
+        tags: ['facturation'],
+        summary: 'E-mail each invoice to its organization (To email_notifs, Cc email_notifs_cc); the result per invoice',
+        body: BulkNotifyBody,
+        response: { 200: BulkNotified, ...errors },
+      },
+    },
+    async (request) => invoices.bulkNotify(ctx, staffCaller(request), request.body),
+  );
+
+  fastify.get<IdRoute>(
+    '/api/staff/facturation/:id',
+    {
+      config: { gate: 'staff' },
+      schema: { tags: ['facturation'], summary: "An invoice with its organization's notification addresses", params: IdParams, response: { 200: StaffInvoice, ...errors } },
+    },
+    async (request) => {
+      staffCaller(request);
+      return invoices.readStaffInvoice(db, request.params.id);
+    },
+  );
+
+  fastify.get<IdRoute>(
+    '/api/staff/facturation/:id/pdf-url',
+    {
+      config: { gate: 'staff' },
+      schema: { tags: ['facturation'], summary: 'A link (5 minutes) to the invoice PDF', params: IdParams, response: { 200: PdfLink, ...errors } },
+    },
+    async (request) => {
+      staffCaller(request);
+      return invoices.invoicePdfUrl(ctx, null, request.params.id);
+    },
+  );
+
+  // ---- The organization's invoices (money set).
+
+  fastify.get<{ Querystring: Static<typeof InvoiceListQuery> }>(
+    '/api/factures',
+    {
+      config: { gate: 'money' },
+      schema: { tags: ['factures'], summary: "The organization's invoices, newest number first", querystring: InvoiceListQuery, response: { 200: InvoiceList, ...errors } },
+    },
+    async (request) => invoices.listInvoices(db, orgScope(request).orgId, request.query),
+  );
+
+  fastify.get<IdRoute>(
+    '/api/factures/:id/pdf-url',
+    {
+      config: { gate: 'money' },
+      schema: { tags: ['factures'], summary: 'A link (5 minutes) to the invoice PDF', params: IdParams, response: { 200: PdfLink, ...errors } },
+    },
+    async (request) => invoices.invoicePdfUrl(ctx, orgScope(request).orgId, request.params.id),
+  );
+}
+

@@ -1,0 +1,113 @@
+/** Schemas of invoices and contribution calls (MODULES 6). */
+import { Type } from '@sinclair/typebox';
+import { ListQuery, Page } from '../http/list.ts';
+import { MoneyInput, MoneyString } from '../money/money.ts';
+
+/** Left loose for the validator: the service answers MODULES 1's codes field by field. */
+const Loose = (description: string) => Type.Optional(Type.Unsafe<unknown>({ description }));
+
+export const InvoiceLineInput = Type.Object({
+  label: Loose('what is invoiced (1 to 300 characters)'),
+  quantity: Loose('a positive number, three decimals at most'),
+  unit_price: Type.Optional(MoneyInput),
+  vat_rate: Loose('a percentage: "20.00", 5.5, 0'),
+});
+
+export const BulkCreateBody = Type.Object({
+  invoice_type: Loose('paie_mensuelle, frais_ouverture or prestation'),
+  payment_method: Loose('prelevement or virement'),
+  period_label: Loose('e.g. "novembre 2026"; may be empty'),
+  issue_date: Loose('YYYY-MM-DD; default today (Europe/Paris)'),
+  due_date: Loose('YYYY-MM-DD; default 30 days after issue_date'),
+  invoices: Type.Optional(
+    Type.Unsafe<unknown>({
+      description: '1 to 5,000 invoices: [{ org_id, lines: [{ label, quantity, unit_price, vat_rate }] }]',
+      type: 'array',
+      items: Type.Object({ org_id: Loose('the organization invoiced'), lines: Loose('1 to 100 lines') }),
+    }),
+  ),
+});
+
+export const CreatedInvoice = Type.Object({ id: Type.String(), number: Type.String({ description: 'F-YYYY-NNNNNN' }), org_id: Type.String(), total_ttc: MoneyString });
+export const BulkCreated = Type.Object({ created: Type.Array(CreatedInvoice) });
+
+export const InvoiceLine = Type.Object({
+  label: Type.String(),
+  quantity: Type.String({ description: 'decimal string' }),
+  unit_price: MoneyString,
+  vat_rate: Type.String({ description: 'percentage, two decimals' }),
+});
+
+const invoiceProperties = {
+  id: Type.String(),
+  number: Type.String({ description: 'F-YYYY-NNNNNN' }),
+  org_id: Type.String(),
+  org_name: Type.String(),
+  invoice_type: Type.String({ description: 'paie_mensuelle, frais_ouverture or prestation' }),
+  payment_method: Type.String({ description: 'prelevement or virement' }),
+  period_label: Type.String(),
+  issue_date: Type.String(),
+  due_date: Type.String(),
+  lines: Type.Array(InvoiceLine),
+  total_ht: MoneyString,
+  total_vat: MoneyString,
+  total_ttc: MoneyString,
+  notified: Type.Boolean(),
+  notified_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  created_at: Type.String({ format: 'date-time' }),
+};
+
+export const Invoice = Type.Object(invoiceProperties);
+export const InvoiceList = Page(Invoice);
+
+export const StaffInvoice = Type.Object({
+  ...invoiceProperties,
+  organization: Type.Object({
+    id: Type.String(),
+    name: Type.String(),
+    structure_api: Type.Union([Type.String(), Type.Null()]),
+    email_notifs: Type.Array(Type.String()),
+    email_notifs_cc: Type.Array(Type.String()),
+  }),
+});
+
+export const InvoiceListQuery = Type.Object({ ...ListQuery, notified: Type.Optional(Type.String()), invoice_type: Type.Optional(Type.String()) });
+export const StaffInvoiceListQuery = Type.Object({ ...InvoiceListQuery.properties, org_id: Type.Optional(Type.String()) });
+
+export const BulkNotifyBody = Type.Object({
+  // Untyped for the validator, which would coerce "x" to ["x"]: the service answers invalid_invoice_ids.
+  invoice_ids: Type.Optional(Type.Unsafe<unknown>({ description: 'an array of 1 to 5,000 invoice ids' })),
+  force: Type.Optional(Type.Unsafe<unknown>({ description: 'notify again invoices already notified (default false)' })),
+});
+
+export const BulkNotified = Type.Object({
+  notified: Type.Array(Type.String()),
+  skipped: Type.Array(Type.Object({ id: Type.String(), reason: Type.String({ description: 'not_found, no_recipient or already_notified' }) })),
+});
+
+export const PdfLink = Type.Object({ url: Type.String(), expires_at: Type.String({ format: 'date-time' }) });
+
+// ---- Contribution calls.
+
+export const ContributionLineInput = Type.Object({ organism: Loose('URSSAF, AUDIENS, CONGES_SPECTACLES, FRANCE_TRAVAIL, AFDAS…'), amount: Type.Optional(MoneyInput) });
+
+export const ContributionCallBody = Type.Object({
+  org_id: Loose('the organization called'),
+  period: Loose('YYYY-MM'),
+  due_date: Loose('YYYY-MM-DD'),
+  lines: Type.Optional(Type.Unsafe<unknown>({ description: '1 to 50 lines { organism, amount }', type: 'array', items: ContributionLineInput })),
+});
+
+export const ContributionCall = Type.Object({
+  id: Type.String(),
+  org_id: Type.String(),
+  period: Type.String(),
+  due_date: Type.String(),
+  total: MoneyString,
+  lines: Type.Array(Type.Object({ organism: Type.String(), amount: MoneyString })),
+  status: Type.String({ description: 'a_payer or paye' }),
+  created_at: Type.String({ format: 'date-time' }),
+});
+
+export const ContributionCallList = Page(ContributionCall);
+export const ContributionListQuery = Type.Object({ ...ListQuery, period: Type.Optional(Type.String({ description: 'YYYY-MM' })) });
