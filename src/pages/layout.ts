@@ -8,6 +8,8 @@ export interface PageShell {
   script?: string;
   /** The signed-in person, shown in the banner with the logout button. */
   user?: { email: string; firstName: string | null } | null;
+  /** The navigation bar (`nav.ts`: only the pages the caller may open). */
+  nav?: SafeHtml;
   main: SafeHtml;
 }
 
@@ -38,6 +40,7 @@ ${shell.script ? html`<script type="module" src="/assets/${shell.script}"></scri
     </div>`
       : ''}
   </div>
+  ${shell.nav ?? ''}
 </header>
 <main id="contenu" tabindex="-1">
 ${shell.main}

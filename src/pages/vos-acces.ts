@@ -368,7 +368,7 @@ export interface PageSettings {
   supportEmail: string;
 }
 
-export function renderVosAcces(view: VosAccesView, settings: PageSettings): string {
+export function renderVosAcces(view: VosAccesView, settings: PageSettings, nav?: SafeHtml): string {
   const { me, org, manage, global } = view;
   const intro = org
     ? html`<p class="lead">Organisation : <strong>${org.name}</strong></p>`
@@ -379,6 +379,7 @@ export function renderVosAcces(view: VosAccesView, settings: PageSettings): stri
     title: 'Vos accès',
     script: 'vos-acces.js',
     user: { email: me.email, firstName: me.first_name },
+    nav,
     main: html`<div class="page" id="vos-acces" data-org-id="${org?.id ?? ''}" data-org-name="${org?.name ?? ''}" data-staff="${me.is_staff ? 'true' : 'false'}">
   <h1>Vos accès</h1>
   ${intro}

@@ -1,0 +1,189 @@
+/**
+ * The draft's form (/contrats/nouveau, /contrats/{id}/modifier): the lines of salaries by
+ * date, an employee added on the spot, and the draft sent to the API (`POST` or `PATCH
+ * /api/contrats`). The API checks everything; its refusal is shown next to the field it names.
+ */
+import { announce, api, ApiError } from './api.js';
+import './session.js';
+
+const form = /** @type {HTMLFormElement} */ (document.getElementById('contract-form'));
+const status = /** @type {HTMLElement} */ (document.getElementById('status'));
+const lines = /** @type {HTMLTableSectionElement} */ (document.getElementById('date-lines'));
+const template = /** @type {HTMLTemplateElement} */ (document.getElementById('date-line-template'));
+const noLines = /** @type {HTMLElement} */ (document.getElementById('no-lines'));
+const kind = /** @type {HTMLSelectElement} */ (document.getElementById('contract-kind'));
+const mode = form.dataset.mode;
+const contractId = form.dataset.contractId || '';
+
+/** `1 234,50` or `1234.5` → `1234.50`-like text the API reads; the API has the last word. */
+function decimal(value) {
+  return value.replace(/[\s\u00a0\u202f]/g, '').replace(',', '.');
+}
+
+/** `1/3/2027` or `01/03/2027` → `2027-03-01`; anything else as it is, for the API to refuse. */
+function isoDate(value) {
+  const match = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(value.trim());
+  return match ? `${match[3]}-${match[2].padStart(2, '0')}-${match[1].padStart(2, '0')}` : value.trim();
+}
+
+// ---- the lines -----------------------------------------------------------------------
+
+let counter = lines.rows.length;
+
+/** Gives the lines' fields ids and labels that follow their order (`Date de la ligne 2`). */
+function renumber() {
+  [...lines.rows].forEach((row, index) => {
+    const n = String(index + 1);
+    for (const label of row.querySelectorAll('label')) {
+      const input = row.querySelector(`#${CSS.escape(label.htmlFor)}`);
+      const name = input?.getAttribute('name') ?? '';
+      const newId = `line-${name}-${n}`;
+      label.textContent = label.textContent.replace(/\d+|__N__/, n);
+      label.htmlFor = newId;
+      if (input) input.id = newId;
+    }
+    const hidden = row.querySelector('[data-remove-line] .visually-hidden');
+    if (hidden) hidden.textContent = ` la ligne ${n}`;
+  });
+  noLines.hidden = lines.rows.length > 0;
+}
+
+function addLine() {
+  counter += 1;
+  const fragment = /** @type {DocumentFragment} */ (template.content.cloneNode(true));
+  for (const element of fragment.querySelectorAll('[id], [for]')) {
+    if (element.id) element.id = element.id.replace('__N__', `new${counter}`);
+    if (element instanceof HTMLLabelElement) element.htmlFor = element.htmlFor.replace('__N__', `new${counter}`);
+  }
+  // A new line starts on the contract's first day, the most common choice.
+  const start = /** @type {HTMLInputElement} */ (form.elements.namedItem('start_date')).value;
+  const dateInput = /** @type {HTMLInputElement} */ (fragment.querySelector('input[name="date"]'));
+  if (start) dateInput.value = start;
+  lines.append(fragment);
+  renumber();
+  const added = /** @type {HTMLInputElement} */ (lines.rows[lines.rows.length - 1].querySelector('input[name="date"]'));
+  added.focus();
+  added.select(); // typing replaces the suggested date
+}
+
+document.getElementById('add-line')?.addEventListener('click', addLine);
+
+lines.addEventListener('click', (event) => {
+  const button = /** @type {HTMLElement} */ (event.target).closest('[data-remove-line]');
+  if (!button) return;
+  const row = /** @type {HTMLTableRowElement} */ (button.closest('tr'));
+  const next = row.nextElementSibling ?? row.previousElementSibling;
+  row.remove();
+  renumber();
+  const focus = next?.querySelector('[data-remove-line]') ?? document.getElementById('add-line');
+  /** @type {HTMLElement} */ (focus).focus();
+  announce(status, 'Ligne retirée.');
+});
+
+// ---- the kind decides which fields apply -------------------------------------------------
+
+function applyKind() {
+  const value = kind.value;
+  const end = /** @type {HTMLElement} */ (form.querySelector('[data-field="end_date"]'));
+  end.hidden = value === 'CDI';
+  const monthly = /** @type {HTMLElement} */ (document.getElementById('contract-monthly_gross')?.closest('.field'));
+  monthly.hidden = value === 'CDDU';
+}
+kind.addEventListener('change', applyKind);
+applyKind();
+
+// ---- an employee added on the spot -----------------------------------------------------
+
+const employeeSelect = /** @type {HTMLSelectElement} */ (document.getElementById('contract-employee_id'));
+document.getElementById('add-employee')?.addEventListener('click', async () => {
+  const first = /** @type {HTMLInputElement} */ (document.getElementById('new-employee-first'));
+  const last = /** @type {HTMLInputElement} */ (document.getElementById('new-employee-last'));
+  try {
+    const employee = await api('POST', '/api/salaries', { first_name: first.value.trim(), last_name: last.value.trim() });
+    const option = new Option(`${employee.last_name} ${employee.first_name}`, employee.id, true, true);
+    employeeSelect.append(option);
+    first.value = '';
+    last.value = '';
+    /** @type {HTMLDetailsElement} */ (document.getElementById('new-employee')).open = false;
+    clearErrors();
+    announce(status, `${employee.first_name} ${employee.last_name} ajouté(e) et choisi(e) pour ce contrat.`, 'success');
+    employeeSelect.focus();
+  } catch (error) {
+    announce(status, error instanceof Error ? error.message : String(error), 'error');
+    (error instanceof ApiError && error.code.endsWith('first_name') ? first : last).focus();
+  }
+});
+
+// ---- sending ---------------------------------------------------------------------------
+
+function clearErrors() {
+  for (const input of form.querySelectorAll('[aria-invalid]')) input.removeAttribute('aria-invalid');
+  for (const box of form.querySelectorAll('.field-error')) {
+    box.textContent = '';
+    box.hidden = true;
+  }
+}
+
+/** Marks the field an API error code names (`missing_show_title` → Objet), and focuses it. */
+function showFieldError(code, message) {
+  const field = code.replace(/^(missing|invalid)_/, '');
+  let input = document.getElementById(`contract-${field}`);
+  // A line's field left empty: the first such line. (A wrong date or amount may be any line's,
+  // or the period's: the message in the status region says which rule it broke.)
+  if (!input && code.startsWith('missing_') && ['date', 'nature', 'quantity', 'amount'].includes(field)) {
+    input = [...lines.querySelectorAll(`[name="${field}"]`)].find((element) => !(/** @type {HTMLInputElement} */ (element).value.trim())) ?? null;
+  }
+  if (!input) return;
+  input.setAttribute('aria-invalid', 'true');
+  const box = document.getElementById(`${input.id}-error`);
+  if (box) {
+    box.textContent = message;
+    box.hidden = false;
+  }
+  input.focus();
+}
+
+function valueOf(name) {
+  const element = /** @type {HTMLInputElement | null} */ (form.elements.namedItem(name));
+  return element ? element.value.trim() : '';
+}
+
+function body() {
+  const value = kind.value;
+  const optional = (name) => valueOf(name) || null;
+  return {
+    employee_id: valueOf('employee_id') || undefined,
+    kind: value,
+    job_title: optional('job_title'),
+    show_title: optional('show_title'),
+    idcc: optional('idcc'),
+    start_date: isoDate(valueOf('start_date')) || undefined,
+    end_date: value === 'CDI' || !valueOf('end_date') ? null : isoDate(valueOf('end_date')),
+    monthly_gross: value === 'CDDU' || !valueOf('monthly_gross') ? null : decimal(valueOf('monthly_gross')),
+    dates: [...lines.rows].map((row) => {
+      const get = (name) => /** @type {HTMLInputElement} */ (row.querySelector(`[name="${name}"]`)).value.trim();
+      return { date: isoDate(get('date')), nature: get('nature'), quantity: decimal(get('quantity')), amount: decimal(get('amount')) };
+    }),
+  };
+}
+
+let busy = false;
+form.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  if (busy) return;
+  busy = true;
+  form.setAttribute('aria-busy', 'true');
+  clearErrors();
+  try {
+    const saved = mode === 'edit'
+      ? await api('PATCH', `/api/contrats/${encodeURIComponent(contractId)}`, body())
+      : await api('POST', '/api/contrats', body());
+    window.location.assign(`/contrats/${encodeURIComponent(saved.id)}?${mode === 'edit' ? 'modifie' : 'cree'}=1`);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    announce(status, message, 'error');
+    if (error instanceof ApiError) showFieldError(error.code, message);
+    busy = false;
+    form.removeAttribute('aria-busy');
+  }
+});

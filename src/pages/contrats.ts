@@ -1,0 +1,517 @@
+/**
+ * The contract pages (MODULES 10): `/contrats` (the grid), `/contrats/{id}` (a contract, its
+ * dates and total, its notes, its PDF), `/contrats/nouveau` and `/contrats/{id}/modifier` (a
+ * draft's form). They read through the contracts and employees services, the same functions as
+ * `GET /api/contrats…`, in the organization the gate resolved; every change is sent by the
+ * page's script to the API, so that the rules live in one place.
+ */
+import type { Database } from '../db/database.ts';
+import { AppError } from '../http/errors.ts';
+import { MAX_LIMIT } from '../http/list.ts';
+import { listGrid, listNotes, readContract, type ContractSummary, type ContractView, type GridQuery } from '../contracts/contracts.service.ts';
+import { assertEditable } from '../contracts/contract.rules.ts';
+import { listEmployees } from '../employees/employees.service.ts';
+import { findOrganization } from '../org/org.repository.ts';
+import { formatDateFr, formatEuros } from '../format/french.ts';
+import type { Money } from '../money/money.ts';
+import { html, type SafeHtml } from './html.ts';
+import { formatPageDate } from './labels.ts';
+import { statusRegion } from './layout.ts';
+import {
+  CONTRACT_KIND_LABELS,
+  CONTRACT_KINDS,
+  CONTRACT_STATUSES,
+  CONTRACT_STATUS_LABELS,
+  DATE_NATURES,
+  DATE_NATURE_LABELS,
+  contractStatusLabel,
+  dateNatureLabel,
+} from './payroll-labels.ts';
+
+/** Page sizes offered by the grid (MODULES 10: 200 at most, the API's limit). */
+export const GRID_PAGE_SIZES = ['50', '100', String(MAX_LIMIT)] as const;
+
+/** The grid's query parameters: those of `GET /api/contrats`. */
+const GRID_PARAMS = ['q', 'status', 'kind', 'employee_id', 'from', 'to', 'limit', 'cursor'] as const;
+
+type Org = { id: string; name: string; structure_api: string | null };
+
+// ---------------------------------------------------------------------------------------
+// Small formats.
+
+const dash = html`<span class="muted">—</span>`;
+
+export function euros(value: Money | null): SafeHtml | string {
+  return value === null ? dash : formatEuros(value);
+}
+
+/** `"7.5"` → `"7,5"`. */
+export function decimalFr(value: string): string {
+  return value.replace('.', ',');
+}
+
+function period(c: { start_date: string; end_date: string | null }): string {
+  return c.end_date ? `du ${formatDateFr(c.start_date)} au ${formatDateFr(c.end_date)}` : `à partir du ${formatDateFr(c.start_date)}`;
+}
+
+export function contractBadge(status: string): SafeHtml {
+  return html`<span class="badge badge-contract-${status}">${contractStatusLabel(status)}</span>`;
+}
+
+function employeeName(e: { first_name: string; last_name: string }): string {
+  return `${e.first_name} ${e.last_name}`;
+}
+
+function orgLine(org: Org | undefined, isStaff: boolean): SafeHtml {
+  if (!org) return html``;
+  return html`<p class="lead">Organisation : <strong>${org.name}</strong>${isStaff ? html` <a href="/vos-acces" class="small-link">(changer)</a>` : ''}</p>`;
+}
+
+// ---------------------------------------------------------------------------------------
+// The grid.
+
+/** The page's query string reduced to the grid's parameters, empty values left out (a GET form sends them). */
+export function gridQueryOf(query: unknown): GridQuery {
+  const out: Record<string, string> = {};
+  const source = (query ?? {}) as Record<string, unknown>;
+  for (const name of GRID_PARAMS) {
+    const value = source[name];
+    if (typeof value === 'string' && value.trim() !== '') out[name] = value.trim();
+  }
+  return out as GridQuery;
+}
+
+const DATE_FR = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
+
+/**
+ * A date as a French user types it (`1/3/2027`, `01/03/2027`) in the API's form
+ * (`2027-03-01`); anything else is passed on as it is, for the API's check to answer.
+ */
+export function isoFromFr(value: string): string {
+  const match = DATE_FR.exec(value.trim());
+  return match ? `${match[3]}-${match[2]!.padStart(2, '0')}-${match[1]!.padStart(2, '0')}` : value;
+}
+
+export interface GridView {
+  org: Org | undefined;
+  isStaff: boolean;
+  query: GridQuery;
+  items: ContractSummary[];
+  nextCursor: string | null;
+  /** A refused filter (the API's 400 message): the grid shows it instead of rows. */
+  error: string | null;
+}
+
+export async function loadGrid(db: Database, orgId: string, isStaff: boolean, rawQuery: unknown): Promise<GridView> {
+  const query = gridQueryOf(rawQuery);
+  const org = await findOrganization(db, orgId);
+  try {
+    const page = await listGrid(db, orgId, { ...query, ...(query.from ? { from: isoFromFr(query.from) } : {}), ...(query.to ? { to: isoFromFr(query.to) } : {}) });
+    return { org, isStaff, query, items: page.items, nextCursor: page.next_cursor, error: null };
+  } catch (error) {
+    if (error instanceof AppError && error.status === 400) return { org, isStaff, query, items: [], nextCursor: null, error: error.userMessage ?? error.code };
+    throw error;
+  }
+}
+
+function gridHref(query: GridQuery, changes: Partial<Record<keyof GridQuery, string | undefined>>): string {
+  const params = new URLSearchParams();
+  const merged = { ...query, ...changes } as Record<string, string | undefined>;
+  for (const name of GRID_PARAMS) if (merged[name]) params.set(name, merged[name]!);
+  const text = params.toString();
+  return text ? `/contrats?${text}` : '/contrats';
+}
+
+function options(values: readonly string[], labels: Record<string, string>, selected: string | undefined, none?: string): SafeHtml[] {
+  const list = none === undefined ? [] : [html`<option value=""${!selected ? html` selected` : ''}>${none}</option>`];
+  return list.concat(values.map((v) => html`<option value="${v}"${v === selected ? html` selected` : ''}>${labels[v] ?? v}</option>`));
+}
+
+function filterForm(query: GridQuery): SafeHtml {
+  const sizes = Object.fromEntries(GRID_PAGE_SIZES.map((s) => [s, `${s} par page`]));
+  return html`<form class="form filters" method="get" action="/contrats" role="search" aria-label="Filtrer les contrats">
+    ${query.employee_id ? html`<input type="hidden" name="employee_id" value="${query.employee_id}">` : ''}
+    <div class="field field-wide">
+      <label for="filter-q">Rechercher</label>
+      <input id="filter-q" name="q" type="search" value="${query.q ?? ''}" maxlength="200" placeholder="Nom du salarié, numéro ou spectacle" autocomplete="off">
+    </div>
+    <div class="field">
+      <label for="filter-status">Statut</label>
+      <select id="filter-status" name="status">${options(CONTRACT_STATUSES, CONTRACT_STATUS_LABELS, query.status, 'Tous les statuts')}</select>
+    </div>
+    <div class="field">
+      <label for="filter-kind">Type</label>
+      <select id="filter-kind" name="kind">${options(CONTRACT_KINDS, Object.fromEntries(CONTRACT_KINDS.map((k) => [k, k])), query.kind, 'Tous les types')}</select>
+    </div>
+    <div class="field">
+      <label for="filter-from">En cours à partir du</label>
+      <input id="filter-from" name="from" type="text" inputmode="numeric" placeholder="JJ/MM/AAAA" maxlength="10" autocomplete="off" value="${query.from ?? ''}">
+    </div>
+    <div class="field">
+      <label for="filter-to">Jusqu'au</label>
+      <input id="filter-to" name="to" type="text" inputmode="numeric" placeholder="JJ/MM/AAAA" maxlength="10" autocomplete="off" value="${query.to ?? ''}">
+    </div>
+    <div class="field">
+      <label for="filter-limit">Affichage</label>
+      <select id="filter-limit" name="limit">${options(GRID_PAGE_SIZES, sizes, query.limit ?? GRID_PAGE_SIZES[0])}</select>
+    </div>
+    <div class="field field-submit actions">
+      <button type="submit" class="button" id="filter-submit">Filtrer</button>
+      <a class="button button-secondary" href="/contrats">Effacer</a>
+    </div>
+  </form>`;
+}
+
+function gridRow(c: ContractSummary): SafeHtml {
+  const what = [c.job_title, c.show_title].filter(Boolean).join(' · ');
+  return html`<tr data-contract-id="${c.id}">
+    <td data-label="Numéro" class="nowrap"><a href="/contrats/${c.id}">${c.contract_number}</a></td>
+    <td data-label="Salarié">${employeeName(c.employee)}</td>
+    <td data-label="Type">${c.kind}</td>
+    <td data-label="Emploi · spectacle">${what || dash}</td>
+    <td data-label="Période" class="date">${c.end_date ? html`${formatDateFr(c.start_date)} → ${formatDateFr(c.end_date)}` : html`depuis le ${formatDateFr(c.start_date)}`}</td>
+    <td data-label="Brut total" class="amount">${euros(c.gross_total)}</td>
+    <td data-label="Statut">${contractBadge(c.status)}</td>
+  </tr>`;
+}
+
+export function renderGrid(view: GridView): SafeHtml {
+  const { query, items } = view;
+  const filtered = GRID_PARAMS.some((p) => p !== 'limit' && p !== 'cursor' && query[p]);
+  const count = items.length;
+  const summary = view.error
+    ? html`<p class="status" data-kind="error" role="alert">${view.error}</p>`
+    : count === 0
+      ? html`<p>${filtered ? 'Aucun contrat ne correspond à ces critères.' : "Aucun contrat pour le moment. Créez le premier avec « Nouveau contrat »."}</p>`
+      : html`<p class="muted" id="grid-summary">${count === 1 ? '1 contrat affiché' : `${count} contrats affichés`}${query.cursor ? ' (page suivante)' : ''}, du plus récent au plus ancien.</p>`;
+  return html`<div class="page" id="contrats">
+  <div class="page-head">
+    <h1>Contrats</h1>
+    <a class="button" href="/contrats/nouveau" id="new-contract">Nouveau contrat</a>
+  </div>
+  ${orgLine(view.org, view.isStaff)}
+  <section class="card" aria-labelledby="filters-title">
+    <h2 id="filters-title" class="visually-hidden">Filtres</h2>
+    ${filterForm(query)}
+    ${query.employee_id ? html`<p class="muted">Contrats d'un seul salarié. <a href="${gridHref(query, { employee_id: undefined, cursor: undefined })}">Voir tous les salariés</a></p>` : ''}
+  </section>
+  <section class="card" aria-labelledby="grid-title">
+    <h2 id="grid-title">Liste des contrats</h2>
+    ${summary}
+    ${count
+      ? html`<div class="table-wrap"><table class="table stack grid">
+      <caption class="visually-hidden">Contrats, du plus récent au plus ancien</caption>
+      <thead><tr><th scope="col">Numéro</th><th scope="col">Salarié</th><th scope="col">Type</th><th scope="col">Emploi · spectacle</th><th scope="col">Période</th><th scope="col" class="amount">Brut total</th><th scope="col">Statut</th></tr></thead>
+      <tbody>${items.map(gridRow)}</tbody>
+    </table></div>`
+      : ''}
+    ${query.cursor || view.nextCursor
+      ? html`<nav class="pager" aria-label="Pages de la liste">
+      ${query.cursor ? html`<a class="button button-secondary" href="${gridHref(query, { cursor: undefined })}">Première page</a>` : ''}
+      ${view.nextCursor ? html`<a class="button button-secondary" id="next-page" href="${gridHref(query, { cursor: view.nextCursor })}">Page suivante</a>` : ''}
+    </nav>`
+      : ''}
+  </section>
+</div>`;
+}
+
+// ---------------------------------------------------------------------------------------
+// One contract.
+
+type Note = { id: string; author_email: string; text: string; created_at: Date | string };
+
+export interface ContractPageView {
+  org: Org | undefined;
+  isStaff: boolean;
+  contract: ContractView;
+  notes: Note[];
+  moreNotes: boolean;
+  /** A confirmation carried by the address after a change made on another page (`?cree=1`). */
+  flash: string | null;
+}
+
+const FLASHES: Record<string, string> = {
+  cree: 'Brouillon créé.',
+  modifie: 'Modifications enregistrées.',
+};
+
+/** How many notes the page shows (newest first). */
+export const NOTES_SHOWN = 50;
+
+export async function loadContractPage(db: Database, orgId: string, isStaff: boolean, id: string, rawQuery: unknown): Promise<ContractPageView> {
+  const contract = await readContract(db, orgId, id);
+  const [org, notes] = await Promise.all([findOrganization(db, orgId), listNotes(db, orgId, contract.id, { limit: String(NOTES_SHOWN) })]);
+  const query = (rawQuery ?? {}) as Record<string, unknown>;
+  const flash = Object.keys(FLASHES).find((key) => query[key] === '1');
+  return { org, isStaff, contract, notes: notes.items as Note[], moreNotes: notes.next_cursor !== null, flash: flash ? FLASHES[flash]! : null };
+}
+
+function detailsList(c: ContractView): SafeHtml {
+  const row = (label: string, value: SafeHtml | string | null) => html`<div><dt>${label}</dt><dd>${value === null || value === '' ? dash : value}</dd></div>`;
+  return html`<dl class="details">
+    ${row('Salarié', html`${employeeName(c.employee)} <a class="small-link" href="/contrats?employee_id=${c.employee_id}">(ses contrats)</a>`)}
+    ${row('Type', CONTRACT_KIND_LABELS[c.kind as keyof typeof CONTRACT_KIND_LABELS] ?? c.kind)}
+    ${row('Emploi', c.job_title)}
+    ${row('Objet · spectacle', c.show_title)}
+    ${row('IDCC', c.idcc)}
+    ${row('Période', period(c))}
+    ${c.kind === 'CDDU' ? '' : row('Salaire mensuel brut', euros(c.monthly_gross))}
+    ${row('Total brut', html`<strong id="gross-total">${euros(c.gross_total)}</strong>`)}
+  </dl>`;
+}
+
+function datesTable(c: ContractView): SafeHtml {
+  if (c.dates.length === 0) {
+    return html`<p class="muted">${c.kind === 'CDDU' ? 'Aucune date pour le moment.' : 'Aucune date : le salaire est mensuel.'}</p>`;
+  }
+  return html`<div class="table-wrap"><table class="table stack dates">
+    <caption class="visually-hidden">Salaires par date</caption>
+    <thead><tr><th scope="col">Date</th><th scope="col">Nature</th><th scope="col" class="amount">Quantité</th><th scope="col" class="amount">Montant brut</th></tr></thead>
+    <tbody>${c.dates.map(
+      (d) => html`<tr>
+      <td data-label="Date" class="date">${formatDateFr(d.date)}</td>
+      <td data-label="Nature">${dateNatureLabel(d.nature)}</td>
+      <td data-label="Quantité" class="amount">${decimalFr(d.quantity)}</td>
+      <td data-label="Montant" class="amount">${formatEuros(d.amount)}</td>
+    </tr>`,
+    )}</tbody>
+    <tfoot><tr><th scope="row" colspan="3">Total (${c.dates.length === 1 ? '1 date' : `${c.dates.length} dates`})</th><td data-label="Total" class="amount"><strong>${euros(c.gross_total)}</strong></td></tr></tfoot>
+  </table></div>`;
+}
+
+function pdfSection(c: ContractView): SafeHtml {
+  const state = c.has_signed_pdf
+    ? html`Le contrat signé est disponible${c.signed_at ? html` (déposé le ${formatDateFr(new Date(c.signed_at).toISOString().slice(0, 10))})` : ''}.`
+    : c.has_generated_pdf
+      ? 'Un PDF a été généré. Générez-le à nouveau après une modification.'
+      : "Aucun PDF pour le moment : générez-le pour l'envoyer à la signature.";
+  return html`<section class="card" id="pdf" data-refresh aria-labelledby="pdf-title">
+  <h2 id="pdf-title">Document</h2>
+  <p id="pdf-state">${state}</p>
+  <div class="actions">
+    ${c.status === 'annule' ? '' : html`<button type="button" class="button" id="generate-pdf">Générer le PDF</button>`}
+    ${c.has_signed_pdf || c.has_generated_pdf
+      ? html`<button type="button" class="button button-secondary" id="download-pdf">${c.has_signed_pdf ? 'Télécharger le contrat signé' : 'Télécharger le PDF'}</button>`
+      : ''}
+  </div>
+</section>`;
+}
+
+function actionsSection(c: ContractView): SafeHtml {
+  const draft = c.status === 'brouillon';
+  const cancellable = c.status !== 'signe' && c.status !== 'annule';
+  if (!draft && !cancellable) return html``;
+  return html`<section class="card" id="contract-actions" data-refresh aria-labelledby="actions-title">
+  <h2 id="actions-title">Actions</h2>
+  ${draft ? html`<p class="muted">Seul un brouillon peut être modifié. Une fois soumis, le contrat part à la signature.</p>` : ''}
+  <div class="actions">
+    ${draft ? html`<a class="button" id="edit-contract" href="/contrats/${c.id}/modifier">Modifier le brouillon</a>` : ''}
+    ${draft ? html`<button type="button" class="button button-secondary" id="submit-contract">Soumettre pour signature</button>` : ''}
+    ${cancellable ? html`<button type="button" class="button button-danger" id="cancel-contract">Annuler le contrat</button>` : ''}
+  </div>
+</section>`;
+}
+
+function notesSection(notes: Note[], more: boolean, timeZone: string): SafeHtml {
+  return html`<section class="card" id="notes" aria-labelledby="notes-title">
+  <h2 id="notes-title" tabindex="-1">Notes</h2>
+  <form id="note-form" class="form" novalidate>
+    <div class="field">
+      <label for="note-text">Nouvelle note</label>
+      <p class="hint" id="note-hint">Visible par votre organisation et par l'équipe paie, qui est prévenue par e-mail. 5 000 caractères au plus.</p>
+      <textarea id="note-text" name="text" rows="3" maxlength="5000" required aria-describedby="note-text-error"></textarea>
+      <p id="note-text-error" class="field-error" hidden></p>
+    </div>
+    <div><button type="submit" class="button">Ajouter la note</button></div>
+  </form>
+  <div id="notes-list" data-refresh>
+  ${notes.length
+    ? html`<ol class="notes" aria-label="Notes, de la plus récente à la plus ancienne">${notes.map(
+        (n) => html`<li class="note">
+      <p class="note-meta"><strong class="email">${n.author_email}</strong> · <time datetime="${new Date(n.created_at).toISOString()}">${formatPageDate(n.created_at, timeZone)}</time></p>
+      <p class="note-text">${n.text}</p>
+    </li>`,
+      )}</ol>${more ? html`<p class="muted">Seules les ${NOTES_SHOWN} notes les plus récentes sont affichées.</p>` : ''}`
+    : html`<p class="muted" id="no-notes">Aucune note pour le moment.</p>`}
+  </div>
+</section>`;
+}
+
+const cancelDialog = html`<dialog id="confirm-cancel" class="dialog" aria-labelledby="confirm-cancel-title" aria-describedby="confirm-cancel-text">
+  <form method="dialog">
+    <h2 id="confirm-cancel-title">Annuler ce contrat ?</h2>
+    <p id="confirm-cancel-text">Le contrat passera au statut « Annulé » et ne pourra plus être modifié ni signé.</p>
+    <div class="dialog-actions">
+      <button type="submit" value="cancel" class="button button-secondary" autofocus>Garder le contrat</button>
+      <button type="submit" value="confirm" class="button button-danger">Annuler le contrat</button>
+    </div>
+  </form>
+</dialog>`;
+
+export function renderContractPage(view: ContractPageView, timeZone: string): SafeHtml {
+  const c = view.contract;
+  return html`<div class="page" id="contrat" data-contract-id="${c.id}" data-contract-number="${c.contract_number}">
+  <p class="breadcrumb"><a href="/contrats">← Tous les contrats</a></p>
+  <div class="page-head" id="contract-head" data-refresh>
+    <h1>Contrat <span class="nowrap">${c.contract_number}</span></h1>
+    ${contractBadge(c.status)}
+  </div>
+  ${orgLine(view.org, view.isStaff)}
+  <div id="status" class="status" role="status" aria-live="polite" aria-atomic="true"${view.flash ? html` data-kind="success"` : ''}>${view.flash ?? ''}</div>
+  <div class="columns">
+    <div>
+      <section class="card" id="summary" data-refresh aria-labelledby="summary-title">
+        <h2 id="summary-title">Informations</h2>
+        ${detailsList(c)}
+      </section>
+      <section class="card" id="dates" data-refresh aria-labelledby="dates-title">
+        <h2 id="dates-title">Salaires par date</h2>
+        ${datesTable(c)}
+      </section>
+    </div>
+    <div>
+      ${actionsSection(c)}
+      ${pdfSection(c)}
+      ${notesSection(view.notes, view.moreNotes, timeZone)}
+    </div>
+  </div>
+</div>
+${c.status !== 'signe' && c.status !== 'annule' ? cancelDialog : ''}`;
+}
+
+// ---------------------------------------------------------------------------------------
+// A draft's form (creation and edit).
+
+type EmployeeOption = { id: string; first_name: string; last_name: string };
+
+/** Every employee of the organization by name, page after page (the form's list). */
+async function allEmployees(db: Database, orgId: string): Promise<EmployeeOption[]> {
+  const out: EmployeeOption[] = [];
+  let cursor: string | undefined;
+  // 25 pages of 200: far beyond a performing-arts employer's staff.
+  for (let i = 0; i < 25; i++) {
+    const page = await listEmployees(db, orgId, { limit: String(MAX_LIMIT), ...(cursor ? { cursor } : {}) });
+    out.push(...page.items);
+    if (!page.next_cursor) break;
+    cursor = page.next_cursor;
+  }
+  return out;
+}
+
+export interface FormView {
+  org: Org | undefined;
+  isStaff: boolean;
+  employees: EmployeeOption[];
+  /** The draft edited; null for a new one. */
+  contract: ContractView | null;
+}
+
+export async function loadForm(db: Database, orgId: string, isStaff: boolean, id: string | null): Promise<FormView> {
+  const [org, employees, contract] = await Promise.all([
+    findOrganization(db, orgId),
+    allEmployees(db, orgId),
+    id === null ? Promise.resolve(null) : readContract(db, orgId, id),
+  ]);
+  // The API's own rule (409 contract_locked): the page never offers a form it would refuse.
+  if (contract) assertEditable(contract.status);
+  return { org, isStaff, employees, contract };
+}
+
+/** An amount as typed in French (`180,00`). */
+function amountInput(value: Money | null): string {
+  return value === null ? '' : value.replace('.', ',');
+}
+
+function dateRow(index: number | '__N__', line: { date: string; nature: string; quantity: string; amount: string } | null): SafeHtml {
+  const n = typeof index === 'number' ? String(index + 1) : index;
+  return html`<tr class="date-line">
+    <td data-label="Date"><label class="visually-hidden" for="line-date-${n}">Date de la ligne ${n}</label>
+      <input id="line-date-${n}" type="text" inputmode="numeric" placeholder="JJ/MM/AAAA" maxlength="10" autocomplete="off" name="date" value="${line ? formatDateFr(line.date) : ''}" required></td>
+    <td data-label="Nature"><label class="visually-hidden" for="line-nature-${n}">Nature de la ligne ${n}</label>
+      <select id="line-nature-${n}" name="nature">${options(DATE_NATURES, DATE_NATURE_LABELS, line?.nature ?? 'representation')}</select></td>
+    <td data-label="Quantité"><label class="visually-hidden" for="line-quantity-${n}">Quantité de la ligne ${n}</label>
+      <input id="line-quantity-${n}" type="text" inputmode="decimal" name="quantity" value="${line ? decimalFr(line.quantity) : '1'}" required size="5"></td>
+    <td data-label="Montant brut (€)"><label class="visually-hidden" for="line-amount-${n}">Montant brut de la ligne ${n}, en euros</label>
+      <input id="line-amount-${n}" type="text" inputmode="decimal" name="amount" value="${line ? amountInput(line.amount as Money) : ''}" required size="10"></td>
+    <td data-label="Retirer"><button type="button" class="button button-small button-secondary" data-remove-line>Retirer<span class="visually-hidden"> la ligne ${n}</span></button></td>
+  </tr>`;
+}
+
+export function renderForm(view: FormView): SafeHtml {
+  const c = view.contract;
+  const title = c ? `Modifier le contrat ${c.contract_number}` : 'Nouveau contrat';
+  const kind = c?.kind ?? 'CDDU';
+  const text = (id: string, name: string, label: string, value: string | null, extra: SafeHtml | string = '', hint = '') => html`<div class="field">
+      <label for="${id}">${label}</label>
+      ${hint ? html`<p class="hint" id="${id}-hint">${hint}</p>` : ''}
+      <input id="${id}" name="${name}" type="text" value="${value ?? ''}" aria-describedby="${hint ? `${id}-hint ` : ''}${id}-error" ${extra}>
+      <p id="${id}-error" class="field-error" hidden></p>
+    </div>`;
+  const date = (id: string, name: string, label: string, value: string | null, required: boolean) => html`<div class="field" data-field="${name}">
+      <label for="${id}">${label}${required ? html` <span class="required">(obligatoire)</span>` : ''}</label>
+      <input id="${id}" name="${name}" type="text" inputmode="numeric" placeholder="JJ/MM/AAAA" maxlength="10" autocomplete="off" value="${value ? formatDateFr(value) : ''}" aria-describedby="date-format-hint ${id}-error">
+      <p id="${id}-error" class="field-error" hidden></p>
+    </div>`;
+  return html`<div class="page" id="contract-form-page">
+  <p class="breadcrumb"><a href="${c ? `/contrats/${c.id}` : '/contrats'}">← ${c ? `Retour au contrat ${c.contract_number}` : 'Tous les contrats'}</a></p>
+  <h1>${title}</h1>
+  ${orgLine(view.org, view.isStaff)}
+  ${statusRegion()}
+  <form id="contract-form" class="card form" novalidate data-mode="${c ? 'edit' : 'create'}" data-contract-id="${c?.id ?? ''}">
+    <fieldset class="fieldset">
+      <legend>Salarié</legend>
+      <div class="field">
+        <label for="contract-employee_id">Salarié <span class="required">(obligatoire)</span></label>
+        <select id="contract-employee_id" name="employee_id" aria-describedby="contract-employee_id-error">
+          <option value="">Choisissez un salarié</option>
+          ${view.employees.map((e) => html`<option value="${e.id}"${c?.employee_id === e.id ? html` selected` : ''}>${e.last_name} ${e.first_name}</option>`)}
+        </select>
+        <p id="contract-employee_id-error" class="field-error" hidden></p>
+      </div>
+      <details class="new-employee" id="new-employee">
+        <summary>Le salarié n'est pas dans la liste ? Ajoutez-le</summary>
+        <div class="form-row">
+          <div class="field"><label for="new-employee-first">Prénom</label><input id="new-employee-first" type="text" maxlength="100" autocomplete="off"></div>
+          <div class="field"><label for="new-employee-last">Nom</label><input id="new-employee-last" type="text" maxlength="100" autocomplete="off"></div>
+          <div class="field field-submit"><button type="button" class="button button-secondary" id="add-employee">Ajouter le salarié</button></div>
+        </div>
+      </details>
+    </fieldset>
+    <p id="date-format-hint" class="visually-hidden">Format JJ/MM/AAAA.</p>
+    <fieldset class="fieldset">
+      <legend>Contrat</legend>
+      <div class="form-row">
+        <div class="field">
+          <label for="contract-kind">Type de contrat <span class="required">(obligatoire)</span></label>
+          <select id="contract-kind" name="kind" aria-describedby="contract-kind-error">${options(CONTRACT_KINDS, Object.fromEntries(CONTRACT_KINDS.map((k) => [k, k])), kind)}</select>
+          <p id="contract-kind-error" class="field-error" hidden></p>
+        </div>
+        ${text('contract-job_title', 'job_title', 'Emploi', c?.job_title ?? null, html`maxlength="200"`, 'Par exemple : comédienne, régisseur lumière.')}
+        ${text('contract-show_title', 'show_title', 'Objet · spectacle', c?.show_title ?? null, html`maxlength="200"`, 'Obligatoire pour un CDDU.')}
+        ${text('contract-idcc', 'idcc', 'IDCC', c?.idcc ?? null, html`maxlength="4" inputmode="numeric" size="6"`, 'Quatre chiffres, par exemple 3090.')}
+      </div>
+      <div class="form-row">
+        ${date('contract-start_date', 'start_date', 'Date de début', c?.start_date ?? null, true)}
+        ${date('contract-end_date', 'end_date', 'Date de fin', c?.end_date ?? null, false)}
+        ${text('contract-monthly_gross', 'monthly_gross', 'Salaire mensuel brut (€)', c ? amountInput(c.monthly_gross) : null, html`inputmode="decimal"`, 'CDD et CDI seulement.')}
+      </div>
+    </fieldset>
+    <fieldset class="fieldset">
+      <legend>Salaires par date</legend>
+      <p class="hint">Dates au format JJ/MM/AAAA, dans la période du contrat. Montants en euros, avec une virgule : 180,50.</p>
+      <div class="table-wrap"><table class="table stack date-lines">
+        <caption class="visually-hidden">Salaires par date</caption>
+        <thead><tr><th scope="col">Date</th><th scope="col">Nature</th><th scope="col">Quantité</th><th scope="col">Montant brut (€)</th><th scope="col"><span class="visually-hidden">Retirer</span></th></tr></thead>
+        <tbody id="date-lines">${(c?.dates ?? []).map((d, i) => dateRow(i, d))}</tbody>
+      </table></div>
+      <p id="no-lines" class="muted"${c?.dates.length ? html` hidden` : ''}>Aucune date.</p>
+      <button type="button" class="button button-secondary" id="add-line">Ajouter une date</button>
+      <template id="date-line-template">${dateRow('__N__', null)}</template>
+    </fieldset>
+    <div class="actions">
+      <button type="submit" class="button" id="save-contract">${c ? 'Enregistrer les modifications' : 'Créer le brouillon'}</button>
+      <a class="button button-secondary" href="${c ? `/contrats/${c.id}` : '/contrats'}">Annuler</a>
+    </div>
+  </form>
+</div>`;
+}

@@ -1,0 +1,55 @@
+/**
+ * The module pages (MODULES 10). Each page route declares the gate of the API it shows
+ * (`config: { gate }`), enforced by the same hook (`src/org/gate.plugin.ts`) before the
+ * handler runs: a page a role may not open answers as its API does (403 plain `Forbidden`,
+ * 400 `no_active_org`), and the navigation bar (`nav.ts`) offers only the pages `can()`
+ * opens. Registered inside `pages.routes.ts`, whose error handler renders those refusals.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { orgScope } from '../org/scope.ts';
+import type { SafeHtml } from './html.ts';
+import { renderPage } from './layout.ts';
+import { membershipOfScope, navFor, renderNav } from './nav.ts';
+import { loadContractPage, loadForm, loadGrid, renderContractPage, renderForm, renderGrid } from './contrats.ts';
+
+export interface ModulePagesOptions {
+  sendHtml(reply: FastifyReply, body: string, status?: number): FastifyReply;
+}
+
+type IdParams = { Params: { id: string } };
+
+export default async function modulePagesRoutes(fastify: FastifyInstance, options: ModulePagesOptions): Promise<void> {
+  const { db, config } = fastify;
+  const hidden = { hide: true };
+
+  /** The page in the shell, with the caller's banner and navigation bar. */
+  function page(request: FastifyRequest, reply: FastifyReply, shell: { title: string; script?: string; main: SafeHtml }, status = 200) {
+    const caller = request.caller!;
+    const nav = renderNav(navFor(caller, membershipOfScope(request)), new URL(request.url, 'http://x').pathname);
+    return options.sendHtml(reply, renderPage({ ...shell, user: { email: caller.email, firstName: caller.firstName }, nav }), status);
+  }
+
+  fastify.get('/contrats', { config: { gate: 'contract' }, schema: hidden }, async (request, reply) => {
+    const { orgId, caller } = orgScope(request);
+    const view = await loadGrid(db, orgId, caller.isStaff, request.query);
+    return page(request, reply, { title: 'Contrats', main: renderGrid(view) }, view.error ? 400 : 200);
+  });
+
+  fastify.get('/contrats/nouveau', { config: { gate: 'contract' }, schema: hidden }, async (request, reply) => {
+    const { orgId, caller } = orgScope(request);
+    const view = await loadForm(db, orgId, caller.isStaff, null);
+    return page(request, reply, { title: 'Nouveau contrat', script: 'contrat-form.js', main: renderForm(view) });
+  });
+
+  fastify.get<IdParams>('/contrats/:id', { config: { gate: 'contract' }, schema: hidden }, async (request, reply) => {
+    const { orgId, caller } = orgScope(request);
+    const view = await loadContractPage(db, orgId, caller.isStaff, request.params.id, request.query);
+    return page(request, reply, { title: `Contrat ${view.contract.contract_number}`, script: 'contrat.js', main: renderContractPage(view, config.mailTimezone) });
+  });
+
+  fastify.get<IdParams>('/contrats/:id/modifier', { config: { gate: 'contract' }, schema: hidden }, async (request, reply) => {
+    const { orgId, caller } = orgScope(request);
+    const view = await loadForm(db, orgId, caller.isStaff, request.params.id);
+    return page(request, reply, { title: `Modifier le contrat ${view.contract!.contract_number}`, script: 'contrat-form.js', main: renderForm(view) });
+  });
+}

@@ -1,0 +1,53 @@
+/**
+ * The navigation bar (MODULES 10): the pages a caller may open, decided by the same gates as
+ * their API (`can()` of `src/org/permissions.ts`), so that the bar never offers a page that
+ * would answer 403. A page route declares its gate like an API route (`config: { gate }`); this
+ * table only says where each page is and which gate opens it.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { Database } from '../db/database.ts';
+import type { Caller } from '../identity/identity.service.ts';
+import { can, type Gate } from '../org/permissions.ts';
+import { activeOrgOf, readMembership, type MembershipFact } from '../org/scope.ts';
+import { html, type SafeHtml } from './html.ts';
+
+export interface NavEntry {
+  href: string;
+  label: string;
+  /** The gate of the page (and of the API it shows). */
+  gate: Gate;
+}
+
+/** Every page of the bar, in its order. */
+export const NAV: readonly NavEntry[] = [
+  { href: '/contrats', label: 'Contrats', gate: 'contract' },
+  { href: '/vos-acces', label: 'Accès', gate: 'signedIn' },
+];
+
+/** The entries a caller with this membership (in the page's organization) may open. */
+export function navFor(caller: Caller | null, membership: MembershipFact): NavEntry[] {
+  return NAV.filter((entry) => can(caller, membership, entry.gate) === 'allowed');
+}
+
+/** The membership as `can()` takes it, from a gated page's scope (the gate has already read it). */
+export function membershipOfScope(request: FastifyRequest): MembershipFact {
+  const role = request.scope?.role ?? null;
+  return role === null ? undefined : { role, revoked: false };
+}
+
+/** For a page without an organization gate (`/vos-acces`): the membership in the organization SPEC 4.3 resolves. */
+export async function membershipOfRequest(db: Database, request: FastifyRequest): Promise<MembershipFact> {
+  const caller = request.caller;
+  if (!caller || caller.isStaff) return undefined;
+  const { orgId } = await activeOrgOf(db, request, 'staffSettings');
+  return orgId ? readMembership(db, orgId, caller.userId) : undefined;
+}
+
+/** The bar: `aria-current` on the entry the path is in. */
+export function renderNav(entries: readonly NavEntry[], currentPath: string): SafeHtml {
+  if (entries.length === 0) return html``;
+  const isCurrent = (href: string) => currentPath === href || currentPath.startsWith(`${href}/`);
+  return html`<nav class="main-nav" aria-label="Rubriques">
+  <ul>${entries.map((e) => html`<li><a href="${e.href}"${isCurrent(e.href) ? html` aria-current="page"` : ''}>${e.label}</a></li>`)}</ul>
+</nav>`;
+}
