@@ -14,7 +14,7 @@
 import Fastify from 'fastify';
 import pg from 'pg';
 import { issueToken } from '../src/identity/tokens.ts';
-import { activationEmail, roleLabel } from '../src/mail/templates.ts';
+import { activationEmail, roleLabel, type Inviter } from '../src/mail/templates.ts';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.LIMIT_POOL ?? 10) });
 const PUBLIC_URL = `http://localhost:${process.env.PORT ?? 3100}`;
@@ -47,7 +47,7 @@ const INVITE_SQL = `
 interface Context {
   orgName: string;
   actorEmail: string;
-  inviter: { name: string; status: string };
+  inviter: Inviter;
 }
 const contexts = new Map<string, Promise<Context>>();
 
@@ -62,7 +62,7 @@ async function contextOf(orgId: string, actorId: string): Promise<Context> {
   return {
     orgName: row.name,
     actorEmail: row.email,
-    inviter: { name: row.first_name ? `${row.first_name} (${row.email})` : row.email, status: roleLabel(row.role) },
+    inviter: { firstName: row.first_name, email: row.email, status: roleLabel(row.role) },
   };
 }
 

@@ -3,7 +3,7 @@
  * with the same options (`appOptions`), so validation behaves the same everywhere.
  */
 import crypto from 'node:crypto';
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifySchema, FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
@@ -33,7 +33,7 @@ import payslipsRoutes from './payslips/payslips.routes.ts';
 import transfersRoutes from './transfers/transfers.routes.ts';
 import invoicesRoutes from './invoices/invoices.routes.ts';
 import contributionsRoutes from './contributions/contributions.routes.ts';
-import pagesRoutes from './pages/pages.routes.ts';
+import pagesRoutes, { sendNotFoundPage, wantsHtmlPage } from './pages/pages.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -103,8 +103,10 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
   });
 
   fastify.setErrorHandler(errorHandler);
-  fastify.setNotFoundHandler((_request, reply) => {
-    sendError(reply, httpErrors.notFound());
+  fastify.setNotFoundHandler((request, reply) => {
+    // A person's browser gets a French page; the API and every other client keep the JSON.
+    if (wantsHtmlPage(request)) return sendNotFoundPage(reply);
+    return sendError(reply, httpErrors.notFound());
   });
 
   // First: its hooks must reach every route, /docs included (see pages/security.ts).
@@ -115,6 +117,22 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
       info: { title: 'payroll-access', description: 'Organizations, members, roles, invitations and sign-in.', version: '0.1.0' },
       // Relative: /docs' "Try it out" calls the address the page was loaded from (PUBLIC_URL is for e-mails).
       servers: [{ url: '/' }],
+      components: {
+        securitySchemes: {
+          // CONTRACT 4: POST /auth/session sets it; the browser sends it back.
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'session',
+            description: 'The `session` cookie set by `POST /auth/session` (a one-time link exchanged for a session).',
+          },
+        },
+      },
+    },
+    // A route that declares a gate needs a session (src/org/gate.plugin.ts); public routes do not.
+    transform: ({ schema, url, route }) => {
+      const gated = (route.config as { gate?: unknown } | undefined)?.gate !== undefined;
+      return { schema: gated ? ({ ...schema, security: [{ session: [] }] } as FastifySchema) : schema, url };
     },
   });
   await fastify.register(swaggerUi, { routePrefix: '/docs', transformStaticCSP: docsCsp });

@@ -115,6 +115,17 @@ async function start(config: Config): Promise<void> {
     throw describeListenFailure(error, config);
   }
   server.log.info({ publicUrl: config.publicUrl, database: database.kind }, 'payroll-access ready');
+  // Once, in plain words, for the person who typed `npm start` (stdout keeps its JSON lines).
+  process.stderr.write(`${readyLine(config)}\n`);
+}
+
+/** "payroll-access is ready: open http://localhost:3000/login in your browser". */
+function readyLine(config: { publicUrl: string; host: string; port: number }): string {
+  const listening = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+  const open = `${config.publicUrl}/login`;
+  return new URL(config.publicUrl).port === String(config.port) || config.publicUrl === listening
+    ? `payroll-access is ready: open ${open} in your browser`
+    : `payroll-access is ready, listening on ${listening}: open ${open} in your browser (PUBLIC_URL)`;
 }
 
 try {

@@ -108,7 +108,8 @@ export default async function accessRoutes(fastify: FastifyInstance): Promise<vo
     },
     async (request) => {
       const limit = request.query.limit ?? 50;
-      const rows = await listAccessEvents(db, requestScope(request).orgId, request.query.before ?? null, limit);
+      const { orgId, caller } = requestScope(request);
+      const rows = await listAccessEvents(db, orgId, request.query.before ?? null, limit, caller.isStaff);
       return { items: rows, next_cursor: rows.length === limit ? rows.at(-1)!.id : null };
     },
   );

@@ -15,7 +15,7 @@ import { isPlausibleEmail, normalizeEmail } from '../identity/email.ts';
 import { identityErrors } from '../identity/identity.errors.ts';
 import { findUserById, type Account } from '../identity/identity.repository.ts';
 import { activationUrl, firstNameOf, issueOneTimeToken } from '../identity/identity.service.ts';
-import { accessUpdatedEmail, activationEmail, formatMailDate, roleLabel } from '../mail/templates.ts';
+import { accessUpdatedEmail, activationEmail, formatMailDate, roleLabel, type Inviter } from '../mail/templates.ts';
 import * as members from '../org/membership.repository.ts';
 import { grantRole, type RoleGrant } from '../org/membership.service.ts';
 import { findOrganization } from '../org/org.repository.ts';
@@ -71,12 +71,10 @@ export function parseMemberInput(body: Static<typeof AddMemberBody>, options: { 
 export const INVITATIONS = { name: 'invitation', max: 5, windowMs: 15 * 60 * 1000 };
 
 /** "Invité par" in the activation e-mail: who, with their status. */
-function inviterOf(scope: RequestScope): { name: string; status: string } {
+function inviterOf(scope: RequestScope): Inviter {
   const { caller, role } = scope;
-  const name = caller.firstName ? `${caller.firstName} (${caller.email})` : caller.email;
   // A member who passed the gate has a role; staff have none.
-  const status = roleLabel(role ?? caller.staffLevel ?? 'STAFF');
-  return { name, status };
+  return { firstName: caller.firstName, email: caller.email, status: roleLabel(role ?? caller.staffLevel ?? 'STAFF') };
 }
 
 async function requireOrganization(db: Database, orgId: string | null) {

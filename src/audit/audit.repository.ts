@@ -49,15 +49,27 @@ export async function recordAccessEvent(db: Database, event: AccessEvent): Promi
   await db.insertInto('access_events').values(event).execute();
 }
 
-/** The audit trail, newest first; `before` is the id the previous page ended on. */
+/**
+ * Actions recorded for the staff only (CONTRACT 5): a staff member choosing an organization
+ * is written to that organization's trail, but is never part of the organization's own view
+ * of its history.
+ */
+export const STAFF_ONLY_ACTIONS = ['active_org_selected'] as const;
+
+/**
+ * The audit trail, newest first; `before` is the id the previous page ended on. `forStaff`
+ * false is an organization's own view: the staff-only actions are left out.
+ */
 export function listAccessEvents(
   db: Database,
   orgId: string | null,
   before: string | null,
   limit: number,
+  forStaff = true,
 ): Promise<AccessEventRow[]> {
   let query = db.selectFrom('access_events').selectAll().orderBy('id', 'desc').limit(limit);
   if (orgId) query = query.where('org_id', '=', orgId);
+  if (!forStaff) query = query.where('action', 'not in', STAFF_ONLY_ACTIONS);
   if (before) query = query.where('id', '<', before);
   return query.execute();
 }

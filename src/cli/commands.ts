@@ -6,6 +6,7 @@
  * paths go through `runCommand`, so the arguments are checked the same way wherever the
  * command runs. Every failure a user can cause is a `CommandError`: one line, no stack.
  */
+import { listOrgMembersJson } from '../access/access.repository.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { isUniqueViolation } from '../db/errors.ts';
@@ -192,7 +193,7 @@ async function seedOrganization(change: Change, config: Config, demo: DemoOrgani
   const org =
     (await findOrganizationByKey(trx, demo.key)) ??
     { id: await createOrganization(trx, { name: demo.name, structure_api: demo.key }), name: demo.name };
-  const seeded: Array<{ email: string; role: MemberRole; state: DemoState }> = [];
+  const seeded: Array<{ email: string; role: string; state: DemoState }> = [];
   for (const member of demo.members) {
     const account = await findUserByEmail(trx, member.email);
     const current = account ? await members.findMembership(trx, org.id, account.id) : undefined;
@@ -207,7 +208,11 @@ async function seedOrganization(change: Change, config: Config, demo: DemoOrgani
         });
       }
     }
-    seeded.push({ email: member.email, role: member.role, state: member.state });
+  }
+  // What the organization holds now (a re-run shows today's state, not the original seed).
+  const current = JSON.parse(await listOrgMembersJson(trx, org.id)) as Array<{ email: string; role: string; revoked: boolean; activated: boolean }>;
+  for (const m of current.reverse()) {
+    seeded.push({ email: m.email, role: m.role, state: m.revoked ? 'revoked' : m.activated ? 'active' : 'pending' });
   }
   // The payroll data is recorded as prepared by the organization's agent.
   const agent = demo.members.find((m) => m.role === ROLE.agent && m.state === 'active')!;
@@ -239,7 +244,10 @@ export async function seedDemo({ db, config }: CommandContext) {
       role: admin.role,
       login_url: await signInLinkFor(db, config, admin.email),
     },
-    note: 'Sign-in links work once and expire after an hour; "login-link --email E" gives a new one for any account.',
+    public_url: config.publicUrl,
+    note:
+      `The links start with PUBLIC_URL (${config.publicUrl}), as the server's will: start it with the same PORT or PUBLIC_URL. ` +
+      'Sign-in links work once and expire after an hour; "login-link --email E" gives a new one for any account.',
   };
 }
 

@@ -108,9 +108,11 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   // Loaded only when used: on PostgreSQL, the WASM build's code would cost memory for nothing.
   const { PGlite } = await import('@electric-sql/pglite');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  const { unaccent } = await import('@electric-sql/pglite/contrib/unaccent');
   const pglite = await PGlite.create(onDisk ? options.pgliteDir : undefined, {
-    // The contracts grid's search index (migration 2026_11_23_10_00_00_contracts).
-    extensions: { pg_trgm },
+    // The contracts grid's search index (migration 2026_11_23_10_00_00_contracts), and the
+    // accent-insensitive organization search (2026_11_23_14_00_00_search_fold).
+    extensions: { pg_trgm, unaccent },
     ...(options.pgliteSnapshot ? { loadDataDir: options.pgliteSnapshot } : {}),
     // int8 and date as text, as pg returns them (above), so both drivers give the same values.
     parsers: { [pg.types.builtins.INT8]: (value: string) => value, [pg.types.builtins.DATE]: (value: string) => value },

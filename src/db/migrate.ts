@@ -10,6 +10,7 @@ import * as getMyOrgRevoked from './migrations/2026_11_23_11_00_00_get_my_org_re
 import * as invitationOrg from './migrations/2026_11_23_11_01_00_invitation_org.ts';
 import * as payslips from './migrations/2026_11_23_12_00_00_payslips.ts';
 import * as invoices from './migrations/2026_11_23_13_00_00_invoices.ts';
+import * as searchFold from './migrations/2026_11_23_14_00_00_search_fold.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_22_00_00_00_initial': initial,
@@ -21,6 +22,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_23_11_01_00_invitation_org': invitationOrg,
   '2026_11_23_12_00_00_payslips': payslips,
   '2026_11_23_13_00_00_invoices': invoices,
+  '2026_11_23_14_00_00_search_fold': searchFold,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -103,6 +103,16 @@ export async function replaceOneTimeToken(
     values (${token.id}, ${token.user_id}, ${token.kind}, ${token.org_id}::uuid, ${token.secret_hash}, ${token.expires_at})`.execute(db);
 }
 
+/** A token row with its account's e-mail, read without a lock and without using it. */
+export function findOneTimeTokenAccount(db: Database, id: string) {
+  return db
+    .selectFrom('auth.one_time_tokens as t')
+    .innerJoin('auth.users as u', 'u.id', 't.user_id')
+    .select(['u.email', 't.secret_hash', 't.used_at', sql<boolean>`t.expires_at <= now()`.as('expired')])
+    .where('t.id', '=', id)
+    .executeTakeFirst();
+}
+
 /** Locks the token row so that two sign-ins with one token cannot both succeed. */
 export function lockOneTimeToken(db: Database, id: string) {
   return db

@@ -6,7 +6,7 @@ import { AppError } from '../http/errors.ts';
 import { failureLimit } from '../http/rate-limit-store.ts';
 import { ErrorBody } from '../http/schemas.ts';
 import { SESSION_COOKIE } from './session.plugin.ts';
-import { endSession, signInWithToken, SESSION_MAX_AGE_MS } from './identity.service.ts';
+import { accountOfToken, endSession, signInWithToken, SESSION_MAX_AGE_MS } from './identity.service.ts';
 import { admitSignInRequest, queueSignInLink } from './sign-in-link.ts';
 
 const SessionBody = Type.Object({ token: Type.Optional(Type.String({ maxLength: 300 })) });
@@ -43,6 +43,26 @@ export default async function identityRoutes(fastify: FastifyInstance): Promise<
       });
       reply.setCookie(SESSION_COOKIE, sessionToken, { ...sessionCookie, maxAge: SESSION_MAX_AGE_MS / 1000 });
       return { ok: true, redirect: '/vos-acces' };
+    },
+  );
+
+  fastify.post<{ Body: Static<typeof SessionBody> }>(
+    '/auth/session/account',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Whose account a one-time link token opens, without using it',
+        body: SessionBody,
+        response: { 200: Type.Object({ email: Type.String() }), 401: ErrorBody, 429: ErrorBody },
+      },
+    },
+    async (request) => {
+      // Counted with the sign-in failures: no more guesses here than there.
+      await sessionFailures.check(request.ip);
+      return accountOfToken(fastify.db, request.body.token).catch(async (error) => {
+        if (error instanceof AppError && error.code === 'invalid_token') await sessionFailures.fail(request.ip);
+        throw error;
+      });
     },
   );
 

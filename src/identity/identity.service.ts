@@ -106,6 +106,21 @@ export async function signInWithToken(
   });
 }
 
+/**
+ * Whose account a one-time token would open, without using it: `/activate` says so before
+ * a browser signed in as someone else switches account. Only the token's holder learns the
+ * address, and that holder could sign in with it anyway.
+ */
+export async function accountOfToken(db: Database, presented: unknown): Promise<{ email: string }> {
+  const parsed = parseToken(presented);
+  if (!parsed) throw identityErrors.invalidToken();
+  const row = await repo.findOneTimeTokenAccount(db, parsed.id);
+  if (!row || row.used_at !== null || row.expired || !secretMatches(parsed.secret, row.secret_hash)) {
+    throw identityErrors.invalidToken();
+  }
+  return { email: row.email };
+}
+
 /** The caller of a session cookie, or null for none, a bad, unknown or expired session. */
 export async function resolveSession(db: Database, cookie: string | undefined): Promise<Caller | null> {
   const parsed = parseToken(cookie);

@@ -40,8 +40,8 @@ const ROLE_LABELS: Record<string, string> = {
   SUPER_ADMIN: 'Administrateur principal',
   AGENT: 'Agent',
   COMPTA: 'Comptabilité',
-  STAFF: 'Équipe',
-  SUPER_STAFF: 'Équipe (super)',
+  STAFF: 'Membre (équipe interne)',
+  SUPER_STAFF: 'Super-administrateur (équipe interne)',
 };
 
 /**
@@ -203,13 +203,29 @@ function render(content: MailContent): RenderedMail {
 // ---------------------------------------------------------------------------------------
 // The e-mails.
 
+export interface Inviter {
+  firstName: string | null;
+  email: string;
+  /** Already in words, e.g. "Administrateur" (see `roleLabel`). */
+  status: string;
+}
+
+/** "Bruno (bruno@x.fr), Administrateur", or "bruno@x.fr, Administrateur": one pair of parentheses at most. */
+export function inviterText(inviter: Inviter): string {
+  const firstName = inviter.firstName ? oneLine(inviter.firstName) : '';
+  const email = oneLine(inviter.email);
+  const who = firstName ? `${firstName} (${email})` : email;
+  const status = oneLine(inviter.status);
+  return status ? `${who}, ${status}` : who;
+}
+
 export interface ActivationMailInput {
   firstName: string | null;
   orgName: string | null;
   /** The access level shown in the box: a member role (ADMIN…) or a staff level (STAFF…). */
   role: string;
-  /** Who invited: a name or e-mail, with their status (e.g. "Équipe Odentas", "Administrateur"). */
-  inviter: { name: string; status: string } | null;
+  /** Who invited: first name (when known), e-mail, and their status (a role or staff level label). */
+  inviter: Inviter | null;
   activationUrl: string;
   supportEmail: string;
 }
@@ -217,10 +233,7 @@ export interface ActivationMailInput {
 /** SPEC 6: the invitation, with its 7-day activation link. */
 export function activationEmail(input: ActivationMailInput): RenderedMail {
   const facts: Fact[] = [];
-  if (input.inviter) {
-    const status = oneLine(input.inviter.status);
-    facts.push({ label: 'Invité par', value: `${oneLine(input.inviter.name)}${status ? ` (${status})` : ''}` });
-  }
+  if (input.inviter) facts.push({ label: 'Invité par', value: inviterText(input.inviter) });
   const orgName = input.orgName ? oneLine(input.orgName) : '';
   if (orgName) facts.push({ label: 'Organisation', value: orgName });
   facts.push({ label: "Niveau d'accès", value: roleLabel(oneLine(input.role)) });
@@ -248,6 +261,45 @@ export function activationEmail(input: ActivationMailInput): RenderedMail {
   });
 }
 
+export interface StaffWelcomeMailInput {
+  firstName: string | null;
+  /** STAFF or SUPER_STAFF. */
+  level: string;
+  /** The staff member who created the account; null for the command line. */
+  addedBy: Inviter | null;
+  /** A one-time link to sign in the first time (the account is active already). */
+  signInUrl: string;
+  supportEmail: string;
+}
+
+/**
+ * SPEC 2.3, CONTRACT 5: a new staff account, active at creation. Its subject is the activation
+ * e-mail's (CONTRACT 6); its words welcome rather than ask for an activation that already happened.
+ */
+export function staffWelcomeEmail(input: StaffWelcomeMailInput): RenderedMail {
+  const facts: Fact[] = [{ label: "Niveau d'accès", value: roleLabel(oneLine(input.level)) }];
+  if (input.addedBy) facts.unshift({ label: 'Ajouté(e) par', value: inviterText(input.addedBy) });
+  return render({
+    subject: 'Activez votre compte',
+    title: "Bienvenue dans l'équipe interne",
+    preheader: "Votre compte de l'équipe interne est prêt.",
+    greeting: greetingOf(input.firstName),
+    blocks: [
+      {
+        type: 'paragraph',
+        text: "Votre compte de l'équipe interne est prêt et déjà actif : vous pouvez gérer les accès de toutes les organisations.",
+      },
+      { type: 'facts', facts },
+      { type: 'button', label: 'Me connecter', url: input.signInUrl },
+      {
+        type: 'note',
+        text: "Ce lien est valable 7 jours et ne peut servir qu'une fois. Ensuite, demandez un lien de connexion sur la page de connexion.",
+      },
+      { type: 'contact', supportEmail: input.supportEmail },
+    ],
+  });
+}
+
 export interface AccessUpdatedMailInput {
   firstName: string | null;
   orgName: string;
@@ -259,13 +311,6 @@ export interface AccessUpdatedMailInput {
   updatedAt: string;
   accessUrl: string;
   supportEmail: string;
-}
-
-/** "Agent (AGENT)": the label for people, the code for anyone comparing with the product. */
-function roleWithCode(role: string): string {
-  const code = oneLine(role);
-  const label = roleLabel(code);
-  return label === code ? code : `${label} (${code})`;
 }
 
 /** SPEC 4.2 rule 7.3, CONTRACT 6: the role of an existing membership changed. */
@@ -282,14 +327,14 @@ export function accessUpdatedEmail(input: AccessUpdatedMailInput): RenderedMail 
         type: 'facts',
         facts: [
           { label: 'Organisation', value: orgName },
-          { label: 'Ancien rôle', value: roleWithCode(input.oldRole) },
-          { label: 'Nouveau rôle', value: roleWithCode(input.newRole) },
+          { label: 'Ancien rôle', value: roleLabel(oneLine(input.oldRole)) },
+          { label: 'Nouveau rôle', value: roleLabel(oneLine(input.newRole)) },
           { label: 'Modifié par', value: oneLine(input.updatedBy) },
           { label: 'Date', value: oneLine(input.updatedAt) },
         ],
       },
       { type: 'button', label: 'Voir mes accès', url: input.accessUrl },
-      { type: 'note', text: "Si ce changement vous semble anormal, prévenez un administrateur de votre organisation ou écrivez-nous." },
+      { type: 'note', text: 'Si ce changement vous semble anormal, prévenez un administrateur de votre organisation.' },
       { type: 'contact', supportEmail: input.supportEmail },
     ],
   });

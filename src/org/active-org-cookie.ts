@@ -11,3 +11,11 @@ const ONE_YEAR_SECONDS = 365 * 24 * 3600;
 export function setActiveOrgCookie(reply: FastifyReply, orgId: string, secure: boolean): void {
   reply.setCookie('active_org_id', orgId, { ...cookieOptions(secure), maxAge: ONE_YEAR_SECONDS });
 }
+
+/** The organization hints a browser may hold (SPEC 4.3 rules 4.1-4.3). */
+const HINT_COOKIES = ['active_org_id', 'active_org_key', 'active_org_name_b64'] as const;
+
+/** Back to no organization (`DELETE /api/staff/active-org`): every hint cookie is cleared. */
+export function clearActiveOrgCookies(reply: FastifyReply, secure: boolean): void {
+  for (const name of HINT_COOKIES) reply.clearCookie(name, cookieOptions(secure));
+}

@@ -84,3 +84,15 @@ export function membershipsOfUser(db: Database, userId: string) {
     .orderBy('m.created_at')
     .execute();
 }
+
+/** A member's revoked accesses, with when: what `/vos-acces` explains to them. */
+export function revokedAccessesOf(db: Database, userId: string) {
+  return db
+    .selectFrom('organization_members as m')
+    .innerJoin('organizations as o', 'o.id', 'm.org_id')
+    .select(['m.org_id', 'o.name as org_name', 'm.revoked_at'])
+    .where('m.user_id', '=', userId)
+    .where('m.revoked', '=', true)
+    .orderBy('m.revoked_at', 'desc')
+    .execute();
+}

@@ -58,10 +58,22 @@ export function searchOrganizations(db: Database, query: string, limit: number) 
     .orderBy('o.id')
     .limit(limit);
   if (query) {
+    // Case and accents ignored on both sides (`theatre` finds "Théâtre du Soleil"): search_fold
+    // is lower(unaccent()), migration 2026_11_23_14_00_00_search_fold.
     const pattern = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    select = select.where((eb) => eb.or([eb('o.name', 'ilike', pattern), eb('o.structure_api', 'ilike', pattern)]));
+    select = select.where((eb) =>
+      eb.or([
+        eb(sql`public.search_fold(o.name)`, 'like', sql`public.search_fold(${pattern})`),
+        eb(sql`public.search_fold(o.structure_api)`, 'like', sql`public.search_fold(${pattern})`),
+      ]),
+    );
   }
   return select.execute();
+}
+
+/** A staff member goes back to no organization (the global view, SPEC 4.1). */
+export async function clearSavedActiveOrg(db: Database, userId: string): Promise<void> {
+  await db.updateTable('staff_settings').set({ active_org_id: null }).where('user_id', '=', userId).execute();
 }
 
 /** The organization a staff member last chose, if any. */

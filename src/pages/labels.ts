@@ -29,8 +29,12 @@ const ACTION_LABELS: Record<string, string> = {
   staff_revoked: "Retrait de l'équipe",
 };
 
-/** An audit action in French; an unknown action is shown as it is. */
-export function actionLabel(action: string): string {
+/**
+ * An audit action in French; an unknown action is shown as it is. The command line creates
+ * accounts without sending any e-mail (`member add`): that is an addition, not an invitation.
+ */
+export function actionLabel(action: string, byCommandLine = false): string {
+  if (byCommandLine && action === 'invited') return 'Ajout, sans e-mail (compte créé)';
   return Object.hasOwn(ACTION_LABELS, action) ? ACTION_LABELS[action]! : action;
 }
 

@@ -2,7 +2,7 @@
  * The pages (CONTRACT 7): `/login`, `/activate`, `/vos-acces`, and their static files.
  * Server-rendered French HTML; kept out of the OpenAPI document.
  */
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/errors.ts';
 import { AppError } from '../http/errors.ts';
 import { setActiveOrgCookie } from '../org/active-org-cookie.ts';
@@ -10,6 +10,7 @@ import assetRoutes from './assets.ts';
 import { html } from './html.ts';
 import { renderPage } from './layout.ts';
 import { activatePage, loginPage } from './sign-in.pages.ts';
+import { loadStaffTeam, renderStaffTeam } from './staff-equipe.ts';
 import { loadVosAcces, renderVosAcces } from './vos-acces.ts';
 import modulePagesRoutes from './module-pages.routes.ts';
 import { membershipOfRequest, navFor, renderNav } from './nav.ts';
@@ -30,6 +31,32 @@ function errorPage(message: string): string {
   <p><a href="/vos-acces">Réessayer</a></p>
 </section>`,
   });
+}
+
+/** Paths of the API and of machines: a 404 there stays JSON, whatever the client accepts. */
+const MACHINE_PATHS = /^\/(api|auth|files|assets|docs|openapi\.json|healthz|readyz)(\/|$|\?)/;
+
+/** A browser asking for a page (GET, `Accept: text/html`) outside the API. */
+export function wantsHtmlPage(request: FastifyRequest): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  if (MACHINE_PATHS.test(request.url)) return false;
+  return (request.headers.accept ?? '').includes('text/html');
+}
+
+/** The French 404 page of an unknown address. */
+export function sendNotFoundPage(reply: FastifyReply): FastifyReply {
+  return sendHtml(
+    reply,
+    renderPage({
+      title: 'Page introuvable',
+      main: html`<section class="card narrow" aria-labelledby="not-found-title">
+  <h1 id="not-found-title">Page introuvable</h1>
+  <p>Cette adresse ne correspond à aucune page. Elle a peut-être été mal copiée, ou la page n'existe plus.</p>
+  <p><a href="/vos-acces">Aller à vos accès</a> · <a href="/login">Se connecter</a></p>
+</section>`,
+    }),
+    404,
+  );
 }
 
 export default async function pagesRoutes(fastify: FastifyInstance): Promise<void> {
@@ -65,12 +92,20 @@ export default async function pagesRoutes(fastify: FastifyInstance): Promise<voi
   // Public (SPEC 5): the token is in the fragment, which never reaches the server.
   fastify.get('/activate', hidden, async (_request, reply) => sendHtml(reply, activatePage()));
 
+  // The staff team (SPEC 2.3): staff only; anyone else is sent to their own accesses.
+  fastify.get('/staff/equipe', hidden, async (request, reply) => {
+    const caller = request.caller;
+    if (!caller) return reply.redirect('/login');
+    if (!caller.isStaff) return reply.redirect('/vos-acces');
+    return sendHtml(reply, renderStaffTeam(caller, await loadStaffTeam(db), config.mailTimezone));
+  });
+
   fastify.get('/vos-acces', hidden, async (request, reply) => {
     const caller = request.caller;
     if (!caller) return reply.redirect('/login');
     const view = await loadVosAcces(db, request, caller);
     if (view.restoreOrgCookie && view.org) setActiveOrgCookie(reply, view.org.id, config.secureCookies);
     const nav = renderNav(navFor(caller, await membershipOfRequest(db, request)), '/vos-acces');
-    return sendHtml(reply, renderVosAcces(view, config.mailTimezone, nav));
+    return sendHtml(reply, renderVosAcces(view, { timeZone: config.mailTimezone, supportEmail: config.supportEmail }, nav));
   });
 }

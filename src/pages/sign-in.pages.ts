@@ -38,6 +38,14 @@ export function activatePage(): string {
   <h1 id="activate-title">Activation de votre accès</h1>
   <div id="status" class="status" role="status" aria-live="polite" aria-atomic="true">Vérification de votre lien…</div>
   <p id="continue" hidden><a href="/vos-acces" id="continue-link">Continuer vers vos accès</a></p>
+  <div id="switch" class="notice" hidden>
+    <h2>Ce lien est celui d'un autre compte</h2>
+    <p id="switch-text"></p>
+    <div class="dialog-actions">
+      <a class="button button-secondary" href="/vos-acces" id="switch-stay">Rester connecté</a>
+      <button type="button" class="button" id="switch-confirm">Continuer</button>
+    </div>
+  </div>
   <div id="retry" hidden>
     <h2>Demander un nouveau lien</h2>
     <p>Saisissez votre adresse e-mail : si un compte existe, un nouveau lien de connexion vous sera envoyé.</p>

@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { hasUnsafeCharacters } from '../http/input.ts';
 import { ErrorBody, OkMessage, PlainText } from '../http/schemas.ts';
-import { setActiveOrgCookie } from '../org/active-org-cookie.ts';
-import { searchOrganizations } from '../org/org.repository.ts';
+import { clearActiveOrgCookies, setActiveOrgCookie } from '../org/active-org-cookie.ts';
+import { clearSavedActiveOrg, searchOrganizations } from '../org/org.repository.ts';
 import { staffCaller } from '../org/scope.ts';
 import { ActiveOrgBody, InviteStaffBody, OrgSearchQuery, OrgSummary, StaffUser } from '../schemas/staff.ts';
 import { UserIdParams } from '../schemas/access.ts';
@@ -83,6 +83,23 @@ export default async function staffRoutes(fastify: FastifyInstance): Promise<voi
       const org = await selectActiveOrg({ db }, staffCaller(request), request.body.org_id);
       setActiveOrgCookie(reply, org.id, config.secureCookies);
       return { ok: true as const, org };
+    },
+  );
+
+  fastify.delete(
+    '/api/staff/active-org',
+    {
+      config: { gate: 'staff' },
+      schema: {
+        tags: ['staff'],
+        summary: 'Back to no organization: every membership (SPEC 4.1 global mode); clears the staff settings and the hint cookies',
+        response: { 200: Type.Object({ ok: Type.Literal(true) }), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await clearSavedActiveOrg(db, staffCaller(request).userId);
+      clearActiveOrgCookies(reply, config.secureCookies);
+      return { ok: true as const };
     },
   );
 

@@ -16,7 +16,7 @@ import { isPlausibleEmail, normalizeEmail } from '../identity/email.ts';
 import { identityErrors } from '../identity/identity.errors.ts';
 import { markActivated, upsertAuthPreferences } from '../identity/identity.repository.ts';
 import { activationUrl, ensureAccount, firstNameOf, issueOneTimeToken } from '../identity/identity.service.ts';
-import { activationEmail, roleLabel } from '../mail/templates.ts';
+import { roleLabel, staffWelcomeEmail } from '../mail/templates.ts';
 import * as repo from './staff.repository.ts';
 
 export const STAFF_LEVELS = ['STAFF', 'SUPER_STAFF'] as const;
@@ -35,7 +35,7 @@ export interface CreateStaffUserInput {
    * The staff member who asked for it (shown in the e-mail, recorded in the audit trail);
    * null for the command line.
    */
-  invitedBy: { email: string; userId?: string } | null;
+  invitedBy: { email: string; userId?: string; firstName?: string | null; staffLevel?: string | null } | null;
 }
 
 /**
@@ -70,12 +70,12 @@ export async function createStaffUser(
 
     await limitPerAddress(trx, INVITATIONS, account.email);
     const token = await issueOneTimeToken(trx, account.id, 'invite');
-    const mail = activationEmail({
+    const by = input.invitedBy;
+    const mail = staffWelcomeEmail({
       firstName: firstNameOf(account.user_metadata) ?? (firstName || null),
-      orgName: null,
-      role: level,
-      inviter: input.invitedBy ? { name: input.invitedBy.email, status: roleLabel('STAFF') } : null,
-      activationUrl: activationUrl(config.publicUrl, token, 'invite'),
+      level,
+      addedBy: by ? { firstName: by.firstName ?? null, email: by.email, status: roleLabel(by.staffLevel ?? 'STAFF') } : null,
+      signInUrl: activationUrl(config.publicUrl, token, 'invite'),
       supportEmail: config.supportEmail,
     });
     await queueMail({ kind: 'activation', to: account.email, ...mail });

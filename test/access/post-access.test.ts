@@ -82,7 +82,7 @@ describe('POST /api/access', () => {
     const mail = mails[0]!;
     assert.equal(mail.recipient, 'agent@example.com');
     assert.equal(mail.subject, 'Vos accès ont été mis à jour');
-    for (const fact of ['Bruno', 'Théâtre du Soleil', 'AGENT', 'COMPTA', 'admin@example.com', `${config.publicUrl}/vos-acces`]) {
+    for (const fact of ['Bruno', 'Théâtre du Soleil', 'Ancien rôle : Agent', 'Nouveau rôle : Comptabilité', 'admin@example.com', `${config.publicUrl}/vos-acces`]) {
       assert.ok(mail.text_body.includes(fact), `text part lacks ${fact}`);
     }
     const year = String(new Date().getFullYear());

@@ -358,5 +358,16 @@ describe('seed-demo', () => {
     assert.equal(staffSignIn.statusCode, 200);
     const available = await app.inject({ method: 'GET', url: '/api/staff/payslips/available', headers: { cookie: sessionCookieOf(staffSignIn) } });
     assert.deepEqual(available.json().items.map((p: { period: string; net_to_pay: string }) => [p.period, p.net_to_pay]), [['2026-11', '111.15'], ['2026-12', '516.36']]);
+
+    // A re-run prints what the organizations hold now, not the original seed.
+    const agentEmail = 'agent@soleil.demo.local';
+    const agent = await db.selectFrom('auth.users').select('id').where('email', '=', agentEmail).executeTakeFirstOrThrow();
+    await db.updateTable('organization_members').set({ revoked: true, revoked_at: new Date() }).where('user_id', '=', agent.id).execute();
+    const third = await run('seed-demo');
+    const soleilNow = third.organizations.find((o: { key: string }) => o.key === 'TDS001');
+    assert.deepEqual(soleilNow.members.find((m: { email: string }) => m.email === agentEmail), { email: agentEmail, role: 'AGENT', state: 'revoked' });
+    assert.equal(soleilNow.members.length, 6);
+    assert.ok(third.staff.login_url.startsWith(`${third.public_url}/activate#token=`));
+    assert.match(third.note, /^The links start with PUBLIC_URL \(http/);
   });
 });

@@ -50,7 +50,7 @@ describe('pages in chromium', { skip: skipReason }, () => {
     assert.deepEqual(await page.locator('#invite-role option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value)), ['ADMIN', 'AGENT', 'COMPTA']);
     await page.getByRole('button', { name: "Envoyer l'invitation" }).click();
 
-    await page.locator('#status', { hasText: 'Invitation envoyée : nina@example.com.' }).waitFor();
+    await page.locator('#members-status', { hasText: 'Invitation envoyée : nina@example.com.' }).waitFor();
     const newest = page.locator('#members tbody tr').first();
     assert.equal(await newest.getAttribute('data-email'), 'nina@example.com');
     assert.equal((await newest.locator('td').nth(0).textContent())?.trim(), 'Nina');
@@ -61,7 +61,7 @@ describe('pages in chromium', { skip: skipReason }, () => {
     const historyRow = page.locator('#history tbody tr').first();
     assert.deepEqual(
       (await historyRow.locator('td').allTextContents()).slice(1).map((s) => s.trim()),
-      ['Invitation', 'alice@example.com', 'nina@example.com', '—', 'Comptabilité'],
+      ['Invitation', 'alice@example.com', 'nina@example.com', 'Comptabilité'],
     );
 
     const mail = await mailTo(app.smtp, 'nina@example.com', 'Activez votre compte');
@@ -69,7 +69,7 @@ describe('pages in chromium', { skip: skipReason }, () => {
     await screenshot(page, 'vos-acces-admin');
 
     // The same page on a phone: no horizontal scrolling.
-    await page.setViewportSize({ width: 375, height: 800 });
+    await page.setViewportSize({ width: 390, height: 800 });
     assert.equal(await horizontalOverflow(page), 0);
     await screenshot(page, 'vos-acces-admin-phone');
     assert.deepEqual(errors, []);
@@ -142,8 +142,9 @@ describe('pages in chromium', { skip: skipReason }, () => {
     const page = await context.newPage();
     const errors = watchErrors(page);
     await page.goto(`${app.url}/vos-acces`);
-    assert.equal(await page.locator('#current-org-name').textContent(), 'Aucune organisation choisie');
+    assert.equal(await page.locator('#current-org-name').textContent(), 'Vue globale : toutes les organisations');
     assert.equal(await page.locator('#members').count(), 0);
+    assert.equal(await page.locator('#global tbody tr').count(), 3, 'the global view lists every membership');
 
     // Keyboard only: type, arrow down, Enter.
     const search = page.getByRole('combobox', { name: "Changer d'organisation" });
@@ -167,7 +168,7 @@ describe('pages in chromium', { skip: skipReason }, () => {
     // Role change: AGENT → ADMIN.
     await page.getByLabel('Rôle de paul@example.com').selectOption('ADMIN');
     await page.getByRole('button', { name: 'Modifier le rôle de paul@example.com' }).click();
-    await page.locator('#status', { hasText: 'Rôle de paul@example.com changé : « Administrateur ».' }).waitFor();
+    await page.locator('#members-status', { hasText: 'Rôle de paul@example.com changé : « Administrateur ».' }).waitFor();
     const paulRow = page.locator('#members tr[data-email="paul@example.com"]');
     assert.equal((await paulRow.locator('td').nth(2).textContent())?.trim(), 'Administrateur');
     assert.equal(await page.evaluate(() => document.activeElement?.id), `change-role-${paul.userId}`, 'focus stays on the row');
@@ -191,7 +192,7 @@ describe('pages in chromium', { skip: skipReason }, () => {
 
     await revoke.click();
     await dialog.getByRole('button', { name: "Révoquer l'accès" }).click();
-    await page.locator('#status', { hasText: 'Accès révoqué : zoe@example.com.' }).waitFor();
+    await page.locator('#members-status', { hasText: 'Accès révoqué : zoe@example.com.' }).waitFor();
     const zoeLine = page.locator('#members tr[data-email="zoe@example.com"]');
     assert.equal((await zoeLine.locator('.badge').textContent())?.trim(), 'Révoqué');
     assert.equal(await zoeLine.getByRole('button', { name: "Rétablir l'accès de zoe@example.com" }).count(), 1);
@@ -202,13 +203,13 @@ describe('pages in chromium', { skip: skipReason }, () => {
       rows.map((r) => [...r.querySelectorAll('td')].slice(1).map((td) => td.textContent?.trim())),
     )).slice(0, 3);
     assert.deepEqual(history, [
-      ['Révocation', 'staff@example.com', 'zoe@example.com', 'Comptabilité', '—'],
-      ['Changement de rôle', 'staff@example.com', 'paul@example.com', 'Agent', 'Administrateur'],
-      ["Organisation choisie par l'équipe", 'staff@example.com', 'staff@example.com', '—', '—'],
+      ['Révocation', 'staff@example.com', 'zoe@example.com', 'Comptabilité'],
+      ['Changement de rôle', 'staff@example.com', 'paul@example.com', 'Agent → Administrateur'],
+      ["Organisation choisie par l'équipe", 'staff@example.com', 'staff@example.com', '—'],
     ]);
     await screenshot(page, 'vos-acces-staff');
 
-    await page.setViewportSize({ width: 375, height: 800 });
+    await page.setViewportSize({ width: 390, height: 800 });
     assert.equal(await horizontalOverflow(page), 0);
     await screenshot(page, 'vos-acces-staff-phone');
     assert.deepEqual(errors, []);
@@ -262,8 +263,10 @@ describe('pages in chromium', { skip: skipReason }, () => {
     const errors = watchErrors(page);
     await page.goto(`${app.url}/login`);
     assert.equal(await page.evaluate(() => document.activeElement?.id), 'email', 'the field has the focus');
+    // Its focus ring is blue, not the orange or red of an error.
+    assert.equal(await page.locator('#email').evaluate((el) => getComputedStyle(el).outlineColor), 'rgb(37, 99, 235)');
     await screenshot(page, 'login');
-    await page.setViewportSize({ width: 375, height: 700 });
+    await page.setViewportSize({ width: 390, height: 700 });
     assert.equal(await horizontalOverflow(page), 0);
 
     await page.getByLabel('Adresse e-mail').fill('pas-une-adresse');
@@ -326,6 +329,221 @@ describe('pages in chromium', { skip: skipReason }, () => {
     assert.equal(evilUser, undefined);
   });
 
+  it('should keep long names and e-mails inside the members table at every width (issue 13.1)', async (t) => {
+    const app = await startApp(t);
+    const db = app.database.db;
+    const orgId = await createOrg(db, `Compagnie ${'Interminable'.repeat(8)}`, 'LONG01');
+    const admin = await member(app.app, db, orgId, 'alice@example.com', 'ADMIN', { metadata: { first_name: 'Alice' } });
+    const longName = 'A'.repeat(100);
+    const longEmail = `${'tres.long.prenom.nom'.repeat(5)}@${'sous-domaine'.repeat(4)}.example.com`;
+    await member(app.app, db, orgId, longEmail, 'AGENT', { metadata: { first_name: longName } });
+    await member(app.app, db, orgId, 'bruno@example.com', 'COMPTA', { metadata: { first_name: 'Bruno' } });
+    const context = await browser.newContext();
+    t.after(() => context.close());
+    await signInBrowser(context, app, admin);
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${app.url}/vos-acces`);
+    const row = page.locator(`#members tr[data-email="${longEmail}"]`);
+    assert.equal(await row.locator('td.name .clip').getAttribute('title'), longName, 'the full name in a tooltip');
+    assert.equal(await row.locator('td.email .clip').getAttribute('title'), longEmail);
+
+    for (const width of [1280, 1024, 768, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      assert.equal(await horizontalOverflow(page), 0, `no sideways scrolling at ${width} px`);
+      const inside = await page.evaluate(() => {
+        const wrap = document.querySelector('#members .table-wrap')!;
+        return wrap.scrollWidth <= wrap.clientWidth;
+      });
+      assert.ok(inside, `the table fits its card at ${width} px`);
+      // E-mail, role and actions of every row are on screen.
+      for (const cell of ['td[data-label="E-mail"]', 'td[data-label="Rôle"]', 'td[data-label="Actions"] button >> nth=0']) {
+        const box = await row.locator(cell).boundingBox();
+        assert.ok(box && box.x >= 0 && box.x + box.width <= width + 0.5, `${cell} visible at ${width} px: ${JSON.stringify(box)}`);
+      }
+      if (width === 1280) await screenshot(page, 'vos-acces-long-names');
+      if (width === 390) await screenshot(page, 'vos-acces-long-names-phone');
+    }
+    assert.deepEqual(errors, []);
+  });
+
+  it('should put the invite form at the top of the members card, its result beside it (issue 13.2)', async (t) => {
+    const app = await startApp(t);
+    const db = app.database.db;
+    const orgId = await createOrg(db, 'Compagnie Lumière', 'LUM001');
+    const admin = await member(app.app, db, orgId, 'alice@example.com', 'ADMIN', { metadata: { first_name: 'Alice' } });
+    for (let i = 1; i <= 9; i++) await member(app.app, db, orgId, `membre${i}@example.com`, 'AGENT');
+    const context = await browser.newContext();
+    t.after(() => context.close());
+    await signInBrowser(context, app, admin);
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${app.url}/vos-acces`);
+    assert.equal(await page.locator('#members tbody tr').count(), 10);
+
+    // Keyboard: a handful of Tab presses, not 30.
+    let presses = 0;
+    while ((await page.evaluate(() => document.activeElement?.id)) !== 'invite-email' && presses < 40) {
+      await page.keyboard.press('Tab');
+      presses++;
+    }
+    assert.ok(presses <= 5, `${presses} Tab presses to reach the invite form`);
+
+    await page.keyboard.type('Nouvelle.Compta@Exemple.fr');
+    await page.getByLabel('Rôle', { exact: true }).selectOption('COMPTA');
+    await page.getByRole('button', { name: "Envoyer l'invitation" }).click();
+    // The address as the list shows it (lower case), right under the form.
+    const result = page.locator('#members-status', { hasText: 'Invitation envoyée : nouvelle.compta@exemple.fr.' });
+    await result.waitFor();
+    const form = (await page.locator('#invite-form').boundingBox())!;
+    const box = (await result.boundingBox())!;
+    assert.ok(box.y - (form.y + form.height) < 80, `the result is beside the form (${box.y - form.y - form.height} px below)`);
+    assert.equal(await page.locator('#members tbody tr').first().getAttribute('data-email'), 'nouvelle.compta@exemple.fr');
+    assert.equal(await page.locator('#status').textContent(), '', 'nothing said far away at the top');
+
+    // An error appears there too.
+    await page.getByLabel('Adresse e-mail').fill('alice@example.com');
+    await page.getByLabel('Rôle', { exact: true }).selectOption('AGENT');
+    await page.getByRole('button', { name: "Envoyer l'invitation", exact: true }).click();
+    await page.locator('#members-status[data-kind="error"]', { hasText: /rôle/ }).waitFor();
+    await screenshot(page, 'vos-acces-invite-result');
+    assert.deepEqual(errors, []);
+  });
+
+  it('should let staff search without accents, give a SUPER_ADMIN, go back to the global view and manage their team (issue 13.3-13.6)', async (t) => {
+    const app = await startApp(t);
+    const db = app.database.db;
+    const tds = await createOrg(db, 'Théâtre du Soleil', 'TDS001');
+    await createOrg(db, 'Compagnie Lumière', 'CLU002');
+    for (const [email, role] of [['a@tds.example', 'ADMIN'], ['b@tds.example', 'AGENT'], ['c@tds.example', 'COMPTA']] as const) {
+      await member(app.app, db, tds, email, role);
+    }
+    const gone = await member(app.app, db, tds, 'gone@tds.example', 'AGENT');
+    await db.updateTable('organization_members').set({ revoked: true, revoked_at: new Date() }).where('user_id', '=', gone.userId).execute();
+    const staff = await signedIn(app.app, db, 'staff@example.com', { staff: 'SUPER_STAFF', metadata: { first_name: 'Sam' } });
+    const context = await browser.newContext();
+    t.after(() => context.close());
+    await signInBrowser(context, app, staff);
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${app.url}/vos-acces`);
+    assert.doesNotMatch(await page.locator('main').innerText(), /membre d'aucune organisation/);
+    await screenshot(page, 'vos-acces-staff-global');
+
+    const search = page.getByRole('combobox', { name: "Changer d'organisation" });
+    await search.focus();
+    await search.pressSequentially('theatre');
+    await page.locator('#org-search-status', { hasText: '1 organisation trouvée.' }).waitFor({ state: 'attached' });
+    const option = page.getByRole('option', { name: /Théâtre du Soleil/ });
+    assert.match((await option.textContent()) ?? '', /TDS001 · 3 membres actifs ou invités/);
+    await Promise.all([page.waitForEvent('load'), option.click()]);
+    await page.locator('#current-org-name', { hasText: 'Théâtre du Soleil' }).waitFor();
+    // The same count, and what is counted, on the card.
+    assert.equal(await page.locator('#members-count').textContent(), '3 membres actifs ou invités · 1 accès révoqué. Du plus récent au plus ancien.');
+
+    // The organization has no SUPER_ADMIN: staff give it one from the page.
+    await page.getByLabel('Adresse e-mail').fill('direction@tds.example');
+    await page.getByLabel('Rôle', { exact: true }).selectOption('SUPER_ADMIN');
+    await page.getByRole('button', { name: "Envoyer l'invitation" }).click();
+    await page.locator('#members-status', { hasText: 'Invitation envoyée : direction@tds.example.' }).waitFor();
+    const boss = page.locator('#members tr[data-email="direction@tds.example"]');
+    assert.equal((await boss.locator('td').nth(2).textContent())?.trim(), 'Administrateur principal');
+    assert.equal(await page.locator('#invite-role option[value="SUPER_ADMIN"]').count(), 0, 'one per organization');
+    const welcome = await mailTo(app.smtp, 'direction@tds.example', 'Activez votre compte');
+    assert.match(welcome.text, /^Niveau d'accès : Administrateur principal$/m);
+    assert.match(welcome.text, /^Invité par : Sam \(staff@example\.com\), Super-administrateur \(équipe interne\)$/m);
+
+    // Back to "no organization": the global view.
+    await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: /Revenir à la vue globale/ }).click()]);
+    await page.locator('#current-org-name', { hasText: 'Vue globale : toutes les organisations' }).waitFor();
+    assert.equal(await page.locator('#global tbody tr').count(), 5);
+
+    // The staff team page.
+    await Promise.all([page.waitForURL(`${app.url}/staff/equipe`), page.getByRole('link', { name: "Gérer l'équipe interne" }).click()]);
+    await page.getByLabel('Adresse e-mail').fill('Nouveau.Staff@Example.com');
+    await page.getByLabel('Prénom').fill('Noé');
+    await page.getByRole('button', { name: "Ajouter à l'équipe" }).click();
+    await page.locator('#team-status', { hasText: "nouveau.staff@example.com fait partie de l'équipe" }).waitFor();
+    assert.equal(await page.locator('#team tbody tr').count(), 2);
+    const staffMail = await mailTo(app.smtp, 'nouveau.staff@example.com', 'Activez votre compte');
+    assert.match(staffMail.text, /^Bienvenue dans l'équipe interne$/m);
+    assert.doesNotMatch(staffMail.text, /Activer mon compte|\(super\)|STAFF/);
+    await screenshot(page, 'staff-equipe');
+    await page.getByRole('button', { name: "Retirer de l'équipe : nouveau.staff@example.com" }).click();
+    await page.getByRole('dialog').getByRole('button', { name: "Retirer de l'équipe" }).click();
+    await page.locator('#team-status', { hasText: "nouveau.staff@example.com ne fait plus partie de l'équipe." }).waitFor();
+    assert.match((await page.locator('#team tr[data-email="nouveau.staff@example.com"]').textContent()) ?? '', /Retiré\(e\) le/);
+    await page.setViewportSize({ width: 390, height: 800 });
+    assert.equal(await horizontalOverflow(page), 0);
+    await screenshot(page, 'staff-equipe-phone');
+    assert.deepEqual(errors, []);
+  });
+
+  it('should explain a revocation to the member, and answer an unknown page in French (issue 13.7)', async (t) => {
+    const app = await startApp(t);
+    const db = app.database.db;
+    const orgId = await createOrg(db, 'Compagnie Lumière', 'LUM001');
+    await member(app.app, db, orgId, 'alice@example.com', 'ADMIN');
+    const agent = await member(app.app, db, orgId, 'agent@example.com', 'AGENT');
+    await db.updateTable('organization_members').set({ revoked: true, revoked_at: new Date() }).where('user_id', '=', agent.userId).execute();
+    const context = await browser.newContext();
+    t.after(() => context.close());
+    await signInBrowser(context, app, agent);
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${app.url}/vos-acces`);
+    const notice = page.locator('#revoked-notice');
+    assert.match(await notice.innerText(), /Votre accès à Compagnie Lumière a été révoqué le \d\d\/\d\d\/\d{4} \d\d:\d\d par un administrateur de cette organisation\./);
+    assert.match(await notice.innerText(), /support@example\.com/);
+    await screenshot(page, 'vos-acces-revoked');
+
+    const response = await page.goto(`${app.url}/nope`);
+    assert.equal(response?.status(), 404);
+    assert.equal(await page.locator('h1').textContent(), 'Page introuvable');
+    await screenshot(page, 'not-found');
+    assert.deepEqual(errors, []);
+  });
+
+  it('should go on to /vos-acces when /activate is reloaded signed in, and ask before opening another account (issue 13.7)', async (t) => {
+    const app = await startApp(t);
+    const db = app.database.db;
+    const orgId = await createOrg(db, 'Théâtre du Soleil', 'TDS001');
+    const admin = await member(app.app, db, orgId, 'alice@example.com', 'ADMIN');
+    const context = await browser.newContext();
+    t.after(() => context.close());
+    await signInBrowser(context, app, admin);
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+
+    // A reload of /activate (the token gone from the address) while signed in.
+    await page.goto(`${app.url}/activate`);
+    await page.locator('#status', { hasText: 'Vous êtes déjà connecté. Redirection vers vos accès…' }).waitFor();
+    assert.equal(await page.locator('#status').getAttribute('data-kind'), 'success');
+    await page.waitForURL(`${app.url}/vos-acces`);
+
+    // Someone else's invitation link, opened in this browser.
+    await app.app.inject({ method: 'POST', url: '/api/access', headers: { cookie: admin.cookie }, payload: { email: 'nina@example.com', role: 'AGENT' } });
+    const link = activationLink(await mailTo(app.smtp, 'nina@example.com', 'Activez votre compte'));
+    await page.goto(link);
+    const ask = page.locator('#switch');
+    await ask.waitFor();
+    assert.equal(
+      await page.locator('#switch-text').textContent(),
+      'Ce lien ouvre le compte nina@example.com. Vous êtes connecté en tant que alice@example.com : en continuant, vous serez déconnecté de ce compte.',
+    );
+    await screenshot(page, 'activate-other-account');
+    // Staying: still Alice, the link unused.
+    await Promise.all([page.waitForURL(`${app.url}/vos-acces`), page.getByRole('link', { name: 'Rester connecté en tant que alice@example.com' }).click()]);
+    assert.match((await page.locator('.session-user').textContent()) ?? '', /alice@example\.com/);
+    // Continuing: Nina's account.
+    await page.goto(link);
+    await page.getByRole('button', { name: 'Continuer en tant que nina@example.com' }).click();
+    await page.locator('#status', { hasText: 'Votre compte est activé.' }).waitFor();
+    await page.waitForURL(`${app.url}/vos-acces`);
+    assert.match((await page.locator('.session-user').textContent()) ?? '', /nina@example\.com/);
+    assert.deepEqual(errors, []);
+  });
+
   it('should keep /docs working under the Content-Security-Policy', async (t) => {
     const app = await startApp(t);
     const context = await browser.newContext();
@@ -336,6 +554,9 @@ describe('pages in chromium', { skip: skipReason }, () => {
     assert.match(response?.headers()['content-security-policy'] ?? '', /script-src 'self'/);
     await page.locator('.swagger-ui .info .title', { hasText: 'payroll-access' }).waitFor();
     await page.locator('.opblock-summary-path', { hasText: '/api/access' }).first().waitFor();
+    // The cookie sign-in is described: routes that need a session carry a lock.
+    await page.locator('.btn.authorize').waitFor();
+    assert.ok((await page.locator('.opblock .authorization__btn').count()) > 0);
     assert.deepEqual(errors, []);
   });
 });

@@ -212,6 +212,7 @@ const RULES: RouteRule[] = [
   },
   { name: 'GET /api/staff/orgs', readsBody: false, expect: staffOnly },
   { name: 'GET /api/staff/users', readsBody: false, expect: staffOnly },
+  { name: 'DELETE /api/staff/active-org', readsBody: false, expect: staffOnly },
   { name: 'GET /api/me', readsBody: false, expect: (caller) => (caller === 'none' ? 401 : 200) },
   ...MODULE_RULES,
 ];

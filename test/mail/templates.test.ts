@@ -5,8 +5,10 @@ import {
   activationEmail,
   escapeHtml,
   formatMailDate,
+  inviterText,
   roleLabel,
   signInEmail,
+  staffWelcomeEmail,
 } from '../../src/mail/templates.ts';
 import type { RenderedMail } from '../../src/mail/outbox.ts';
 
@@ -44,8 +46,8 @@ describe('roleLabel', () => {
     assert.equal(roleLabel('SUPER_ADMIN'), 'Administrateur principal');
     assert.equal(roleLabel('AGENT'), 'Agent');
     assert.equal(roleLabel('COMPTA'), 'Comptabilité');
-    assert.equal(roleLabel('STAFF'), 'Équipe');
-    assert.equal(roleLabel('SUPER_STAFF'), 'Équipe (super)');
+    assert.equal(roleLabel('STAFF'), 'Membre (équipe interne)');
+    assert.equal(roleLabel('SUPER_STAFF'), 'Super-administrateur (équipe interne)');
   });
 
   it('should show an unknown value as it is', () => {
@@ -64,12 +66,23 @@ describe('formatMailDate', () => {
   });
 });
 
+const updatedBase = {
+  firstName: 'Ana',
+  orgName: 'Compagnie du Soleil',
+  oldRole: 'AGENT',
+  newRole: 'ADMIN',
+  updatedBy: 'jean@x.fr',
+  updatedAt: '22 novembre 2026 à 10:05',
+  accessUrl: `${PUBLIC_URL}/vos-acces`,
+  supportEmail: 'support@example.com',
+};
+
 describe('activationEmail', () => {
   const base = {
     firstName: 'Ana',
     orgName: 'Compagnie du Soleil',
     role: 'ADMIN',
-    inviter: { name: 'jean@x.fr', status: 'Administrateur' },
+    inviter: { firstName: null, email: 'jean@x.fr', status: 'Administrateur' },
     activationUrl: ACTIVATION_URL,
     supportEmail: 'support@example.com',
   };
@@ -84,10 +97,10 @@ describe('activationEmail', () => {
       assert.match(part, /valable 7 jours/);
       assert.match(part, /support@example\.com/);
     }
-    assert.match(mail.text, /^Invité par : jean@x\.fr \(Administrateur\)$/m);
+    assert.match(mail.text, /^Invité par : jean@x\.fr, Administrateur$/m);
     assert.match(mail.text, /^Organisation : Compagnie du Soleil$/m);
     assert.match(mail.text, /^Niveau d'accès : Administrateur$/m);
-    assert.match(mail.html, /Invité par :<\/th><td[^>]*>jean@x\.fr \(Administrateur\)<\/td>/);
+    assert.match(mail.html, /Invité par :<\/th><td[^>]*>jean@x\.fr, Administrateur<\/td>/);
     assert.match(mail.html, /Organisation :<\/th><td[^>]*>Compagnie du Soleil<\/td>/);
     assert.match(mail.html, /Niveau d&#39;accès :<\/th><td[^>]*>Administrateur<\/td>/);
     // The link, written out in full in the text, as a button and as text in the HTML.
@@ -101,7 +114,20 @@ describe('activationEmail', () => {
   it('should label each access level in French', () => {
     assert.match(activationEmail({ ...base, role: 'COMPTA' }).text, /^Niveau d'accès : Comptabilité$/m);
     assert.match(activationEmail({ ...base, role: 'SUPER_ADMIN' }).text, /^Niveau d'accès : Administrateur principal$/m);
-    assert.match(activationEmail({ ...base, role: 'SUPER_STAFF', orgName: null }).text, /^Niveau d'accès : Équipe \(super\)$/m);
+    assert.match(activationEmail({ ...base, role: 'SUPER_STAFF', orgName: null }).text, /^Niveau d'accès : Super-administrateur \(équipe interne\)$/m);
+  });
+
+  it('should name the inviter with one pair of parentheses at most', () => {
+    const mail = activationEmail({ ...base, inviter: { firstName: 'Bruno', email: 'admin@x.fr', status: 'Administrateur' } });
+    assert.match(mail.text, /^Invité par : Bruno \(admin@x\.fr\), Administrateur$/m);
+    assert.doesNotMatch(mail.text, /\)\s*\(/);
+    assert.equal(inviterText({ firstName: null, email: 'staff@x.fr', status: roleLabel('SUPER_STAFF') }), 'staff@x.fr, Super-administrateur (équipe interne)');
+  });
+
+  it('should say "Écrivez-nous" once', () => {
+    for (const part of [activationEmail(base).text, accessUpdatedEmail(updatedBase).text]) {
+      assert.equal(part.match(/écrivez-nous/gi)?.length, 1, part);
+    }
   });
 
   it('should greet without a name and leave out unknown facts', () => {
@@ -116,7 +142,7 @@ describe('activationEmail', () => {
   });
 
   it('should escape user-typed values in the HTML part', () => {
-    const mail = activationEmail({ ...base, firstName: NASTY_NAME, orgName: NASTY_ORG, inviter: { name: NASTY_NAME, status: 'Administrateur' } });
+    const mail = activationEmail({ ...base, firstName: NASTY_NAME, orgName: NASTY_ORG, inviter: { firstName: NASTY_NAME, email: 'jean@x.fr', status: 'Administrateur' } });
     assertEscaped(mail);
     assert.match(mail.html, /Bonjour &lt;script&gt;alert\(1\)&lt;\/script&gt;,/);
   });
@@ -146,16 +172,7 @@ describe('activationEmail', () => {
 });
 
 describe('accessUpdatedEmail', () => {
-  const base = {
-    firstName: 'Ana',
-    orgName: 'Compagnie du Soleil',
-    oldRole: 'AGENT',
-    newRole: 'ADMIN',
-    updatedBy: 'jean@x.fr',
-    updatedAt: '22 novembre 2026 à 10:05',
-    accessUrl: `${PUBLIC_URL}/vos-acces`,
-    supportEmail: 'support@example.com',
-  };
+  const base = updatedBase;
 
   it('should carry every fact in both parts', () => {
     const mail = accessUpdatedEmail(base);
@@ -167,13 +184,14 @@ describe('accessUpdatedEmail', () => {
       assert.match(part, /support@example\.com/);
     }
     assert.match(mail.text, /^Organisation : Compagnie du Soleil$/m);
-    assert.match(mail.text, /^Ancien rôle : Agent \(AGENT\)$/m);
-    assert.match(mail.text, /^Nouveau rôle : Administrateur \(ADMIN\)$/m);
+    assert.match(mail.text, /^Ancien rôle : Agent$/m);
+    assert.match(mail.text, /^Nouveau rôle : Administrateur$/m);
+    assert.doesNotMatch(mail.text, /\b(AGENT|ADMIN)\b/, 'no internal code');
     assert.match(mail.text, /^Modifié par : jean@x\.fr$/m);
     assert.match(mail.text, /^Date : 22 novembre 2026 à 10:05$/m);
     assert.ok(mail.text.split('\n').includes(`${PUBLIC_URL}/vos-acces`));
-    assert.match(mail.html, /Ancien rôle :<\/th><td[^>]*>Agent \(AGENT\)<\/td>/);
-    assert.match(mail.html, /Nouveau rôle :<\/th><td[^>]*>Administrateur \(ADMIN\)<\/td>/);
+    assert.match(mail.html, /Ancien rôle :<\/th><td[^>]*>Agent<\/td>/);
+    assert.match(mail.html, /Nouveau rôle :<\/th><td[^>]*>Administrateur<\/td>/);
     assert.match(mail.html, /Modifié par :<\/th><td[^>]*>jean@x\.fr<\/td>/);
     assert.match(mail.html, /Date :<\/th><td[^>]*>22 novembre 2026 à 10:05<\/td>/);
     assert.ok(hrefs(mail.html).includes(`${PUBLIC_URL}/vos-acces`));
@@ -200,6 +218,36 @@ describe('accessUpdatedEmail', () => {
     for (const href of hrefs(accessUpdatedEmail(base).html)) {
       assert.ok(href.startsWith(`${PUBLIC_URL}/`) || href.startsWith('mailto:'), href);
     }
+  });
+});
+
+describe('staffWelcomeEmail', () => {
+  const base = {
+    firstName: 'Sam',
+    level: 'SUPER_STAFF',
+    addedBy: { firstName: 'Léa', email: 'lea@x.fr', status: 'Super-administrateur (équipe interne)' },
+    signInUrl: ACTIVATION_URL,
+    supportEmail: 'support@example.com',
+  };
+
+  it('should welcome an account that is active already, under the activation subject', () => {
+    const mail = staffWelcomeEmail(base);
+    assert.equal(mail.subject, 'Activez votre compte');
+    assert.match(mail.text, /^Bienvenue dans l'équipe interne$/m);
+    assert.match(mail.text, /déjà actif/);
+    assert.match(mail.text, /^Niveau d'accès : Super-administrateur \(équipe interne\)$/m);
+    assert.match(mail.text, /^Ajouté\(e\) par : Léa \(lea@x\.fr\), Super-administrateur \(équipe interne\)$/m);
+    assert.ok(mail.text.split('\n').includes(ACTIVATION_URL));
+    for (const part of [mail.text, mail.html]) {
+      assert.doesNotMatch(part, /Activez votre compte|Activer mon compte|SUPER_STAFF/);
+      assert.equal(part.match(/écrivez-nous/gi)?.length, 1);
+    }
+  });
+
+  it('should leave out who added the account when it came from the command line', () => {
+    const mail = staffWelcomeEmail({ ...base, addedBy: null, level: 'STAFF' });
+    assert.doesNotMatch(mail.text, /Ajouté/);
+    assert.match(mail.text, /^Niveau d'accès : Membre \(équipe interne\)$/m);
   });
 });
 

@@ -36,7 +36,7 @@ async function queue(db: Database, to: string, mail = activationEmail({
   firstName: 'Ana',
   orgName: 'Compagnie du Soleil',
   role: 'AGENT',
-  inviter: { name: 'jean@example.com', status: 'Administrateur' },
+  inviter: { firstName: null, email: 'jean@example.com', status: 'Administrateur' },
   activationUrl: SECRET_URL,
   supportEmail: 'support@example.com',
 }), kind = 'activation'): Promise<string> {
@@ -114,8 +114,8 @@ describe('mail worker', () => {
     assert.deepEqual(received!.envelope.to, ['ana@example.com']);
     assert.equal(received!.envelope.from, 'no-reply@example.com');
     assert.equal(received!.parsed.from?.text, '"Paie" <no-reply@example.com>');
-    assert.match(received!.text, /^Nouveau rôle : Administrateur \(ADMIN\)$/m);
-    assert.match(received!.html, /Ancien rôle :<\/th><td[^>]*>Agent \(AGENT\)<\/td>/);
+    assert.match(received!.text, /^Nouveau rôle : Administrateur$/m);
+    assert.match(received!.html, /Ancien rôle :<\/th><td[^>]*>Agent<\/td>/);
     assert.equal(received!.parsed.headers.get('auto-submitted'), 'auto-generated');
 
     const sent = await waitUntil(async () => {

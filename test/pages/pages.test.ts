@@ -102,14 +102,15 @@ describe('GET /vos-acces', () => {
     assert.match(byEmail['pending@example.com']!, /<td data-label="Rôle">Comptabilité<\/td>/);
     assert.match(byEmail['agent@example.com']!, /<span class="badge badge-active">Actif<\/span>/);
     assert.match(byEmail['boss@example.com']!, /<td data-label="Rôle">Administrateur principal<\/td>/);
-    assert.match(res.body, /<h2 id="members-title" tabindex="-1">Membres de Théâtre &lt;du&gt; Soleil<\/h2>/);
-    assert.match(res.body, /5 membres, du plus récent au plus ancien\./);
+    assert.match(res.body, /<h2 id="members-title" class="wrap" tabindex="-1">Membres de Théâtre &lt;du&gt; Soleil<\/h2>/);
+    // What is counted, said: the revoked access apart, as the staff switcher counts.
+    assert.match(res.body, /4 membres actifs ou invités \(dont 1 invitation en attente\) · 1 accès révoqué\. Du plus récent au plus ancien\./);
   });
 
   it('should escape a member name that carries markup', async (t) => {
     const { app, admin } = await organization(t);
     const res = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: admin.cookie } });
-    assert.match(res.body, /<td data-label="Prénom">&lt;img src=x onerror=alert\(1\)&gt;<\/td>/);
+    assert.match(res.body, /<td data-label="Prénom" class="name"><span class="clip " title="&lt;img src=x onerror=alert\(1\)&gt;">&lt;img src=x onerror=alert\(1\)&gt;<\/span><\/td>/);
     assert.ok(!res.body.includes('<img'), 'no img element reaches the page');
     assert.ok(!res.body.includes('<du>'), 'nor the organization name markup');
   });
@@ -130,7 +131,7 @@ describe('GET /vos-acces', () => {
     assert.deepEqual(actions(rows[pending.id]!), ['change-role', 'resend', 'revoke']);
     // No form anywhere on the page can assign SUPER_ADMIN.
     assert.ok(!res.body.includes('value="SUPER_ADMIN"'));
-    const inviteRoles = [.../<select id="invite-role" name="role">([\s\S]*?)<\/select>/.exec(res.body)![1]!.matchAll(/value="([A-Z_]+)"/g)].map((m) => m[1]);
+    const inviteRoles = [.../<select id="invite-role" name="role" data-refresh>([\s\S]*?)<\/select>/.exec(res.body)![1]!.matchAll(/value="([A-Z_]+)"/g)].map((m) => m[1]);
     assert.deepEqual(inviteRoles, ['ADMIN', 'AGENT', 'COMPTA']);
     assert.match(res.body, /<option value="AGENT" selected>Agent<\/option>/);
   });
@@ -146,9 +147,9 @@ describe('GET /vos-acces', () => {
       .slice(1)
       .map((m) => [...m[1]!.matchAll(/<td data-label="[^"]+"[^>]*>([\s\S]*?)<\/td>/g)].map((c) => c[1]!.replace(/<[^>]+>/g, '').trim()));
     assert.deepEqual(rows.map((r) => r.slice(1)), [
-      ['Révocation', 'admin@example.com', 'agent@example.com', 'Administrateur', '—'],
-      ['Changement de rôle', 'admin@example.com', 'agent@example.com', 'Agent', 'Administrateur'],
-      ['Invitation', 'admin@example.com', 'nina@example.com', '—', 'Comptabilité'],
+      ['Révocation', 'admin@example.com', 'agent@example.com', 'Administrateur'],
+      ['Changement de rôle', 'admin@example.com', 'agent@example.com', 'Agent → Administrateur'],
+      ['Invitation', 'admin@example.com', 'nina@example.com', 'Comptabilité'],
     ]);
     assert.match(rows[0]![0]!, /^\d\d\/\d\d\/\d{4} \d\d:\d\d$/);
     assert.match(history, /Les 3 derniers changements, du plus récent au plus ancien\./);
@@ -162,6 +163,13 @@ describe('GET /vos-acces', () => {
     });
     const res = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: admin.cookie } });
     assert.match(res.body, /<td data-label="Action">Ajout<\/td>\s*<td data-label="Par" class="email">Ligne de commande<\/td>/);
+    // `member add` creating an account sends no e-mail: not an "Invitation".
+    await recordAccessEvent(db, {
+      org_id: orgId, action: 'invited', actor_user_id: null, actor_email: 'cli',
+      target_user_id: agent.userId, target_email: 'agent@example.com', old_role: 'AGENT', new_role: 'AGENT',
+    });
+    const again = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: admin.cookie } });
+    assert.match(again.body, /<td data-label="Action">Ajout, sans e-mail \(compte créé\)<\/td>\s*<td data-label="Par" class="email">Ligne de commande<\/td>[\s\S]*?<td data-label="Rôle">Agent<\/td>/);
   });
 
   it("should show an AGENT their own accesses and no members table", async (t) => {
@@ -170,12 +178,27 @@ describe('GET /vos-acces', () => {
     await addMembership(db, other, agent.userId, 'COMPTA', { revoked: true });
     const res = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: agent.cookie } });
     assert.equal(res.statusCode, 200);
-    assert.match(res.body, /<td data-label="Organisation">Théâtre &lt;du&gt; Soleil<\/td>\s*<td data-label="Rôle">Agent<\/td>\s*<td data-label="Statut"><span class="badge badge-active">Actif<\/span><\/td>/);
-    assert.match(res.body, /<td data-label="Organisation">Ancienne Compagnie<\/td>\s*<td data-label="Rôle">Comptabilité<\/td>\s*<td data-label="Statut"><span class="badge badge-revoked">Révoqué<\/span><\/td>/);
+    assert.match(res.body, /<td data-label="Organisation" class="wrap">Théâtre &lt;du&gt; Soleil<\/td>\s*<td data-label="Rôle">Agent<\/td>\s*<td data-label="Statut"><span class="badge badge-active">Actif<\/span><\/td>/);
+    assert.match(res.body, /<td data-label="Organisation" class="wrap">Ancienne Compagnie<\/td>\s*<td data-label="Rôle">Comptabilité<\/td>\s*<td data-label="Statut"><span class="badge badge-revoked">Révoqué<\/span><\/td>/);
     for (const absent of ['id="members"', 'id="invite-form"', 'id="history"', 'id="org-search"', 'admin@example.com', 'boss@example.com']) {
       assert.ok(!res.body.includes(absent), absent);
     }
     assert.match(res.body, /adressez-vous à un administrateur de votre organisation/);
+    // The revoked access is explained: what, when, whom to ask.
+    assert.match(res.body, /<section class="notice" id="revoked-notice"/);
+    assert.match(res.body, /Votre accès à <strong>Ancienne Compagnie<\/strong> a été révoqué le \d\d\/\d\d\/\d{4} \d\d:\d\d par un administrateur de cette organisation\./);
+    assert.match(res.body, /adressez-vous à un administrateur de l'organisation : il peut rétablir votre accès\. Pour toute autre question, écrivez à <a href="mailto:support@example.com">support@example.com<\/a>/);
+  });
+
+  it('should tell a member whose every access was revoked what happened, when and whom to ask', async (t) => {
+    const { app, db, orgId, agent } = await organization(t);
+    await db.updateTable('organization_members').set({ revoked: true, revoked_at: new Date('2026-03-12T09:30:00Z') }).where('user_id', '=', agent.userId).execute();
+    const res = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: agent.cookie } });
+    assert.equal(res.statusCode, 200);
+    assert.match(res.body, /<h2 id="revoked-title">Votre accès a été retiré<\/h2>/);
+    assert.match(res.body, /Votre accès à <strong>Théâtre &lt;du&gt; Soleil<\/strong> a été révoqué le 12\/03\/2026 10:30 par un administrateur/);
+    assert.ok(!res.body.includes('id="no-manage"'), 'no advice about managing an organization one has left');
+    assert.ok(orgId);
   });
 
   it('should show staff without an organization the switcher and nothing to manage', async (t) => {
@@ -183,11 +206,57 @@ describe('GET /vos-acces', () => {
     const staff = await signedIn(app, db, 'staff@example.com', { staff: 'STAFF' });
     const res = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: staff.cookie } });
     assert.equal(res.statusCode, 200);
-    assert.match(res.body, /<strong id="current-org-name">Aucune organisation choisie<\/strong>/);
+    assert.match(res.body, /<strong id="current-org-name">Vue globale : toutes les organisations<\/strong>/);
+    assert.doesNotMatch(res.body, /membre d(&#39;|')aucune organisation/, 'staff are not told they belong nowhere');
+    assert.match(res.body, /<a href="\/staff\/equipe">Gérer l'équipe interne<\/a>/);
+    // SPEC 4.1: the global view, every membership, with its organization.
+    assert.match(res.body, /<section class="card" id="global"/);
+    assert.match(res.body, /3 accès dans 1 organisation\./);
+    assert.match(res.body, /<td data-label="Organisation"><span class="clip clip-wrap" title="Théâtre &lt;du&gt; Soleil">/);
+    assert.ok(!res.body.includes('id="org-clear"'), 'already global');
     assert.match(res.body, /<input id="org-search" type="text" role="combobox"/);
     assert.match(res.body, /<label for="org-search">Changer d'organisation<\/label>/);
     assert.ok(!res.body.includes('id="members"'));
     assert.equal(res.cookies.find((c) => c.name === 'active_org_id'), undefined);
+  });
+
+  it('should let staff give an organization its SUPER_ADMIN while it has none', async (t) => {
+    const ctx = await build(t);
+    const db = ctx.database.db;
+    const orgId = await createOrg(db, 'Sans Chef', 'SC001');
+    await member(ctx.app, db, orgId, 'agent@example.com', 'AGENT');
+    const staff = await signedIn(ctx.app, db, 'staff@example.com', { staff: 'STAFF' });
+    const roles = async () => {
+      const res = await ctx.app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: `${staff.cookie}; active_org_id=${orgId}` } });
+      return [.../<select id="invite-role" name="role" data-refresh>([\s\S]*?)<\/select>/.exec(res.body)![1]!.matchAll(/<option value="([A-Z_]+)"[^>]*>([^<]+)</g)].map((m) => `${m[1]}:${m[2]}`);
+    };
+    assert.deepEqual(await roles(), ['SUPER_ADMIN:Administrateur principal', 'ADMIN:Administrateur', 'AGENT:Agent', 'COMPTA:Comptabilité']);
+    await member(ctx.app, db, orgId, 'boss@example.com', 'SUPER_ADMIN');
+    assert.deepEqual(await roles(), ['ADMIN:Administrateur', 'AGENT:Agent', 'COMPTA:Comptabilité']);
+    const back = await ctx.app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: `${staff.cookie}; active_org_id=${orgId}` } });
+    assert.match(back.body, /<button type="button" class="button button-small button-secondary" id="org-clear">Revenir à la vue globale/);
+  });
+
+  it("should leave staff's organization choices out of the organization's own history, and keep them for staff", async (t) => {
+    const { app, db, orgId, admin } = await organization(t);
+    const staff = await signedIn(app, db, 'staff@example.com', { staff: 'STAFF' });
+    for (let i = 0; i < 3; i++) {
+      const put = await app.inject({ method: 'PUT', url: '/api/staff/active-org', headers: { cookie: staff.cookie }, payload: { org_id: orgId } });
+      assert.equal(put.statusCode, 200);
+    }
+    await app.inject({ method: 'POST', url: '/api/access', headers: { cookie: admin.cookie }, payload: { email: 'nina@example.com' } });
+    const actions = async (cookie: string) => {
+      const res = await app.inject({ method: 'GET', url: '/api/access/events', headers: { cookie } });
+      assert.equal(res.statusCode, 200);
+      return res.json().items.map((e: { action: string }) => e.action);
+    };
+    assert.deepEqual(await actions(admin.cookie), ['invited']);
+    assert.deepEqual(await actions(`${staff.cookie}; active_org_id=${orgId}`), ['invited', 'active_org_selected', 'active_org_selected', 'active_org_selected']);
+    const page = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: admin.cookie } });
+    assert.ok(!page.body.includes("Organisation choisie par l&#39;équipe"));
+    assert.match(page.body, /Un seul changement pour le moment\./);
+    const staffPage = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: `${staff.cookie}; active_org_id=${orgId}` } });
+    assert.match(staffPage.body, /Organisation choisie par l&#39;équipe/);
   });
 
   it("should show staff the chosen organization's members, from the cookie or else their saved choice", async (t) => {

@@ -29,16 +29,24 @@ function showRetry(message) {
   retry.hidden = false;
 }
 
-async function activate() {
-  const params = new URLSearchParams(window.location.hash.slice(1));
-  const token = params.get('token');
-  const type = params.get('type');
-  // The token must not stay in the address bar, the history or a bookmark.
-  if (window.location.hash) window.history.replaceState(null, '', window.location.pathname);
-  if (!token) {
-    showRetry("Ce lien est incomplet ou a déjà été ouvert. Demandez un nouveau lien ci-dessous.");
-    return;
+/** The signed-in person, or null: read without `api()`, whose 401 would leave for /login. */
+async function currentUser() {
+  try {
+    const response = await fetch('/api/me', { credentials: 'same-origin', cache: 'no-store', headers: { accept: 'application/json' } });
+    return response.ok ? await response.json() : null;
+  } catch {
+    return null;
   }
+}
+
+function goOn(message) {
+  announce(status, message, 'success');
+  continueLink.href = '/vos-acces';
+  continueBox.hidden = false;
+  window.setTimeout(() => window.location.replace('/vos-acces'), REDIRECT_DELAY_MS);
+}
+
+async function signIn(token, type) {
   try {
     const answer = await api('POST', '/auth/session', { token });
     const target = sameSitePath(answer.redirect);
@@ -53,6 +61,59 @@ async function activate() {
   } catch (error) {
     showRetry(error.message);
   }
+}
+
+/**
+ * A browser signed in as someone else: say whose link it is, and switch only when asked
+ * (the link would end the current session).
+ */
+function askBeforeSwitching(token, type, owner, me) {
+  const box = /** @type {HTMLElement} */ (document.getElementById('switch'));
+  /** @type {HTMLElement} */ (document.getElementById('switch-text')).textContent =
+    `Ce lien ouvre le compte ${owner}. Vous êtes connecté en tant que ${me} : en continuant, vous serez déconnecté de ce compte.`;
+  const confirm = /** @type {HTMLButtonElement} */ (document.getElementById('switch-confirm'));
+  confirm.textContent = `Continuer en tant que ${owner}`;
+  /** @type {HTMLElement} */ (document.getElementById('switch-stay')).textContent = `Rester connecté en tant que ${me}`;
+  status.textContent = '';
+  box.hidden = false;
+  confirm.focus();
+  confirm.addEventListener(
+    'click',
+    () => {
+      box.hidden = true;
+      signIn(token, type);
+    },
+    { once: true },
+  );
+}
+
+async function activate() {
+  const params = new URLSearchParams(window.location.hash.slice(1));
+  const token = params.get('token');
+  const type = params.get('type');
+  // The token must not stay in the address bar, the history or a bookmark.
+  if (window.location.hash) window.history.replaceState(null, '', window.location.pathname);
+  const me = await currentUser();
+  if (!token) {
+    // A reload after signing in: the link was used already, and this browser is in.
+    if (me) goOn('Vous êtes déjà connecté. Redirection vers vos accès…');
+    else showRetry('Ce lien est incomplet ou a déjà été ouvert. Demandez un nouveau lien ci-dessous.');
+    return;
+  }
+  if (me) {
+    let owner;
+    try {
+      owner = (await api('POST', '/auth/session/account', { token })).email;
+    } catch (error) {
+      showRetry(error.message);
+      return;
+    }
+    if (owner !== me.email) {
+      askBeforeSwitching(token, type, owner, me.email);
+      return;
+    }
+  }
+  await signIn(token, type);
 }
 
 window.setTimeout(activate, READ_DELAY_MS);

@@ -54,7 +54,8 @@ export function wireOrgSwitcher({ input, list, searchStatus, status }) {
         name.textContent = org.name;
         const details = document.createElement('span');
         details.className = 'option-details';
-        const members = `${org.member_count} ${org.member_count === 1 ? 'membre' : 'membres'}`;
+        // The members card's words: revoked accesses are not counted.
+        const members = org.member_count === 1 ? '1 membre actif ou invité' : `${org.member_count} membres actifs ou invités`;
         details.textContent = org.structure_api ? `${org.structure_api} · ${members}` : members;
         option.append(name, details);
         return option;

@@ -8,6 +8,9 @@ import { wireOrgSwitcher } from './org-switcher.js';
 
 const root = /** @type {HTMLElement} */ (document.getElementById('vos-acces'));
 const status = /** @type {HTMLElement} */ (document.getElementById('status'));
+// The result of an invitation or of a change to a member is said where the action is: at the
+// top of the members card, beside the invite form.
+const membersStatus = document.getElementById('members-status') ?? status;
 const pageOrgId = root.dataset.orgId || '';
 
 document.getElementById('logout')?.addEventListener('click', async () => {
@@ -27,6 +30,22 @@ if (orgSearch) {
     searchStatus: /** @type {HTMLElement} */ (document.getElementById('org-search-status')),
     status,
   });
+}
+
+// Staff: back to no organization, the global view of every membership (SPEC 4.1).
+document.getElementById('org-clear')?.addEventListener('click', async () => {
+  try {
+    await api('DELETE', '/api/staff/active-org');
+    announce(status, 'Vue globale choisie. Chargement…', 'success');
+    window.location.reload();
+  } catch (error) {
+    announce(status, error instanceof Error ? error.message : String(error), 'error');
+  }
+});
+
+/** Addresses as the server keeps them (SPEC 4.2: trimmed, lower case), in every message. */
+function normalEmail(value) {
+  return value.trim().toLowerCase();
 }
 
 /**
@@ -91,10 +110,10 @@ async function perform(change, after) {
     await ensureSameOrganization();
     const message = await change();
     await refresh();
-    announce(status, message, 'success');
+    announce(membersStatus, message, 'success');
     after?.();
   } catch (error) {
-    announce(status, error instanceof Error ? error.message : String(error), 'error');
+    announce(membersStatus, error instanceof Error ? error.message : String(error), 'error');
   } finally {
     busy = false;
     root.removeAttribute('aria-busy');
@@ -130,7 +149,7 @@ root.addEventListener('click', async (event) => {
     const role = select.value;
     const label = select.selectedOptions[0]?.textContent ?? role;
     if (action === 'change-role' && role === currentRole) {
-      announce(status, `${email} a déjà le rôle « ${label} » : choisissez un autre rôle dans la liste.`, 'error');
+      announce(membersStatus, `${email} a déjà le rôle « ${label} » : choisissez un autre rôle dans la liste.`, 'error');
       select.focus();
       return;
     }
@@ -171,10 +190,9 @@ const inviteForm = /** @type {HTMLFormElement | null} */ (document.getElementByI
 if (inviteForm) {
   const emailInput = /** @type {HTMLInputElement} */ (inviteForm.elements.namedItem('email'));
   const firstNameInput = /** @type {HTMLInputElement} */ (inviteForm.elements.namedItem('first_name'));
-  const roleSelect = /** @type {HTMLSelectElement} */ (inviteForm.elements.namedItem('role'));
   inviteForm.addEventListener('submit', async (event) => {
     event.preventDefault();
-    const email = emailInput.value.trim();
+    const email = normalEmail(emailInput.value);
     const problem = emailProblem(email);
     setFieldError(emailInput, problem);
     if (problem) {
@@ -184,7 +202,11 @@ if (inviteForm) {
     await perform(
       async () => {
         try {
-          const answer = await api('POST', '/api/access', { email, first_name: firstNameInput.value.trim(), role: roleSelect.value });
+          // Read now: a refresh replaces the list (SUPER_ADMIN leaves it once given).
+          const role = /** @type {HTMLSelectElement} */ (inviteForm.elements.namedItem('role')).value;
+          const body = { email, first_name: firstNameInput.value.trim(), role };
+          // Staff give an organization its SUPER_ADMIN through the staff route (CONTRACT 5).
+          const answer = await api('POST', role === 'SUPER_ADMIN' ? '/api/access/nouveau' : '/api/access', body);
           inviteForm.reset();
           return `${answer.message} : ${email}.`;
         } catch (error) {
@@ -192,7 +214,7 @@ if (inviteForm) {
           throw error;
         }
       },
-      () => emailInput.focus(),
+      () => /** @type {HTMLInputElement} */ (inviteForm.elements.namedItem('email')).focus(),
     );
   });
 }

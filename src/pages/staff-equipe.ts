@@ -1,0 +1,98 @@
+/**
+ * `/staff/equipe`: the staff team (SPEC 2.3, CONTRACT 5) for staff: who is in it, inviting a
+ * new member (a SUPER_STAFF only by a SUPER_STAFF) and revoking one (never a SUPER_STAFF, nor
+ * oneself). Rendered from `GET /api/staff/users`'s query; its script calls the staff API.
+ */
+import type { Caller } from '../identity/identity.service.ts';
+import type { Database } from '../db/database.ts';
+import { listStaffUsers } from '../staff/staff.repository.ts';
+import { html, type SafeHtml } from './html.ts';
+import { renderPage, statusRegion } from './layout.ts';
+import { formatPageDate, roleLabel } from './labels.ts';
+
+type StaffRow = Awaited<ReturnType<typeof listStaffUsers>>[number];
+
+export async function loadStaffTeam(db: Database): Promise<StaffRow[]> {
+  return listStaffUsers(db);
+}
+
+/** What a row offers: revocation of an active STAFF other than oneself (SPEC 2.3). */
+export function canRevokeStaff(caller: { userId: string }, row: Pick<StaffRow, 'user_id' | 'level' | 'is_staff'>): boolean {
+  return row.is_staff && row.level !== 'SUPER_STAFF' && row.user_id !== caller.userId;
+}
+
+function teamRow(caller: Caller, row: StaffRow, timeZone: string): SafeHtml {
+  const status = !row.is_staff
+    ? html`<span class="badge badge-revoked">Retiré(e)${row.revoked_at ? ` le ${formatPageDate(row.revoked_at, timeZone)}` : ''}</span>`
+    : html`<span class="badge badge-active">Actif</span>`;
+  const action = canRevokeStaff(caller, row)
+    ? html`<button type="button" class="button button-small button-danger" id="revoke-${row.user_id}" data-action="revoke">Retirer de l'équipe<span class="visually-hidden"> : ${row.email}</span></button>`
+    : html`<span class="muted">${row.user_id === caller.userId ? 'Vous' : row.level === 'SUPER_STAFF' ? 'Protégé' : '—'}</span>`;
+  return html`<tr data-user-id="${row.user_id}" data-email="${row.email}">
+    <td data-label="Prénom" class="name">${row.first_name ? html`<span class="clip" title="${row.first_name}">${row.first_name}</span>` : html`<span class="muted">—</span>`}</td>
+    <td data-label="E-mail" class="email"><span class="clip clip-wrap" title="${row.email}">${row.email}</span></td>
+    <td data-label="Niveau">${roleLabel(row.level)}</td>
+    <td data-label="Statut">${status}</td>
+    <td data-label="Actions"><div class="actions">${action}</div></td>
+  </tr>`;
+}
+
+export function renderStaffTeam(caller: Caller, rows: StaffRow[], timeZone: string): string {
+  const levels = caller.staffLevel === 'SUPER_STAFF' ? ['STAFF', 'SUPER_STAFF'] : ['STAFF'];
+  const active = rows.filter((r) => r.is_staff).length;
+  return renderPage({
+    title: 'Équipe interne',
+    script: 'staff-equipe.js',
+    user: { email: caller.email, firstName: caller.firstName },
+    main: html`<div class="page" id="staff-team">
+  <p><a href="/vos-acces">← Vos accès</a></p>
+  <h1>Équipe interne</h1>
+  <p class="lead">Les membres de l'équipe interne gèrent les accès de toutes les organisations. Leur compte est actif dès sa création.</p>
+  ${statusRegion()}
+  <section class="card" id="team" aria-labelledby="team-title">
+    <h2 id="team-title" tabindex="-1">Membres de l'équipe</h2>
+    <div class="invite">
+      <h3 id="team-invite-title">Ajouter un membre à l'équipe</h3>
+      <form id="team-form" class="form form-grid" novalidate aria-labelledby="team-invite-title">
+        <div class="field">
+          <label for="team-email">Adresse e-mail <span class="required">(obligatoire)</span></label>
+          <input id="team-email" name="email" type="email" autocomplete="off" inputmode="email" spellcheck="false" maxlength="320" required aria-describedby="team-email-error">
+          <p id="team-email-error" class="field-error" hidden></p>
+        </div>
+        <div class="field">
+          <label for="team-first-name">Prénom</label>
+          <input id="team-first-name" name="first_name" type="text" autocomplete="off" maxlength="100">
+        </div>
+        <div class="field">
+          <label for="team-level">Niveau</label>
+          <select id="team-level" name="level">${levels.map((l) => html`<option value="${l}">${roleLabel(l)}</option>`)}</select>
+        </div>
+        <div class="field field-submit">
+          <button type="submit" class="button">Ajouter à l'équipe</button>
+        </div>
+      </form>
+      ${statusRegion('team-status')}
+    </div>
+    <div id="team-list" data-refresh>
+      <p class="muted" id="team-count">${active === 1 ? '1 membre actif' : `${active} membres actifs`}${rows.length > active ? ` · ${rows.length - active} retiré(s)` : ''}. Du plus récent au plus ancien.</p>
+      <div class="table-wrap"><table class="table stack members">
+        <caption class="visually-hidden">Membres de l'équipe interne</caption>
+        <colgroup><col class="col-name"><col class="col-email"><col class="col-role"><col class="col-status"><col class="col-actions"></colgroup>
+        <thead><tr><th scope="col">Prénom</th><th scope="col">E-mail</th><th scope="col">Niveau</th><th scope="col">Statut</th><th scope="col">Actions</th></tr></thead>
+        <tbody>${rows.map((r) => teamRow(caller, r, timeZone))}</tbody>
+      </table></div>
+    </div>
+  </section>
+</div>
+<dialog id="confirm" class="dialog" aria-labelledby="confirm-title" aria-describedby="confirm-text">
+  <form method="dialog">
+    <h2 id="confirm-title">Retirer de l'équipe ?</h2>
+    <p id="confirm-text"></p>
+    <div class="dialog-actions">
+      <button type="submit" value="cancel" class="button button-secondary" autofocus>Annuler</button>
+      <button type="submit" value="confirm" class="button button-danger" id="confirm-ok">Retirer de l'équipe</button>
+    </div>
+  </form>
+</dialog>`,
+  });
+}
