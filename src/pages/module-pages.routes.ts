@@ -11,6 +11,9 @@ import type { SafeHtml } from './html.ts';
 import { renderPage } from './layout.ts';
 import { membershipOfScope, navFor, renderNav } from './nav.ts';
 import { loadContractPage, loadForm, loadGrid, renderContractPage, renderForm, renderGrid } from './contrats.ts';
+import { loadStaffInvoices, renderStaffInvoices } from './staff-facturation.ts';
+import { loadStaffTransfers, renderStaffTransfers } from './staff-virements.ts';
+import { openContractAsStaff } from './staff-contrat.ts';
 
 export interface ModulePagesOptions {
   sendHtml(reply: FastifyReply, body: string, status?: number): FastifyReply;
@@ -51,5 +54,24 @@ export default async function modulePagesRoutes(fastify: FastifyInstance, option
     const { orgId, caller } = orgScope(request);
     const view = await loadForm(db, orgId, caller.isStaff, request.params.id);
     return page(request, reply, { title: `Modifier le contrat ${view.contract!.contract_number}`, script: 'contrat-form.js', main: renderForm(view) });
+  });
+
+  // ---- Staff (gate `staff`: every organization, no active organization needed).
+
+  fastify.get('/staff/facturation', { config: { gate: 'staff' }, schema: hidden }, async (request, reply) => {
+    const view = await loadStaffInvoices(db, request.query);
+    return page(request, reply, { title: 'Facturation', script: 'staff-facturation.js', main: renderStaffInvoices(view) }, view.error ? 400 : 200);
+  });
+
+  fastify.get('/staff/virements', { config: { gate: 'staff' }, schema: hidden }, async (request, reply) => {
+    const view = await loadStaffTransfers(db, request.query);
+    return page(request, reply, { title: 'Virements des salaires', script: 'staff-virements.js', main: renderStaffTransfers(view) }, view.error ? 400 : 200);
+  });
+
+  // The link of the contract-note e-mail (MODULES 4): the contract's organization becomes the
+  // staff member's active one, as the switcher does, then its page.
+  fastify.get<IdParams>('/staff/contrats/:id', { config: { gate: 'staff' }, schema: hidden }, async (request, reply) => {
+    const contractId = await openContractAsStaff({ db }, request.caller!, request.params.id, reply, config.secureCookies);
+    return reply.redirect(`/contrats/${contractId}`, 303);
   });
 }

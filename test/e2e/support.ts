@@ -50,14 +50,14 @@ export interface RunningApp extends TestApp {
 
 type TestContext = { after(fn: () => unknown): void };
 
-/** The app with a fresh database, listening, its mail worker delivering to a capture server. */
-export async function startApp(t: TestContext): Promise<RunningApp> {
+/** The app with a fresh database, listening, its mail worker delivering to a capture server; `env` adds variables (`OPERATOR_IBAN`…). */
+export async function startApp(t: TestContext, env: Record<string, string> = {}): Promise<RunningApp> {
   const smtp = await startSmtpServer();
   t.after(() => smtp.stop());
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const testApp = await build(t, {
-    env: { PUBLIC_URL: url, PORT: String(port), SMTP_URL: smtp.url },
+    env: { ...env, PUBLIC_URL: url, PORT: String(port), SMTP_URL: smtp.url },
     app: { mailWorker: true, mailPollMs: 200 },
   });
   await testApp.app.listen({ port, host: '127.0.0.1' });

@@ -21,11 +21,13 @@ export class ApiError extends Error {
    * @param {number} status HTTP status (0 when the server could not be reached)
    * @param {string} code the API's `error`, or a code of this page
    * @param {string} message French, ready to show
+   * @param {Record<string, unknown>} [body] the whole JSON answer (e.g. `payslip_ids` of a 409)
    */
-  constructor(status, code, message) {
+  constructor(status, code, message, body = {}) {
     super(message);
     this.status = status;
     this.code = code;
+    this.body = body;
   }
 }
 
@@ -39,33 +41,60 @@ export class ApiError extends Error {
 export async function api(method, path, body) {
   const headers = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
-  let response;
+  const response = await send(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = await jsonOf(response);
+  if (response.ok) return data ?? {};
+  throw failure(response, data);
+}
+
+/**
+ * Downloads a file the API answers with a session (e.g. a SEPA XML file): the browser saves
+ * it under `filename`, and the page stays. Rejects with an ApiError (French) when refused.
+ * @param {string} path same-origin path
+ * @param {string} filename
+ */
+export async function download(path, filename) {
+  const response = await send(path, { method: 'GET', headers: { accept: '*/*' } });
+  if (!response.ok) throw failure(response, await jsonOf(response));
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  window.setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/** fetch, same origin, never cached; a network failure is an ApiError. */
+async function send(path, init) {
   try {
-    response = await fetch(path, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      credentials: 'same-origin',
-      cache: 'no-store',
-    });
+    return await fetch(path, { ...init, credentials: 'same-origin', cache: 'no-store' });
   } catch {
     throw new ApiError(0, 'network', NETWORK_MESSAGE);
   }
-  const isJson = (response.headers.get('content-type') || '').includes('application/json');
-  let data = null;
-  if (isJson) {
-    try {
-      data = await response.json();
-    } catch {
-      data = null;
-    }
+}
+
+async function jsonOf(response) {
+  if (!(response.headers.get('content-type') || '').includes('application/json')) return null;
+  try {
+    return await response.json();
+  } catch {
+    return null;
   }
-  if (response.ok) return data ?? {};
-  if (response.status === 401 && !isJson) {
+}
+
+/** The ApiError of a refused answer, its message in French. */
+function failure(response, data) {
+  if (response.status === 401 && data === null) {
     window.location.assign('/login');
-    throw new ApiError(401, 'unauthorized', 'Votre session a expiré : reconnectez-vous.');
+    return new ApiError(401, 'unauthorized', 'Votre session a expiré : reconnectez-vous.');
   }
-  if (response.status === 403 && !isJson) throw new ApiError(403, 'forbidden', FORBIDDEN_MESSAGE);
+  if (response.status === 403 && data === null) return new ApiError(403, 'forbidden', FORBIDDEN_MESSAGE);
   const code = data && typeof data.error === 'string' ? data.error : `http_${response.status}`;
   const message =
     data && typeof data.message === 'string' && data.message
@@ -73,7 +102,7 @@ export async function api(method, path, body) {
       : Object.hasOwn(CODE_MESSAGES, code)
         ? CODE_MESSAGES[code]
         : GENERIC_MESSAGE;
-  throw new ApiError(response.status, code, message);
+  return new ApiError(response.status, code, message, data ?? {});
 }
 
 /**

@@ -4,6 +4,7 @@
  * /api/contrats`). The API checks everything; its refusal is shown next to the field it names.
  */
 import { announce, api, ApiError } from './api.js';
+import { isoDate } from './dates.js';
 import './session.js';
 
 const form = /** @type {HTMLFormElement} */ (document.getElementById('contract-form'));
@@ -20,11 +21,6 @@ function decimal(value) {
   return value.replace(/[\s\u00a0\u202f]/g, '').replace(',', '.');
 }
 
-/** `1/3/2027` or `01/03/2027` → `2027-03-01`; anything else as it is, for the API to refuse. */
-function isoDate(value) {
-  const match = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(value.trim());
-  return match ? `${match[3]}-${match[2].padStart(2, '0')}-${match[1].padStart(2, '0')}` : value.trim();
-}
 
 // ---- the lines -----------------------------------------------------------------------
 

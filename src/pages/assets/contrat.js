@@ -3,7 +3,7 @@
  * note. Each action is one API call; the page then shows the server's copy of what changed.
  */
 import { announce, api, setFieldError } from './api.js';
-import { openFile, refreshSections } from './session.js';
+import { confirmWith, openFile, refreshSections } from './session.js';
 
 const root = /** @type {HTMLElement} */ (document.getElementById('contrat'));
 const status = /** @type {HTMLElement} */ (document.getElementById('status'));
@@ -38,14 +38,6 @@ async function perform(action, focusId) {
 
 const dialog = /** @type {HTMLDialogElement | null} */ (document.getElementById('confirm-cancel'));
 
-function confirmCancel() {
-  return new Promise((resolve) => {
-    if (!dialog) return resolve(false);
-    dialog.returnValue = '';
-    dialog.addEventListener('close', () => resolve(dialog.returnValue === 'confirm'), { once: true });
-    dialog.showModal();
-  });
-}
 
 root.addEventListener('click', async (event) => {
   const button = /** @type {HTMLElement} */ (event.target).closest('button');
@@ -58,7 +50,7 @@ root.addEventListener('click', async (event) => {
       }, 'generate-pdf');
       break;
     case 'cancel-contract': {
-      if (!(await confirmCancel())) {
+      if (!(await confirmWith(dialog))) {
         button.focus();
         return;
       }

@@ -14,11 +14,14 @@ document.getElementById('logout')?.addEventListener('click', async () => {
   window.location.assign('/login');
 });
 
-/** Replaces every `[data-refresh]` element with its counterpart in a fresh copy of the page. */
-export async function refreshSections() {
+/**
+ * Replaces every `[data-refresh]` element with its counterpart in a fresh copy of the page.
+ * @param {string} [address] the page to read (default: this page's path, without its query)
+ */
+export async function refreshSections(address = window.location.pathname) {
   let response;
   try {
-    response = await fetch(window.location.pathname, { credentials: 'same-origin', cache: 'no-store', headers: { accept: 'text/html' } });
+    response = await fetch(address, { credentials: 'same-origin', cache: 'no-store', headers: { accept: 'text/html' } });
   } catch {
     return;
   }
@@ -47,4 +50,19 @@ export function openFile(url) {
   document.body.append(link);
   link.click();
   link.remove();
+}
+
+/**
+ * Opens a confirmation `<dialog>` (its buttons submit `value="confirm"` or another value);
+ * resolves true when confirmed, false when dismissed (another button, Escape) or absent.
+ * @param {HTMLDialogElement | null} dialog
+ * @returns {Promise<boolean>}
+ */
+export function confirmWith(dialog) {
+  return new Promise((resolve) => {
+    if (!dialog) return resolve(false);
+    dialog.returnValue = '';
+    dialog.addEventListener('close', () => resolve(dialog.returnValue === 'confirm'), { once: true });
+    dialog.showModal();
+  });
 }

@@ -1,0 +1,104 @@
+/**
+ * /staff/virements: the selection of payslips (one organization per batch, as the API's 400
+ * `mixed_organizations` says), the batch (`POST /api/staff/virements`; the page then shows it
+ * with `?lot={id}`), the SEPA files, and each batch's "executed" and "cancel".
+ */
+import { announce, api, download, setFieldError } from './api.js';
+import { isoDate } from './dates.js';
+import { plural, setRowResult, wireSelection } from './selection.js';
+import { confirmWith, refreshSections } from './session.js';
+
+const status = /** @type {HTMLElement} */ (document.getElementById('transfer-status'));
+const batchesStatus = /** @type {HTMLElement} */ (document.getElementById('batches-status'));
+
+/** The organizations of some rows, by id. */
+function orgsOf(rows) {
+  return new Map(rows.map((row) => [row.dataset.orgId, row.dataset.orgName]));
+}
+
+const selection = wireSelection((checked) => {
+  const count = document.getElementById('selection-count');
+  if (!count) return;
+  const rows = checked.map((box) => /** @type {HTMLElement} */ (box.closest('tr')));
+  const orgs = orgsOf(rows);
+  count.textContent =
+    rows.length === 0
+      ? 'Aucun bulletin sélectionné.'
+      : orgs.size === 1
+        ? `${plural(rows.length, 'bulletin sélectionné', 'bulletins sélectionnés')} (${[...orgs.values()][0]}).`
+        : `${plural(rows.length, 'bulletin sélectionné', 'bulletins sélectionnés')}, de ${orgs.size} organisations : un lot n'en concerne qu'une.`;
+});
+
+const created = document.getElementById('created-title');
+if (created) created.focus();
+
+document.addEventListener('submit', async (event) => {
+  const form = /** @type {HTMLFormElement} */ (event.target);
+  if (form.id !== 'transfer-form') return;
+  event.preventDefault();
+  const rows = selection.selectedRows();
+  const date = /** @type {HTMLInputElement} */ (document.getElementById('execution-date'));
+  setFieldError(date, '');
+  if (rows.length === 0) {
+    announce(status, 'Sélectionnez au moins un bulletin.', 'error');
+    return;
+  }
+  const orgs = orgsOf(rows);
+  if (orgs.size > 1) {
+    announce(status, `Un lot de virements ne concerne qu'une organisation : la sélection en compte ${orgs.size} (${[...orgs.values()].join(', ')}). Décochez les bulletins des autres, ou filtrez par organisation.`, 'error');
+    return;
+  }
+  if (!date.value.trim()) {
+    setFieldError(date, "Indiquez la date d'exécution (JJ/MM/AAAA).");
+    date.focus();
+    return;
+  }
+  try {
+    const batch = await api('POST', '/api/staff/virements', { payslip_ids: rows.map((row) => row.dataset.payslipId), execution_date: isoDate(date.value) });
+    const params = new URLSearchParams(window.location.search);
+    params.delete('cursor');
+    params.set('lot', batch.id);
+    window.location.assign(`/staff/virements?${params}`);
+  } catch (error) {
+    const e = /** @type {import('./api.js').ApiError} */ (error);
+    if (e.code === 'invalid_execution_date' || e.code === 'missing_execution_date') {
+      setFieldError(date, e.message);
+      date.focus();
+    }
+    if (e.code === 'payslip_unavailable' && Array.isArray(e.body?.payslip_ids)) {
+      const refused = new Set(e.body.payslip_ids.map((id) => String(id).toLowerCase()));
+      for (const row of rows) if (refused.has(String(row.dataset.payslipId))) setRowResult(row, 'Indisponible', 'skipped');
+    }
+    announce(status, e.message, 'error');
+  }
+});
+
+let busy = false;
+
+document.addEventListener('click', async (event) => {
+  const button = /** @type {HTMLElement} */ (event.target).closest('button[data-sepa], button[data-action]');
+  if (!(button instanceof HTMLButtonElement) || busy) return;
+  const reference = button.dataset.reference ?? '';
+  const region = button.closest('#created') ? /** @type {HTMLElement} */ (document.getElementById('created-status')) : batchesStatus;
+  busy = true;
+  try {
+    if (button.dataset.sepa) {
+      await download(`/api/staff/virements/${encodeURIComponent(button.dataset.sepa)}/sepa.xml`, `${reference}.xml`);
+      announce(region, `Fichier ${reference}.xml téléchargé : remettez-le à la banque.`, 'success');
+      return;
+    }
+    const executed = button.dataset.action === 'executed';
+    if (!executed && !(await confirmWith(/** @type {HTMLDialogElement} */ (document.getElementById('confirm-cancel'))))) {
+      button.focus();
+      return;
+    }
+    await api('POST', `/api/staff/virements/${encodeURIComponent(button.dataset.id ?? '')}/${executed ? 'executed' : 'cancel'}`);
+    await refreshSections(window.location.pathname + window.location.search);
+    announce(batchesStatus, executed ? `Lot ${reference} marqué exécuté.` : `Lot ${reference} annulé : ses bulletins sont de nouveau à payer.`, 'success');
+    document.getElementById('batches-title')?.focus();
+  } catch (error) {
+    announce(region, error instanceof Error ? error.message : String(error), 'error');
+  } finally {
+    busy = false;
+  }
+});

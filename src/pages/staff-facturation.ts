@@ -1,0 +1,134 @@
+/**
+ * `/staff/facturation` (MODULES 10, gate `staff`): the invoices of every organization as
+ * `GET /api/staff/facturation` lists them (filters `notified`, `org_id`, `invoice_type`; keyset
+ * pages of 200 at most), with a "Notifiée" column, a selection, and the bulk notification that
+ * the page's script (`staff-facturation.js`) sends to `POST /api/staff/facturation/bulk-notify`,
+ * showing its result per invoice.
+ */
+import type { Database } from '../db/database.ts';
+import { AppError } from '../http/errors.ts';
+import { formatDateFr, formatEuros, todayInFrance } from '../format/french.ts';
+import { listStaffInvoices } from '../invoices/invoices.service.ts';
+import { INVOICE_TYPES } from '../invoices/invoice.rules.ts';
+import { html, type SafeHtml } from './html.ts';
+import { hrefWith, options, pager, pickQuery, type ListQuery } from './list-query.ts';
+import { statusRegion } from './layout.ts';
+import { INVOICE_TYPE_LABELS, invoiceTypeLabel } from './payroll-labels.ts';
+import { GRID_PAGE_SIZES } from './contrats.ts';
+import { loadOrgChoices, orgSelect, selectAllBox, type OrgChoice } from './staff-lists.ts';
+
+const PARAMS = ['notified', 'org_id', 'invoice_type', 'limit', 'cursor'] as const;
+type Query = ListQuery<(typeof PARAMS)[number]>;
+
+type Invoice = Awaited<ReturnType<typeof listStaffInvoices>>['items'][number];
+
+export interface StaffInvoicesView {
+  query: Query;
+  orgs: OrgChoice[];
+  items: Invoice[];
+  nextCursor: string | null;
+  /** A refused filter (the API's 400 message), shown instead of rows. */
+  error: string | null;
+}
+
+export async function loadStaffInvoices(db: Database, rawQuery: unknown): Promise<StaffInvoicesView> {
+  const query = pickQuery(PARAMS, rawQuery);
+  const orgs = await loadOrgChoices(db);
+  try {
+    const page = await listStaffInvoices(db, query);
+    return { query, orgs, items: page.items, nextCursor: page.next_cursor, error: null };
+  } catch (error) {
+    if (error instanceof AppError && error.status === 400) return { query, orgs, items: [], nextCursor: null, error: error.userMessage ?? error.code };
+    throw error;
+  }
+}
+
+/** "Oui, le 12/03/2027" (the day in the operator's calendar) or "Non". */
+export function notifiedLabel(invoice: { notified: boolean; notified_at: Date | string | null }): string {
+  if (!invoice.notified) return 'Non';
+  return invoice.notified_at ? `Oui, le ${formatDateFr(todayInFrance(new Date(invoice.notified_at)))}` : 'Oui';
+}
+
+const NOTIFIED_LABELS = { false: 'Non notifiées', true: 'Notifiées' };
+
+function filterForm(view: StaffInvoicesView): SafeHtml {
+  const { query } = view;
+  const sizes = Object.fromEntries(GRID_PAGE_SIZES.map((s) => [s, `${s} par page`]));
+  return html`<form class="form filters" method="get" action="/staff/facturation" role="search" aria-label="Filtrer les factures">
+    <div class="field field-wide">
+      <label for="filter-org">Organisation</label>
+      ${orgSelect('filter-org', view.orgs, query.org_id)}
+    </div>
+    <div class="field">
+      <label for="filter-notified">Notification</label>
+      <select id="filter-notified" name="notified">${options(['false', 'true'], NOTIFIED_LABELS, query.notified, 'Toutes')}</select>
+    </div>
+    <div class="field">
+      <label for="filter-type">Type</label>
+      <select id="filter-type" name="invoice_type">${options(INVOICE_TYPES, INVOICE_TYPE_LABELS, query.invoice_type, 'Tous les types')}</select>
+    </div>
+    <div class="field">
+      <label for="filter-limit">Affichage</label>
+      <select id="filter-limit" name="limit">${options(GRID_PAGE_SIZES, sizes, query.limit ?? GRID_PAGE_SIZES[0])}</select>
+    </div>
+    <div class="field field-submit actions">
+      <button type="submit" class="button" id="filter-submit">Filtrer</button>
+      <a class="button button-secondary" href="/staff/facturation">Effacer</a>
+    </div>
+  </form>`;
+}
+
+function invoiceRow(invoice: Invoice): SafeHtml {
+  return html`<tr data-invoice-id="${invoice.id}" data-number="${invoice.number}">
+    <td data-label="Sélection"><input type="checkbox" class="row-select" id="select-${invoice.id}" value="${invoice.id}" aria-label="Sélectionner la facture ${invoice.number}"></td>
+    <td data-label="Numéro" class="nowrap">${invoice.number}</td>
+    <td data-label="Organisation" class="wrap">${invoice.org_name}</td>
+    <td data-label="Type">${invoiceTypeLabel(invoice.invoice_type)}</td>
+    <td data-label="Période" class="wrap">${invoice.period_label || html`<span class="muted">—</span>`}</td>
+    <td data-label="Émise le" class="date">${formatDateFr(invoice.issue_date)}</td>
+    <td data-label="Total TTC" class="amount">${formatEuros(invoice.total_ttc)}</td>
+    <td data-label="Notifiée" class="notified nowrap">${notifiedLabel(invoice)}</td>
+    <td data-label="PDF"><button type="button" class="button button-small button-secondary" data-pdf="${invoice.id}">PDF<span class="visually-hidden"> de la facture ${invoice.number}</span></button></td>
+    <td data-label="Envoi" class="row-result"><span class="muted">—</span></td>
+  </tr>`;
+}
+
+export function renderStaffInvoices(view: StaffInvoicesView): SafeHtml {
+  const { query, items } = view;
+  const filtered = Boolean(query.notified || query.org_id || query.invoice_type);
+  const href = (changes: Partial<Record<(typeof PARAMS)[number], string | undefined>>) => hrefWith('/staff/facturation', PARAMS, query, changes);
+  const count = items.length;
+  const summary = view.error
+    ? html`<p class="status" data-kind="error" role="alert">${view.error}</p>`
+    : count === 0
+      ? html`<p>${filtered ? 'Aucune facture ne correspond à ces critères.' : 'Aucune facture pour le moment.'}</p>`
+      : html`<p class="muted" id="list-summary">${count === 1 ? '1 facture affichée' : `${count} factures affichées`}${query.cursor ? ' (page suivante)' : ''}, de la plus récente à la plus ancienne.</p>`;
+  return html`<div class="page" id="staff-facturation">
+  <h1>Facturation</h1>
+  <p class="lead">Les factures de toutes les organisations. Cochez-les puis notifiez-les : chaque organisation reçoit un e-mail par facture, aux adresses de notification de sa fiche.</p>
+  <section class="card" aria-labelledby="filters-title">
+    <h2 id="filters-title" class="visually-hidden">Filtres</h2>
+    ${filterForm(view)}
+  </section>
+  <section class="card" id="invoices" aria-labelledby="invoices-title">
+    <h2 id="invoices-title">Factures</h2>
+    ${summary}
+    ${count
+      ? html`${selectAllBox('facture')}
+    <div class="table-wrap"><table class="table stack selectable" id="invoice-table">
+      <caption class="visually-hidden">Factures, de la plus récente à la plus ancienne</caption>
+      <thead><tr><th scope="col"><span class="visually-hidden">Sélection</span></th><th scope="col">Numéro</th><th scope="col">Organisation</th><th scope="col">Type</th><th scope="col">Période</th><th scope="col">Émise le</th><th scope="col" class="amount">Total TTC</th><th scope="col">Notifiée</th><th scope="col">PDF</th><th scope="col">Envoi</th></tr></thead>
+      <tbody>${items.map(invoiceRow)}</tbody>
+    </table></div>
+    <div class="bulk-bar" id="notify-bar">
+      <p id="selection-count" aria-live="polite">Aucune facture sélectionnée.</p>
+      <label class="checkbox" for="notify-force"><input type="checkbox" id="notify-force"> Renvoyer aussi les factures déjà notifiées (forcer)</label>
+      <button type="button" class="button" id="notify-selected">Notifier la sélection</button>
+    </div>
+    ${statusRegion('notify-status')}
+    <ul class="plain" id="notify-details"></ul>`
+      : ''}
+    ${pager(query.cursor ? href({ cursor: undefined }) : null, view.nextCursor ? href({ cursor: view.nextCursor }) : null)}
+  </section>
+</div>`;
+}

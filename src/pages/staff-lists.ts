@@ -1,0 +1,31 @@
+/**
+ * What the staff's money pages (`/staff/facturation`, `/staff/virements`) share: the choice of
+ * an organization among all of them (they span every organization), and the "select all on
+ * this page" box of a list whose rows carry a checkbox (`assets/selection.js`).
+ */
+import type { Database } from '../db/database.ts';
+import { searchOrganizations } from '../org/org.repository.ts';
+import { html, type SafeHtml } from './html.ts';
+
+export type OrgChoice = { id: string; name: string; structure_api: string | null };
+
+/** How many organizations the filter offers (by name): the switcher's search finds the others. */
+export const ORG_CHOICES_MAX = 1000;
+
+export async function loadOrgChoices(db: Database): Promise<OrgChoice[]> {
+  return (await searchOrganizations(db, '', ORG_CHOICES_MAX)).map(({ id, name, structure_api }) => ({ id, name, structure_api }));
+}
+
+/** A select of every organization, "Toutes les organisations" first. */
+export function orgSelect(id: string, orgs: readonly OrgChoice[], selected: string | undefined): SafeHtml {
+  const current = selected?.toLowerCase();
+  return html`<select id="${id}" name="org_id">
+        <option value=""${!current ? html` selected` : ''}>Toutes les organisations</option>
+        ${orgs.map((o) => html`<option value="${o.id}"${o.id === current ? html` selected` : ''}>${o.name}${o.structure_api ? ` (${o.structure_api})` : ''}</option>`)}
+      </select>`;
+}
+
+/** The box that checks every row of the page (`what`: "facture", "bulletin"). */
+export function selectAllBox(what: string): SafeHtml {
+  return html`<p class="select-all"><label class="checkbox" for="select-all"><input type="checkbox" id="select-all"> Tout sélectionner sur cette page<span class="visually-hidden"> (chaque ${what} affiché${what === 'facture' ? 'e' : ''})</span></label></p>`;
+}

@@ -1,0 +1,238 @@
+/**
+ * `/staff/virements` (MODULES 10, gate `staff`): the payslips a transfer may pay
+ * (`GET /api/staff/payslips/available`, filters `org_id` and `period`), their selection and the
+ * batch the page's script (`staff-virements.js`) asks of `POST /api/staff/virements`; then the
+ * batch made (`?lot={id}`: its count, total and SEPA file), and every batch
+ * (`GET /api/staff/virements`) with its actions (executed, cancel, file).
+ */
+import type { Database } from '../db/database.ts';
+import { AppError } from '../http/errors.ts';
+import { isUuid } from '../http/input.ts';
+import { formatDateFr, formatEuros } from '../format/french.ts';
+import { listAvailablePayslips } from '../payslips/payslips.service.ts';
+import { listStaffTransfers, readTransfer } from '../transfers/transfers.service.ts';
+import { todayInParis } from '../transfers/transfer.rules.ts';
+import { html, type SafeHtml } from './html.ts';
+import { hrefWith, options, pager, pickQuery, type ListQuery } from './list-query.ts';
+import { statusRegion } from './layout.ts';
+import { labelBadge, periodFromFr, periodLabel } from './payroll-labels.ts';
+import { GRID_PAGE_SIZES } from './contrats.ts';
+import { loadOrgChoices, orgSelect, selectAllBox, type OrgChoice } from './staff-lists.ts';
+
+/** `lots` is the batches list's own cursor. */
+const PARAMS = ['org_id', 'period', 'limit', 'cursor', 'lots', 'lot'] as const;
+type Param = (typeof PARAMS)[number];
+type Query = ListQuery<Param>;
+
+/** How many batches a page of the batches list shows. */
+export const BATCHES_PAGE = 50;
+
+type Payslip = Awaited<ReturnType<typeof listAvailablePayslips>>['items'][number];
+type Batch = Awaited<ReturnType<typeof listStaffTransfers>>['items'][number];
+type CreatedBatch = Awaited<ReturnType<typeof readTransfer>>;
+
+export interface StaffTransfersView {
+  query: Query;
+  orgs: OrgChoice[];
+  payslips: Payslip[];
+  nextCursor: string | null;
+  /** A refused filter (the API's 400 message), shown instead of rows. */
+  error: string | null;
+  batches: Batch[];
+  nextBatches: string | null;
+  /** The batch just made (`?lot={id}`), shown first with its file. */
+  created: CreatedBatch | null;
+  today: string;
+}
+
+async function refusedAs400<T>(load: () => Promise<T>, empty: T): Promise<{ value: T; error: string | null }> {
+  try {
+    return { value: await load(), error: null };
+  } catch (error) {
+    if (error instanceof AppError && error.status === 400) return { value: empty, error: error.userMessage ?? error.code };
+    throw error;
+  }
+}
+
+/** A batch that is not there (`?lot=` copied wrong) is not shown; any other failure is one. */
+function notFoundAsNull(error: unknown): null {
+  if (error instanceof AppError && error.status === 404) return null;
+  throw error;
+}
+
+export async function loadStaffTransfers(db: Database, rawQuery: unknown): Promise<StaffTransfersView> {
+  const query = pickQuery(PARAMS, rawQuery);
+  const empty = { items: [], next_cursor: null };
+  const [orgs, available, batches, created] = await Promise.all([
+    loadOrgChoices(db),
+    refusedAs400(
+      () => listAvailablePayslips(db, { org_id: query.org_id, period: query.period ? periodFromFr(query.period) : undefined, limit: query.limit, cursor: query.cursor }),
+      empty as Awaited<ReturnType<typeof listAvailablePayslips>>,
+    ),
+    refusedAs400(() => listStaffTransfers(db, { limit: String(BATCHES_PAGE), cursor: query.lots }), empty as Awaited<ReturnType<typeof listStaffTransfers>>),
+    query.lot && isUuid(query.lot) ? readTransfer(db, query.lot).catch(notFoundAsNull) : Promise.resolve(null),
+  ]);
+  return {
+    query,
+    orgs,
+    payslips: available.value.items,
+    nextCursor: available.value.next_cursor,
+    error: available.error ?? batches.error,
+    batches: batches.value.items,
+    nextBatches: batches.value.next_cursor,
+    created,
+    today: todayInParis(),
+  };
+}
+
+/** `FR76…0189` shown as `•••• 0189`. */
+export function maskedIban(last4: string | null): string {
+  return last4 ? `•••• ${last4}` : '—';
+}
+
+const plural = (n: number, one: string, many: string) => (n === 1 ? `1 ${one}` : `${n} ${many}`);
+
+function filterForm(view: StaffTransfersView): SafeHtml {
+  const { query } = view;
+  const sizes = Object.fromEntries(GRID_PAGE_SIZES.map((s) => [s, `${s} par page`]));
+  return html`<form class="form filters" method="get" action="/staff/virements" role="search" aria-label="Filtrer les bulletins">
+    <div class="field field-wide">
+      <label for="filter-org">Organisation</label>
+      ${orgSelect('filter-org', view.orgs, query.org_id)}
+    </div>
+    <div class="field">
+      <label for="filter-period">Période</label>
+      <input id="filter-period" name="period" type="text" inputmode="numeric" placeholder="MM/AAAA" maxlength="7" autocomplete="off" value="${query.period ?? ''}">
+    </div>
+    <div class="field">
+      <label for="filter-limit">Affichage</label>
+      <select id="filter-limit" name="limit">${options(GRID_PAGE_SIZES, sizes, query.limit ?? GRID_PAGE_SIZES[0])}</select>
+    </div>
+    <div class="field field-submit actions">
+      <button type="submit" class="button" id="filter-submit">Filtrer</button>
+      <a class="button button-secondary" href="/staff/virements">Effacer</a>
+    </div>
+  </form>`;
+}
+
+function payslipRow(p: Payslip): SafeHtml {
+  const name = `${p.employee.first_name} ${p.employee.last_name}`;
+  return html`<tr data-payslip-id="${p.id}" data-org-id="${p.org_id}" data-org-name="${p.org_name}">
+    <td data-label="Sélection"><input type="checkbox" class="row-select" id="select-${p.id}" value="${p.id}" aria-label="Sélectionner le bulletin de ${name}, ${periodLabel(p.period)}"></td>
+    <td data-label="Organisation" class="wrap">${p.org_name}</td>
+    <td data-label="Salarié" class="wrap">${name}</td>
+    <td data-label="IBAN" class="nowrap">${maskedIban(p.iban_last4)}</td>
+    <td data-label="Période">${periodLabel(p.period)}</td>
+    <td data-label="Net à payer" class="amount">${formatEuros(p.net_to_pay)}</td>
+    <td data-label="État" class="row-result"><span class="muted">—</span></td>
+  </tr>`;
+}
+
+function availableSection(view: StaffTransfersView): SafeHtml {
+  const { query, payslips } = view;
+  const href = (changes: Partial<Record<Param, string | undefined>>) => hrefWith('/staff/virements', PARAMS, query, { lot: undefined, ...changes });
+  const count = payslips.length;
+  const summary = view.error
+    ? html`<p class="status" data-kind="error" role="alert">${view.error}</p>`
+    : count === 0
+      ? html`<p>${query.org_id || query.period ? 'Aucun bulletin à payer ne correspond à ces critères.' : 'Aucun bulletin à payer pour le moment.'}</p>`
+      : html`<p class="muted" id="list-summary">${plural(count, 'bulletin à payer affiché', 'bulletins à payer affichés')}${query.cursor ? ' (page suivante)' : ''}, par organisation puis par période.</p>`;
+  return html`<section class="card" id="available" data-refresh aria-labelledby="available-title">
+    <h2 id="available-title">Bulletins à payer</h2>
+    <p class="hint">Bulletins publiés des organisations dont l'opérateur paie les salaires, avec un IBAN valide et sans virement en cours. Un lot ne concerne qu'une organisation.</p>
+    ${summary}
+    ${count
+      ? html`${selectAllBox('bulletin')}
+    <div class="table-wrap"><table class="table stack selectable" id="payslip-table">
+      <caption class="visually-hidden">Bulletins à payer</caption>
+      <thead><tr><th scope="col"><span class="visually-hidden">Sélection</span></th><th scope="col">Organisation</th><th scope="col">Salarié</th><th scope="col">IBAN</th><th scope="col">Période</th><th scope="col" class="amount">Net à payer</th><th scope="col">État</th></tr></thead>
+      <tbody>${payslips.map(payslipRow)}</tbody>
+    </table></div>
+    <form class="bulk-bar" id="transfer-form" novalidate>
+      <p id="selection-count" aria-live="polite">Aucun bulletin sélectionné.</p>
+      <div class="field">
+        <label for="execution-date">Date d'exécution</label>
+        <input id="execution-date" name="execution_date" type="text" inputmode="numeric" placeholder="JJ/MM/AAAA" maxlength="10" autocomplete="off" value="${formatDateFr(view.today)}" aria-describedby="execution-date-hint execution-date-error">
+        <p class="hint" id="execution-date-hint">Aujourd'hui ou plus tard.</p>
+        <p id="execution-date-error" class="field-error" hidden></p>
+      </div>
+      <button type="submit" class="button" id="create-transfer">Créer le virement</button>
+    </form>
+    ${statusRegion('transfer-status')}`
+      : ''}
+    ${pager(query.cursor ? href({ cursor: undefined }) : null, view.nextCursor ? href({ cursor: view.nextCursor }) : null, 'Pages des bulletins')}
+  </section>`;
+}
+
+function createdSection(batch: CreatedBatch): SafeHtml {
+  return html`<section class="card card-success" id="created" aria-labelledby="created-title">
+    <h2 id="created-title" tabindex="-1">Lot ${batch.reference} créé</h2>
+    <p id="created-summary">${batch.org_name} : ${plural(batch.count, 'virement', 'virements')}, total <strong>${formatEuros(batch.total)}</strong>, exécution le ${formatDateFr(batch.execution_date)}.</p>
+    <div class="actions">
+      <button type="button" class="button" data-sepa="${batch.id}" data-reference="${batch.reference}" id="created-download">Télécharger le fichier SEPA (XML)</button>
+    </div>
+    ${statusRegion('created-status')}
+  </section>`;
+}
+
+function batchActions(b: Batch): SafeHtml {
+  const file = b.status === 'annule'
+    ? ''
+    : html`<button type="button" class="button button-small button-secondary" data-sepa="${b.id}" data-reference="${b.reference}">Fichier SEPA<span class="visually-hidden"> du lot ${b.reference}</span></button>`;
+  const changes = b.status === 'genere'
+    ? html`<button type="button" class="button button-small" data-action="executed" data-id="${b.id}" data-reference="${b.reference}">Marquer exécuté<span class="visually-hidden"> : lot ${b.reference}</span></button>
+      <button type="button" class="button button-small button-danger" data-action="cancel" data-id="${b.id}" data-reference="${b.reference}">Annuler<span class="visually-hidden"> le lot ${b.reference}</span></button>`
+    : '';
+  return file || changes ? html`<div class="actions">${file}${changes}</div>` : html`<span class="muted">—</span>`;
+}
+
+function batchesSection(view: StaffTransfersView): SafeHtml {
+  const { query, batches } = view;
+  const href = (changes: Partial<Record<Param, string | undefined>>) => hrefWith('/staff/virements', PARAMS, query, { lot: undefined, ...changes });
+  return html`<section class="card" id="batches" data-refresh aria-labelledby="batches-title">
+    <h2 id="batches-title" tabindex="-1">Lots de virements</h2>
+    ${batches.length === 0
+      ? html`<p>Aucun lot de virements pour le moment.</p>`
+      : html`<div class="table-wrap"><table class="table stack" id="batch-table">
+      <caption class="visually-hidden">Lots de virements, de la date d'exécution la plus récente à la plus ancienne</caption>
+      <thead><tr><th scope="col">Référence</th><th scope="col">Organisation</th><th scope="col">Exécution</th><th scope="col" class="amount">Virements</th><th scope="col" class="amount">Total</th><th scope="col">Statut</th><th scope="col">Actions</th></tr></thead>
+      <tbody>${batches.map(
+        (b) => html`<tr data-batch-id="${b.id}">
+        <td data-label="Référence" class="nowrap">${b.reference}</td>
+        <td data-label="Organisation" class="wrap">${b.org_name}</td>
+        <td data-label="Exécution" class="date">${formatDateFr(b.execution_date)}</td>
+        <td data-label="Virements" class="amount">${b.count}</td>
+        <td data-label="Total" class="amount">${formatEuros(b.total)}</td>
+        <td data-label="Statut">${labelBadge('transfer', b.status)}</td>
+        <td data-label="Actions">${batchActions(b)}</td>
+      </tr>`,
+      )}</tbody>
+    </table></div>`}
+    ${pager(query.lots ? href({ lots: undefined }) : null, view.nextBatches ? href({ lots: view.nextBatches }) : null, 'Pages des lots', 'next-batches')}
+  </section>`;
+}
+
+export function renderStaffTransfers(view: StaffTransfersView): SafeHtml {
+  return html`<div class="page" id="staff-virements">
+  <h1>Virements des salaires</h1>
+  <p class="lead">Choisissez les bulletins d'une organisation, créez le lot, puis remettez son fichier SEPA à la banque et marquez-le exécuté.</p>
+  ${view.created ? createdSection(view.created) : ''}
+  <section class="card" aria-labelledby="filters-title">
+    <h2 id="filters-title" class="visually-hidden">Filtres</h2>
+    ${filterForm(view)}
+  </section>
+  ${availableSection(view)}
+  ${statusRegion('batches-status')}
+  ${batchesSection(view)}
+</div>
+<dialog id="confirm-cancel" class="dialog" aria-labelledby="confirm-cancel-title" aria-describedby="confirm-cancel-text">
+  <form method="dialog">
+    <h2 id="confirm-cancel-title">Annuler ce lot de virements ?</h2>
+    <p id="confirm-cancel-text">Le lot passera au statut « Annulé » : son fichier ne doit pas être remis à la banque, et ses bulletins redeviennent à payer.</p>
+    <div class="dialog-actions">
+      <button type="submit" value="keep" class="button button-secondary" autofocus>Garder le lot</button>
+      <button type="submit" value="confirm" class="button button-danger">Annuler le lot</button>
+    </div>
+  </form>
+</dialog>`;
+}
