@@ -1,0 +1,212 @@
+/**
+ * The staff's money pages in a real browser (MODULES 10): a staff member notifies a month's
+ * invoices in bulk and reads the result per invoice, then turns available payslips into a
+ * transfer batch, downloads its SEPA file and marks it executed; with the keyboard, on a
+ * desktop and on a phone. A client ADMIN may not open them.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { createOrg, member, signedIn, type Person } from '../support/fixtures.ts';
+import { IBAN, OPERATOR_ENV } from '../payslips/support.ts';
+import { horizontalOverflow, launchBrowser, mailTo, screenshot, signInBrowser, skipReason, startApp, watchErrors, type RunningApp } from './support.ts';
+
+const NBSP = '\u00a0';
+
+/** Two organizations whose salaries the operator pays; March invoices and payslips made through the staff APIs. */
+async function payroll(t: { after(fn: () => unknown): void }) {
+  const app = await startApp(t, OPERATOR_ENV);
+  const db = app.database.db;
+  const soleil = await createOrg(db, 'Théâtre du Soleil', 'TDS001');
+  const lumiere = await createOrg(db, 'Compagnie Lumière', 'CLU002');
+  const staff = await signedIn(app.app, db, 'camille@operateur.example', { staff: 'STAFF', metadata: { first_name: 'Camille' } });
+  const admin = await member(app.app, db, soleil, 'admin@soleil.example', 'ADMIN');
+  const lumiereAdmin = await member(app.app, db, lumiere, 'admin@lumiere.example', 'ADMIN');
+  const call = async (who: Person, method: 'POST' | 'PATCH', url: string, payload: object) => {
+    const res = await app.app.inject({ method, url, headers: { cookie: who.cookie }, payload });
+    assert.ok(res.statusCode < 300, res.body);
+    return res.json();
+  };
+  // Le Soleil receives its invoices; La Lumière has no notification address yet.
+  await call(staff, 'PATCH', `/api/staff/orgs/${soleil}`, { email_notifs: ['compta@soleil.example'], virements_salaires: 'Odentas' });
+  await call(staff, 'PATCH', `/api/staff/orgs/${lumiere}`, { virements_salaires: 'Odentas' });
+  const lines = [{ label: 'Gestion de la paie, mars 2027', quantity: 12, unit_price: '85.00', vat_rate: '20' }, { label: 'Déclarations sociales', quantity: 1, unit_price: '214.58', vat_rate: '20' }];
+  const march = await call(staff, 'POST', '/api/staff/facturation/bulk-create', {
+    invoice_type: 'paie_mensuelle', payment_method: 'prelevement', period_label: 'mars 2027', issue_date: '2027-03-31', due_date: '2027-04-15',
+    invoices: [{ org_id: soleil, lines }, { org_id: lumiere, lines: [{ label: 'Gestion de la paie, mars 2027', quantity: 3, unit_price: '85.00', vat_rate: '20' }] }],
+  });
+  await call(staff, 'POST', '/api/staff/facturation/bulk-create', {
+    invoice_type: 'frais_ouverture', payment_method: 'virement', issue_date: '2027-03-02',
+    invoices: [{ org_id: lumiere, lines: [{ label: 'Ouverture du dossier', quantity: 1, unit_price: '150', vat_rate: '20' }] }],
+  });
+  const helene = (await call(admin, 'POST', '/api/salaries', { first_name: 'Hélène', last_name: 'Lefèvre', iban: IBAN.helene, bic: 'AGRIFRPP' })).id;
+  const marc = (await call(admin, 'POST', '/api/salaries', { first_name: 'Marc', last_name: 'Dupont', iban: IBAN.marc })).id;
+  const leonie = (await call(lumiereAdmin, 'POST', '/api/salaries', { first_name: 'Léonie', last_name: 'Faure', iban: IBAN.leonie })).id;
+  await call(staff, 'POST', '/api/staff/payslips', { org_id: soleil, employee_id: helene, period: '2027-03', gross: '2700.00', net_to_pay: '2104.50' });
+  await call(staff, 'POST', '/api/staff/payslips', { org_id: soleil, employee_id: marc, period: '2027-03', gross: '2300.00', net_to_pay: '1830.00' });
+  await call(staff, 'POST', '/api/staff/payslips', { org_id: lumiere, employee_id: leonie, period: '2027-03', gross: '1600.00', net_to_pay: '1234.50' });
+  const [soleilInvoice, lumiereInvoice] = march.created as Array<{ id: string; number: string }>;
+  return { app, db, soleil, lumiere, staff, admin, soleilInvoice: soleilInvoice!, lumiereInvoice: lumiereInvoice! };
+}
+
+async function signedInPage(browser: Browser, app: RunningApp, who: Person, t: { after(fn: () => unknown): void }) {
+  const context = await browser.newContext({ locale: 'fr-FR', acceptDownloads: true });
+  t.after(() => context.close());
+  await signInBrowser(context, app, who);
+  const page = await context.newPage();
+  page.setDefaultTimeout(30_000);
+  return { page, errors: watchErrors(page) };
+}
+
+const texts = async (page: Page, selector: string) => (await page.locator(selector).allTextContents()).map((s) => s.replace(/[ \t\n\r]+/g, ' ').trim());
+const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id ?? '');
+
+/** Presses Tab until the element `id` has the focus (at most `max` presses). */
+async function tabTo(page: Page, id: string, max = 40): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    if ((await focusedId(page)) === id) return;
+    await page.keyboard.press('Tab');
+  }
+  assert.fail(`Tab never reached #${id} (focus on #${await focusedId(page)})`);
+}
+
+/** Today in Paris as the pages write it. */
+const todayFr = () => new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', day: '2-digit', month: '2-digit', year: 'numeric' }).format(new Date());
+
+describe('staff money pages in chromium', { skip: skipReason }, () => {
+  let browser: Browser;
+  before(async () => {
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  it("should let staff notify a month's invoices and see each result, then pay payslips by a SEPA batch, with the keyboard", { timeout: 400_000 }, async (t) => {
+    const { app, staff, soleilInvoice, lumiereInvoice } = await payroll(t);
+    const { page, errors } = await signedInPage(browser, app, staff, t);
+
+    // Every organization's invoices, newest number first, in French; no active organization needed.
+    await page.goto(`${app.url}/staff/facturation`);
+    assert.equal(await page.locator('h1').textContent(), 'Facturation');
+    assert.deepEqual(await texts(page, '.main-nav a'), ['Contrats', 'Facturation', 'Virements', 'Accès']);
+    assert.deepEqual(await texts(page, '#invoice-table tbody td[data-label="Numéro"]'), ['F-2027-000003', lumiereInvoice.number, soleilInvoice.number]);
+    assert.deepEqual(await texts(page, '#invoice-table tbody td[data-label="Type"]'), ["Frais d'ouverture", 'Paie mensuelle', 'Paie mensuelle']);
+    // 12 × 85 + 214,58 = 1 234,58 € HT, 1 481,50 € TTC.
+    assert.deepEqual(await texts(page, '#invoice-table tbody td[data-label="Total TTC"]'), [`180,00${NBSP}€`, `306,00${NBSP}€`, `1${NBSP}481,50${NBSP}€`]);
+    assert.deepEqual(await texts(page, '#invoice-table tbody td[data-label="Émise le"]'), ['02/03/2027', '31/03/2027', '31/03/2027']);
+    assert.deepEqual(await texts(page, '#invoice-table tbody td[data-label="Notifiée"]'), ['Non', 'Non', 'Non']);
+    await screenshot(page, 'staff-facturation');
+
+    // The month's payroll invoices not yet notified, chosen with the keyboard.
+    await page.locator('#filter-notified').focus();
+    await page.keyboard.press('ArrowDown'); // Non notifiées
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('ArrowDown'); // Paie mensuelle
+    await tabTo(page, 'filter-submit');
+    await Promise.all([page.waitForURL(/notified=false.*invoice_type=paie_mensuelle/), page.keyboard.press('Enter')]);
+    assert.deepEqual(await texts(page, '#invoice-table tbody td[data-label="Organisation"]'), ['Compagnie Lumière', 'Théâtre du Soleil']);
+    assert.deepEqual(await texts(page, '#invoice-table tbody td[data-label="Période"]'), ['mars 2027', 'mars 2027']);
+
+    // Select both (the page's box, with Space), then notify with Enter.
+    await tabTo(page, 'select-all');
+    await page.keyboard.press('Space');
+    assert.equal(await page.locator('#selection-count').textContent(), '2 factures sélectionnées.');
+    await tabTo(page, 'notify-selected');
+    await page.keyboard.press('Enter');
+    await page.locator('#notify-status', { hasText: '1 facture notifiée, 1 non envoyée.' }).waitFor();
+    assert.deepEqual(await texts(page, '#invoice-table tbody td[data-label="Envoi"]'), ['Non envoyée : aucune adresse de notification', 'Notifiée']);
+    assert.deepEqual(await texts(page, '#invoice-table tbody td[data-label="Notifiée"]'), ['Non', `Oui, le ${todayFr()}`]);
+    assert.deepEqual(await texts(page, '#notify-details li'), [`${lumiereInvoice.number} : aucune adresse de notification`]);
+    assert.equal(await page.locator('#select-all').isChecked(), false, 'the selection is cleared');
+    const mail = await mailTo(app.smtp, 'compta@soleil.example', `Votre facture ${soleilInvoice.number} est disponible`);
+    assert.match(mail.text, /mars 2027/);
+    assert.match(mail.text, new RegExp(`1${NBSP}481,50${NBSP}€`));
+    await screenshot(page, 'staff-facturation-result');
+
+    // Notified again: refused as already notified, unless forced.
+    await page.locator(`#select-${soleilInvoice.id}`).check();
+    await page.locator('#notify-selected').click();
+    await page.locator('#notify-status', { hasText: 'Aucune facture notifiée, 1 non envoyée.' }).waitFor();
+    assert.deepEqual(await texts(page, '#notify-details li'), [`${soleilInvoice.number} : déjà notifiée`]);
+
+    // The invoice's PDF.
+    const [pdf] = await Promise.all([page.waitForEvent('download', { timeout: 90_000 }), page.locator(`tr[data-invoice-id="${soleilInvoice.id}"] button[data-pdf]`).click()]);
+    assert.equal(pdf.suggestedFilename(), `Facture-${soleilInvoice.number}.pdf`);
+
+    // Payslips to pay: both organizations; a batch takes one.
+    await page.goto(`${app.url}/staff/virements`);
+    assert.equal(await page.locator('h1').textContent(), 'Virements des salaires');
+    assert.deepEqual(await texts(page, '#payslip-table tbody td[data-label="Salarié"]'), ['Léonie Faure', 'Marc Dupont', 'Hélène Lefèvre']);
+    assert.deepEqual(await texts(page, '#payslip-table tbody td[data-label="IBAN"]'), ['•••• 2606', '•••• 3000', '•••• 0189']);
+    assert.deepEqual(await texts(page, '#payslip-table tbody td[data-label="Net à payer"]'), [`1${NBSP}234,50${NBSP}€`, `1${NBSP}830,00${NBSP}€`, `2${NBSP}104,50${NBSP}€`]);
+    await page.locator('#select-all').focus();
+    await page.keyboard.press('Space');
+    assert.equal(await page.locator('#selection-count').textContent(), "3 bulletins sélectionnés, de 2 organisations : un lot n'en concerne qu'une.");
+    await tabTo(page, 'create-transfer');
+    await page.keyboard.press('Enter');
+    await page.locator('#transfer-status', { hasText: "Un lot de virements ne concerne qu'une organisation : la sélection en compte 2 (Compagnie Lumière, Théâtre du Soleil)." }).waitFor();
+
+    // Le Soleil's payslips only: uncheck La Lumière's with Space.
+    await page.locator('#select-all').focus();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Space');
+    assert.equal(await page.locator('#selection-count').textContent(), '2 bulletins sélectionnés (Théâtre du Soleil).');
+    assert.equal(await page.locator('#execution-date').inputValue(), todayFr(), 'today by default');
+    await page.locator('#execution-date').focus();
+    await Promise.all([page.waitForURL(/\/staff\/virements\?lot=[0-9a-f-]+$/), page.keyboard.press('Enter')]);
+    const reference = (await page.locator('#created-title').textContent())!.replace(/^Lot (\S+) créé$/, '$1');
+    assert.match(reference, /^VIR-\d{4}-000001$/);
+    assert.equal(await focusedId(page), 'created-title');
+    assert.equal(await page.locator('#created-summary').textContent(), `Théâtre du Soleil : 2 virements, total 3${NBSP}934,50${NBSP}€, exécution le ${todayFr()}.`);
+    assert.deepEqual(await texts(page, '#payslip-table tbody td[data-label="Salarié"]'), ['Léonie Faure'], 'the paid payslips are no longer offered');
+    assert.deepEqual(await texts(page, '#batch-table tbody td[data-label="Statut"]'), ['Généré']);
+    await screenshot(page, 'staff-virements');
+
+    // The SEPA file.
+    await page.locator('#created-download').focus();
+    const [file] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.keyboard.press('Enter')]);
+    assert.equal(file.suggestedFilename(), `${reference}.xml`);
+    const xml = fs.readFileSync((await file.path())!, 'utf8');
+    assert.match(xml, /urn:iso:std:iso:20022:tech:xsd:pain\.001\.001\.03/);
+    assert.equal(xml.match(/<NbOfTxs>(\d+)<\/NbOfTxs>/)?.[1], '2');
+    assert.match(xml, /<CtrlSum>3934\.50<\/CtrlSum>/);
+    await page.locator('#created-status', { hasText: `Fichier ${reference}.xml téléchargé` }).waitFor();
+
+    // Executed: no more actions but the file.
+    await page.getByRole('button', { name: `Marquer exécuté : lot ${reference}` }).click();
+    await page.locator('#batches-status', { hasText: `Lot ${reference} marqué exécuté.` }).waitFor();
+    assert.deepEqual(await texts(page, '#batch-table tbody td[data-label="Statut"]'), ['Exécuté']);
+    assert.equal(await page.locator('#batch-table button[data-action]').count(), 0);
+    assert.equal(await focusedId(page), 'batches-title');
+
+    assert.deepEqual(errors, []);
+  });
+
+  it('should fit a phone: both pages without sideways scrolling', async (t) => {
+    const { app, staff } = await payroll(t);
+    const { page, errors } = await signedInPage(browser, app, staff, t);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${app.url}/staff/facturation`);
+    assert.equal(await horizontalOverflow(page), 0);
+    await page.goto(`${app.url}/staff/virements`);
+    await page.locator('#select-all').check();
+    assert.equal(await horizontalOverflow(page), 0);
+    await screenshot(page, 'staff-virements-phone');
+    assert.deepEqual(errors, []);
+  });
+
+  it('should neither offer nor open the staff pages to a client ADMIN', async (t) => {
+    const { app, admin } = await payroll(t);
+    const { page, errors } = await signedInPage(browser, app, admin, t);
+    await page.goto(`${app.url}/vos-acces`);
+    assert.deepEqual(await texts(page, '.main-nav a'), ['Contrats', 'Accès']);
+    for (const path of ['/staff/facturation', '/staff/virements']) {
+      const response = await page.goto(`${app.url}${path}`);
+      assert.equal(response?.status(), 403);
+      assert.equal(await page.locator('body').textContent(), 'Forbidden');
+    }
+    assert.deepEqual(errors.filter((e) => !e.includes('403')), []);
+  });
+});
