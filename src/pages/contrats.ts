@@ -15,7 +15,6 @@ import { findOrganization } from '../org/org.repository.ts';
 import { formatDateFr, formatEuros } from '../format/french.ts';
 import type { Money } from '../money/money.ts';
 import { html, type SafeHtml } from './html.ts';
-import { hrefWith, options, pager, pickQuery, type ListQuery } from './list-query.ts';
 import { formatPageDate } from './labels.ts';
 import { statusRegion } from './layout.ts';
 import {
@@ -73,7 +72,13 @@ function orgLine(org: Org | undefined, isStaff: boolean): SafeHtml {
 
 /** The page's query string reduced to the grid's parameters, empty values left out (a GET form sends them). */
 export function gridQueryOf(query: unknown): GridQuery {
-  return pickQuery(GRID_PARAMS, query) as GridQuery;
+  const out: Record<string, string> = {};
+  const source = (query ?? {}) as Record<string, unknown>;
+  for (const name of GRID_PARAMS) {
+    const value = source[name];
+    if (typeof value === 'string' && value.trim() !== '') out[name] = value.trim();
+  }
+  return out as GridQuery;
 }
 
 const DATE_FR = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
@@ -110,7 +115,16 @@ export async function loadGrid(db: Database, orgId: string, isStaff: boolean, ra
 }
 
 function gridHref(query: GridQuery, changes: Partial<Record<keyof GridQuery, string | undefined>>): string {
-  return hrefWith('/contrats', GRID_PARAMS, query as ListQuery<(typeof GRID_PARAMS)[number]>, changes);
+  const params = new URLSearchParams();
+  const merged = { ...query, ...changes } as Record<string, string | undefined>;
+  for (const name of GRID_PARAMS) if (merged[name]) params.set(name, merged[name]!);
+  const text = params.toString();
+  return text ? `/contrats?${text}` : '/contrats';
+}
+
+function options(values: readonly string[], labels: Record<string, string>, selected: string | undefined, none?: string): SafeHtml[] {
+  const list = none === undefined ? [] : [html`<option value=""${!selected ? html` selected` : ''}>${none}</option>`];
+  return list.concat(values.map((v) => html`<option value="${v}"${v === selected ? html` selected` : ''}>${labels[v] ?? v}</option>`));
 }
 
 function filterForm(query: GridQuery): SafeHtml {
@@ -191,7 +205,12 @@ export function renderGrid(view: GridView): SafeHtml {
       <tbody>${items.map(gridRow)}</tbody>
     </table></div>`
       : ''}
-    ${pager(query.cursor ? gridHref(query, { cursor: undefined }) : null, view.nextCursor ? gridHref(query, { cursor: view.nextCursor }) : null)}
+    ${query.cursor || view.nextCursor
+      ? html`<nav class="pager" aria-label="Pages de la liste">
+      ${query.cursor ? html`<a class="button button-secondary" href="${gridHref(query, { cursor: undefined })}">Première page</a>` : ''}
+      ${view.nextCursor ? html`<a class="button button-secondary" id="next-page" href="${gridHref(query, { cursor: view.nextCursor })}">Page suivante</a>` : ''}
+    </nav>`
+      : ''}
   </section>
 </div>`;
 }
