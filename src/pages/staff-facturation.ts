@@ -6,15 +6,13 @@
  * showing its result per invoice.
  */
 import type { Database } from '../db/database.ts';
-import { AppError } from '../http/errors.ts';
 import { formatDateFr, formatEuros, todayInFrance } from '../format/french.ts';
 import { listStaffInvoices } from '../invoices/invoices.service.ts';
 import { INVOICE_TYPES } from '../invoices/invoice.rules.ts';
 import { html, type SafeHtml } from './html.ts';
-import { hrefWith, options, pager, pickQuery, type ListQuery } from './list-query.ts';
+import { dash, listHref, listQueryOf, pagerNav, PAGE_SIZE_LABELS, PAGE_SIZES, readList, selectOptions, type ListQuery } from './page-parts.ts';
 import { statusRegion } from './layout.ts';
 import { INVOICE_TYPE_LABELS, invoiceTypeLabel } from './payroll-labels.ts';
-import { GRID_PAGE_SIZES } from './contrats.ts';
 import { loadOrgChoices, orgSelect, selectAllBox, type OrgChoice } from './staff-lists.ts';
 
 const PARAMS = ['notified', 'org_id', 'invoice_type', 'limit', 'cursor'] as const;
@@ -32,15 +30,9 @@ export interface StaffInvoicesView {
 }
 
 export async function loadStaffInvoices(db: Database, rawQuery: unknown): Promise<StaffInvoicesView> {
-  const query = pickQuery(PARAMS, rawQuery);
-  const orgs = await loadOrgChoices(db);
-  try {
-    const page = await listStaffInvoices(db, query);
-    return { query, orgs, items: page.items, nextCursor: page.next_cursor, error: null };
-  } catch (error) {
-    if (error instanceof AppError && error.status === 400) return { query, orgs, items: [], nextCursor: null, error: error.userMessage ?? error.code };
-    throw error;
-  }
+  const query = listQueryOf(PARAMS, rawQuery);
+  const [orgs, list] = await Promise.all([loadOrgChoices(db), readList(() => listStaffInvoices(db, query))]);
+  return { query, orgs, ...list };
 }
 
 /** "Oui, le 12/03/2027" (the day in the operator's calendar) or "Non". */
@@ -53,7 +45,6 @@ const NOTIFIED_LABELS = { false: 'Non notifiées', true: 'Notifiées' };
 
 function filterForm(view: StaffInvoicesView): SafeHtml {
   const { query } = view;
-  const sizes = Object.fromEntries(GRID_PAGE_SIZES.map((s) => [s, `${s} par page`]));
   return html`<form class="form filters" method="get" action="/staff/facturation" role="search" aria-label="Filtrer les factures">
     <div class="field field-wide">
       <label for="filter-org">Organisation</label>
@@ -61,15 +52,15 @@ function filterForm(view: StaffInvoicesView): SafeHtml {
     </div>
     <div class="field">
       <label for="filter-notified">Notification</label>
-      <select id="filter-notified" name="notified">${options(['false', 'true'], NOTIFIED_LABELS, query.notified, 'Toutes')}</select>
+      <select id="filter-notified" name="notified">${selectOptions(['false', 'true'], NOTIFIED_LABELS, query.notified, 'Toutes')}</select>
     </div>
     <div class="field">
       <label for="filter-type">Type</label>
-      <select id="filter-type" name="invoice_type">${options(INVOICE_TYPES, INVOICE_TYPE_LABELS, query.invoice_type, 'Tous les types')}</select>
+      <select id="filter-type" name="invoice_type">${selectOptions(INVOICE_TYPES, INVOICE_TYPE_LABELS, query.invoice_type, 'Tous les types')}</select>
     </div>
     <div class="field">
       <label for="filter-limit">Affichage</label>
-      <select id="filter-limit" name="limit">${options(GRID_PAGE_SIZES, sizes, query.limit ?? GRID_PAGE_SIZES[0])}</select>
+      <select id="filter-limit" name="limit">${selectOptions(PAGE_SIZES, PAGE_SIZE_LABELS, query.limit ?? PAGE_SIZES[0])}</select>
     </div>
     <div class="field field-submit actions">
       <button type="submit" class="button" id="filter-submit">Filtrer</button>
@@ -84,19 +75,18 @@ function invoiceRow(invoice: Invoice): SafeHtml {
     <td data-label="Numéro" class="nowrap">${invoice.number}</td>
     <td data-label="Organisation" class="wrap">${invoice.org_name}</td>
     <td data-label="Type">${invoiceTypeLabel(invoice.invoice_type)}</td>
-    <td data-label="Période" class="wrap">${invoice.period_label || html`<span class="muted">—</span>`}</td>
+    <td data-label="Période" class="wrap">${invoice.period_label || dash}</td>
     <td data-label="Émise le" class="date">${formatDateFr(invoice.issue_date)}</td>
     <td data-label="Total TTC" class="amount">${formatEuros(invoice.total_ttc)}</td>
-    <td data-label="Notifiée" class="notified nowrap">${notifiedLabel(invoice)}</td>
-    <td data-label="PDF"><button type="button" class="button button-small button-secondary" data-pdf="${invoice.id}">PDF<span class="visually-hidden"> de la facture ${invoice.number}</span></button></td>
-    <td data-label="Envoi" class="row-result"><span class="muted">—</span></td>
+    <td data-label="Notifiée" class="notified">${notifiedLabel(invoice)}</td>
+    <td data-label="PDF"><button type="button" class="button button-small button-secondary" data-pdf-url="/api/staff/facturation/${invoice.id}/pdf-url" data-pdf-done="Téléchargement de la facture ${invoice.number}.">PDF<span class="visually-hidden"> de la facture ${invoice.number}</span></button></td>
+    <td data-label="Envoi" class="row-result">${dash}</td>
   </tr>`;
 }
 
 export function renderStaffInvoices(view: StaffInvoicesView): SafeHtml {
   const { query, items } = view;
   const filtered = Boolean(query.notified || query.org_id || query.invoice_type);
-  const href = (changes: Partial<Record<(typeof PARAMS)[number], string | undefined>>) => hrefWith('/staff/facturation', PARAMS, query, changes);
   const count = items.length;
   const summary = view.error
     ? html`<p class="status" data-kind="error" role="alert">${view.error}</p>`
@@ -113,6 +103,7 @@ export function renderStaffInvoices(view: StaffInvoicesView): SafeHtml {
   <section class="card" id="invoices" aria-labelledby="invoices-title">
     <h2 id="invoices-title">Factures</h2>
     ${summary}
+    ${statusRegion()}
     ${count
       ? html`${selectAllBox('facture')}
     <div class="table-wrap"><table class="table stack selectable" id="invoice-table">
@@ -128,7 +119,7 @@ export function renderStaffInvoices(view: StaffInvoicesView): SafeHtml {
     ${statusRegion('notify-status')}
     <ul class="plain" id="notify-details"></ul>`
       : ''}
-    ${pager(query.cursor ? href({ cursor: undefined }) : null, view.nextCursor ? href({ cursor: view.nextCursor }) : null)}
+    ${pagerNav({ href: (cursor) => listHref('/staff/facturation', PARAMS, query, { cursor }), current: query.cursor, next: view.nextCursor })}
   </section>
 </div>`;
 }

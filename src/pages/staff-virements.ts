@@ -13,10 +13,9 @@ import { listAvailablePayslips } from '../payslips/payslips.service.ts';
 import { listStaffTransfers, readTransfer } from '../transfers/transfers.service.ts';
 import { todayInParis } from '../transfers/transfer.rules.ts';
 import { html, type SafeHtml } from './html.ts';
-import { hrefWith, options, pager, pickQuery, type ListQuery } from './list-query.ts';
+import { dash, listHref, listQueryOf, pagerNav, PAGE_SIZE_LABELS, PAGE_SIZES, readList, selectOptions, type ListQuery } from './page-parts.ts';
 import { statusRegion } from './layout.ts';
 import { labelBadge, periodFromFr, periodLabel } from './payroll-labels.ts';
-import { GRID_PAGE_SIZES } from './contrats.ts';
 import { loadOrgChoices, orgSelect, selectAllBox, type OrgChoice } from './staff-lists.ts';
 
 /** `lots` is the batches list's own cursor. */
@@ -45,15 +44,6 @@ export interface StaffTransfersView {
   today: string;
 }
 
-async function refusedAs400<T>(load: () => Promise<T>, empty: T): Promise<{ value: T; error: string | null }> {
-  try {
-    return { value: await load(), error: null };
-  } catch (error) {
-    if (error instanceof AppError && error.status === 400) return { value: empty, error: error.userMessage ?? error.code };
-    throw error;
-  }
-}
-
 /** A batch that is not there (`?lot=` copied wrong) is not shown; any other failure is one. */
 function notFoundAsNull(error: unknown): null {
   if (error instanceof AppError && error.status === 404) return null;
@@ -61,25 +51,21 @@ function notFoundAsNull(error: unknown): null {
 }
 
 export async function loadStaffTransfers(db: Database, rawQuery: unknown): Promise<StaffTransfersView> {
-  const query = pickQuery(PARAMS, rawQuery);
-  const empty = { items: [], next_cursor: null };
+  const query = listQueryOf(PARAMS, rawQuery);
   const [orgs, available, batches, created] = await Promise.all([
     loadOrgChoices(db),
-    refusedAs400(
-      () => listAvailablePayslips(db, { org_id: query.org_id, period: query.period ? periodFromFr(query.period) : undefined, limit: query.limit, cursor: query.cursor }),
-      empty as Awaited<ReturnType<typeof listAvailablePayslips>>,
-    ),
-    refusedAs400(() => listStaffTransfers(db, { limit: String(BATCHES_PAGE), cursor: query.lots }), empty as Awaited<ReturnType<typeof listStaffTransfers>>),
+    readList(() => listAvailablePayslips(db, { org_id: query.org_id, period: query.period ? periodFromFr(query.period) : undefined, limit: query.limit, cursor: query.cursor })),
+    readList(() => listStaffTransfers(db, { limit: String(BATCHES_PAGE), cursor: query.lots })),
     query.lot && isUuid(query.lot) ? readTransfer(db, query.lot).catch(notFoundAsNull) : Promise.resolve(null),
   ]);
   return {
     query,
     orgs,
-    payslips: available.value.items,
-    nextCursor: available.value.next_cursor,
+    payslips: available.items,
+    nextCursor: available.nextCursor,
     error: available.error ?? batches.error,
-    batches: batches.value.items,
-    nextBatches: batches.value.next_cursor,
+    batches: batches.items,
+    nextBatches: batches.nextCursor,
     created,
     today: todayInParis(),
   };
@@ -94,7 +80,6 @@ const plural = (n: number, one: string, many: string) => (n === 1 ? `1 ${one}` :
 
 function filterForm(view: StaffTransfersView): SafeHtml {
   const { query } = view;
-  const sizes = Object.fromEntries(GRID_PAGE_SIZES.map((s) => [s, `${s} par page`]));
   return html`<form class="form filters" method="get" action="/staff/virements" role="search" aria-label="Filtrer les bulletins">
     <div class="field field-wide">
       <label for="filter-org">Organisation</label>
@@ -106,7 +91,7 @@ function filterForm(view: StaffTransfersView): SafeHtml {
     </div>
     <div class="field">
       <label for="filter-limit">Affichage</label>
-      <select id="filter-limit" name="limit">${options(GRID_PAGE_SIZES, sizes, query.limit ?? GRID_PAGE_SIZES[0])}</select>
+      <select id="filter-limit" name="limit">${selectOptions(PAGE_SIZES, PAGE_SIZE_LABELS, query.limit ?? PAGE_SIZES[0])}</select>
     </div>
     <div class="field field-submit actions">
       <button type="submit" class="button" id="filter-submit">Filtrer</button>
@@ -124,13 +109,12 @@ function payslipRow(p: Payslip): SafeHtml {
     <td data-label="IBAN" class="nowrap">${maskedIban(p.iban_last4)}</td>
     <td data-label="Période">${periodLabel(p.period)}</td>
     <td data-label="Net à payer" class="amount">${formatEuros(p.net_to_pay)}</td>
-    <td data-label="État" class="row-result"><span class="muted">—</span></td>
+    <td data-label="État" class="row-result">${dash}</td>
   </tr>`;
 }
 
 function availableSection(view: StaffTransfersView): SafeHtml {
   const { query, payslips } = view;
-  const href = (changes: Partial<Record<Param, string | undefined>>) => hrefWith('/staff/virements', PARAMS, query, { lot: undefined, ...changes });
   const count = payslips.length;
   const summary = view.error
     ? html`<p class="status" data-kind="error" role="alert">${view.error}</p>`
@@ -160,7 +144,7 @@ function availableSection(view: StaffTransfersView): SafeHtml {
     </form>
     ${statusRegion('transfer-status')}`
       : ''}
-    ${pager(query.cursor ? href({ cursor: undefined }) : null, view.nextCursor ? href({ cursor: view.nextCursor }) : null, 'Pages des bulletins')}
+    ${pagerNav({ href: (cursor) => listHref('/staff/virements', PARAMS, query, { lot: undefined, cursor }), current: query.cursor, next: view.nextCursor, label: 'Pages des bulletins' })}
   </section>`;
 }
 
@@ -183,12 +167,11 @@ function batchActions(b: Batch): SafeHtml {
     ? html`<button type="button" class="button button-small" data-action="executed" data-id="${b.id}" data-reference="${b.reference}">Marquer exécuté<span class="visually-hidden"> : lot ${b.reference}</span></button>
       <button type="button" class="button button-small button-danger" data-action="cancel" data-id="${b.id}" data-reference="${b.reference}">Annuler<span class="visually-hidden"> le lot ${b.reference}</span></button>`
     : '';
-  return file || changes ? html`<div class="actions">${file}${changes}</div>` : html`<span class="muted">—</span>`;
+  return file || changes ? html`<div class="actions">${file}${changes}</div>` : dash;
 }
 
 function batchesSection(view: StaffTransfersView): SafeHtml {
   const { query, batches } = view;
-  const href = (changes: Partial<Record<Param, string | undefined>>) => hrefWith('/staff/virements', PARAMS, query, { lot: undefined, ...changes });
   return html`<section class="card" id="batches" data-refresh aria-labelledby="batches-title">
     <h2 id="batches-title" tabindex="-1">Lots de virements</h2>
     ${batches.length === 0
@@ -208,7 +191,7 @@ function batchesSection(view: StaffTransfersView): SafeHtml {
       </tr>`,
       )}</tbody>
     </table></div>`}
-    ${pager(query.lots ? href({ lots: undefined }) : null, view.nextBatches ? href({ lots: view.nextBatches }) : null, 'Pages des lots', 'next-batches')}
+    ${pagerNav({ href: (lots) => listHref('/staff/virements', PARAMS, query, { lot: undefined, lots }), current: query.lots, next: view.nextBatches, label: 'Pages des lots', id: 'next-batches' })}
   </section>`;
 }
 

@@ -132,7 +132,7 @@ describe('staff money pages in chromium', { skip: skipReason }, () => {
     assert.deepEqual(await texts(page, '#notify-details li'), [`${soleilInvoice.number} : déjà notifiée`]);
 
     // The invoice's PDF.
-    const [pdf] = await Promise.all([page.waitForEvent('download', { timeout: 90_000 }), page.locator(`tr[data-invoice-id="${soleilInvoice.id}"] button[data-pdf]`).click()]);
+    const [pdf] = await Promise.all([page.waitForEvent('download', { timeout: 90_000 }), page.locator(`tr[data-invoice-id="${soleilInvoice.id}"] button[data-pdf-url]`).click()]);
     assert.equal(pdf.suggestedFilename(), `Facture-${soleilInvoice.number}.pdf`);
 
     // Payslips to pay: both organizations; a batch takes one.

@@ -62,6 +62,7 @@ describe('GET /staff/facturation', () => {
     assert.ok(!res.body.includes(XSS), 'the organization name is escaped');
     assert.equal(cells(res.body, 'Organisation')[1], XSS_TEXT);
     assert.match(res.body, /<input type="checkbox" id="select-all">/);
+    assert.ok(res.body.includes(`data-pdf-url="/api/staff/facturation/${march.id}/pdf-url"`), 'each invoice links to its PDF');
     assert.match(res.body, /<button type="button" class="button" id="notify-selected">Notifier la sélection<\/button>/);
     assert.match(res.body, /<script type="module" src="\/assets\/staff-facturation.js"><\/script>/);
     assert.match(res.body, /<a href="\/staff\/facturation" aria-current="page">Facturation<\/a>/);

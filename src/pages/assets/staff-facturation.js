@@ -1,11 +1,11 @@
 /**
  * /staff/facturation: the selection, the bulk notification (`POST
  * /api/staff/facturation/bulk-notify`) with its result written next to each invoice and
- * summed up under the button, and each invoice's PDF.
+ * summed up under the button. Each invoice's PDF: `pdf-button.js`.
  */
 import { announce, api } from './api.js';
+import './pdf-button.js';
 import { plural, setRowResult, wireSelection } from './selection.js';
-import { openFile } from './session.js';
 
 /** MODULES 6: why an invoice was not sent. */
 const REASONS = {
@@ -67,18 +67,5 @@ button?.addEventListener('click', async () => {
   } finally {
     busy = false;
     button.removeAttribute('aria-disabled');
-  }
-});
-
-document.addEventListener('click', async (event) => {
-  const pdf = /** @type {HTMLElement} */ (event.target).closest('button[data-pdf]');
-  if (!(pdf instanceof HTMLButtonElement)) return;
-  const number = pdf.closest('tr')?.dataset.number ?? '';
-  try {
-    const answer = await api('GET', `/api/staff/facturation/${encodeURIComponent(pdf.dataset.pdf ?? '')}/pdf-url`);
-    openFile(answer.url);
-    announce(status, `Téléchargement de la facture ${number}.`, 'info');
-  } catch (error) {
-    announce(status, error instanceof Error ? error.message : String(error), 'error');
   }
 });
