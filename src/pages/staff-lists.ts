@@ -6,6 +6,7 @@
 import type { Database } from '../db/database.ts';
 import { searchOrganizations } from '../org/org.repository.ts';
 import { html, type SafeHtml } from './html.ts';
+import { selectOptions } from './page-parts.ts';
 
 export type OrgChoice = { id: string; name: string; structure_api: string | null };
 
@@ -18,11 +19,8 @@ export async function loadOrgChoices(db: Database): Promise<OrgChoice[]> {
 
 /** A select of every organization, "Toutes les organisations" first. */
 export function orgSelect(id: string, orgs: readonly OrgChoice[], selected: string | undefined): SafeHtml {
-  const current = selected?.toLowerCase();
-  return html`<select id="${id}" name="org_id">
-        <option value=""${!current ? html` selected` : ''}>Toutes les organisations</option>
-        ${orgs.map((o) => html`<option value="${o.id}"${o.id === current ? html` selected` : ''}>${o.name}${o.structure_api ? ` (${o.structure_api})` : ''}</option>`)}
-      </select>`;
+  const labels = Object.fromEntries(orgs.map((o) => [o.id, o.structure_api ? `${o.name} (${o.structure_api})` : o.name]));
+  return html`<select id="${id}" name="org_id">${selectOptions(orgs.map((o) => o.id), labels, selected?.toLowerCase(), 'Toutes les organisations')}</select>`;
 }
 
 /** The box that checks every row of the page (`what`: "facture", "bulletin"). */
