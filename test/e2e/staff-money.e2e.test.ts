@@ -184,6 +184,35 @@ describe('staff money pages in chromium', { skip: skipReason }, () => {
     assert.deepEqual(errors, []);
   });
 
+  it('should mark a payslip taken meanwhile (409 payslip_unavailable) in its row, and cancel a batch after a confirmation', async (t) => {
+    const { app, staff, soleil } = await payroll(t);
+    const { page, errors } = await signedInPage(browser, app, staff, t);
+    await page.goto(`${app.url}/staff/virements?org_id=${soleil}`);
+    assert.deepEqual(await texts(page, '#payslip-table tbody td[data-label="Salarié"]'), ['Marc Dupont', 'Hélène Lefèvre']);
+    await page.locator('#select-all').check();
+    // Another staff member pays Hélène's payslip first.
+    const taken = await page.locator('#payslip-table tbody tr').nth(1).getAttribute('data-payslip-id');
+    const other = await app.app.inject({ method: 'POST', url: '/api/staff/virements', headers: { cookie: staff.cookie }, payload: { payslip_ids: [taken], execution_date: new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(new Date()) } });
+    assert.equal(other.statusCode, 201, other.body);
+    await page.locator('#create-transfer').click();
+    await page.locator('#transfer-status', { hasText: 'Ces bulletins ne peuvent pas être payés par virement' }).waitFor();
+    assert.deepEqual(await texts(page, '#payslip-table tbody td[data-label="État"]'), ['—', 'Indisponible']);
+
+    // That batch, cancelled: Escape keeps it, the dialog's button cancels it.
+    await page.reload();
+    const cancel = page.getByRole('button', { name: `Annuler le lot ${other.json().reference}` });
+    await cancel.click();
+    assert.equal(await page.locator('#confirm-cancel').isVisible(), true);
+    await page.keyboard.press('Escape');
+    assert.deepEqual(await texts(page, '#batch-table tbody td[data-label="Statut"]'), ['Généré']);
+    await cancel.click();
+    await page.locator('#confirm-cancel').getByRole('button', { name: 'Annuler le lot' }).click();
+    await page.locator('#batches-status', { hasText: `Lot ${other.json().reference} annulé : ses bulletins sont de nouveau à payer.` }).waitFor();
+    assert.deepEqual(await texts(page, '#batch-table tbody td[data-label="Statut"]'), ['Annulé']);
+    assert.deepEqual(await texts(page, '#payslip-table tbody td[data-label="Salarié"]'), ['Marc Dupont', 'Hélène Lefèvre'], 'her payslip is to pay again');
+    assert.deepEqual(errors, []);
+  });
+
   it('should fit a phone: both pages without sideways scrolling', async (t) => {
     const { app, staff } = await payroll(t);
     const { page, errors } = await signedInPage(browser, app, staff, t);
