@@ -10,10 +10,10 @@ import { formatDateFr, formatEuros, todayInFrance } from '../format/french.ts';
 import { listStaffInvoices } from '../invoices/invoices.service.ts';
 import { INVOICE_TYPES } from '../invoices/invoice.rules.ts';
 import { html, type SafeHtml } from './html.ts';
-import { dash, listHref, listQueryOf, pagerNav, PAGE_SIZE_LABELS, PAGE_SIZES, readList, selectOptions, type ListQuery } from './page-parts.ts';
+import { dash, listHref, listQueryOf, pagerNav, readList, selectOptions, type ListQuery } from './page-parts.ts';
 import { statusRegion } from './layout.ts';
 import { INVOICE_TYPE_LABELS, invoiceTypeLabel } from './payroll-labels.ts';
-import { loadOrgChoices, orgSelect, selectAllBox, type OrgChoice } from './staff-lists.ts';
+import { loadOrgChoices, selectAllBox, staffFilterForm, type OrgChoice } from './staff-lists.ts';
 
 const PARAMS = ['notified', 'org_id', 'invoice_type', 'limit', 'cursor'] as const;
 type Query = ListQuery<(typeof PARAMS)[number]>;
@@ -45,28 +45,14 @@ const NOTIFIED_LABELS = { false: 'Non notifiées', true: 'Notifiées' };
 
 function filterForm(view: StaffInvoicesView): SafeHtml {
   const { query } = view;
-  return html`<form class="form filters" method="get" action="/staff/facturation" role="search" aria-label="Filtrer les factures">
-    <div class="field field-wide">
-      <label for="filter-org">Organisation</label>
-      ${orgSelect('filter-org', view.orgs, query.org_id)}
-    </div>
-    <div class="field">
+  return staffFilterForm('/staff/facturation', 'Filtrer les factures', view.orgs, query, html`<div class="field">
       <label for="filter-notified">Notification</label>
       <select id="filter-notified" name="notified">${selectOptions(['false', 'true'], NOTIFIED_LABELS, query.notified, 'Toutes')}</select>
     </div>
     <div class="field">
       <label for="filter-type">Type</label>
       <select id="filter-type" name="invoice_type">${selectOptions(INVOICE_TYPES, INVOICE_TYPE_LABELS, query.invoice_type, 'Tous les types')}</select>
-    </div>
-    <div class="field">
-      <label for="filter-limit">Affichage</label>
-      <select id="filter-limit" name="limit">${selectOptions(PAGE_SIZES, PAGE_SIZE_LABELS, query.limit ?? PAGE_SIZES[0])}</select>
-    </div>
-    <div class="field field-submit actions">
-      <button type="submit" class="button" id="filter-submit">Filtrer</button>
-      <a class="button button-secondary" href="/staff/facturation">Effacer</a>
-    </div>
-  </form>`;
+    </div>`);
 }
 
 function invoiceRow(invoice: Invoice): SafeHtml {

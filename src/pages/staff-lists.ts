@@ -6,7 +6,7 @@
 import type { Database } from '../db/database.ts';
 import { searchOrganizations } from '../org/org.repository.ts';
 import { html, type SafeHtml } from './html.ts';
-import { selectOptions } from './page-parts.ts';
+import { PAGE_SIZE_LABELS, PAGE_SIZES, selectOptions } from './page-parts.ts';
 
 export type OrgChoice = { id: string; name: string; structure_api: string | null };
 
@@ -26,4 +26,26 @@ export function orgSelect(id: string, orgs: readonly OrgChoice[], selected: stri
 /** The box that checks every row of the page (`what`: "facture", "bulletin"). */
 export function selectAllBox(what: string): SafeHtml {
   return html`<p class="select-all"><label class="checkbox" for="select-all"><input type="checkbox" id="select-all"> Tout sélectionner sur cette page<span class="visually-hidden"> (chaque ${what} affiché${what === 'facture' ? 'e' : ''})</span></label></p>`;
+}
+
+/**
+ * A staff list's filters as a plain GET form to `path`: the organization, the page's own
+ * `fields`, the page size, "Filtrer" and "Effacer".
+ */
+export function staffFilterForm(path: string, label: string, orgs: readonly OrgChoice[], query: { org_id?: string; limit?: string }, fields: SafeHtml): SafeHtml {
+  return html`<form class="form filters" method="get" action="${path}" role="search" aria-label="${label}">
+    <div class="field field-wide">
+      <label for="filter-org">Organisation</label>
+      ${orgSelect('filter-org', orgs, query.org_id)}
+    </div>
+    ${fields}
+    <div class="field">
+      <label for="filter-limit">Affichage</label>
+      <select id="filter-limit" name="limit">${selectOptions(PAGE_SIZES, PAGE_SIZE_LABELS, query.limit ?? PAGE_SIZES[0])}</select>
+    </div>
+    <div class="field field-submit actions">
+      <button type="submit" class="button" id="filter-submit">Filtrer</button>
+      <a class="button button-secondary" href="${path}">Effacer</a>
+    </div>
+  </form>`;
 }

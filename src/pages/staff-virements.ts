@@ -13,10 +13,10 @@ import { listAvailablePayslips } from '../payslips/payslips.service.ts';
 import { listStaffTransfers, readTransfer } from '../transfers/transfers.service.ts';
 import { todayInParis } from '../transfers/transfer.rules.ts';
 import { html, type SafeHtml } from './html.ts';
-import { dash, listHref, listQueryOf, pagerNav, PAGE_SIZE_LABELS, PAGE_SIZES, readList, selectOptions, type ListQuery } from './page-parts.ts';
+import { dash, listHref, listQueryOf, pagerNav, readList, type ListQuery } from './page-parts.ts';
 import { statusRegion } from './layout.ts';
 import { labelBadge, periodFromFr, periodLabel } from './payroll-labels.ts';
-import { loadOrgChoices, orgSelect, selectAllBox, type OrgChoice } from './staff-lists.ts';
+import { loadOrgChoices, selectAllBox, staffFilterForm, type OrgChoice } from './staff-lists.ts';
 
 /** `lots` is the batches list's own cursor. */
 const PARAMS = ['org_id', 'period', 'limit', 'cursor', 'lots', 'lot'] as const;
@@ -79,25 +79,10 @@ export function maskedIban(last4: string | null): string {
 const plural = (n: number, one: string, many: string) => (n === 1 ? `1 ${one}` : `${n} ${many}`);
 
 function filterForm(view: StaffTransfersView): SafeHtml {
-  const { query } = view;
-  return html`<form class="form filters" method="get" action="/staff/virements" role="search" aria-label="Filtrer les bulletins">
-    <div class="field field-wide">
-      <label for="filter-org">Organisation</label>
-      ${orgSelect('filter-org', view.orgs, query.org_id)}
-    </div>
-    <div class="field">
+  return staffFilterForm('/staff/virements', 'Filtrer les bulletins', view.orgs, view.query, html`<div class="field">
       <label for="filter-period">Période</label>
-      <input id="filter-period" name="period" type="text" inputmode="numeric" placeholder="MM/AAAA" maxlength="7" autocomplete="off" value="${query.period ?? ''}">
-    </div>
-    <div class="field">
-      <label for="filter-limit">Affichage</label>
-      <select id="filter-limit" name="limit">${selectOptions(PAGE_SIZES, PAGE_SIZE_LABELS, query.limit ?? PAGE_SIZES[0])}</select>
-    </div>
-    <div class="field field-submit actions">
-      <button type="submit" class="button" id="filter-submit">Filtrer</button>
-      <a class="button button-secondary" href="/staff/virements">Effacer</a>
-    </div>
-  </form>`;
+      <input id="filter-period" name="period" type="text" inputmode="numeric" placeholder="MM/AAAA" maxlength="7" autocomplete="off" value="${view.query.period ?? ''}">
+    </div>`);
 }
 
 function payslipRow(p: Payslip): SafeHtml {

@@ -8,9 +8,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { createOrg, member, type Person } from '../support/fixtures.ts';
-import { horizontalOverflow, launchBrowser, mailTo, screenshot, signInBrowser, skipReason, startApp, watchErrors, type RunningApp } from './support.ts';
+import { horizontalOverflow, launchBrowser, mailTo, screenshot, signedInPage, skipReason, startApp, tabTo, texts, focusedId } from './support.ts';
 
 const NBSP = '\u00a0';
 
@@ -42,26 +42,6 @@ async function organization(t: { after(fn: () => unknown): void }) {
   return { app, db, orgId, agent, compta };
 }
 
-async function signedInPage(browser: Browser, app: RunningApp, who: Person, t: { after(fn: () => unknown): void }) {
-  const context = await browser.newContext({ locale: 'fr-FR', acceptDownloads: true });
-  t.after(() => context.close());
-  await signInBrowser(context, app, who);
-  const page = await context.newPage();
-  page.setDefaultTimeout(30_000);
-  return { page, errors: watchErrors(page) };
-}
-
-const texts = async (page: Page, selector: string) => (await page.locator(selector).allTextContents()).map((s) => s.replace(/[ \t\n\r]+/g, ' ').trim());
-const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id ?? '');
-
-/** Presses Tab until the element `id` has the focus (at most `max` presses). */
-async function tabTo(page: Page, id: string, max = 40): Promise<void> {
-  for (let i = 0; i < max; i++) {
-    if ((await focusedId(page)) === id) return;
-    await page.keyboard.press('Tab');
-  }
-  assert.fail(`Tab never reached #${id} (focus on #${await focusedId(page)})`);
-}
 
 /** The text of a downloaded PDF. */
 async function pdfText(file: string): Promise<string> {

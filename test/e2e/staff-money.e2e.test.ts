@@ -7,10 +7,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { createOrg, member, signedIn, type Person } from '../support/fixtures.ts';
 import { IBAN, OPERATOR_ENV } from '../payslips/support.ts';
-import { horizontalOverflow, launchBrowser, mailTo, screenshot, signInBrowser, skipReason, startApp, watchErrors, type RunningApp } from './support.ts';
+import { horizontalOverflow, launchBrowser, mailTo, screenshot, signedInPage, skipReason, startApp, tabTo, texts, focusedId } from './support.ts';
 
 const NBSP = '\u00a0';
 
@@ -50,26 +50,6 @@ async function payroll(t: { after(fn: () => unknown): void }) {
   return { app, db, soleil, lumiere, staff, admin, soleilInvoice: soleilInvoice!, lumiereInvoice: lumiereInvoice! };
 }
 
-async function signedInPage(browser: Browser, app: RunningApp, who: Person, t: { after(fn: () => unknown): void }) {
-  const context = await browser.newContext({ locale: 'fr-FR', acceptDownloads: true });
-  t.after(() => context.close());
-  await signInBrowser(context, app, who);
-  const page = await context.newPage();
-  page.setDefaultTimeout(30_000);
-  return { page, errors: watchErrors(page) };
-}
-
-const texts = async (page: Page, selector: string) => (await page.locator(selector).allTextContents()).map((s) => s.replace(/[ \t\n\r]+/g, ' ').trim());
-const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id ?? '');
-
-/** Presses Tab until the element `id` has the focus (at most `max` presses). */
-async function tabTo(page: Page, id: string, max = 40): Promise<void> {
-  for (let i = 0; i < max; i++) {
-    if ((await focusedId(page)) === id) return;
-    await page.keyboard.press('Tab');
-  }
-  assert.fail(`Tab never reached #${id} (focus on #${await focusedId(page)})`);
-}
 
 /** Today in Paris as the pages write it. */
 const todayFr = () => new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', day: '2-digit', month: '2-digit', year: 'numeric' }).format(new Date());

@@ -3,6 +3,7 @@
  * free port of 127.0.0.1 (with `PUBLIC_URL` set to that address, so the links in e-mails
  * open in the browser) and a real SMTP capture server fed by the mail worker.
  */
+import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -117,4 +118,29 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   if (!dir) return;
   fs.mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+}
+
+/** A browser context signed in as `who` (French, downloads accepted), its page and the page's console errors. */
+export async function signedInPage(browser: Browser, app: RunningApp, who: Person, t: TestContext) {
+  const context = await browser.newContext({ locale: 'fr-FR', acceptDownloads: true });
+  t.after(() => context.close());
+  await signInBrowser(context, app, who);
+  const page = await context.newPage();
+  page.setDefaultTimeout(30_000);
+  return { page, errors: watchErrors(page) };
+}
+
+/** The texts of the elements `selector` matches, their spaces and line breaks collapsed (no-break spaces kept). */
+export const texts = async (page: Page, selector: string) => (await page.locator(selector).allTextContents()).map((s) => s.replace(/[ \t\n\r]+/g, ' ').trim());
+
+/** The id of the element that has the focus. */
+export const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id ?? '');
+
+/** Presses Tab until the element `id` has the focus (at most `max` presses). */
+export async function tabTo(page: Page, id: string, max = 40): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    if ((await focusedId(page)) === id) return;
+    await page.keyboard.press('Tab');
+  }
+  assert.fail(`Tab never reached #${id} (focus on #${await focusedId(page)})`);
 }
