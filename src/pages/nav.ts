@@ -22,6 +22,7 @@ export interface NavEntry {
 export const NAV: readonly NavEntry[] = [
   { href: '/contrats', label: 'Contrats', gate: 'contract' },
   { href: '/vos-acces', label: 'Accès', gate: 'signedIn' },
+  { href: '/staff/equipe', label: 'Équipe interne', gate: 'staff' },
 ];
 
 /** The entries a caller with this membership (in the page's organization) may open. */
