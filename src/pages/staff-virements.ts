@@ -14,7 +14,7 @@ import { listStaffTransfers, readTransfer } from '../transfers/transfers.service
 import { todayInParis } from '../transfers/transfer.rules.ts';
 import { html, type SafeHtml } from './html.ts';
 import { dash, listHref, listQueryOf, pagerNav, readList, type ListQuery } from './page-parts.ts';
-import { statusRegion } from './layout.ts';
+import { confirmDialog, statusRegion } from './layout.ts';
 import { labelBadge, periodFromFr, periodLabel } from './payroll-labels.ts';
 import { loadOrgChoices, selectAllBox, staffFilterForm, type OrgChoice } from './staff-lists.ts';
 
@@ -193,14 +193,11 @@ export function renderStaffTransfers(view: StaffTransfersView): SafeHtml {
   ${statusRegion('batches-status')}
   ${batchesSection(view)}
 </div>
-<dialog id="confirm-cancel" class="dialog" aria-labelledby="confirm-cancel-title" aria-describedby="confirm-cancel-text">
-  <form method="dialog">
-    <h2 id="confirm-cancel-title">Annuler ce lot de virements ?</h2>
-    <p id="confirm-cancel-text">Le lot passera au statut « Annulé » : son fichier ne doit pas être remis à la banque, et ses bulletins redeviennent à payer.</p>
-    <div class="dialog-actions">
-      <button type="submit" value="keep" class="button button-secondary" autofocus>Garder le lot</button>
-      <button type="submit" value="confirm" class="button button-danger">Annuler le lot</button>
-    </div>
-  </form>
-</dialog>`;
+${confirmDialog({
+    id: 'confirm-cancel',
+    title: 'Annuler ce lot de virements ?',
+    text: 'Le lot passera au statut « Annulé » : son fichier ne doit pas être remis à la banque, et ses bulletins redeviennent à payer.',
+    keepLabel: 'Garder le lot',
+    confirmLabel: 'Annuler le lot',
+  })}`;
 }

@@ -21,7 +21,6 @@ function decimal(value) {
   return value.replace(/[\s\u00a0\u202f]/g, '').replace(',', '.');
 }
 
-
 // ---- the lines -----------------------------------------------------------------------
 
 let counter = lines.rows.length;

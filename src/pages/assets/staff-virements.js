@@ -93,7 +93,7 @@ document.addEventListener('click', async (event) => {
       return;
     }
     await api('POST', `/api/staff/virements/${encodeURIComponent(button.dataset.id ?? '')}/${executed ? 'executed' : 'cancel'}`);
-    await refreshSections(window.location.pathname + window.location.search);
+    await refreshSections({ address: window.location.pathname + window.location.search });
     announce(batchesStatus, executed ? `Lot ${reference} marqué exécuté.` : `Lot ${reference} annulé : ses bulletins sont de nouveau à payer.`, 'success');
     document.getElementById('batches-title')?.focus();
   } catch (error) {
