@@ -6,17 +6,15 @@
  * page's script to the API, so that the rules live in one place.
  */
 import type { Database } from '../db/database.ts';
-import { AppError } from '../http/errors.ts';
-import { MAX_LIMIT } from '../http/list.ts';
 import { listGrid, listNotes, readContract, type ContractSummary, type ContractView, type GridQuery } from '../contracts/contracts.service.ts';
 import { assertEditable } from '../contracts/contract.rules.ts';
-import { listEmployees } from '../employees/employees.service.ts';
 import { findOrganization } from '../org/org.repository.ts';
 import { formatDateFr, formatEuros } from '../format/french.ts';
 import type { Money } from '../money/money.ts';
 import { html, type SafeHtml } from './html.ts';
 import { formatPageDate } from './labels.ts';
 import { statusRegion } from './layout.ts';
+import { allEmployees, dash, euros, listHref, listQueryOf, orgLine, PAGE_SIZE_LABELS, PAGE_SIZES, pagerNav, readList, selectOptions as options, type EmployeeOption, type Org } from './page-parts.ts';
 import {
   CONTRACT_KIND_LABELS,
   CONTRACT_KINDS,
@@ -29,21 +27,13 @@ import {
 } from './payroll-labels.ts';
 
 /** Page sizes offered by the grid (MODULES 10: 200 at most, the API's limit). */
-export const GRID_PAGE_SIZES = ['50', '100', String(MAX_LIMIT)] as const;
+export const GRID_PAGE_SIZES = PAGE_SIZES;
 
 /** The grid's query parameters: those of `GET /api/contrats`. */
 const GRID_PARAMS = ['q', 'status', 'kind', 'employee_id', 'from', 'to', 'limit', 'cursor'] as const;
 
-type Org = { id: string; name: string; structure_api: string | null };
-
 // ---------------------------------------------------------------------------------------
 // Small formats.
-
-const dash = html`<span class="muted">—</span>`;
-
-export function euros(value: Money | null): SafeHtml | string {
-  return value === null ? dash : formatEuros(value);
-}
 
 /** `"7.5"` → `"7,5"`. */
 export function decimalFr(value: string): string {
@@ -62,23 +52,12 @@ function employeeName(e: { first_name: string; last_name: string }): string {
   return `${e.first_name} ${e.last_name}`;
 }
 
-function orgLine(org: Org | undefined, isStaff: boolean): SafeHtml {
-  if (!org) return html``;
-  return html`<p class="lead">Organisation : <strong>${org.name}</strong>${isStaff ? html` <a href="/vos-acces" class="small-link">(changer)</a>` : ''}</p>`;
-}
-
 // ---------------------------------------------------------------------------------------
 // The grid.
 
 /** The page's query string reduced to the grid's parameters, empty values left out (a GET form sends them). */
 export function gridQueryOf(query: unknown): GridQuery {
-  const out: Record<string, string> = {};
-  const source = (query ?? {}) as Record<string, unknown>;
-  for (const name of GRID_PARAMS) {
-    const value = source[name];
-    if (typeof value === 'string' && value.trim() !== '') out[name] = value.trim();
-  }
-  return out as GridQuery;
+  return listQueryOf(GRID_PARAMS, query) as GridQuery;
 }
 
 const DATE_FR = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
@@ -105,30 +84,15 @@ export interface GridView {
 export async function loadGrid(db: Database, orgId: string, isStaff: boolean, rawQuery: unknown): Promise<GridView> {
   const query = gridQueryOf(rawQuery);
   const org = await findOrganization(db, orgId);
-  try {
-    const page = await listGrid(db, orgId, { ...query, ...(query.from ? { from: isoFromFr(query.from) } : {}), ...(query.to ? { to: isoFromFr(query.to) } : {}) });
-    return { org, isStaff, query, items: page.items, nextCursor: page.next_cursor, error: null };
-  } catch (error) {
-    if (error instanceof AppError && error.status === 400) return { org, isStaff, query, items: [], nextCursor: null, error: error.userMessage ?? error.code };
-    throw error;
-  }
+  const list = await readList(() => listGrid(db, orgId, { ...query, ...(query.from ? { from: isoFromFr(query.from) } : {}), ...(query.to ? { to: isoFromFr(query.to) } : {}) }));
+  return { org, isStaff, query, ...list };
 }
 
 function gridHref(query: GridQuery, changes: Partial<Record<keyof GridQuery, string | undefined>>): string {
-  const params = new URLSearchParams();
-  const merged = { ...query, ...changes } as Record<string, string | undefined>;
-  for (const name of GRID_PARAMS) if (merged[name]) params.set(name, merged[name]!);
-  const text = params.toString();
-  return text ? `/contrats?${text}` : '/contrats';
-}
-
-function options(values: readonly string[], labels: Record<string, string>, selected: string | undefined, none?: string): SafeHtml[] {
-  const list = none === undefined ? [] : [html`<option value=""${!selected ? html` selected` : ''}>${none}</option>`];
-  return list.concat(values.map((v) => html`<option value="${v}"${v === selected ? html` selected` : ''}>${labels[v] ?? v}</option>`));
+  return listHref('/contrats', GRID_PARAMS, query, changes);
 }
 
 function filterForm(query: GridQuery): SafeHtml {
-  const sizes = Object.fromEntries(GRID_PAGE_SIZES.map((s) => [s, `${s} par page`]));
   return html`<form class="form filters" method="get" action="/contrats" role="search" aria-label="Filtrer les contrats">
     ${query.employee_id ? html`<input type="hidden" name="employee_id" value="${query.employee_id}">` : ''}
     <div class="field field-wide">
@@ -153,7 +117,7 @@ function filterForm(query: GridQuery): SafeHtml {
     </div>
     <div class="field">
       <label for="filter-limit">Affichage</label>
-      <select id="filter-limit" name="limit">${options(GRID_PAGE_SIZES, sizes, query.limit ?? GRID_PAGE_SIZES[0])}</select>
+      <select id="filter-limit" name="limit">${options(GRID_PAGE_SIZES, PAGE_SIZE_LABELS, query.limit ?? GRID_PAGE_SIZES[0])}</select>
     </div>
     <div class="field field-submit actions">
       <button type="submit" class="button" id="filter-submit">Filtrer</button>
@@ -205,12 +169,7 @@ export function renderGrid(view: GridView): SafeHtml {
       <tbody>${items.map(gridRow)}</tbody>
     </table></div>`
       : ''}
-    ${query.cursor || view.nextCursor
-      ? html`<nav class="pager" aria-label="Pages de la liste">
-      ${query.cursor ? html`<a class="button button-secondary" href="${gridHref(query, { cursor: undefined })}">Première page</a>` : ''}
-      ${view.nextCursor ? html`<a class="button button-secondary" id="next-page" href="${gridHref(query, { cursor: view.nextCursor })}">Page suivante</a>` : ''}
-    </nav>`
-      : ''}
+    ${pagerNav({ href: (cursor) => gridHref(query, { cursor }), current: query.cursor, next: view.nextCursor })}
   </section>
 </div>`;
 }
@@ -381,22 +340,6 @@ ${c.status !== 'signe' && c.status !== 'annule' ? cancelDialog : ''}`;
 
 // ---------------------------------------------------------------------------------------
 // A draft's form (creation and edit).
-
-type EmployeeOption = { id: string; first_name: string; last_name: string };
-
-/** Every employee of the organization by name, page after page (the form's list). */
-async function allEmployees(db: Database, orgId: string): Promise<EmployeeOption[]> {
-  const out: EmployeeOption[] = [];
-  let cursor: string | undefined;
-  // 25 pages of 200: far beyond a performing-arts employer's staff.
-  for (let i = 0; i < 25; i++) {
-    const page = await listEmployees(db, orgId, { limit: String(MAX_LIMIT), ...(cursor ? { cursor } : {}) });
-    out.push(...page.items);
-    if (!page.next_cursor) break;
-    cursor = page.next_cursor;
-  }
-  return out;
-}
 
 export interface FormView {
   org: Org | undefined;

@@ -67,3 +67,13 @@ export function periodFromFr(value: string): string {
   const match = /^(\d{1,2})\/(\d{4})$/.exec(value.trim());
   return match ? `${match[2]}-${match[1]!.padStart(2, '0')}` : value.trim();
 }
+
+/** Organisms of contribution calls (MODULES 6 `KNOWN_ORGANISMS`); any other name as it is. */
+export const ORGANISM_LABELS: Record<string, string> = {
+  URSSAF: 'Urssaf',
+  AUDIENS: 'Audiens',
+  CONGES_SPECTACLES: 'Congés Spectacles',
+  FRANCE_TRAVAIL: 'France Travail',
+  AFDAS: 'Afdas',
+};
+export const organismLabel = (organism: string) => labelOf(ORGANISM_LABELS, organism);

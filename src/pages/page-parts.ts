@@ -1,0 +1,113 @@
+/**
+ * Pieces every module page shares (contracts, payslips, invoices, the staff pages): the
+ * organization line, a dash for no value, amounts, `<option>` lists, a list's query string
+ * and its keyset pager, a list read through its service with a refused filter shown as a
+ * message, and every employee of an organization. A page-specific piece stays in its page.
+ */
+import type { Database } from '../db/database.ts';
+import { listEmployees } from '../employees/employees.service.ts';
+import { formatEuros } from '../format/french.ts';
+import { AppError } from '../http/errors.ts';
+import { MAX_LIMIT } from '../http/list.ts';
+import type { Money } from '../money/money.ts';
+import { html, type SafeHtml } from './html.ts';
+
+export type Org = { id: string; name: string; structure_api: string | null };
+
+/** Page sizes a list offers (MODULES 10: 200 at most, the API's limit). */
+export const PAGE_SIZES = ['50', '100', String(MAX_LIMIT)] as const;
+
+/** No value. */
+export const dash = html`<span class="muted">—</span>`;
+
+/** `1 234,50 €`, or a dash. */
+export function euros(value: Money | null): SafeHtml | string {
+  return value === null ? dash : formatEuros(value);
+}
+
+/** "Organisation : X", with staff's way back to the organization choice. */
+export function orgLine(org: Org | undefined, isStaff: boolean): SafeHtml {
+  if (!org) return html``;
+  return html`<p class="lead">Organisation : <strong>${org.name}</strong>${isStaff ? html` <a href="/vos-acces" class="small-link">(changer)</a>` : ''}</p>`;
+}
+
+/** The `<option>`s of a select, `none` first (the empty value) when given. */
+export function selectOptions(values: readonly string[], labels: Record<string, string>, selected: string | undefined, none?: string): SafeHtml[] {
+  const list = none === undefined ? [] : [html`<option value=""${!selected ? html` selected` : ''}>${none}</option>`];
+  return list.concat(values.map((v) => html`<option value="${v}"${v === selected ? html` selected` : ''}>${labels[v] ?? v}</option>`));
+}
+
+/** The "N par page" select's labels. */
+export const PAGE_SIZE_LABELS: Record<string, string> = Object.fromEntries(PAGE_SIZES.map((s) => [s, `${s} par page`]));
+
+export type ListQuery<P extends string> = Partial<Record<P, string>>;
+
+/** A page's query string reduced to a list's parameters, empty values left out (a GET form sends them). */
+export function listQueryOf<P extends string>(names: readonly P[], query: unknown): ListQuery<P> {
+  const out: ListQuery<P> = {};
+  const source = (query ?? {}) as Record<string, unknown>;
+  for (const name of names) {
+    const value = source[name];
+    if (typeof value === 'string' && value.trim() !== '') out[name] = value.trim();
+  }
+  return out;
+}
+
+/** The address of a list page with some parameters changed (`undefined` removes one). */
+export function listHref<P extends string>(path: string, names: readonly P[], query: ListQuery<P>, changes: Partial<Record<P, string | undefined>>, hash = ''): string {
+  const params = new URLSearchParams();
+  const merged: Partial<Record<P, string | undefined>> = { ...query, ...changes };
+  for (const name of names) {
+    const value = merged[name];
+    if (value) params.set(name, value);
+  }
+  const text = params.toString();
+  return `${text ? `${path}?${text}` : path}${hash}`;
+}
+
+/**
+ * The keyset pager: back to the first page when on a later one, on to the next when the
+ * service answered a `next_cursor`. `href(cursor)` writes the address of a page.
+ */
+export function pagerNav(options: { href: (cursor: string | undefined) => string; current: string | undefined; next: string | null; id?: string; label?: string }): SafeHtml {
+  const { href, current, next } = options;
+  if (!current && !next) return html``;
+  return html`<nav class="pager" aria-label="${options.label ?? 'Pages de la liste'}">
+      ${current ? html`<a class="button button-secondary" href="${href(undefined)}">Première page</a>` : ''}
+      ${next ? html`<a class="button button-secondary" id="${options.id ?? 'next-page'}" href="${href(next)}">Page suivante</a>` : ''}
+    </nav>`;
+}
+
+export interface ListRead<T> {
+  items: T[];
+  nextCursor: string | null;
+  /** A refused filter (the API's 400 message): the page shows it instead of rows. */
+  error: string | null;
+}
+
+/** A list page read through its service (`{ items, next_cursor }`); a 400 (a filter the API refuses) becomes the message. */
+export async function readList<T>(read: () => Promise<{ items: T[]; next_cursor: string | null }>): Promise<ListRead<T>> {
+  try {
+    const page = await read();
+    return { items: page.items, nextCursor: page.next_cursor, error: null };
+  } catch (error) {
+    if (error instanceof AppError && error.status === 400) return { items: [], nextCursor: null, error: error.userMessage ?? error.code };
+    throw error;
+  }
+}
+
+export type EmployeeOption = Awaited<ReturnType<typeof listEmployees>>['items'][number];
+
+/** Every employee of the organization by name, page after page (a form's or a filter's list). */
+export async function allEmployees(db: Database, orgId: string): Promise<EmployeeOption[]> {
+  const out: EmployeeOption[] = [];
+  let cursor: string | undefined;
+  // 25 pages of 200: far beyond a performing-arts employer's staff.
+  for (let i = 0; i < 25; i++) {
+    const page = await listEmployees(db, orgId, { limit: String(MAX_LIMIT), ...(cursor ? { cursor } : {}) });
+    out.push(...page.items);
+    if (!page.next_cursor) break;
+    cursor = page.next_cursor;
+  }
+  return out;
+}
