@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { createOrg, member, type Person } from '../support/fixtures.ts';
-import { horizontalOverflow, launchBrowser, mailTo, screenshot, signInBrowser, skipReason, startApp, watchErrors, type RunningApp } from './support.ts';
+import { horizontalOverflow, launchBrowser, mailTo, screenshot, signedInPage, skipReason, startApp, texts } from './support.ts';
 
 const NBSP = '\u00a0';
 
@@ -42,16 +42,6 @@ async function organization(t: { after(fn: () => unknown): void }) {
   return { app, db, orgId, agent, compta };
 }
 
-async function signedInPage(browser: Browser, app: RunningApp, who: Person, t: { after(fn: () => unknown): void }) {
-  const context = await browser.newContext({ locale: 'fr-FR', acceptDownloads: true });
-  t.after(() => context.close());
-  await signInBrowser(context, app, who);
-  const page = await context.newPage();
-  page.setDefaultTimeout(30_000);
-  return { page, errors: watchErrors(page) };
-}
-
-const texts = async (page: Page, selector: string) => (await page.locator(selector).allTextContents()).map((s) => s.replace(/[ \t\n\r]+/g, ' ').trim());
 const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id ?? '');
 
 /** Presses Tab until the element `id` has the focus (at most `max` presses). */
@@ -86,7 +76,7 @@ describe('contract pages in chromium', { skip: skipReason }, () => {
     // The grid: newest start first, French dates and amounts, status badges; the bar offers what an AGENT may open.
     await page.goto(`${app.url}/contrats`);
     assert.equal(await page.locator('h1').textContent(), 'Contrats');
-    assert.deepEqual(await texts(page, '.main-nav a'), ['Contrats', 'Accès']);
+    assert.deepEqual(await texts(page, '.main-nav a'), ['Contrats', 'Paie', 'Accès']);
     assert.deepEqual(await texts(page, '.grid tbody td[data-label="Salarié"]'), ['Paul Martin-Delacroix', 'Paul Martin-Delacroix', 'Hélène Lefèvre']);
     assert.deepEqual(await texts(page, '.grid tbody td[data-label="Statut"]'), ['Brouillon', 'Annulé', 'À signer']);
     assert.deepEqual(await texts(page, '.grid tbody td[data-label="Brut total"]'), [`2${NBSP}450,00${NBSP}€`, `250,00${NBSP}€`, `3${NBSP}100,00${NBSP}€`]);
@@ -259,7 +249,7 @@ describe('contract pages in chromium', { skip: skipReason }, () => {
     const { app, compta } = await organization(t);
     const { page, errors } = await signedInPage(browser, app, compta, t);
     await page.goto(`${app.url}/vos-acces`);
-    assert.deepEqual(await texts(page, '.main-nav a'), ['Accès']);
+    assert.deepEqual(await texts(page, '.main-nav a'), ['Paie', 'Factures', 'Accès']);
     const response = await page.goto(`${app.url}/contrats`);
     assert.equal(response?.status(), 403);
     assert.equal(await page.locator('body').textContent(), 'Forbidden');

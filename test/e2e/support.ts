@@ -118,3 +118,18 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
 }
+
+/** A French browser context signed in as `who` (downloads allowed), its page, and the page's console errors. */
+export async function signedInPage(browser: Browser, app: RunningApp, who: Person, t: TestContext): Promise<{ page: Page; errors: string[] }> {
+  const context = await browser.newContext({ locale: 'fr-FR', acceptDownloads: true });
+  t.after(() => context.close());
+  await signInBrowser(context, app, who);
+  const page = await context.newPage();
+  page.setDefaultTimeout(30_000);
+  return { page, errors: watchErrors(page) };
+}
+
+/** The text of every element `selector` matches, its white space collapsed. */
+export async function texts(page: Page, selector: string): Promise<string[]> {
+  return (await page.locator(selector).allTextContents()).map((s) => s.replace(/[ \t\n\r]+/g, ' ').trim());
+}
