@@ -5,13 +5,10 @@
  * route; the list only spares a second query once the gate has let the caller through.
  */
 import type { FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable } from '../db/errors.ts';
-import { callerOfSession, resolveSession } from '../identity/identity.service.ts';
-import { SESSION_COOKIE } from '../identity/session.plugin.ts';
-import { hashSecret, parseToken } from '../identity/tokens.ts';
 import { staffOrgHints } from '../org/resolution.ts';
+import { membershipOfRow, readSessionAndScope } from '../org/scope-reader.ts';
 import type { ScopeFacts } from '../org/scope.ts';
-import { readSessionScopeList, type SessionScopeListRow } from './access.repository.ts';
+import { readSessionScopeList } from './access.repository.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -26,27 +23,12 @@ declare module 'fastify' {
  * organization by key or name, a failed read): the gate then resolves it the usual way.
  */
 export async function readListScope(request: FastifyRequest): Promise<ScopeFacts | null> {
-  const { db } = request.server;
-  const cookie = request.cookies[SESSION_COOKIE];
-  const parsed = parseToken(cookie);
-  request.caller = null;
-  if (!parsed) return { caller: null, orgId: null, membership: undefined };
   const firstHint = staffOrgHints(request.cookies, request.headers)[0];
   const staffOrgId = firstHint?.kind === 'id' ? firstHint.value : null;
-  let row: SessionScopeListRow | undefined;
-  try {
-    row = await readSessionScopeList(db, { sessionId: parsed.id, secretHash: hashSecret(parsed.secret), staffOrgId });
-  } catch (error) {
-    if (isDatabaseUnavailable(error)) throw error;
-    request.caller = await resolveSession(db, cookie);
-    return null;
-  }
-  const caller = await callerOfSession(db, parsed, row);
-  request.caller = caller;
-  if (!caller || !row) return { caller: null, orgId: null, membership: undefined };
+  const read = await readSessionAndScope(request, (db, session) => readSessionScopeList(db, { ...session, staffOrgId }));
+  if ('settled' in read) return read.settled;
+  const { caller, row } = read;
   if (caller.isStaff && firstHint && firstHint.kind !== 'id') return null;
   request.accessListJson = row.items;
-  const membership = row.member_role === null ? undefined : { role: row.member_role, revoked: row.member_revoked === true };
-  return { caller, orgId: row.org_id, membership };
+  return { caller, orgId: row.org_id, membership: membershipOfRow(row) };
 }
-

@@ -13,7 +13,7 @@ import { formatDateFr, formatEuros } from '../format/french.ts';
 import type { Money } from '../money/money.ts';
 import { html, type SafeHtml } from './html.ts';
 import { formatPageDate } from './labels.ts';
-import { statusRegion } from './layout.ts';
+import { confirmDialog, statusRegion } from './layout.ts';
 import { allEmployees, dash, euros, listHref, listQueryOf, orgLine, PAGE_SIZE_LABELS, PAGE_SIZES, pagerNav, readList, selectOptions as options, type EmployeeOption, type Org } from './page-parts.ts';
 import {
   CONTRACT_KIND_LABELS,
@@ -296,16 +296,13 @@ function notesSection(notes: Note[], more: boolean, timeZone: string): SafeHtml 
 </section>`;
 }
 
-const cancelDialog = html`<dialog id="confirm-cancel" class="dialog" aria-labelledby="confirm-cancel-title" aria-describedby="confirm-cancel-text">
-  <form method="dialog">
-    <h2 id="confirm-cancel-title">Annuler ce contrat ?</h2>
-    <p id="confirm-cancel-text">Le contrat passera au statut « Annulé » et ne pourra plus être modifié ni signé.</p>
-    <div class="dialog-actions">
-      <button type="submit" value="cancel" class="button button-secondary" autofocus>Garder le contrat</button>
-      <button type="submit" value="confirm" class="button button-danger">Annuler le contrat</button>
-    </div>
-  </form>
-</dialog>`;
+const cancelDialog = confirmDialog({
+  id: 'confirm-cancel',
+  title: 'Annuler ce contrat ?',
+  text: 'Le contrat passera au statut « Annulé » et ne pourra plus être modifié ni signé.',
+  keepLabel: 'Garder le contrat',
+  confirmLabel: 'Annuler le contrat',
+});
 
 export function renderContractPage(view: ContractPageView, timeZone: string): SafeHtml {
   const c = view.contract;

@@ -55,3 +55,28 @@ ${shell.main}
 export function statusRegion(id = 'status'): SafeHtml {
   return html`<div id="${id}" class="status" role="status" aria-live="polite" aria-atomic="true"></div>`;
 }
+
+export interface ConfirmDialog {
+  /** The dialog's id (`confirm` unless a page has several); its parts are `<id>-title` and `<id>-text`. */
+  id?: string;
+  title: string;
+  /** Fixed text; else filled in by the script (`confirmWith` of `assets/session.js`). */
+  text?: string;
+  keepLabel: string;
+  confirmLabel: string;
+}
+
+/** A modal confirmation (`<dialog>`), opened by `confirmWith()`; the safe choice has the focus. */
+export function confirmDialog(d: ConfirmDialog): SafeHtml {
+  const id = d.id ?? 'confirm';
+  return html`<dialog id="${id}" class="dialog" aria-labelledby="${id}-title" aria-describedby="${id}-text">
+  <form method="dialog">
+    <h2 id="${id}-title">${d.title}</h2>
+    <p id="${id}-text">${d.text ?? ''}</p>
+    <div class="dialog-actions">
+      <button type="submit" value="cancel" class="button button-secondary" autofocus>${d.keepLabel}</button>
+      <button type="submit" value="confirm" class="button button-danger" id="${id}-ok">${d.confirmLabel}</button>
+    </div>
+  </form>
+</dialog>`;
+}

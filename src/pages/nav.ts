@@ -24,6 +24,7 @@ export const NAV: readonly NavEntry[] = [
   { href: '/paie', label: 'Paie', gate: 'read' },
   { href: '/factures', label: 'Factures', gate: 'money' },
   { href: '/vos-acces', label: 'Accès', gate: 'signedIn' },
+  { href: '/staff/equipe', label: 'Équipe interne', gate: 'staff' },
 ];
 
 /** The entries a caller with this membership (in the page's organization) may open. */

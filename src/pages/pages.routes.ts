@@ -97,7 +97,8 @@ export default async function pagesRoutes(fastify: FastifyInstance): Promise<voi
     const caller = request.caller;
     if (!caller) return reply.redirect('/login');
     if (!caller.isStaff) return reply.redirect('/vos-acces');
-    return sendHtml(reply, renderStaffTeam(caller, await loadStaffTeam(db), config.mailTimezone));
+    const nav = renderNav(navFor(caller, undefined), '/staff/equipe');
+    return sendHtml(reply, renderStaffTeam(caller, await loadStaffTeam(db), config.mailTimezone, nav));
   });
 
   fastify.get('/vos-acces', hidden, async (request, reply) => {

@@ -7,7 +7,8 @@ import type { Caller } from '../identity/identity.service.ts';
 import type { Database } from '../db/database.ts';
 import { listStaffUsers } from '../staff/staff.repository.ts';
 import { html, type SafeHtml } from './html.ts';
-import { renderPage, statusRegion } from './layout.ts';
+import { confirmDialog, renderPage, statusRegion } from './layout.ts';
+import { peopleTable, personCells } from './people.ts';
 import { formatPageDate, roleLabel } from './labels.ts';
 
 type StaffRow = Awaited<ReturnType<typeof listStaffUsers>>[number];
@@ -29,21 +30,21 @@ function teamRow(caller: Caller, row: StaffRow, timeZone: string): SafeHtml {
     ? html`<button type="button" class="button button-small button-danger" id="revoke-${row.user_id}" data-action="revoke">Retirer de l'équipe<span class="visually-hidden"> : ${row.email}</span></button>`
     : html`<span class="muted">${row.user_id === caller.userId ? 'Vous' : row.level === 'SUPER_STAFF' ? 'Protégé' : '—'}</span>`;
   return html`<tr data-user-id="${row.user_id}" data-email="${row.email}">
-    <td data-label="Prénom" class="name">${row.first_name ? html`<span class="clip" title="${row.first_name}">${row.first_name}</span>` : html`<span class="muted">—</span>`}</td>
-    <td data-label="E-mail" class="email"><span class="clip clip-wrap" title="${row.email}">${row.email}</span></td>
+    ${personCells(row.first_name, row.email)}
     <td data-label="Niveau">${roleLabel(row.level)}</td>
     <td data-label="Statut">${status}</td>
     <td data-label="Actions"><div class="actions">${action}</div></td>
   </tr>`;
 }
 
-export function renderStaffTeam(caller: Caller, rows: StaffRow[], timeZone: string): string {
+export function renderStaffTeam(caller: Caller, rows: StaffRow[], timeZone: string, nav: SafeHtml): string {
   const levels = caller.staffLevel === 'SUPER_STAFF' ? ['STAFF', 'SUPER_STAFF'] : ['STAFF'];
   const active = rows.filter((r) => r.is_staff).length;
   return renderPage({
     title: 'Équipe interne',
     script: 'staff-equipe.js',
     user: { email: caller.email, firstName: caller.firstName },
+    nav,
     main: html`<div class="page" id="staff-team">
   <p><a href="/vos-acces">← Vos accès</a></p>
   <h1>Équipe interne</h1>
@@ -75,24 +76,10 @@ export function renderStaffTeam(caller: Caller, rows: StaffRow[], timeZone: stri
     </div>
     <div id="team-list" data-refresh>
       <p class="muted" id="team-count">${active === 1 ? '1 membre actif' : `${active} membres actifs`}${rows.length > active ? ` · ${rows.length - active} retiré(s)` : ''}. Du plus récent au plus ancien.</p>
-      <div class="table-wrap"><table class="table stack members">
-        <caption class="visually-hidden">Membres de l'équipe interne</caption>
-        <colgroup><col class="col-name"><col class="col-email"><col class="col-role"><col class="col-status"><col class="col-actions"></colgroup>
-        <thead><tr><th scope="col">Prénom</th><th scope="col">E-mail</th><th scope="col">Niveau</th><th scope="col">Statut</th><th scope="col">Actions</th></tr></thead>
-        <tbody>${rows.map((r) => teamRow(caller, r, timeZone))}</tbody>
-      </table></div>
+      ${peopleTable("Membres de l'équipe interne", 'Niveau', rows.map((r) => teamRow(caller, r, timeZone)))}
     </div>
   </section>
 </div>
-<dialog id="confirm" class="dialog" aria-labelledby="confirm-title" aria-describedby="confirm-text">
-  <form method="dialog">
-    <h2 id="confirm-title">Retirer de l'équipe ?</h2>
-    <p id="confirm-text"></p>
-    <div class="dialog-actions">
-      <button type="submit" value="cancel" class="button button-secondary" autofocus>Annuler</button>
-      <button type="submit" value="confirm" class="button button-danger" id="confirm-ok">Retirer de l'équipe</button>
-    </div>
-  </form>
-</dialog>`,
+${confirmDialog({ title: "Retirer de l'équipe ?", keepLabel: 'Annuler', confirmLabel: "Retirer de l'équipe" })}`,
   });
 }

@@ -18,7 +18,8 @@ import { ASSIGNABLE_ROLES, can, DEFAULT_ROLE, isProtectedRole, PROTECTED_ROLE } 
 import { activeOrgOf, readMembership } from '../org/scope.ts';
 import type { AccessItem } from '../schemas/access.ts';
 import { html, type SafeHtml } from './html.ts';
-import { renderPage, statusRegion } from './layout.ts';
+import { confirmDialog, renderPage, statusRegion } from './layout.ts';
+import { clipped, peopleTable, personCells } from './people.ts';
 import { actionLabel, formatPageDate, memberStatus, roleLabel, STATUS_LABELS } from './labels.ts';
 
 export type Member = Static<typeof AccessItem>;
@@ -114,14 +115,6 @@ export function memberActions(viewer: { userId: string }, member: Member): Membe
 
 function plural(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;
-}
-
-/**
- * A value typed by a person (a first name, an e-mail) in a table cell: cut with an ellipsis
- * when it is too long for its column, the full value in a tooltip (`title`).
- */
-function clipped(value: string, className = ''): SafeHtml {
-  return html`<span class="clip ${className}" title="${value}">${value}</span>`;
 }
 
 /** What the members card and the staff switcher count (item: the same words in both places). */
@@ -234,8 +227,7 @@ function memberRow(viewer: { userId: string }, member: Member): SafeHtml {
   }
   const none = isProtectedRole(member.role) ? 'Administrateur principal : protégé' : member.user_id === viewer.userId ? 'Vous' : '—';
   return html`<tr data-user-id="${member.user_id}" data-email="${member.email}" data-role="${member.role}">
-    <td data-label="Prénom" class="name">${member.first_name ? clipped(member.first_name) : html`<span class="muted">—</span>`}</td>
-    <td data-label="E-mail" class="email">${clipped(member.email, 'clip-wrap')}</td>
+    ${personCells(member.first_name, member.email)}
     <td data-label="Rôle">${roleLabel(member.role)}</td>
     <td data-label="Statut">${statusBadge(member)}</td>
     <td data-label="Actions"><div class="actions">${controls.length ? controls : html`<span class="muted">${none}</span>`}</div></td>
@@ -281,12 +273,7 @@ function membersSection(view: VosAccesView, org: { name: string }, members: Memb
   <div id="members-list" data-refresh>
   <p class="muted" id="members-count">${memberCountText(members)}. Du plus récent au plus ancien.</p>
   ${members.length
-    ? html`<div class="table-wrap"><table class="table stack members">
-      <caption class="visually-hidden">Membres de ${org.name}</caption>
-      <colgroup><col class="col-name"><col class="col-email"><col class="col-role"><col class="col-status"><col class="col-actions"></colgroup>
-      <thead><tr><th scope="col">Prénom</th><th scope="col">E-mail</th><th scope="col">Rôle</th><th scope="col">Statut</th><th scope="col">Actions</th></tr></thead>
-      <tbody>${members.map((m) => memberRow(viewer, m))}</tbody>
-    </table></div>`
+    ? peopleTable(`Membres de ${org.name}`, 'Rôle', members.map((m) => memberRow(viewer, m)))
     : html`<p>Aucun membre pour le moment.</p>`}
   </div>
 </section>`;
@@ -306,8 +293,7 @@ function globalSection(global: GlobalView): SafeHtml {
       <tbody>${global.members.map(
         (m) => html`<tr data-email="${m.email}">
         <td data-label="Organisation">${clipped(m.org_name, 'clip-wrap')}</td>
-        <td data-label="Prénom" class="name">${m.first_name ? clipped(m.first_name) : html`<span class="muted">—</span>`}</td>
-        <td data-label="E-mail" class="email">${clipped(m.email, 'clip-wrap')}</td>
+        ${personCells(m.first_name, m.email)}
         <td data-label="Rôle">${roleLabel(m.role)}</td>
         <td data-label="Statut">${statusBadge(m)}</td>
       </tr>`,
@@ -352,16 +338,7 @@ function historySection(events: AccessEventRow[], timeZone: string): SafeHtml {
 </section>`;
 }
 
-const confirmDialog = html`<dialog id="confirm" class="dialog" aria-labelledby="confirm-title" aria-describedby="confirm-text">
-  <form method="dialog">
-    <h2 id="confirm-title">Révoquer l'accès ?</h2>
-    <p id="confirm-text"></p>
-    <div class="dialog-actions">
-      <button type="submit" value="cancel" class="button button-secondary" autofocus>Annuler</button>
-      <button type="submit" value="confirm" class="button button-danger" id="confirm-ok">Révoquer l'accès</button>
-    </div>
-  </form>
-</dialog>`;
+const revokeDialog = confirmDialog({ title: "Révoquer l'accès ?", keepLabel: 'Annuler', confirmLabel: "Révoquer l'accès" });
 
 export interface PageSettings {
   timeZone: string;
@@ -394,6 +371,6 @@ export function renderVosAcces(view: VosAccesView, settings: PageSettings, nav?:
       : ''}
   ${global ? globalSection(global) : ''}
 </div>
-${manage ? confirmDialog : ''}`,
+${manage ? revokeDialog : ''}`,
   });
 }

@@ -120,6 +120,8 @@ describe('/staff/equipe', () => {
     const asBoss = await app.inject({ method: 'GET', url: '/staff/equipe', headers: { cookie: boss.cookie } });
     assert.equal(asBoss.statusCode, 200);
     assert.equal(asBoss.headers['cache-control'], 'no-store');
+    assert.match(asBoss.body, /<a href="\/staff\/equipe" aria-current="page">Équipe interne<\/a>/);
+    assert.match(asBoss.body, /<a href="\/vos-acces">Accès<\/a>/);
     assert.deepEqual(levels(asBoss.body), ['STAFF:Membre (équipe interne)', 'SUPER_STAFF:Super-administrateur (équipe interne)']);
     assert.match(asBoss.body, /2 membres actifs · 1 retiré\(s\)/);
     const rows = [...asBoss.body.matchAll(/<tr data-user-id="([^"]+)" data-email="([^"]+)">([\s\S]*?)<\/tr>/g)].map((m) => ({ email: m[2], html: m[3]! }));

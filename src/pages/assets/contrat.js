@@ -2,8 +2,8 @@
  * /contrats/{id}: submit, cancel (after a confirmation), generate and download the PDF, add a
  * note. Each action is one API call; the page then shows the server's copy of what changed.
  */
-import { announce, api, setFieldError } from './api.js';
-import { openFile, refreshSections } from './session.js';
+import { api, setFieldError } from './api.js';
+import { changeRunner, confirmWith, focusById, openFile } from './session.js';
 
 const root = /** @type {HTMLElement} */ (document.getElementById('contrat'));
 const status = /** @type {HTMLElement} */ (document.getElementById('status'));
@@ -11,41 +11,15 @@ const id = root.dataset.contractId || '';
 const number = root.dataset.contractNumber || '';
 const base = `/api/contrats/${encodeURIComponent(id)}`;
 
-let busy = false;
-
+/** Runs one action: the API call, a fresh copy of the sections, the message, then the focus. */
+const run = changeRunner(root, status);
 /**
- * Runs one action: the API call, a fresh copy of the sections, the message, then the focus.
  * @param {() => Promise<string>} action resolves with the success message
  * @param {string} [focusId] the element to focus afterwards (when it still exists)
  */
-async function perform(action, focusId) {
-  if (busy) return;
-  busy = true;
-  root.setAttribute('aria-busy', 'true');
-  try {
-    const message = await action();
-    await refreshSections();
-    announce(status, message, 'success');
-    const target = focusId && document.getElementById(focusId);
-    if (target) target.focus();
-  } catch (error) {
-    announce(status, error instanceof Error ? error.message : String(error), 'error');
-  } finally {
-    busy = false;
-    root.removeAttribute('aria-busy');
-  }
-}
+const perform = (action, focusId) => run(action, () => focusById(focusId));
 
 const dialog = /** @type {HTMLDialogElement | null} */ (document.getElementById('confirm-cancel'));
-
-function confirmCancel() {
-  return new Promise((resolve) => {
-    if (!dialog) return resolve(false);
-    dialog.returnValue = '';
-    dialog.addEventListener('close', () => resolve(dialog.returnValue === 'confirm'), { once: true });
-    dialog.showModal();
-  });
-}
 
 root.addEventListener('click', async (event) => {
   const button = /** @type {HTMLElement} */ (event.target).closest('button');
@@ -58,7 +32,7 @@ root.addEventListener('click', async (event) => {
       }, 'generate-pdf');
       break;
     case 'cancel-contract': {
-      if (!(await confirmCancel())) {
+      if (!(await confirmWith(dialog))) {
         button.focus();
         return;
       }

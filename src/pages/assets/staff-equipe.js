@@ -3,49 +3,14 @@
  * removes one (`DELETE /api/staff/users/{id}`), then swaps in the list of a fresh copy of
  * the page. Results are said beside the form.
  */
-import { announce, api, ApiError, emailProblem, setFieldError } from './api.js';
+import { api, ApiError, emailProblem, setFieldError } from './api.js';
+import { changeRunner, confirmWith, focusById } from './session.js';
 
 const status = /** @type {HTMLElement} */ (document.getElementById('team-status'));
 const form = /** @type {HTMLFormElement} */ (document.getElementById('team-form'));
 const dialog = /** @type {HTMLDialogElement} */ (document.getElementById('confirm'));
-let busy = false;
 
-document.getElementById('logout')?.addEventListener('click', async () => {
-  try {
-    await api('POST', '/auth/logout');
-  } catch {
-    // Signed out or not, the way forward is the sign-in page.
-  }
-  window.location.assign('/login');
-});
-
-async function refresh() {
-  const response = await fetch(window.location.pathname, { credentials: 'same-origin', cache: 'no-store', headers: { accept: 'text/html' } });
-  if (response.redirected || !response.ok) {
-    window.location.reload();
-    return;
-  }
-  const fresh = new DOMParser().parseFromString(await response.text(), 'text/html');
-  const list = fresh.getElementById('team-list');
-  if (list) document.getElementById('team-list')?.replaceWith(document.importNode(list, true));
-}
-
-/** @param {() => Promise<string>} change */
-async function perform(change) {
-  if (busy) return;
-  busy = true;
-  form.setAttribute('aria-busy', 'true');
-  try {
-    const message = await change();
-    await refresh();
-    announce(status, message, 'success');
-  } catch (error) {
-    announce(status, error instanceof Error ? error.message : String(error), 'error');
-  } finally {
-    busy = false;
-    form.removeAttribute('aria-busy');
-  }
-}
+const perform = changeRunner(form, status);
 
 form.addEventListener('submit', async (event) => {
   event.preventDefault();
@@ -67,9 +32,8 @@ form.addEventListener('submit', async (event) => {
       throw error;
     }
     form.reset();
-    emailInput.focus();
     return `${email} fait partie de l'équipe : un e-mail de bienvenue lui a été envoyé.`;
-  });
+  }, () => emailInput.focus());
 });
 
 document.getElementById('staff-team')?.addEventListener('click', async (event) => {
@@ -77,20 +41,13 @@ document.getElementById('staff-team')?.addEventListener('click', async (event) =
   if (!button) return;
   const row = /** @type {HTMLElement} */ (button.closest('tr'));
   const { userId, email } = row.dataset;
-  /** @type {HTMLElement} */ (document.getElementById('confirm-text')).textContent =
-    `${email} perdra immédiatement l'accès de l'équipe interne à toutes les organisations.`;
-  dialog.returnValue = '';
-  const confirmed = await new Promise((resolve) => {
-    dialog.addEventListener('close', () => resolve(dialog.returnValue === 'confirm'), { once: true });
-    dialog.showModal();
-  });
+  const confirmed = await confirmWith(dialog, `${email} perdra immédiatement l'accès de l'équipe interne à toutes les organisations.`);
   if (!confirmed) {
     button.focus();
     return;
   }
   await perform(async () => {
     await api('DELETE', `/api/staff/users/${encodeURIComponent(userId ?? '')}`);
-    document.getElementById('team-title')?.focus();
     return `${email} ne fait plus partie de l'équipe.`;
-  });
+  }, () => focusById('team-title'));
 });

@@ -4,6 +4,7 @@
  * of a fresh copy of the page, so that what is shown is always what the server holds.
  */
 import { announce, api, ApiError, emailProblem, setFieldError } from './api.js';
+import { changeRunner, confirmWith, focusById } from './session.js';
 import { wireOrgSwitcher } from './org-switcher.js';
 
 const root = /** @type {HTMLElement} */ (document.getElementById('vos-acces'));
@@ -12,15 +13,6 @@ const status = /** @type {HTMLElement} */ (document.getElementById('status'));
 // top of the members card, beside the invite form.
 const membersStatus = document.getElementById('members-status') ?? status;
 const pageOrgId = root.dataset.orgId || '';
-
-document.getElementById('logout')?.addEventListener('click', async () => {
-  try {
-    await api('POST', '/auth/logout');
-  } catch {
-    // Signed out or not, the way forward is the sign-in page.
-  }
-  window.location.assign('/login');
-});
 
 const orgSearch = /** @type {HTMLInputElement | null} */ (document.getElementById('org-search'));
 if (orgSearch) {
@@ -59,82 +51,17 @@ async function ensureSameOrganization() {
   }
 }
 
-/** Replaces the `[data-refresh]` sections with those of a fresh copy of the page. */
-async function refresh() {
-  let response;
-  try {
-    response = await fetch(window.location.pathname, { credentials: 'same-origin', cache: 'no-store', headers: { accept: 'text/html' } });
-  } catch {
-    return;
-  }
-  if (response.redirected || !response.ok) {
-    window.location.reload();
-    return;
-  }
-  // A parsed document is inert: its scripts never run.
-  const fresh = new DOMParser().parseFromString(await response.text(), 'text/html');
-  for (const section of document.querySelectorAll('[data-refresh]')) {
-    const replacement = fresh.getElementById(section.id);
-    if (!replacement) {
-      window.location.reload(); // what the caller may see has changed: show the whole page again
-      return;
-    }
-    section.replaceWith(document.importNode(replacement, true));
-  }
-}
-
 /** Focuses the first of these elements that exists (after a refresh), else the members heading. */
 function focusFirst(...ids) {
-  for (const id of ids) {
-    const element = id && document.getElementById(id);
-    if (element) {
-      element.focus();
-      return;
-    }
-  }
-  document.getElementById('members-title')?.focus();
+  if (!ids.some(focusById)) focusById('members-title');
 }
 
-let busy = false;
-
-/**
- * Runs one change: checks the organization, calls the API, announces, refreshes.
- * @param {() => Promise<string>} change resolves with the success message
- * @param {() => void} [after] runs after the refresh (focus)
- */
-async function perform(change, after) {
-  if (busy) return;
-  busy = true;
-  root.setAttribute('aria-busy', 'true');
-  try {
-    await ensureSameOrganization();
-    const message = await change();
-    await refresh();
-    announce(membersStatus, message, 'success');
-    after?.();
-  } catch (error) {
-    announce(membersStatus, error instanceof Error ? error.message : String(error), 'error');
-  } finally {
-    busy = false;
-    root.removeAttribute('aria-busy');
-  }
-}
+/** Runs one change: checks the organization, calls the API, refreshes, announces, then `after()` (focus). */
+const perform = changeRunner(root, membersStatus, { before: ensureSameOrganization, whenMissing: 'reload' });
 
 // ---- members table: role change, re-activation, re-sending, revocation ----------------
 
 const dialog = /** @type {HTMLDialogElement | null} */ (document.getElementById('confirm'));
-
-/** Asks for confirmation in a modal dialog; resolves true when confirmed. */
-function confirmRevocation(email, orgName) {
-  return new Promise((resolve) => {
-    if (!dialog) return resolve(false);
-    const text = /** @type {HTMLElement} */ (document.getElementById('confirm-text'));
-    text.textContent = `${email} perdra immédiatement son accès à ${orgName}. Vous pourrez le rétablir plus tard.`;
-    dialog.returnValue = '';
-    dialog.addEventListener('close', () => resolve(dialog.returnValue === 'confirm'), { once: true });
-    dialog.showModal();
-  });
-}
 
 root.addEventListener('click', async (event) => {
   const button = /** @type {HTMLElement} */ (event.target).closest('button[data-action]');
@@ -169,7 +96,8 @@ root.addEventListener('click', async (event) => {
       () => focusFirst(`resend-${userId}`, `revoke-${userId}`),
     );
   } else if (action === 'revoke') {
-    const confirmed = await confirmRevocation(email, root.dataset.orgName || "l'organisation");
+    const orgName = root.dataset.orgName || "l'organisation";
+    const confirmed = await confirmWith(dialog, `${email} perdra immédiatement son accès à ${orgName}. Vous pourrez le rétablir plus tard.`);
     if (!confirmed) {
       button.focus();
       return;
