@@ -22,7 +22,10 @@ const deadline = started + input.seconds * 1000;
 await Promise.all(
   Array.from({ length: input.concurrency }, async () => {
     while (performance.now() < deadline) {
-      bytes += await read();
+      // Not `bytes += await read()`: that reads `bytes` before the await, and the loops running
+      // meanwhile would lose their additions.
+      const length = await read();
+      bytes += length;
       reads++;
     }
   }),

@@ -43,7 +43,7 @@ export const rounds = Number(args.rounds ?? (quick ? 1 : 3));
 export const durationSeconds = Number(args.duration ?? (quick ? 1 : 6));
 // Quick mode warms each target for a second too: a cold server on a busy machine may not answer within a 1-second run.
 export const warmupSeconds = quick ? 1 : 2;
-export const only = new Set((args.only ?? 'get,global,post,grid,pdf,files').split(','));
+export const only = new Set((args.only ?? 'get,global,post,grid,pdf,files,billing').split(','));
 /** Contracts of the grid's organization. */
 export const contracts = Number(args.contracts ?? (quick ? 5000 : 1_000_000));
 export const sizes: SeedSizes = quick

@@ -141,7 +141,7 @@ export async function seedModules(client: pg.Client, data: Seeded, contracts: nu
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-function request(
+export function request(
   method: string,
   url: string,
   headers: Record<string, string>,
@@ -195,7 +195,7 @@ function runScript<T>(script: string, input: object): Promise<T> {
   });
 }
 
-function stopAndCheck(server: Server): Promise<void> {
+export function stopAndCheck(server: Server): Promise<void> {
   return server.stop().then(() => {
     const errors = loggedErrors(server);
     if (errors.length) problem(`${server.name} logged ${errors.length} errors, e.g. ${errors[0]!.slice(0, 300)}`);

@@ -10,12 +10,14 @@
  *   the invitation beside a limit writing the same rows in one data-modifying CTE.
  * - The payroll modules (`modules.ts`): the contracts grid over 1,000,000 contracts, contract
  *   PDFs (rate, RSS, GET /api/access's p99 meanwhile), signed-file downloads of a 1 MB PDF.
+ * - Bulk invoicing (`billing.ts`): bulk-create of 5,000 invoices against one `INSERT … SELECT`,
+ *   bulk-notify of 5,000 invoices (the answer, then delivery to an SMTP server).
  *
  * Every load comes from a separate process (`bench/load.ts`, autocannon); servers are child
  * processes; each load measurement runs `rounds` times, interleaved, and the median is kept.
  *
  * Options: `--quick` (tiny sizes, 1-second runs, for CI: exit 1 on any error or non-2xx),
- * `--rounds N`, `--duration S`, `--only get,global,post,grid,pdf,files`, `--keep-db` (reuse the database
+ * `--rounds N`, `--duration S`, `--only get,global,post,grid,pdf,files,billing`, `--keep-db` (reuse the database
  * `payroll_bench` between runs instead of a fresh one), `--profile` (service under
  * `--cpu-prof`, profiles in bench/results/profiles/), `--service-root DIR` (the service of another
  * checkout, e.g. `git worktree`/`git archive` of an older commit, for before/after numbers),
@@ -34,6 +36,7 @@ import path from 'node:path';
 import pg from 'pg';
 import type { LoadSpec } from './load.ts';
 import { BENCH_DOMAIN, resetPostOrg, seed, type Seeded } from './seed.ts';
+import { billingScenario } from './billing.ts';
 import { filesScenario, gridScenario, pdfScenario, seedModules } from './modules.ts';
 import {
   args, benchDatabase, contracts, checkLoad, children, CONNECTIONS, durationSeconds, fmtLoad, get, INVITE_PREFIX, itemsOf, label, log,
@@ -465,6 +468,7 @@ async function main(): Promise<number> {
       if (only.has('pdf')) await pdfScenario(database.url, modules);
       if (only.has('files')) await filesScenario(database.url, modules);
     }
+    if (only.has('billing')) await billingScenario(database.url, data.staffCookie, client);
     if (only.has('post')) await postScenarios(database.url, data, client);
 
     const file = path.join(RESULTS, `${args.out ?? (quick ? 'quick' : 'latest')}.json`);
