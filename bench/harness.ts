@@ -238,9 +238,10 @@ export function loggedErrors(server: Server): string[] {
     .filter((line) => /"level":(5|6)\d/.test(line));
 }
 
-export function runLoad(spec: LoadSpec): Promise<LoadResult> {
+/** Runs a bench script (`load.ts`, `pdf-loop.ts`, `files-loop.ts`) as its own process, its input as JSON; resolves with its last JSON line. */
+export function runJsonScript<T>(script: string, input: object): Promise<T> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/load.ts', JSON.stringify(spec)], {
+    const child = spawn(process.execPath, ['--import', 'tsx', script, JSON.stringify(input)], {
       cwd: ROOT,
       env: childEnv({}),
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -250,14 +251,18 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
     child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
     child.once('exit', (code) => {
       children.delete(child);
-      if (code !== 0) return reject(new Error(`load generator exited with ${code}`));
+      if (code !== 0) return reject(new Error(`${script} exited with ${code}`));
       try {
-        resolve(JSON.parse(out.trim().split('\n').at(-1)!) as LoadResult);
+        resolve(JSON.parse(out.trim().split('\n').at(-1)!) as T);
       } catch (error) {
         reject(error);
       }
     });
   });
+}
+
+export function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  return runJsonScript<LoadResult>('bench/load.ts', spec);
 }
 
 export function checkLoad(what: string, result: LoadResult): void {

@@ -9,6 +9,7 @@
 import Fastify from 'fastify';
 import pg from 'pg';
 import { searchTerms } from '../src/contracts/contract.rules.ts';
+import { serveLimit } from './limit-serve.ts';
 
 // Dates as text, as the service reads them.
 pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
@@ -61,13 +62,4 @@ app.get<{ Querystring: { org: string; limit?: string; cursor?: string; status?: 
   return reply.send(JSON.stringify({ items, next_cursor: next }));
 });
 
-await app.listen({ port: Number(process.env.PORT ?? 3100), host: '127.0.0.1' });
-process.stdout.write('limit server (contracts grid) ready\n');
-
-const stop = async () => {
-  await app.close();
-  await pool.end();
-  process.exit(0);
-};
-process.on('SIGTERM', () => void stop());
-process.on('SIGINT', () => void stop());
+await serveLimit(app, pool, 'contracts grid');

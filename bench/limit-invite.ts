@@ -15,6 +15,7 @@ import Fastify from 'fastify';
 import pg from 'pg';
 import { issueToken } from '../src/identity/tokens.ts';
 import { activationEmail, roleLabel, type Inviter } from '../src/mail/templates.ts';
+import { serveLimit } from './limit-serve.ts';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.LIMIT_POOL ?? 10) });
 const PUBLIC_URL = `http://localhost:${process.env.PORT ?? 3100}`;
@@ -97,13 +98,4 @@ app.post<{ Querystring: { org: string; actor: string }; Body: { email: string; r
   },
 );
 
-await app.listen({ port: Number(process.env.PORT ?? 3100), host: '127.0.0.1' });
-process.stdout.write('limit server (invitation, one CTE) ready\n');
-
-const stop = async () => {
-  await app.close();
-  await pool.end();
-  process.exit(0);
-};
-process.on('SIGTERM', () => void stop());
-process.on('SIGINT', () => void stop());
+await serveLimit(app, pool, 'invitation, one CTE');

@@ -12,6 +12,7 @@
  */
 import Fastify from 'fastify';
 import pg from 'pg';
+import { serveLimit } from './limit-serve.ts';
 
 const form = process.env.LIMIT_FORM === 'rows' ? 'rows' : 'json';
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.LIMIT_POOL ?? 10) });
@@ -52,13 +53,4 @@ app.get<{ Querystring: { org?: string } }>('/api/access', async (request, reply)
   return reply.send(`{"items":${rows[0]!.items}}`);
 });
 
-await app.listen({ port: Number(process.env.PORT ?? 3100), host: '127.0.0.1' });
-process.stdout.write(`limit server (${form}) ready\n`);
-
-const stop = async () => {
-  await app.close();
-  await pool.end();
-  process.exit(0);
-};
-process.on('SIGTERM', () => void stop());
-process.on('SIGINT', () => void stop());
+await serveLimit(app, pool, form);

@@ -13,7 +13,7 @@
  * - signed-file downloads of a 1 MB PDF (`GET /files/:id?exp=&sig=`) against reading the same
  *   bytes from the database in a loop (`files-loop.ts`).
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -22,8 +22,8 @@ import type pg from 'pg';
 import type { LoadResult, LoadSpec } from './load.ts';
 import type { Seeded, SeededOrg } from './seed.ts';
 import {
-  checkLoad, children, childEnv, durationSeconds, fmtLoad, get, label, log, loggedErrors, median, problem, quick, results, ROOT, round,
-  rounds, runLoad, startLimit, startService, summarize, tmpDir, vmHwmMb, vmRssMb, warmupSeconds, type Sample, type Server,
+  checkLoad, durationSeconds, fmtLoad, get, label, log, loggedErrors, median, problem, quick, results, round,
+  rounds, runJsonScript, runLoad, startLimit, startService, summarize, tmpDir, vmHwmMb, vmRssMb, warmupSeconds, type Sample, type Server,
 } from './harness.ts';
 
 /** What the modules' scenarios need beyond `seed.ts`'s data. */
@@ -172,28 +172,6 @@ function onServer(server: Server, url: string): string {
   return `${server.base}${parsed.pathname}${parsed.search}`;
 }
 
-/** Runs a bench script (`pdf-loop.ts`, `files-loop.ts`) as its own process; its last JSON line. */
-function runScript<T>(script: string, input: object): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, JSON.stringify(input)], {
-      cwd: ROOT,
-      env: childEnv({}),
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    children.add(child);
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-    child.once('exit', (code) => {
-      children.delete(child);
-      if (code !== 0) return reject(new Error(`${script} exited with ${code}`));
-      try {
-        resolve(JSON.parse(out.trim().split('\n').at(-1)!) as T);
-      } catch (error) {
-        reject(error);
-      }
-    });
-  });
-}
 
 export function stopAndCheck(server: Server): Promise<void> {
   return server.stop().then(() => {
@@ -309,7 +287,7 @@ export async function pdfScenario(dbUrl: string, data: ModulesData): Promise<voi
       const servicePdf = path.join(tmpDir, 'service.pdf');
       const libraryPdf = path.join(tmpDir, 'library.pdf');
       fs.writeFileSync(servicePdf, pdf.body);
-      const loop = await runScript<LoopResult>('bench/pdf-loop.ts', loopInput(0.2, libraryPdf));
+      const loop = await runJsonScript<LoopResult>('bench/pdf-loop.ts', loopInput(0.2, libraryPdf));
       if (!(loop.pdfs > 0)) problem('the PDF loop rendered nothing');
       if (pdf.status !== 200 || !pdf.body.subarray(0, 5).equals(Buffer.from('%PDF-'))) problem(`the generated PDF's link answered ${pdf.status}`);
       else if (pdfText(servicePdf) !== pdfText(libraryPdf)) {
@@ -328,7 +306,7 @@ export async function pdfScenario(dbUrl: string, data: ModulesData): Promise<voi
         serviceRuns.push(result);
       };
       const runLibrary = async () => {
-        const result = await runScript<LoopResult>('bench/pdf-loop.ts', loopInput(durationSeconds));
+        const result = await runJsonScript<LoopResult>('bench/pdf-loop.ts', loopInput(durationSeconds));
         log(`  library  round ${r + 1}: ${result.rate.toFixed(1).padStart(8)} PDF/s (one process, one at a time)`);
         libraryRuns.push(result);
       };
@@ -474,7 +452,7 @@ export async function filesScenario(dbUrl: string, data: ModulesData): Promise<v
         serviceRuns.push({ ...result, mb_per_s: mbPerS });
       };
       const runLimit = async () => {
-        const result = await runScript<FilesLoopResult>('bench/files-loop.ts', { databaseUrl: dbUrl, fileId, seconds: durationSeconds, concurrency: FILE_CONNECTIONS });
+        const result = await runJsonScript<FilesLoopResult>('bench/files-loop.ts', { databaseUrl: dbUrl, fileId, seconds: durationSeconds, concurrency: FILE_CONNECTIONS });
         log(`  limit   round ${r + 1}: ${(result.reads / result.seconds).toFixed(1).padStart(8)} reads/s  ${result.mb_per_s.toFixed(0)} MB/s`);
         if (!(result.reads > 0)) problem('the file read loop read nothing');
         limitRuns.push(result);

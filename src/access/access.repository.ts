@@ -70,6 +70,8 @@ export interface SessionScopeListRow extends SessionRow {
   /** The caller's membership in `org_id` (non-staff only). */
   member_role: MemberRole | null;
   member_revoked: boolean | null;
+  /** The name of `org_id`, read for changes (`readSessionScope`) so that they need not read it again; else null. */
+  org_name: string | null;
   /** The JSON array of `org_id`'s members, read only when the session is valid and the role may see it. */
   items: string | null;
 }
@@ -155,6 +157,7 @@ function sessionScopeListQuery(input: SessionScopeInput, withList = true): RawBu
     )
     select ch.session_id, ch.secret_hash, ch.expires_at, ch.last_verified_at, ch.user_id, ch.email, ch.user_metadata,
            ch.is_staff, ch.staff_level, ch.org_id, ch.member_role, ch.member_revoked,
+           ${withList ? sql`null::text` : sql`(select o.name from public.organizations o where o.id = ch.org_id)`} as org_name,
            ${withList
              ? sql`case when ch.valid and ch.org_id is not null
                          and (ch.is_staff or ch.member_role in (${LIST_ROLES}))

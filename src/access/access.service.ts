@@ -77,8 +77,11 @@ function inviterOf(scope: RequestScope): Inviter {
   return { firstName: caller.firstName, email: caller.email, status: roleLabel(role ?? caller.staffLevel ?? 'STAFF') };
 }
 
-async function requireOrganization(db: Database, orgId: string | null) {
+/** The organization acted on: as the gate read it with the scope, else read now. */
+async function requireOrganization(db: Database, scope: RequestScope): Promise<{ id: string; name: string }> {
+  const { orgId, orgName } = scope;
   if (!orgId) throw orgErrors.noActiveOrg();
+  if (orgName) return { id: orgId, name: orgName };
   const org = await findOrganization(db, orgId);
   if (!org) throw orgErrors.orgNotFound();
   return org;
@@ -123,7 +126,7 @@ async function inOrganization<T>(ctx: AccessContext, work: (change: Change) => P
  * matched no account, else `Utilisateur ajouté à l'organisation`.
  */
 export async function addMember(ctx: AccessContext, input: MemberInput): Promise<{ message: string; userId: string }> {
-  const org = await requireOrganization(ctx.db, ctx.scope.orgId);
+  const org = await requireOrganization(ctx.db, ctx.scope);
   const { caller } = ctx.scope;
   return inOrganization(ctx, async (change) => {
     const { account, created, previous, action } = await grantRole(change.trx, org, input, (previous, account) => {
@@ -179,7 +182,7 @@ export async function revokeMember(ctx: AccessContext, userId: string): Promise<
 
 /** CONTRACT 5: `POST /api/access/{user_id}/resend`, a fresh invitation for a pending member. */
 export async function resendInvitation(ctx: AccessContext, userId: string): Promise<void> {
-  const org = await requireOrganization(ctx.db, ctx.scope.orgId);
+  const org = await requireOrganization(ctx.db, ctx.scope);
   if (!isUuid(userId)) throw accessErrors.memberNotFound();
   await applyChange(ctx, async (change) => {
     const membership = await members.lockMembership(change.trx, org.id, userId);
@@ -200,7 +203,7 @@ export async function resendInvitation(ctx: AccessContext, userId: string): Prom
  * role including SUPER_ADMIN, and always sends the activation e-mail.
  */
 export async function createAccess(ctx: AccessContext, input: MemberInput): Promise<{ userId: string; created: boolean }> {
-  const org = await requireOrganization(ctx.db, ctx.scope.orgId);
+  const org = await requireOrganization(ctx.db, ctx.scope);
   try {
     return await inOrganization(ctx, async (change) => {
       const { account, created, previous, action } = await grantRole(change.trx, org, input);

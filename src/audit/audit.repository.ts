@@ -32,21 +32,20 @@ export interface ModuleEvent extends Pick<AccessEvent, 'actor_user_id' | 'actor_
   details?: Record<string, unknown>;
 }
 
-export async function recordModuleEvent(db: Database, event: ModuleEvent): Promise<void> {
-  const { details, ...columns } = event;
-  await db.insertInto('module_events').values({ ...columns, details: JSON.stringify(details ?? {}) }).execute();
+export async function recordAccessEvent(db: Database, event: AccessEvent): Promise<void> {
+  await db.insertInto('access_events').values(event).execute();
+}
+
+/** The `module_events` row of an event. */
+export function moduleEventRow({ details, ...columns }: ModuleEvent) {
+  return { ...columns, details: JSON.stringify(details ?? {}) };
 }
 
 /** Several module events, a thousand rows per statement (bulk invoices). */
 export async function recordModuleEvents(db: Database, events: readonly ModuleEvent[]): Promise<void> {
   for (let i = 0; i < events.length; i += 1000) {
-    const rows = events.slice(i, i + 1000).map(({ details, ...columns }) => ({ ...columns, details: JSON.stringify(details ?? {}) }));
-    await db.insertInto('module_events').values(rows).execute();
+    await db.insertInto('module_events').values(events.slice(i, i + 1000).map(moduleEventRow)).execute();
   }
-}
-
-export async function recordAccessEvent(db: Database, event: AccessEvent): Promise<void> {
-  await db.insertInto('access_events').values(event).execute();
 }
 
 /**

@@ -23,7 +23,8 @@ export interface OutgoingMail extends RenderedMail {
   cc?: readonly string[];
 }
 
-function rowOf(mail: OutgoingMail) {
+/** The outbox row of an e-mail. */
+export function outboxRow(mail: OutgoingMail) {
   const [recipient, ...extra] = typeof mail.to === 'string' ? [mail.to] : mail.to;
   if (recipient === undefined) throw new Error(`an e-mail (${mail.kind}) needs a recipient`);
   return {
@@ -38,7 +39,7 @@ function rowOf(mail: OutgoingMail) {
 }
 
 export async function enqueueMail(db: Database, mail: OutgoingMail): Promise<void> {
-  await db.insertInto('mail_outbox').values(rowOf(mail)).execute();
+  await db.insertInto('mail_outbox').values(outboxRow(mail)).execute();
 }
 
 /** Rows per statement: 7 parameters each, well under PostgreSQL's 65,535. */
@@ -47,6 +48,6 @@ const BATCH = 1000;
 /** Several e-mails in few statements (bulk notifications): one multi-row insert per thousand. */
 export async function enqueueMails(db: Database, mails: readonly OutgoingMail[]): Promise<void> {
   for (let i = 0; i < mails.length; i += BATCH) {
-    await db.insertInto('mail_outbox').values(mails.slice(i, i + BATCH).map(rowOf)).execute();
+    await db.insertInto('mail_outbox').values(mails.slice(i, i + BATCH).map(outboxRow)).execute();
   }
 }

@@ -61,6 +61,10 @@ function mailOptions(config: Config, message: OutboxMessage) {
 export function createSmtpTransport(config: Config, smtpUrl: string): MailTransport {
   const transporter = nodemailer.createTransport({
     url: smtpUrl,
+    // One connection kept open across e-mails (the worker sends one at a time): a new
+    // connection per e-mail cost more round trips than the e-mail itself (bench: billing).
+    pool: true,
+    maxConnections: 1,
     connectionTimeout: SMTP_TIMEOUT_MS,
     greetingTimeout: SMTP_TIMEOUT_MS,
     socketTimeout: SMTP_TIMEOUT_MS,
@@ -89,14 +93,21 @@ export function createEmlTransport(config: Config, directory: string = path.join
     name: 'eml',
     async send(message) {
       const info = await transporter.sendMail(mailOptions(config, message));
-      // Private: each file holds a live sign-in or invitation link (DATA_DIR, see db/private-files.ts).
-      await fs.mkdir(directory, { recursive: true, mode: PRIVATE_DIR_MODE });
       const name = emlFileName(message);
       const file = path.join(directory, name);
       // Written aside (a hidden name that is not `.eml`) then renamed: a reader never sees
       // half a message.
       const partial = path.join(directory, `.${name}.partial`);
-      await fs.writeFile(partial, info.message as Buffer, { mode: PRIVATE_FILE_MODE });
+      const write = () => fs.writeFile(partial, info.message as Buffer, { mode: PRIVATE_FILE_MODE });
+      try {
+        await write();
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        // The folder is made when first needed (or again, if it was removed): private, since
+        // each file holds a live sign-in or invitation link (DATA_DIR, see db/private-files.ts).
+        await fs.mkdir(directory, { recursive: true, mode: PRIVATE_DIR_MODE });
+        await write();
+      }
       await fs.rename(partial, file);
     },
     close() {

@@ -104,6 +104,15 @@ export function describeSendError(error: unknown): string {
   return text.length > 500 ? `${text.slice(0, 497)}...` : text;
 }
 
+/** Rows a worker claims at once; each is still marked sent as soon as it has left. */
+const CLAIM_BATCH = 10;
+
+/** Outbox ids (bigint, as text) in numeric order. */
+function compareIds(a: string, b: string): number {
+  const difference = BigInt(a) - BigInt(b);
+  return difference < 0n ? -1 : difference > 0n ? 1 : 0;
+}
+
 export class MailWorker {
   private readonly db: Database;
   private readonly transport: MailTransport;
@@ -162,6 +171,11 @@ export class MailWorker {
     this.state = 'stopped';
   }
 
+  /** Read through a method: `drain` checks it again after awaits the compiler cannot see through. */
+  private stopping(): boolean {
+    return this.state === 'stopping' || this.state === 'stopped';
+  }
+
   private schedule(delayMs: number): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.tick(), delayMs);
@@ -191,37 +205,50 @@ export class MailWorker {
   private async drain(): Promise<number> {
     let tried = 0;
     while (this.state !== 'stopping' && this.state !== 'stopped') {
-      let row: ClaimedRow | undefined;
+      let rows: ClaimedRow[];
       try {
-        row = await this.claim();
+        rows = await this.claim();
       } catch (error) {
         // Database unreachable: the next poll tries again.
         this.log.warn({ err: describeSendError(error) }, 'mail outbox: cannot read the outbox');
         return tried;
       }
-      if (!row) return tried;
-      tried++;
-      const delivered = await this.deliver(row);
-      // A failure is most often the server (down, refusing): wait for the next poll rather
-      // than spend the connection timeout on every other due e-mail now.
-      if (!delivered) return tried;
+      if (rows.length === 0) return tried;
+      const claimedAt = Date.now();
+      for (const [index, row] of rows.entries()) {
+        // Stopping, or half the lease gone (a slow server): the rest go back to the outbox
+        // untried, before another worker could take them for a lease that ran out.
+        const stop = this.stopping() || Date.now() - claimedAt > this.leaseMs / 2;
+        if (stop) {
+          await this.release(rows.slice(index));
+          return tried;
+        }
+        tried++;
+        // A failure is most often the server (down, refusing): wait for the next poll rather
+        // than spend the connection timeout on every other due e-mail now.
+        if (!(await this.deliver(row))) {
+          await this.release(rows.slice(index + 1));
+          return tried;
+        }
+      }
     }
     return tried;
   }
 
   /**
-   * Takes one due row for this worker: a single statement, so the row lock taken by
-   * `FOR UPDATE SKIP LOCKED` lasts only until it commits. The lease then keeps others away.
+   * Takes up to CLAIM_BATCH due rows for this worker: a single statement, so the row locks
+   * taken by `FOR UPDATE SKIP LOCKED` last only until it commits. The lease then keeps others
+   * away. One claim per batch rather than per e-mail spares the database a statement per e-mail.
    */
-  private async claim(): Promise<ClaimedRow | undefined> {
-    const { rows } = await sql<ClaimedRow>`${preparedStatement('outbox_claim')}
+  private async claim(): Promise<ClaimedRow[]> {
+    const { rows } = await sql<ClaimedRow>`${preparedStatement('outbox_claim_batch')}
       with due as (
         select id from mail_outbox
          where status = 'pending'
            and next_attempt_at <= now()
            and (locked_until is null or locked_until < now())
          order by next_attempt_at, id
-         limit 1
+         limit ${CLAIM_BATCH}
          for update skip locked
       )
       update mail_outbox m
@@ -230,7 +257,25 @@ export class MailWorker {
         from due
        where m.id = due.id
       returning m.id, m.kind, m.recipient, m.extra_to, m.cc, m.subject, m.text_body, m.html_body, m.attempts, m.created_at`.execute(this.db);
-    return rows[0];
+    // `update … from` returns rows in no set order: send them in the order they were due.
+    return rows.sort((a, b) => compareIds(a.id, b.id));
+  }
+
+  /** Gives claimed rows that were not tried back to the outbox, as if never claimed. */
+  private async release(rows: ClaimedRow[]): Promise<void> {
+    for (const row of rows) {
+      try {
+        await this.db
+          .updateTable('mail_outbox')
+          .set({ locked_until: null, attempts: row.attempts - 1 })
+          .where('id', '=', row.id)
+          .where('attempts', '=', row.attempts)
+          .where('status', '=', 'pending')
+          .execute();
+      } catch {
+        // Its lease runs out and it is tried again then.
+      }
+    }
   }
 
   /** Sends a claimed row (no transaction open) and records the outcome. */

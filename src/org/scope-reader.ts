@@ -65,5 +65,5 @@ export async function readScope(request: FastifyRequest): Promise<ScopeFacts | n
   if ('settled' in read) return read.settled;
   const { caller, row } = read;
   if (caller.isStaff || row.org_id === null) return null;
-  return { caller, orgId: row.org_id, membership: membershipOfRow(row) };
+  return { caller, orgId: row.org_id, membership: membershipOfRow(row), orgName: row.org_name };
 }

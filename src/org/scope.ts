@@ -32,6 +32,8 @@ export interface RequestScope {
   orgId: string | null;
   /** The caller's role there; null for staff, who act on every organization without one. */
   role: MemberRole | null;
+  /** The organization's name, when the gate read it with the scope (`scope-reader.ts`). */
+  orgName?: string;
 }
 
 /** The scope of a route whose organization is always known (every module route). */
@@ -139,6 +141,8 @@ export interface ScopeFacts {
   orgId: string | null;
   /** Read only for a non-staff caller with an organization. */
   membership: MembershipFact;
+  /** The organization's name, when the statement read it. */
+  orgName?: string | null;
 }
 
 /**
@@ -164,5 +168,6 @@ export async function scopeFor(
   }
   const membership = caller.isStaff ? undefined : facts ? facts.membership : await readMembership(db, orgId, caller.userId);
   enforce(can(caller, membership, gate));
-  return { caller, orgId, role: membership === undefined || membership === 'lookup_failed' ? null : membership.role };
+  const role = membership === undefined || membership === 'lookup_failed' ? null : membership.role;
+  return facts?.orgName ? { caller, orgId, role, orgName: facts.orgName } : { caller, orgId, role };
 }

@@ -206,6 +206,36 @@ describe('mail worker', () => {
     assert.equal(row.attempts, 1);
   });
 
+  it('should stop at the first refused e-mail of a claimed batch and give the untried ones back untouched', async (t) => {
+    const database = await freshDatabase();
+    t.after(() => database.close());
+    const sent: string[] = [];
+    let refuseNext = false;
+    const transport: MailTransport = {
+      name: 'test',
+      async send(message: OutboxMessage) {
+        if (refuseNext) throw Object.assign(new Error('451 try later'), { responseCode: 451 });
+        sent.push(String(message.to));
+        if (sent.length === 2) refuseNext = true;
+      },
+      close() {},
+    };
+    const worker = new MailWorker({ db: database.db, transport, log: recordingLogger().log, retryBaseMs: 60_000 });
+    const ids: string[] = [];
+    for (const name of ['a', 'b', 'c', 'd', 'e']) ids.push(await queue(database.db, `${name}@example.com`));
+    // The batch of five is claimed at once; the third is refused; the last two were never tried.
+    assert.equal(await worker.flush(), 3);
+    assert.deepEqual(sent, ['a@example.com', 'b@example.com']);
+    const rows = await Promise.all(ids.map((id) => outboxRow(database.db, id)));
+    assert.deepEqual(rows.map((r) => [r.status, r.attempts, r.locked_until]), [
+      ['sent', 1, null], ['sent', 1, null], ['pending', 1, null], ['pending', 0, null], ['pending', 0, null],
+    ]);
+    // Untried rows are due at once: the next pass sends them.
+    refuseNext = false;
+    assert.equal(await worker.flush(), 2);
+    assert.deepEqual(sent.slice(2), ['d@example.com', 'e@example.com']);
+  });
+
   it('should deliver each e-mail once when two servers drain one database', async (t) => {
     const smtp = await startSmtpServer();
     t.after(() => smtp.stop());
