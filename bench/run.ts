@@ -278,6 +278,20 @@ async function countMails(client: pg.Client, kind: string): Promise<number> {
   return Number(rows[0]!.n);
 }
 
+/**
+ * The count once the requests still in flight when a load stopped have been answered (the
+ * server completes them, uncounted by the load generator): two equal counts 200 ms apart.
+ */
+async function settledMails(client: pg.Client, kind: string): Promise<number> {
+  let count = await countMails(client, kind);
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const next = await countMails(client, kind);
+    if (next === count) return count;
+    count = next;
+  }
+}
+
 async function postScenarios(dbUrl: string, data: Seeded, client: pg.Client): Promise<void> {
   log('\n== POST /api/access ==');
   const hole = await blackhole();
@@ -297,13 +311,14 @@ async function postScenarios(dbUrl: string, data: Seeded, client: pg.Client): Pr
         : { kind: 'invite', prefix: `${INVITE_PREFIX}-${tag}`, domain: BENCH_DOMAIN },
   });
   const measure = async (server: Server, kind: Kind, r: number) => {
+    const mailKind = kind === 'role' ? 'access_updated' : 'activation';
     if (warmupSeconds > 0) {
       await runLoad(spec(server, kind, 1, `warm${r}`));
+      await settledMails(client, mailKind);
       await resetPostOrg(client, data.post.id, INVITE_PREFIX);
     }
     const result = await runLoad(spec(server, kind, durationSeconds, `r${r}`));
-    const mailKind = kind === 'role' ? 'access_updated' : 'activation';
-    const mails = await countMails(client, mailKind);
+    const mails = await settledMails(client, mailKind);
     const what = {
       role: 'role change          ',
       invite: 'invitation, no SMTP  ',

@@ -11,6 +11,8 @@ import type { SafeHtml } from './html.ts';
 import { renderPage } from './layout.ts';
 import { membershipOfScope, navFor, renderNav } from './nav.ts';
 import { loadContractPage, loadForm, loadGrid, renderContractPage, renderForm, renderGrid } from './contrats.ts';
+import { facturesStatus, loadFactures, renderFactures } from './factures.ts';
+import { loadPaie, renderPaie } from './paie.ts';
 import { loadStaffInvoices, renderStaffInvoices } from './staff-facturation.ts';
 import { loadStaffTransfers, renderStaffTransfers } from './staff-virements.ts';
 import { openContractAsStaff } from './staff-contrat.ts';
@@ -54,6 +56,18 @@ export default async function modulePagesRoutes(fastify: FastifyInstance, option
     const { orgId, caller } = orgScope(request);
     const view = await loadForm(db, orgId, caller.isStaff, request.params.id);
     return page(request, reply, { title: `Modifier le contrat ${view.contract!.contract_number}`, script: 'contrat-form.js', main: renderForm(view) });
+  });
+
+  fastify.get('/paie', { config: { gate: 'read' }, schema: hidden }, async (request, reply) => {
+    const { orgId, caller } = orgScope(request);
+    const view = await loadPaie(db, orgId, caller.isStaff, request.query);
+    return page(request, reply, { title: 'Paie', script: 'pdf-button.js', main: renderPaie(view) }, view.error ? 400 : 200);
+  });
+
+  fastify.get('/factures', { config: { gate: 'money' }, schema: hidden }, async (request, reply) => {
+    const { orgId, caller } = orgScope(request);
+    const view = await loadFactures(db, orgId, caller.isStaff, request.query);
+    return page(request, reply, { title: 'Factures et paiements', script: 'pdf-button.js', main: renderFactures(view) }, facturesStatus(view));
   });
 
   // ---- Staff (gate `staff`: every organization, no active organization needed).

@@ -21,6 +21,8 @@ export interface NavEntry {
 /** Every page of the bar, in its order. */
 export const NAV: readonly NavEntry[] = [
   { href: '/contrats', label: 'Contrats', gate: 'contract' },
+  { href: '/paie', label: 'Paie', gate: 'read' },
+  { href: '/factures', label: 'Factures', gate: 'money' },
   { href: '/staff/facturation', label: 'Facturation', gate: 'staff' },
   { href: '/staff/virements', label: 'Virements', gate: 'staff' },
   { href: '/vos-acces', label: 'Accès', gate: 'signedIn' },

@@ -66,7 +66,7 @@ describe('contract pages in chromium', { skip: skipReason }, () => {
     // The grid: newest start first, French dates and amounts, status badges; the bar offers what an AGENT may open.
     await page.goto(`${app.url}/contrats`);
     assert.equal(await page.locator('h1').textContent(), 'Contrats');
-    assert.deepEqual(await texts(page, '.main-nav a'), ['Contrats', 'Accès']);
+    assert.deepEqual(await texts(page, '.main-nav a'), ['Contrats', 'Paie', 'Accès']);
     assert.deepEqual(await texts(page, '.grid tbody td[data-label="Salarié"]'), ['Paul Martin-Delacroix', 'Paul Martin-Delacroix', 'Hélène Lefèvre']);
     assert.deepEqual(await texts(page, '.grid tbody td[data-label="Statut"]'), ['Brouillon', 'Annulé', 'À signer']);
     assert.deepEqual(await texts(page, '.grid tbody td[data-label="Brut total"]'), [`2${NBSP}450,00${NBSP}€`, `250,00${NBSP}€`, `3${NBSP}100,00${NBSP}€`]);
@@ -239,7 +239,7 @@ describe('contract pages in chromium', { skip: skipReason }, () => {
     const { app, compta } = await organization(t);
     const { page, errors } = await signedInPage(browser, app, compta, t);
     await page.goto(`${app.url}/vos-acces`);
-    assert.deepEqual(await texts(page, '.main-nav a'), ['Accès']);
+    assert.deepEqual(await texts(page, '.main-nav a'), ['Paie', 'Factures', 'Accès']);
     const response = await page.goto(`${app.url}/contrats`);
     assert.equal(response?.status(), 403);
     assert.equal(await page.locator('body').textContent(), 'Forbidden');

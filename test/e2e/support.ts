@@ -120,8 +120,8 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
 }
 
-/** A browser context signed in as `who` (French, downloads accepted), its page and the page's console errors. */
-export async function signedInPage(browser: Browser, app: RunningApp, who: Person, t: TestContext) {
+/** A French browser context signed in as `who` (downloads allowed), its page, and the page's console errors. */
+export async function signedInPage(browser: Browser, app: RunningApp, who: Person, t: TestContext): Promise<{ page: Page; errors: string[] }> {
   const context = await browser.newContext({ locale: 'fr-FR', acceptDownloads: true });
   t.after(() => context.close());
   await signInBrowser(context, app, who);
@@ -130,8 +130,10 @@ export async function signedInPage(browser: Browser, app: RunningApp, who: Perso
   return { page, errors: watchErrors(page) };
 }
 
-/** The texts of the elements `selector` matches, their spaces and line breaks collapsed (no-break spaces kept). */
-export const texts = async (page: Page, selector: string) => (await page.locator(selector).allTextContents()).map((s) => s.replace(/[ \t\n\r]+/g, ' ').trim());
+/** The text of every element `selector` matches, its white space collapsed. */
+export async function texts(page: Page, selector: string): Promise<string[]> {
+  return (await page.locator(selector).allTextContents()).map((s) => s.replace(/[ \t\n\r]+/g, ' ').trim());
+}
 
 /** The id of the element that has the focus. */
 export const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id ?? '');

@@ -181,9 +181,10 @@ describe('the navigation bar', () => {
   it('should offer each role only the pages its gates open', () => {
     const hrefs = (role: string | null, staff = false) =>
       navFor({ isStaff: staff } as never, role ? { role: role as never, revoked: false } : undefined).map((e) => e.href);
-    assert.deepEqual(hrefs('AGENT'), ['/contrats', '/vos-acces']);
-    assert.deepEqual(hrefs('ADMIN'), ['/contrats', '/vos-acces']);
-    assert.deepEqual(hrefs('COMPTA'), ['/vos-acces']);
+    assert.deepEqual(hrefs('AGENT'), ['/contrats', '/paie', '/vos-acces']);
+    assert.deepEqual(hrefs('ADMIN'), ['/contrats', '/paie', '/factures', '/vos-acces']);
+    assert.deepEqual(hrefs('SUPER_ADMIN'), ['/contrats', '/paie', '/factures', '/vos-acces']);
+    assert.deepEqual(hrefs('COMPTA'), ['/paie', '/factures', '/vos-acces']);
     assert.deepEqual(hrefs(null), ['/vos-acces']);
     assert.deepEqual(hrefs(null, true), NAV.map((e) => e.href));
   });

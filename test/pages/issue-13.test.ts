@@ -126,7 +126,7 @@ describe('/staff/equipe', () => {
     assert.match(asBoss.body, /2 membres actifs · 1 retiré\(s\)/);
     const rows = [...asBoss.body.matchAll(/<tr data-user-id="([^"]+)" data-email="([^"]+)">([\s\S]*?)<\/tr>/g)].map((m) => ({ email: m[2], html: m[3]! }));
     assert.deepEqual(rows.map((r) => r.email), ['old@ops.example', 'sam@ops.example', 'boss@ops.example']);
-    assert.match(rows[0]!.html, /Retiré\(e\) le/);
+    assert.match(rows[0]!.html, /Retiré\(e\)<\/span> <span class="muted">le \d{2}\/\d{2}\/\d{4}/);
     assert.doesNotMatch(rows[0]!.html, /data-action/);
     assert.match(rows[1]!.html, /data-action="revoke"/);
     assert.match(rows[2]!.html, /<span class="muted">Vous<\/span>/);

@@ -189,7 +189,7 @@ describe('staff pages: who may open them', () => {
     const { call, staff, admin } = await money(t);
     const staffOnly = NAV.filter((e) => e.gate === 'staff').map((e) => [e.href, e.label]);
     assert.deepEqual(staffOnly.slice(0, 2), [['/staff/facturation', 'Facturation'], ['/staff/virements', 'Virements']]);
-    assert.deepEqual(navFor({ isStaff: false } as never, { role: 'ADMIN', revoked: false }).map((e) => e.label), ['Contrats', 'Accès']);
+    assert.deepEqual(navFor({ isStaff: false } as never, { role: 'ADMIN', revoked: false }).map((e) => e.label), ['Contrats', 'Paie', 'Factures', 'Accès']);
     const staffPage = await call(staff, 'GET', '/staff/virements');
     assert.match(staffPage.body, /<a href="\/staff\/facturation">Facturation<\/a><\/li><li><a href="\/staff\/virements" aria-current="page">Virements<\/a>/);
     const adminPage = await call(admin, 'GET', '/contrats');
