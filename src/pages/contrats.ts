@@ -14,7 +14,7 @@ import type { Money } from '../money/money.ts';
 import { html, type SafeHtml } from './html.ts';
 import { formatPageDate } from './labels.ts';
 import { confirmDialog, statusRegion } from './layout.ts';
-import { allEmployees, dash, euros, listHref, listQueryOf, orgLine, PAGE_SIZE_LABELS, PAGE_SIZES, pagerNav, readList, selectOptions as options, type EmployeeOption, type Org } from './page-parts.ts';
+import { allEmployees, dash, euros, listHref, listQueryOf, orgLine, PAGE_SIZES, pagerNav, pageSizeAndSubmit, readList, selectOptions as options, type EmployeeOption, type Org } from './page-parts.ts';
 import {
   CONTRACT_KIND_LABELS,
   CONTRACT_KINDS,
@@ -115,14 +115,7 @@ function filterForm(query: GridQuery): SafeHtml {
       <label for="filter-to">Jusqu'au</label>
       <input id="filter-to" name="to" type="text" inputmode="numeric" placeholder="JJ/MM/AAAA" maxlength="10" autocomplete="off" value="${query.to ?? ''}">
     </div>
-    <div class="field">
-      <label for="filter-limit">Affichage</label>
-      <select id="filter-limit" name="limit">${options(GRID_PAGE_SIZES, PAGE_SIZE_LABELS, query.limit ?? GRID_PAGE_SIZES[0])}</select>
-    </div>
-    <div class="field field-submit actions">
-      <button type="submit" class="button" id="filter-submit">Filtrer</button>
-      <a class="button button-secondary" href="/contrats">Effacer</a>
-    </div>
+    ${pageSizeAndSubmit('/contrats', query.limit)}
   </form>`;
 }
 

@@ -40,6 +40,18 @@ export function selectOptions(values: readonly string[], labels: Record<string, 
 /** The "N par page" select's labels. */
 export const PAGE_SIZE_LABELS: Record<string, string> = Object.fromEntries(PAGE_SIZES.map((s) => [s, `${s} par page`]));
 
+/** The end of a list's filter form: the page size, "Filtrer", and "Effacer" (back to `path` without filters). */
+export function pageSizeAndSubmit(path: string, limit: string | undefined): SafeHtml {
+  return html`<div class="field">
+      <label for="filter-limit">Affichage</label>
+      <select id="filter-limit" name="limit">${selectOptions(PAGE_SIZES, PAGE_SIZE_LABELS, limit ?? PAGE_SIZES[0])}</select>
+    </div>
+    <div class="field field-submit actions">
+      <button type="submit" class="button" id="filter-submit">Filtrer</button>
+      <a class="button button-secondary" href="${path}">Effacer</a>
+    </div>`;
+}
+
 export type ListQuery<P extends string> = Partial<Record<P, string>>;
 
 /** A page's query string reduced to a list's parameters, empty values left out (a GET form sends them). */

@@ -9,22 +9,7 @@ import { findOrganization } from '../org/org.repository.ts';
 import { listPayslips, type PayslipView } from '../payslips/payslips.service.ts';
 import { html, type SafeHtml } from './html.ts';
 import { statusRegion } from './layout.ts';
-import {
-  allEmployees,
-  euros,
-  listHref,
-  listQueryOf,
-  orgLine,
-  PAGE_SIZE_LABELS,
-  PAGE_SIZES,
-  pagerNav,
-  readList,
-  selectOptions,
-  type EmployeeOption,
-  type ListQuery,
-  type ListRead,
-  type Org,
-} from './page-parts.ts';
+import { allEmployees, euros, listHref, listQueryOf, orgLine, pagerNav, pageSizeAndSubmit, readList, selectOptions, type EmployeeOption, type ListQuery, type ListRead, type Org } from './page-parts.ts';
 import { labelBadge, periodFromFr, periodLabel } from './payroll-labels.ts';
 
 /** The page's query parameters: those of `GET /api/payslips`. */
@@ -61,14 +46,7 @@ function filterForm(view: PaieView): SafeHtml {
       <label for="filter-employee">Salarié</label>
       <select id="filter-employee" name="employee_id">${selectOptions(view.employees.map((e) => e.id), names, query.employee_id, 'Tous les salariés')}</select>
     </div>
-    <div class="field">
-      <label for="filter-limit">Affichage</label>
-      <select id="filter-limit" name="limit">${selectOptions(PAGE_SIZES, PAGE_SIZE_LABELS, query.limit ?? PAGE_SIZES[0])}</select>
-    </div>
-    <div class="field field-submit actions">
-      <button type="submit" class="button" id="filter-submit">Filtrer</button>
-      <a class="button button-secondary" href="/paie">Effacer</a>
-    </div>
+    ${pageSizeAndSubmit('/paie', query.limit)}
   </form>`;
 }
 

@@ -6,7 +6,7 @@
 import type { Database } from '../db/database.ts';
 import { searchOrganizations } from '../org/org.repository.ts';
 import { html, type SafeHtml } from './html.ts';
-import { PAGE_SIZE_LABELS, PAGE_SIZES, selectOptions } from './page-parts.ts';
+import { pageSizeAndSubmit, selectOptions } from './page-parts.ts';
 
 export type OrgChoice = { id: string; name: string; structure_api: string | null };
 
@@ -39,13 +39,6 @@ export function staffFilterForm(path: string, label: string, orgs: readonly OrgC
       ${orgSelect('filter-org', orgs, query.org_id)}
     </div>
     ${fields}
-    <div class="field">
-      <label for="filter-limit">Affichage</label>
-      <select id="filter-limit" name="limit">${selectOptions(PAGE_SIZES, PAGE_SIZE_LABELS, query.limit ?? PAGE_SIZES[0])}</select>
-    </div>
-    <div class="field field-submit actions">
-      <button type="submit" class="button" id="filter-submit">Filtrer</button>
-      <a class="button button-secondary" href="${path}">Effacer</a>
-    </div>
+    ${pageSizeAndSubmit(path, query.limit)}
   </form>`;
 }
