@@ -17,6 +17,8 @@ export const APP_NAME = 'Paie · Gestion des accès';
 
 export function renderPage(shell: PageShell): string {
   const { user } = shell;
+  // A signed-in page without a script of its own still needs the banner's logout button.
+  const script = shell.script ?? (user ? 'session.js' : undefined);
   return html`<!doctype html>
 <html lang="fr">
 <head>
@@ -26,7 +28,7 @@ export function renderPage(shell: PageShell): string {
 <title>${shell.title} · Paie</title>
 <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/style.css">
-${shell.script ? html`<script type="module" src="/assets/${shell.script}"></script>` : ''}
+${script ? html`<script type="module" src="/assets/${script}"></script>` : ''}
 </head>
 <body>
 <a class="skip-link" href="#contenu">Aller au contenu</a>

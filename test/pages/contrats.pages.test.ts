@@ -56,6 +56,8 @@ describe('GET /contrats', () => {
     assert.ok(res.body.includes('&lt;img src=x onerror=alert(1)&gt;'));
     assert.match(res.body, /<nav class="main-nav" aria-label="Rubriques">/);
     assert.match(res.body, /<a href="\/contrats" aria-current="page">Contrats<\/a>/);
+    // The grid has no script of its own: the banner's logout button still works.
+    assert.match(res.body, /<script type="module" src="\/assets\/session\.js"><\/script>/);
   });
 
   it('should filter, search and page with the API\'s parameters, 200 per page at most', async (t) => {
