@@ -222,7 +222,7 @@ export async function globalMembersPage(db: Database, after: GlobalCursor | null
             left join auth.users u on u.id = m.user_id
            ${after ? sql`where ${before(after)}` : sql``}
            ${GLOBAL_ORDER}
-           limit ${pageSize}
+           limit ${sql.lit(pageSize)}
         ) p
     )
     select string_agg(item, ',' order by n) as chunk, count(*) as count,

@@ -248,7 +248,7 @@ export class MailWorker {
            and next_attempt_at <= now()
            and (locked_until is null or locked_until < now())
          order by next_attempt_at, id
-         limit ${CLAIM_BATCH}
+         limit ${sql.lit(CLAIM_BATCH)}
          for update skip locked
       )
       update mail_outbox m
