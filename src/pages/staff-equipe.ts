@@ -24,7 +24,7 @@ export function canRevokeStaff(caller: { userId: string }, row: Pick<StaffRow, '
 
 function teamRow(caller: Caller, row: StaffRow, timeZone: string): SafeHtml {
   const status = !row.is_staff
-    ? html`<span class="badge badge-revoked">Retiré(e)</span>${row.revoked_at ? html` <span class="muted">le ${formatPageDate(row.revoked_at, timeZone)}</span>` : ''}`
+    ? html`<span><span class="badge badge-revoked">Retiré(e)</span>${row.revoked_at ? html` <span class="muted">le ${formatPageDate(row.revoked_at, timeZone)}</span>` : ''}</span>`
     : html`<span class="badge badge-active">Actif</span>`;
   const action = canRevokeStaff(caller, row)
     ? html`<button type="button" class="button button-small button-danger" id="revoke-${row.user_id}" data-action="revoke">Retirer de l'équipe<span class="visually-hidden"> : ${row.email}</span></button>`
