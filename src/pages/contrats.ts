@@ -14,7 +14,7 @@ import type { Money } from '../money/money.ts';
 import { html, type SafeHtml } from './html.ts';
 import { formatPageDate } from './labels.ts';
 import { confirmDialog, statusRegion } from './layout.ts';
-import { allEmployees, dash, euros, listHref, listQueryOf, orgLine, PAGE_SIZES, pagerNav, pageSizeAndSubmit, readList, selectOptions as options, type EmployeeOption, type Org } from './page-parts.ts';
+import { allEmployees, dash, euros, listHref, listQueryOf, listSummary, orgLine, PAGE_SIZES, pagerNav, pageSizeAndSubmit, readList, selectOptions as options, type EmployeeOption, type Org } from './page-parts.ts';
 import {
   CONTRACT_KIND_LABELS,
   CONTRACT_KINDS,
@@ -136,11 +136,12 @@ export function renderGrid(view: GridView): SafeHtml {
   const { query, items } = view;
   const filtered = GRID_PARAMS.some((p) => p !== 'limit' && p !== 'cursor' && query[p]);
   const count = items.length;
-  const summary = view.error
-    ? html`<p class="status" data-kind="error" role="alert">${view.error}</p>`
-    : count === 0
-      ? html`<p>${filtered ? 'Aucun contrat ne correspond à ces critères.' : "Aucun contrat pour le moment. Créez le premier avec « Nouveau contrat »."}</p>`
-      : html`<p class="muted" id="grid-summary">${count === 1 ? '1 contrat affiché' : `${count} contrats affichés`}${query.cursor ? ' (page suivante)' : ''}, du plus récent au plus ancien.</p>`;
+  const summary = listSummary({
+    error: view.error, count, filtered, afterFirst: Boolean(query.cursor), id: 'grid-summary',
+    noneMatching: 'Aucun contrat ne correspond à ces critères.',
+    none: 'Aucun contrat pour le moment. Créez le premier avec « Nouveau contrat ».',
+    one: '1 contrat affiché', many: (n) => `${n} contrats affichés`, order: ', du plus récent au plus ancien.',
+  });
   return html`<div class="page" id="contrats">
   <div class="page-head">
     <h1>Contrats</h1>

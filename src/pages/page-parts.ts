@@ -21,6 +21,33 @@ export const PAGE_SIZES = ['50', '100', String(MAX_LIMIT)] as const;
 export const dash = html`<span class="muted">—</span>`;
 
 /** `1 234,50 €`, or a dash. */
+export interface ListSummary {
+  /** The list's error (a filter the API refused), shown instead of the rest. */
+  error?: string | null;
+  count: number;
+  /** Whether a filter is set: an empty list then says nothing matches. */
+  filtered: boolean;
+  /** Whether this is a page after the first. */
+  afterFirst: boolean;
+  /** `id` of the count paragraph (tests and the refresh find it). */
+  id: string;
+  /** Empty with a filter, empty without one. */
+  noneMatching: string;
+  none: string;
+  /** "1 contrat affiché" / "N contrats affichés". */
+  one: string;
+  many: (count: number) => string;
+  /** ", du plus récent au plus ancien." */
+  order: string;
+}
+
+/** What a list page says above its table: the error, that it is empty, or how many rows it shows. */
+export function listSummary(l: ListSummary): SafeHtml {
+  if (l.error) return html`<p class="status" data-kind="error" role="alert">${l.error}</p>`;
+  if (l.count === 0) return html`<p>${l.filtered ? l.noneMatching : l.none}</p>`;
+  return html`<p class="muted" id="${l.id}">${l.count === 1 ? l.one : l.many(l.count)}${l.afterFirst ? ' (page suivante)' : ''}${l.order}</p>`;
+}
+
 export function euros(value: Money | null): SafeHtml | string {
   return value === null ? dash : formatEuros(value);
 }

@@ -9,7 +9,7 @@ import { findOrganization } from '../org/org.repository.ts';
 import { listPayslips, type PayslipView } from '../payslips/payslips.service.ts';
 import { html, type SafeHtml } from './html.ts';
 import { statusRegion } from './layout.ts';
-import { allEmployees, euros, listHref, listQueryOf, orgLine, pagerNav, pageSizeAndSubmit, readList, selectOptions, type EmployeeOption, type ListQuery, type ListRead, type Org } from './page-parts.ts';
+import { allEmployees, euros, listHref, listQueryOf, listSummary, orgLine, pagerNav, pageSizeAndSubmit, readList, selectOptions, type EmployeeOption, type ListQuery, type ListRead, type Org } from './page-parts.ts';
 import { labelBadge, periodFromFr, periodLabel } from './payroll-labels.ts';
 
 /** The page's query parameters: those of `GET /api/payslips`. */
@@ -73,11 +73,12 @@ export function renderPaie(view: PaieView): SafeHtml {
   const { query, items } = view;
   const filtered = Boolean(query.period || query.employee_id);
   const count = items.length;
-  const summary = view.error
-    ? html`<p class="status" data-kind="error" role="alert">${view.error}</p>`
-    : count === 0
-      ? html`<p>${filtered ? 'Aucun bulletin ne correspond à ces critères.' : "Aucun bulletin de paie pour le moment : ils s'affichent ici dès que l'équipe paie les publie."}</p>`
-      : html`<p class="muted" id="list-summary">${count === 1 ? '1 bulletin affiché' : `${count} bulletins affichés`}${query.cursor ? ' (page suivante)' : ''}, du mois le plus récent au plus ancien.</p>`;
+  const summary = listSummary({
+    error: view.error, count, filtered, afterFirst: Boolean(query.cursor), id: 'list-summary',
+    noneMatching: 'Aucun bulletin ne correspond à ces critères.',
+    none: "Aucun bulletin de paie pour le moment : ils s'affichent ici dès que l'équipe paie les publie.",
+    one: '1 bulletin affiché', many: (n) => `${n} bulletins affichés`, order: ', du mois le plus récent au plus ancien.',
+  });
   return html`<div class="page" id="paie">
   <h1>Paie</h1>
   ${orgLine(view.org, view.isStaff)}

@@ -10,7 +10,7 @@ import { formatDateFr, formatEuros, todayInFrance } from '../format/french.ts';
 import { listStaffInvoices } from '../invoices/invoices.service.ts';
 import { INVOICE_TYPES } from '../invoices/invoice.rules.ts';
 import { html, type SafeHtml } from './html.ts';
-import { dash, listHref, listQueryOf, pagerNav, readList, selectOptions, type ListQuery } from './page-parts.ts';
+import { dash, listHref, listQueryOf, listSummary, pagerNav, readList, selectOptions, type ListQuery } from './page-parts.ts';
 import { statusRegion } from './layout.ts';
 import { INVOICE_TYPE_LABELS, invoiceTypeLabel } from './payroll-labels.ts';
 import { loadOrgChoices, selectAllBox, staffFilterForm, type OrgChoice } from './staff-lists.ts';
@@ -74,11 +74,12 @@ export function renderStaffInvoices(view: StaffInvoicesView): SafeHtml {
   const { query, items } = view;
   const filtered = Boolean(query.notified || query.org_id || query.invoice_type);
   const count = items.length;
-  const summary = view.error
-    ? html`<p class="status" data-kind="error" role="alert">${view.error}</p>`
-    : count === 0
-      ? html`<p>${filtered ? 'Aucune facture ne correspond à ces critères.' : 'Aucune facture pour le moment.'}</p>`
-      : html`<p class="muted" id="list-summary">${count === 1 ? '1 facture affichée' : `${count} factures affichées`}${query.cursor ? ' (page suivante)' : ''}, de la plus récente à la plus ancienne.</p>`;
+  const summary = listSummary({
+    error: view.error, count, filtered, afterFirst: Boolean(query.cursor), id: 'list-summary',
+    noneMatching: 'Aucune facture ne correspond à ces critères.',
+    none: 'Aucune facture pour le moment.',
+    one: '1 facture affichée', many: (n) => `${n} factures affichées`, order: ', de la plus récente à la plus ancienne.',
+  });
   return html`<div class="page" id="staff-facturation">
   <h1>Facturation</h1>
   <p class="lead">Les factures de toutes les organisations. Cochez-les puis notifiez-les : chaque organisation reçoit un e-mail par facture, aux adresses de notification de sa fiche.</p>

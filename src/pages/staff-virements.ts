@@ -13,7 +13,7 @@ import { listAvailablePayslips } from '../payslips/payslips.service.ts';
 import { listStaffTransfers, readTransfer } from '../transfers/transfers.service.ts';
 import { todayInParis } from '../transfers/transfer.rules.ts';
 import { html, type SafeHtml } from './html.ts';
-import { dash, listHref, listQueryOf, pagerNav, readList, type ListQuery } from './page-parts.ts';
+import { dash, listHref, listQueryOf, listSummary, pagerNav, readList, type ListQuery } from './page-parts.ts';
 import { confirmDialog, statusRegion } from './layout.ts';
 import { labelBadge, periodFromFr, periodLabel } from './payroll-labels.ts';
 import { loadOrgChoices, selectAllBox, staffFilterForm, type OrgChoice } from './staff-lists.ts';
@@ -101,11 +101,12 @@ function payslipRow(p: Payslip): SafeHtml {
 function availableSection(view: StaffTransfersView): SafeHtml {
   const { query, payslips } = view;
   const count = payslips.length;
-  const summary = view.error
-    ? html`<p class="status" data-kind="error" role="alert">${view.error}</p>`
-    : count === 0
-      ? html`<p>${query.org_id || query.period ? 'Aucun bulletin à payer ne correspond à ces critères.' : 'Aucun bulletin à payer pour le moment.'}</p>`
-      : html`<p class="muted" id="list-summary">${plural(count, 'bulletin à payer affiché', 'bulletins à payer affichés')}${query.cursor ? ' (page suivante)' : ''}, par organisation puis par période.</p>`;
+  const summary = listSummary({
+    error: view.error, count, filtered: Boolean(query.org_id || query.period), afterFirst: Boolean(query.cursor), id: 'list-summary',
+    noneMatching: 'Aucun bulletin à payer ne correspond à ces critères.',
+    none: 'Aucun bulletin à payer pour le moment.',
+    one: '1 bulletin à payer affiché', many: (n) => `${n} bulletins à payer affichés`, order: ', par organisation puis par période.',
+  });
   return html`<section class="card" id="available" data-refresh aria-labelledby="available-title">
     <h2 id="available-title">Bulletins à payer</h2>
     <p class="hint">Bulletins publiés des organisations dont l'opérateur paie les salaires, avec un IBAN valide et sans virement en cours. Un lot ne concerne qu'une organisation.</p>
