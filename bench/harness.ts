@@ -316,3 +316,38 @@ export function vmRssMb(pid: number): number {
   const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]);
   return kb / 1024;
 }
+
+/** CPU seconds (user + system) a process has used so far, from `/proc/<pid>/stat`. */
+export function cpuSeconds(pid: number): number {
+  // The fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+const CLOCK_TICKS = 100;
+
+/** CPU seconds used so far by every PostgreSQL process of the machine (server and backends). */
+export function postgresCpuSeconds(): number {
+  let total = 0;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += cpuSeconds(Number(entry));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return total;
+}
+
+/**
+ * A load run with the CPU it cost: milliseconds per request of the server under test and of
+ * PostgreSQL. On a 2-core machine shared with the load generator, this tells where a ratio is
+ * lost better than req/s alone.
+ */
+export async function runLoadWithCpu(spec: LoadSpec, serverPid: number): Promise<LoadResult & { server_cpu_ms: number; postgres_cpu_ms: number }> {
+  const [server, postgres] = [cpuSeconds(serverPid), postgresCpuSeconds()];
+  const result = await runLoad(spec);
+  const perRequest = (seconds: number) => round((seconds * 1000) / Math.max(1, result.requests), 2);
+  return { ...result, server_cpu_ms: perRequest(cpuSeconds(serverPid) - server), postgres_cpu_ms: perRequest(postgresCpuSeconds() - postgres) };
+}

@@ -23,7 +23,7 @@ import type { LoadResult, LoadSpec } from './load.ts';
 import type { Seeded, SeededOrg } from './seed.ts';
 import {
   checkLoad, durationSeconds, fmtLoad, get, label, log, loggedErrors, median, problem, quick, results, round,
-  rounds, runJsonScript, runLoad, startLimit, startService, summarize, tmpDir, vmHwmMb, vmRssMb, warmupSeconds, type Sample, type Server,
+  rounds, runJsonScript, runLoad, runLoadWithCpu, startLimit, startService, summarize, tmpDir, vmHwmMb, vmRssMb, warmupSeconds, type Sample, type Server,
 } from './harness.ts';
 
 /** What the modules' scenarios need beyond `seed.ts`'s data. */
@@ -210,15 +210,15 @@ export async function gridScenario(dbUrl: string, data: ModulesData): Promise<vo
         problem(`grid ${variant.name}: the limit does not answer what the service answers`);
       }
     }
-    const samples = new Map<string, Sample[]>();
+    const samples = new Map<string, CpuSample[]>();
     for (let r = 0; r < rounds; r++) {
       for (const variant of variants) {
         const order: Target[] = r % 2 === 0 ? ['service', 'limit'] : ['limit', 'service'];
         for (const target of order) {
           const spec: LoadSpec = { url: urlOf(target, variant.query), connections: 32, durationSeconds, method: 'GET', headers: headersOf(target) };
           if (r === 0 && warmupSeconds > 0) await runLoad({ ...spec, durationSeconds: warmupSeconds });
-          const result = await runLoad(spec);
-          log(`  ${target.padEnd(7)} ${variant.key.padEnd(8)} round ${r + 1}: ${fmtLoad(result)}`);
+          const result = await runLoadWithCpu(spec, (target === 'service' ? service : limit).pid);
+          log(`  ${target.padEnd(7)} ${variant.key.padEnd(8)} round ${r + 1}: ${fmtLoad(result)}  CPU/request: server ${result.server_cpu_ms} ms, PostgreSQL ${result.postgres_cpu_ms} ms`);
           checkLoad(`grid ${variant.name}, ${target}, round ${r + 1}`, result);
           const key = `${target}:${variant.key}`;
           samples.set(key, [...(samples.get(key) ?? []), result]);
@@ -241,12 +241,25 @@ export async function gridScenario(dbUrl: string, data: ModulesData): Promise<vo
           : {}),
         runs: samples.get(`service:${variant.key}`)!.map((s) => round(s.rps, 1)),
         limit_runs: samples.get(`limit:${variant.key}`)!.map((s) => round(s.rps, 1)),
+        ...cpuPerRequest(samples.get(`service:${variant.key}`)!, samples.get(`limit:${variant.key}`)!),
         connections: 32,
       });
     }
   } finally {
     await Promise.all([stopAndCheck(service), limit.stop()]);
   }
+}
+
+type CpuSample = Sample & { server_cpu_ms: number; postgres_cpu_ms: number };
+
+/** Median CPU milliseconds per request of the service and its limit, server and PostgreSQL apart. */
+function cpuPerRequest(service: CpuSample[], limit: CpuSample[]) {
+  return {
+    server_cpu_ms: median(service.map((s) => s.server_cpu_ms)),
+    postgres_cpu_ms: median(service.map((s) => s.postgres_cpu_ms)),
+    limit_server_cpu_ms: median(limit.map((s) => s.server_cpu_ms)),
+    limit_postgres_cpu_ms: median(limit.map((s) => s.postgres_cpu_ms)),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
