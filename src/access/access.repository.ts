@@ -8,6 +8,7 @@
  */
 import { CompiledQuery, sql, type RawBuilder } from 'kysely';
 import { preparedStatement, type Database } from '../db/database.ts';
+import { isoTimestamp } from '../db/json-text.ts';
 import type { SessionRow } from '../identity/identity.repository.ts';
 import { rolesOf, type MemberRole } from '../org/permissions.ts';
 
@@ -41,11 +42,6 @@ const ITEM_AFTER_CREATED_AT = sql<string>`'","revoked":' || case when m.revoked 
     || ',"revoked_at":' || coalesce('"' || ${isoTimestamp(sql`m.revoked_at`)} || '"', 'null')
     || ',"activated":' || case when u.activated_at is not null then 'true' else 'false' end
     || '}'`;
-
-/** Timestamps as JavaScript writes them (`2026-11-22T10:00:00.000Z`), whatever the session's zone. */
-function isoTimestamp(column: RawBuilder<unknown>): RawBuilder<string | null> {
-  return sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-}
 
 /** The JSON array of one organization's members, newest first (`orgId`: a value or a column). */
 function orgMembersArray(orgId: RawBuilder<string> | string): RawBuilder<string> {

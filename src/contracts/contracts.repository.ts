@@ -1,7 +1,8 @@
 /** SQL of contracts (MODULES 4): contracts, their salaries by date, their notes, their numbers. */
 import { sql, type ExpressionBuilder } from 'kysely';
-import { asPrepared, type Database } from '../db/database.ts';
-import { keyset, type CursorValue, type KeysetOrder } from '../http/list.ts';
+import type { Database } from '../db/database.ts';
+import { json, jsonObject, type JsonText } from '../db/json-text.ts';
+import { keyset, keysetJsonPage, type CursorValue, type JsonPage, type KeysetOrder } from '../http/list.ts';
 import type { ContractKind, ContractStatus, DB } from '../db/schema.ts';
 import type { ContractDate, ContractFields } from './contract.rules.ts';
 
@@ -150,9 +151,38 @@ export const CONTRACT_ORDER = [
   { ref: 'contracts.contract_number', direction: 'desc', kind: 'text' },
 ] as const satisfies KeysetOrder;
 
-/** A page of the grid after `cursor` (`limit + 1` rows: is there more?). */
-export async function listContracts(db: Database, filters: GridFilters, cursor: CursorValue[] | null, limit: number) {
-  let query = selectContracts(db);
+/**
+ * A grid item as JSON text, as `GET /api/contrats/{id}` shows the contract without its dates
+ * (`summaryOf` in the service: same keys, same order, same formats).
+ */
+function gridItem(): JsonText {
+  const c = (column: string) => sql.ref(`contracts.${column}`);
+  return jsonObject({
+    id: json.quoted(c('id')),
+    org_id: json.quoted(c('org_id')),
+    contract_number: json.text(c('contract_number')),
+    employee_id: json.quoted(c('employee_id')),
+    employee: jsonObject({ first_name: json.text(sql.ref('employees.first_name')), last_name: json.text(sql.ref('employees.last_name')) }),
+    kind: json.quoted(c('kind')),
+    status: json.quoted(c('status')),
+    job_title: json.text(c('job_title')),
+    show_title: json.text(c('show_title')),
+    idcc: json.text(c('idcc')),
+    start_date: json.quoted(c('start_date')),
+    end_date: json.quoted(c('end_date')),
+    monthly_gross: json.quoted(c('monthly_gross')),
+    gross_total: json.quoted(c('gross_total')),
+    has_generated_pdf: json.boolean(sql`${c('generated_pdf_id')} is not null`),
+    has_signed_pdf: json.boolean(sql`${c('signed_pdf_id')} is not null`),
+    signed_at: json.timestamp(c('signed_at')),
+    created_at: json.timestamp(c('created_at')),
+    updated_at: json.timestamp(c('updated_at')),
+  });
+}
+
+/** A page of the grid after `cursor`, its items as JSON text. */
+export function listContractsJson(db: Database, filters: GridFilters, cursor: CursorValue[] | null, limit: number): Promise<JsonPage> {
+  let query = db.selectFrom('contracts').innerJoin('employees', 'employees.id', 'contracts.employee_id').select(gridItem().as('item'));
   if (filters.orgId !== null) query = query.where('contracts.org_id', '=', filters.orgId);
   if (filters.status) query = query.where('contracts.status', '=', filters.status);
   if (filters.kind) query = query.where('contracts.kind', '=', filters.kind);
@@ -165,13 +195,11 @@ export async function listContracts(db: Database, filters: GridFilters, cursor: 
   for (const term of filters.terms) {
     query = query.where('contracts.search_text', 'like', containsPattern(term));
   }
-  const page = keyset(query, CONTRACT_ORDER, cursor, limit);
   // Without a search or a period, the plan does not depend on the values (an index scan in
   // the grid's order): the statement is prepared once per connection and its plan reused
   // (planning costs about what running it does). A search's plan depends on its words.
-  if (filters.terms.length > 0 || filters.from || filters.to) return page.execute();
-  const { rows } = await db.executeQuery(asPrepared('contract_grid', page.compile()));
-  return rows as Awaited<ReturnType<typeof page.execute>>;
+  const planFixed = filters.terms.length === 0 && !filters.from && !filters.to;
+  return keysetJsonPage(db, query, CONTRACT_ORDER, cursor, limit, planFixed ? 'contract_grid' : undefined);
 }
 
 export function insertNote(db: Database, note: { contract_id: string; author_user_id: string; author_email: string; text: string }) {

@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
+import { sendJsonPage } from '../http/list.ts';
 import { ErrorBody, IdParams, PlainText, useFieldErrors } from '../http/schemas.ts';
 import { orgScope, staffCaller } from '../org/scope.ts';
 import { readScope } from '../org/scope-reader.ts';
@@ -47,7 +48,7 @@ export default async function contractsRoutes(fastify: FastifyInstance): Promise
         response: { 200: ContractList, ...errors },
       },
     },
-    async (request) => contracts.listGrid(db, orgScope(request).orgId, request.query),
+    async (request, reply) => sendJsonPage(reply, await contracts.listGridJson(db, orgScope(request).orgId, request.query)),
   );
 
   fastify.post<{ Body: Static<typeof ContractBody> }>(
@@ -160,7 +161,7 @@ export default async function contractsRoutes(fastify: FastifyInstance): Promise
         response: { 200: ContractList, ...errors },
       },
     },
-    async (request) => contracts.listStaffGrid(db, request.query),
+    async (request, reply) => sendJsonPage(reply, await contracts.listStaffGridJson(db, request.query)),
   );
 
   fastify.patch<IdRoute<{ Body: Static<typeof DatesBody> }>>(

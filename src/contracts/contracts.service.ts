@@ -11,7 +11,7 @@ import { nextInSeries } from '../db/number-series.ts';
 import { applyChange, type Change, type ChangeContext } from '../audit/change.ts';
 import { actorOf } from '../audit/audit.repository.ts';
 import { AppError, fieldErrors } from '../http/errors.ts';
-import { decodeCursor, keysetPage, parseLimit } from '../http/list.ts';
+import { decodeCursor, keysetPage, parseLimit, type JsonPage } from '../http/list.ts';
 import type { Caller } from '../identity/identity.service.ts';
 import { contractNoteEmail } from '../mail/templates.ts';
 import { moneyFromDb, parseQuantity, type Money } from '../money/money.ts';
@@ -247,18 +247,28 @@ function gridFilters(orgId: string | null, query: GridQuery): repo.GridFilters {
   return filters;
 }
 
-/** `GET /api/contrats` and `GET /api/staff/contrats` (orgId null: every organization). */
-export async function listGrid(db: Database, orgId: string | null, query: GridQuery) {
+/**
+ * `GET /api/contrats` and `GET /api/staff/contrats` (orgId null: every organization): the
+ * page as PostgreSQL writes it, items in `summaryOf`'s shape.
+ */
+export function listGridJson(db: Database, orgId: string | null, query: GridQuery): Promise<JsonPage> {
   const limit = parseLimit(query.limit);
-  const rows = await repo.listContracts(db, gridFilters(orgId, query), decodeCursor(query.cursor), limit);
-  const page = keysetPage(rows, limit, (row) => [row.start_date, row.contract_number]);
-  return { items: page.items.map(summaryOf), next_cursor: page.next_cursor };
+  return repo.listContractsJson(db, gridFilters(orgId, query), decodeCursor(query.cursor), limit);
+}
+
+/** A grid item as the API answers it (`summaryOf`, its timestamps as JSON writes them). */
+export type GridItem = Omit<ContractSummary, 'signed_at' | 'created_at' | 'updated_at'> & { signed_at: string | null; created_at: string; updated_at: string };
+
+/** The grid's page read back into items (the `/contrats` page). */
+export async function listGrid(db: Database, orgId: string | null, query: GridQuery): Promise<{ items: GridItem[]; next_cursor: string | null }> {
+  const page = await listGridJson(db, orgId, query);
+  return { items: JSON.parse(page.items) as GridItem[], next_cursor: page.next_cursor };
 }
 
 /** `GET /api/staff/contrats`: every organization, or the one `org_id` names. */
-export function listStaffGrid(db: Database, query: GridQuery & { org_id?: string }) {
+export function listStaffGridJson(db: Database, query: GridQuery & { org_id?: string }): Promise<JsonPage> {
   if (query.org_id && !isUuid(query.org_id)) throw fieldErrors.invalid('org_id', "L'organisation");
-  return listGrid(db, query.org_id || null, query);
+  return listGridJson(db, query.org_id || null, query);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -18,7 +18,9 @@
  * Keys are never NULL (a NULL compares as unknown and would end the walk).
  */
 import { Type } from '@sinclair/typebox';
-import { sql, type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import type { FastifyReply } from 'fastify';
+import { asPrepared } from '../db/database.ts';
 import { AppError } from './errors.ts';
 import { isUuid } from './input.ts';
 
@@ -197,4 +199,37 @@ export function keysetPage<T>(rows: T[], limit: number, keyOf: (row: T) => unkno
   if (rows.length <= limit) return { items: rows, next_cursor: null };
   const items = rows.slice(0, limit);
   return { items, next_cursor: encodeCursor(keyOf(items[limit - 1]!)) };
+}
+
+/** A page whose items are JSON text already (`keysetJsonPage`): `items` is the array's text. */
+export interface JsonPage {
+  items: string;
+  next_cursor: string | null;
+}
+
+/**
+ * A page of `keyset` whose items PostgreSQL writes as JSON text (`query` selects each row's
+ * text as `item`: see `db/json-text.ts`), with its sort keys as text: Node joins the texts
+ * instead of decoding a row's columns and serializing them again, which halves the service's
+ * CPU for a page of 200 contracts (bench/README.md). `preparedAs` names the statement when
+ * its plan does not depend on the values.
+ */
+export async function keysetJsonPage<DB, TB extends keyof DB, O extends { item: string }>(
+  db: Kysely<DB>,
+  query: SelectQueryBuilder<DB, TB, O>,
+  order: KeysetOrder,
+  cursor: readonly CursorValue[] | null,
+  limit: number,
+  preparedAs?: string,
+): Promise<JsonPage> {
+  const keys = order.map((key, i) => sql<string>`${sql.ref(key.ref)}::text`.as(`key${i}`));
+  const compiled = keyset(query.select(keys), order, cursor, limit).compile();
+  const { rows } = await db.executeQuery<Record<string, string>>(preparedAs ? asPrepared(preparedAs, compiled) : compiled);
+  const page = keysetPage(rows, limit, (row) => order.map((_, i) => row[`key${i}`]));
+  return { items: `[${page.items.map((row) => row.item).join(',')}]`, next_cursor: page.next_cursor };
+}
+
+/** Answers a `JsonPage` as it is: `{"items":[…],"next_cursor":…}` (the route's schema documents it). */
+export function sendJsonPage(reply: FastifyReply, page: JsonPage): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(`{"items":${page.items},"next_cursor":${JSON.stringify(page.next_cursor)}}`);
 }

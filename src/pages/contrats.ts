@@ -6,7 +6,7 @@
  * page's script to the API, so that the rules live in one place.
  */
 import type { Database } from '../db/database.ts';
-import { listGrid, listNotes, readContract, type ContractSummary, type ContractView, type GridQuery } from '../contracts/contracts.service.ts';
+import { listGrid, listNotes, readContract, type ContractView, type GridItem, type GridQuery } from '../contracts/contracts.service.ts';
 import { assertEditable } from '../contracts/contract.rules.ts';
 import { findOrganization } from '../org/org.repository.ts';
 import { formatDateFr, formatEuros } from '../format/french.ts';
@@ -75,7 +75,7 @@ export interface GridView {
   org: Org | undefined;
   isStaff: boolean;
   query: GridQuery;
-  items: ContractSummary[];
+  items: GridItem[];
   nextCursor: string | null;
   /** A refused filter (the API's 400 message): the grid shows it instead of rows. */
   error: string | null;
@@ -119,7 +119,7 @@ function filterForm(query: GridQuery): SafeHtml {
   </form>`;
 }
 
-function gridRow(c: ContractSummary): SafeHtml {
+function gridRow(c: GridItem): SafeHtml {
   const what = [c.job_title, c.show_title].filter(Boolean).join(' · ');
   return html`<tr data-contract-id="${c.id}">
     <td data-label="Numéro" class="nowrap"><a href="/contrats/${c.id}">${c.contract_number}</a></td>
