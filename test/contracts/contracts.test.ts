@@ -237,6 +237,26 @@ describe('GET /api/contrats (the grid)', () => {
     }
     assert.equal((await call(agent, 'GET', '/api/contrats?limit=200')).statusCode, 200);
   });
+
+  it('should answer each item exactly as the contract reads, without its dates, whatever its text holds', async (t) => {
+    const { agent, staff, call, employee } = await setup(t);
+    // PostgreSQL writes the grid's JSON: quotes, backslashes, control characters, non-Latin names.
+    const awkward = await employee(agent, 'Łukasz "Luk"', 'Dvořák\\Nowak');
+    const show = 'Le "Songe"\\ \u00e0 minuit\n\tacte II \u2028 \u{1F3AD}';
+    const made = await call(agent, 'POST', '/api/contrats', cddu(awkward, { show_title: show, job_title: null, kind: 'CDDU' }));
+    assert.equal(made.statusCode, 201, made.body);
+    const { dates, ...expected } = made.json();
+    assert.equal(dates.length, 2);
+    const grid = await call(agent, 'GET', '/api/contrats?limit=1');
+    assert.equal(grid.headers['content-type'], 'application/json; charset=utf-8');
+    assert.deepEqual(grid.json().items, [expected]);
+    assert.equal(grid.json().items[0].show_title, show);
+    assert.equal(grid.json().items[0].gross_total, '642.40');
+    assert.equal(grid.json().items[0].monthly_gross, null);
+    assert.match(grid.json().items[0].created_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    const staffGrid = await call(staff, 'GET', `/api/staff/contrats?org_id=${expected.org_id}&limit=1`);
+    assert.deepEqual(staffGrid.json().items, [expected]);
+  });
 });
 
 describe('staff routes', () => {
