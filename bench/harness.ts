@@ -214,14 +214,14 @@ export function serviceEnv(dbUrl: string, smtpUrl?: string): Record<string, stri
  * A `--service-root` from before the build step existed runs `src/server.ts` through tsx.
  */
 let serviceScript: string | undefined;
-export function startService(dbUrl: string, smtpUrl?: string): Promise<Server> {
+export function startService(dbUrl: string, smtpUrl?: string, extra: { nodeFlags?: string[]; env?: Record<string, string> } = {}): Promise<Server> {
   if (serviceScript === undefined) {
     const builds = fs.existsSync(path.join(SERVICE_ROOT, 'tsconfig.build.json'));
     if (builds) execFileSync('npm', ['run', '-s', 'build'], { cwd: SERVICE_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     serviceScript = builds ? 'dist/server.js' : 'src/server.ts';
   }
-  const flags = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(RESULTS, 'profiles')}`] : [];
-  return startServer(smtpUrl ? 'service-smtp' : 'service', serviceScript, serviceEnv(dbUrl, smtpUrl), '/readyz', flags, SERVICE_ROOT);
+  const flags = [...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(RESULTS, 'profiles')}`] : []), ...(extra.nodeFlags ?? [])];
+  return startServer(smtpUrl ? 'service-smtp' : 'service', serviceScript, { ...serviceEnv(dbUrl, smtpUrl), ...extra.env }, '/readyz', flags, SERVICE_ROOT);
 }
 
 export function startLimit(dbUrl: string, form: 'rows' | 'json' | 'bare' | 'grid' | 'invite' | 'files'): Promise<Server> {
@@ -350,4 +350,25 @@ export async function runLoadWithCpu(spec: LoadSpec, serverPid: number): Promise
   const result = await runLoad(spec);
   const perRequest = (seconds: number) => round((seconds * 1000) / Math.max(1, result.requests), 2);
   return { ...result, server_cpu_ms: perRequest(cpuSeconds(serverPid) - server), postgres_cpu_ms: perRequest(postgresCpuSeconds() - postgres) };
+}
+
+/**
+ * The main thread's heap after a full collection, in MB, from a server started with
+ * `heapProbe(file)` (bench/heap-probe.mjs): flat across a run means no leak, whatever the RSS.
+ */
+export async function heapAfterFullGcMb(server: Server, file: string): Promise<number> {
+  const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0;
+  process.kill(server.pid, 'SIGWINCH');
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const lines = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+    if (lines.length > before) return Number(lines.at(-1)) / 1e6;
+    if (Date.now() > deadline) throw new Error('the heap probe did not answer');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** What `startService` takes to load the heap probe, writing to `file`. */
+export function heapProbe(file: string) {
+  return { nodeFlags: ['--import', path.join(ROOT, 'bench/heap-probe.mjs')], env: { HEAP_PROBE_FILE: file } };
 }

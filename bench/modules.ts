@@ -23,7 +23,7 @@ import type { LoadResult, LoadSpec } from './load.ts';
 import type { Seeded, SeededOrg } from './seed.ts';
 import {
   checkLoad, durationSeconds, fmtLoad, get, label, log, loggedErrors, median, problem, quick, results, round,
-  rounds, runJsonScript, runLoad, runLoadWithCpu, startLimit, startService, summarize, tmpDir, vmHwmMb, vmRssMb, warmupSeconds, type Sample, type Server,
+  heapAfterFullGcMb, heapProbe, rounds, runJsonScript, runLoad, runLoadWithCpu, startLimit, startService, summarize, tmpDir, vmHwmMb, vmRssMb, warmupSeconds, type Sample, type Server,
 } from './harness.ts';
 
 /** What the modules' scenarios need beyond `seed.ts`'s data. */
@@ -350,7 +350,8 @@ export async function pdfScenario(dbUrl: string, data: ModulesData): Promise<voi
 
   // 2. Memory over 2,000 PDFs, and GET /api/access's latency meanwhile, on a fresh server.
   const total = quick ? 100 : 2000;
-  const fresh = await startService(dbUrl);
+  const probeFile = path.join(tmpDir, 'heap-probe.txt');
+  const fresh = await startService(dbUrl, undefined, heapProbe(probeFile));
   try {
     const access: LoadSpec = {
       url: `${fresh.base}/api/access`,
@@ -367,6 +368,7 @@ export async function pdfScenario(dbUrl: string, data: ModulesData): Promise<voi
     const idle = await runLoad(access);
     log(`  GET /api/access (10 members), idle:           ${fmtLoad(idle)}`);
     checkLoad('GET /api/access idle', idle);
+    const heapBefore = await heapAfterFullGcMb(fresh, probeFile);
     const rss: Array<{ t: number; mb: number }> = [];
     const started = Date.now();
     const sampler = setInterval(() => rss.push({ t: Date.now() - started, mb: vmRssMb(fresh.pid) }), 200);
@@ -393,9 +395,11 @@ export async function pdfScenario(dbUrl: string, data: ModulesData): Promise<voi
     const quarter = at(0.25);
     const end = rss.at(-1)!.mb;
     const peak = vmHwmMb(fresh.pid);
+    const heapAfter = await heapAfterFullGcMb(fresh, probeFile);
     log(
       `  ${total} PDFs in ${(elapsed / 1000).toFixed(1)} s: RSS ${startRss.toFixed(0)} MB before, ${quarter.toFixed(0)} at 25 %, ` +
-        `${at(0.5).toFixed(0)} at 50 %, ${at(0.75).toFixed(0)} at 75 %, ${end.toFixed(0)} at the end; peak ${peak.toFixed(0)} MB`,
+        `${at(0.5).toFixed(0)} at 50 %, ${at(0.75).toFixed(0)} at 75 %, ${end.toFixed(0)} at the end; peak ${peak.toFixed(0)} MB; ` +
+        `main thread's heap after a full GC: ${heapBefore.toFixed(1)} MB before, ${heapAfter.toFixed(1)} after`,
     );
     results.push({
       scenario: `POST /api/generate-contract-pdf, ${label(total)} PDFs at ${PDF_CONNECTIONS} connections: server RSS`,
@@ -410,6 +414,19 @@ export async function pdfScenario(dbUrl: string, data: ModulesData): Promise<voi
       start_rss_mb: round(startRss, 0),
       rss_mb_at: { '25%': round(quarter, 0), '50%': round(at(0.5), 0), '75%': round(at(0.75), 0), '100%': round(end, 0) },
       peak_rss_mb: round(peak, 0),
+      pdfs: total,
+    });
+    results.push({
+      scenario: `POST /api/generate-contract-pdf, ${label(total)} PDFs: the main thread's heap after a full GC (bench/heap-probe.mjs)`,
+      rps: null,
+      p50_ms: null,
+      p99_ms: null,
+      limit_rps: null,
+      // No leak: what a full collection leaves, before the PDFs against after them (≥ 0.9).
+      ratio: round(heapBefore / heapAfter, 2),
+      target_ratio: 0.9,
+      heap_mb_before: round(heapBefore, 1),
+      heap_mb_after: round(heapAfter, 1),
       pdfs: total,
     });
     results.push({

@@ -5,9 +5,16 @@
  * What cannot cross threads (functions) is set up here: the fonts, the table layout, the footer.
  */
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import pdfmake from 'pdfmake';
 import type { CustomTableLayout, TDocumentDefinitions } from 'pdfmake/interfaces.js';
 import type { PdfDocument } from './document.ts';
+
+// This thread yields to the event loop: on Linux a thread's nice value is its own (the process's
+// other threads keep theirs), so `GET /api/access` keeps its latency while every core renders.
+// Elsewhere this lowers the whole process, so only Linux does it.
+const RENDER_NICENESS = 10;
+if (process.platform === 'linux') os.setPriority(Math.min(19, os.getPriority() + RENDER_NICENESS));
 
 // Two fonts. Helvetica, a standard PDF font: nothing to embed (a contract is 4 KB and renders
 // about five times faster), and its WinAnsi encoding covers French (é, à, ç, œ, « », ’) and

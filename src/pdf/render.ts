@@ -3,9 +3,10 @@
  * worker threads, so that rendering never blocks the event loop (issue 18: `GET /api/access`
  * keeps its latency while PDFs are rendered).
  *
- * The pool has one thread per core but one, leaving a core to the event loop (at least one
- * thread). Threads start on the first PDF and stop after a minute without work; an idle pool
- * never keeps the process alive.
+ * The pool has one thread per core, each at a lower priority than the event loop (see
+ * `pdf.worker.ts`): rendering takes whatever CPU the requests leave, and a request never waits
+ * behind a PDF for a core. Threads start on the first PDF and stop after a minute without
+ * work; an idle pool never keeps the process alive.
  */
 import os from 'node:os';
 import { Piscina } from 'piscina';
@@ -20,7 +21,7 @@ const fromSource = import.meta.url.endsWith('.ts');
 const WORKER = new URL(fromSource ? './pdf.worker.ts' : './pdf.worker.js', import.meta.url);
 const hasTsx = process.execArgv.some((arg, i, all) => /^--(import|loader)=?tsx/.test(arg) || (arg === '--import' && all[i + 1] === 'tsx'));
 
-export const PDF_THREADS = Math.max(1, os.availableParallelism() - 1);
+export const PDF_THREADS = os.availableParallelism();
 
 let pool: Piscina | null = null;
 
