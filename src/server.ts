@@ -8,7 +8,7 @@
  * release the data-directory lock.
  */
 import path from 'node:path';
-import Fastify from 'fastify';
+import Fastify, { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import closeWithGrace from 'close-with-grace';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ConfigError, loadConfig, redactUrl, type Config } from './config.ts';
@@ -29,6 +29,20 @@ export const LOG_REDACT = [
   'headers.cookie',
   'headers.authorization',
 ];
+
+/**
+ * One log line per request, written when it is answered: address, status and milliseconds
+ * together. Fastify writes two (one on arrival, one on answer), each a synchronous write to
+ * stdout on the event loop's thread. Errors, 404s and refusals keep Fastify's own lines.
+ */
+class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
+}
 
 /** Requests in flight, running commands and the current e-mail get this long at shutdown. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -78,6 +92,7 @@ async function start(config: Config): Promise<void> {
   const server = Fastify({
     ...appOptions(config),
     logger: { level: config.logLevel, redact: { paths: LOG_REDACT, censor: '[redacted]' } },
+    logController: new OneLinePerRequest(),
     // Once shutdown starts, new requests get 503 while those in flight finish.
     return503OnClosing: true,
     connectionTimeout: 30_000,

@@ -130,7 +130,7 @@ describe('the server on the embedded database', () => {
     assert.equal(unknown.stderr, 'payroll-access: no account with e-mail nobody@example.com\n');
   });
 
-  it('should log each request with its id and never a cookie or authorization secret', async () => {
+  it('should log each request in one line with its id and never a cookie or authorization secret', async () => {
     const cookieSecret = secret('cookie');
     const bearer = secret('bearer');
     const res = await fetch(`${server.url}/api/me`, {
@@ -149,7 +149,13 @@ describe('the server on the embedded database', () => {
     const lines = logs.trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>);
     const ids = lines.filter((l) => l.req?.url === '/api/me').map((l) => l.reqId as unknown);
     assert.ok(ids.length > 0 && ids.every((id) => typeof id === 'string' && id !== ''), 'request logs carry a request id');
-    assert.ok(lines.some((l) => ids.includes(l.reqId) && l.res?.statusCode === 401), 'the response log has the same id');
+    // One line per request, written once it is answered: the address and the status together.
+    const answered = lines.filter((l) => l.req?.url === '/api/me' && l.res?.statusCode === 401);
+    assert.equal(answered.length, 1);
+    assert.equal(answered[0]!.msg, 'request completed');
+    assert.equal(answered[0]!.req.method, 'GET');
+    assert.equal(typeof answered[0]!.responseTime, 'number');
+    assert.equal(lines.filter((l) => l.reqId === answered[0]!.reqId).length, 1, 'no second line for the same request');
   });
 
   it("should keep DATA_DIR its owner's alone: the database, e-mails, lock and socket", async () => {
