@@ -317,22 +317,31 @@ export function vmRssMb(pid: number): number {
   return kb / 1024;
 }
 
-/** CPU seconds (user + system) a process has used so far, from `/proc/<pid>/stat`. */
-export function cpuSeconds(pid: number): number {
-  // The fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+/**
+ * CPU seconds (user + system) a process has used so far, from `/proc/<pid>/stat`; with
+ * `reapedChildren`, also what its ended children used (counted once it has waited for them).
+ */
+export function cpuSeconds(pid: number, reapedChildren = false): number {
+  // The fields after the command name (which may hold spaces): utime and stime are the 12th
+  // and 13th, cutime and cstime the 14th and 15th.
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  const own = Number(fields[11]) + Number(fields[12]);
+  return (reapedChildren ? own + Number(fields[13]) + Number(fields[14]) : own) / CLOCK_TICKS;
 }
 const CLOCK_TICKS = 100;
 
-/** CPU seconds used so far by every PostgreSQL process of the machine (server and backends). */
+/**
+ * CPU seconds used so far by every PostgreSQL process of the machine (server and backends).
+ * A backend that ends (a pool closing an idle connection) takes its CPU out of the running
+ * processes and into the server's count of its reaped children, so the total never drops.
+ */
 export function postgresCpuSeconds(): number {
   let total = 0;
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += cpuSeconds(Number(entry));
+      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += cpuSeconds(Number(entry), true);
     } catch {
       // the process ended meanwhile
     }
@@ -345,6 +354,13 @@ export function postgresCpuSeconds(): number {
  * PostgreSQL. On a 2-core machine shared with the load generator, this tells where a ratio is
  * lost better than req/s alone.
  */
+export type CpuSample = Sample & { server_cpu_ms: number; postgres_cpu_ms: number };
+
+/** Median CPU milliseconds per request of a target's runs, its server's and PostgreSQL's apart. */
+export function medianCpu(samples: CpuSample[]): { server_cpu_ms: number; postgres_cpu_ms: number } {
+  return { server_cpu_ms: median(samples.map((s) => s.server_cpu_ms)), postgres_cpu_ms: median(samples.map((s) => s.postgres_cpu_ms)) };
+}
+
 export async function runLoadWithCpu(spec: LoadSpec, serverPid: number): Promise<LoadResult & { server_cpu_ms: number; postgres_cpu_ms: number }> {
   const [server, postgres] = [cpuSeconds(serverPid), postgresCpuSeconds()];
   const result = await runLoad(spec);

@@ -40,8 +40,8 @@ import { billingScenario } from './billing.ts';
 import { filesScenario, gridScenario, pdfScenario, seedModules } from './modules.ts';
 import {
   args, benchDatabase, contracts, checkLoad, children, CONNECTIONS, durationSeconds, fmtLoad, get, INVITE_PREFIX, itemsOf, label, log,
-  loggedErrors, median, only, problem, problems, quick, RESULTS, ROOT, round, rounds, results, runLoad, SERVICE_ROOT, setTmpDir,
-  sizes, startLimit, startService, summarize, tmpDir, vmHwmMb, warmupSeconds, type ResultRow, type Sample, type Server,
+  loggedErrors, median, only, problem, problems, quick, RESULTS, ROOT, round, rounds, results, runLoad, runLoadWithCpu, medianCpu, SERVICE_ROOT, setTmpDir,
+  sizes, startLimit, startService, summarize, tmpDir, vmHwmMb, warmupSeconds, type CpuSample, type ResultRow, type Sample, type Server,
 } from './harness.ts';
 
 async function getScenarios(dbUrl: string, data: Seeded): Promise<void> {
@@ -67,7 +67,8 @@ async function getScenarios(dbUrl: string, data: Seeded): Promise<void> {
       if (svc !== rows || svc !== json || svc !== bare) problem(`${org.name}: the limit servers do not answer what the service answers`);
     }
 
-    const samples = new Map<string, Sample[]>();
+    const samples = new Map<string, CpuSample[]>();
+    const pids: Record<Target, number> = { service: service.pid, rows: rowsLimit.pid, json: jsonLimit.pid, bare: bareLimit.pid };
     const targets: Target[] = ['service', 'rows', 'json', 'bare'];
     for (let r = 0; r < rounds; r++) {
       for (const org of data.orgs) {
@@ -83,9 +84,9 @@ async function getScenarios(dbUrl: string, data: Seeded): Promise<void> {
             headers: headersOf(target, org.adminCookie),
           };
           if (r === 0 && warmupSeconds > 0) await runLoad({ ...spec, durationSeconds: warmupSeconds });
-          const result = await runLoad(spec);
+          const result = await runLoadWithCpu(spec, pids[target]);
           const what = `${target.padEnd(7)} ${label(org.members).padStart(6)} members, round ${r + 1}`;
-          log(`  ${what}: ${fmtLoad(result)}`);
+          log(`  ${what}: ${fmtLoad(result)}  CPU/request: server ${result.server_cpu_ms} ms, PostgreSQL ${result.postgres_cpu_ms} ms`);
           checkLoad(`GET ${what}`, result);
           const key = `${target}:${org.id}`;
           samples.set(key, [...(samples.get(key) ?? []), result]);
@@ -98,9 +99,9 @@ async function getScenarios(dbUrl: string, data: Seeded): Promise<void> {
       const json = summarize(samples.get(`json:${org.id}`)!);
       const bare = summarize(samples.get(`bare:${org.id}`)!);
       const forms = [
-        ['rows (a)', rows],
-        ['json_agg (b)', json],
-        ['service SQL, bare node:http (c)', bare],
+        ['rows (a)', rows, 'rows'],
+        ['json_agg (b)', json, 'json'],
+        ['service SQL, bare node:http (c)', bare, 'bare'],
       ] as const;
       const fastest = forms.reduce((best, form) => (form[1].rps > best[1].rps ? form : best));
       const limitRps = fastest[1].rps;
@@ -116,6 +117,9 @@ async function getScenarios(dbUrl: string, data: Seeded): Promise<void> {
         limit_bare: bare,
         ratio_to_bare: round(svc.rps / bare.rps, 2),
         runs: samples.get(`service:${org.id}`)!.map((s) => round(s.rps, 1)),
+        ...medianCpu(samples.get(`service:${org.id}`)!),
+        limit_server_cpu_ms: medianCpu(samples.get(`${fastest[2]}:${org.id}`)!).server_cpu_ms,
+        limit_postgres_cpu_ms: medianCpu(samples.get(`${fastest[2]}:${org.id}`)!).postgres_cpu_ms,
         connections: CONNECTIONS,
       });
     }
