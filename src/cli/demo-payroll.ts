@@ -11,7 +11,7 @@ import { insertNewEmployee } from '../employees/employees.service.ts';
 import type { EmployeeFieldsInput } from '../employees/employee.rules.ts';
 import { insertNewPayslip } from '../payslips/payslips.service.ts';
 import { insertNewTransfer } from '../transfers/transfers.service.ts';
-import { todayInParis } from '../transfers/transfer.rules.ts';
+import { todayInFrance } from '../format/french.ts';
 
 interface DemoContract extends ContractInput {
   /** Index in the organization's employees. */
@@ -141,7 +141,7 @@ async function createPayroll(change: Change, orgId: string, agent: { userId: str
     payslips.push(await insertNewPayslip(change, agent, { ...payslip, org_id: orgId, employee_id: employees[employee]!.id, contract_ids: paid.map((i) => contracts[i]!) }));
   }
   if (demo.transfer?.length) {
-    const inAWeek = new Date(`${todayInParis()}T00:00:00Z`);
+    const inAWeek = new Date(`${todayInFrance()}T00:00:00Z`);
     inAWeek.setUTCDate(inAWeek.getUTCDate() + 7);
     await insertNewTransfer(change, agent, demo.transfer.map((i) => payslips[i]!), inAWeek.toISOString().slice(0, 10));
   }

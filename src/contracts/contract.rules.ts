@@ -8,6 +8,7 @@ import { fieldErrors } from '../http/errors.ts';
 import { isStorableMoney, parseQuantity, requireMoney, sumMoney, type Money } from '../money/money.ts';
 import { contractErrors } from './contract.errors.ts';
 import { formatSeriesNumber } from '../db/number-series.ts';
+import { dateTimeFormat } from '../format/french.ts';
 
 export const CONTRACT_KINDS = ['CDDU', 'CDD', 'CDI'] as const satisfies readonly ContractKind[];
 export const CONTRACT_STATUSES = ['brouillon', 'a_signer', 'signe', 'annule'] as const satisfies readonly ContractStatus[];
@@ -24,7 +25,7 @@ export const NUMBERING_TIME_ZONE = 'Europe/Paris';
 
 /** The year a contract created at `now` is numbered in. */
 export function numberingYear(now: Date): number {
-  return Number(new Intl.DateTimeFormat('en', { year: 'numeric', timeZone: NUMBERING_TIME_ZONE }).format(now));
+  return Number(dateTimeFormat('en', { year: 'numeric', timeZone: NUMBERING_TIME_ZONE }).format(now));
 }
 
 /**

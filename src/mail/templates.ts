@@ -11,6 +11,7 @@
  * blocks and external resources, and tables are what they all render the same way.
  */
 import type { RenderedMail } from './outbox.ts';
+import { dateTimeFormat } from '../format/french.ts';
 
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -58,7 +59,7 @@ export function roleLabel(role: string): string {
  * @example formatMailDate(new Date('2026-11-22T09:05:00Z'), 'Europe/Paris') // '22 novembre 2026 à 10:05'
  */
 export function formatMailDate(date: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone }).format(date);
+  return dateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone }).format(date);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 /** French words of the pages: roles (shared with the e-mails), statuses, audit actions. */
 import { roleLabel } from '../mail/templates.ts';
+import { dateTimeFormat } from '../format/french.ts';
 
 export { roleLabel };
 
@@ -40,5 +41,5 @@ export function actionLabel(action: string, byCommandLine = false): string {
 
 /** Dates on the pages: `fr-FR`, short, in the service's time zone. */
 export function formatPageDate(date: Date | string, timeZone: string): string {
-  return new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short', timeStyle: 'short', timeZone }).format(new Date(date));
+  return dateTimeFormat('fr-FR', { dateStyle: 'short', timeStyle: 'short', timeZone }).format(new Date(date));
 }

@@ -11,7 +11,7 @@ import { isUuid } from '../http/input.ts';
 import { formatDateFr, formatEuros } from '../format/french.ts';
 import { listAvailablePayslips } from '../payslips/payslips.service.ts';
 import { listStaffTransfers, readTransfer } from '../transfers/transfers.service.ts';
-import { todayInParis } from '../transfers/transfer.rules.ts';
+import { todayInFrance } from '../format/french.ts';
 import { html, type SafeHtml } from './html.ts';
 import { dash, listHref, listQueryOf, listSummary, pagerNav, readList, type ListQuery } from './page-parts.ts';
 import { confirmDialog, statusRegion } from './layout.ts';
@@ -67,7 +67,7 @@ export async function loadStaffTransfers(db: Database, rawQuery: unknown): Promi
     batches: batches.items,
     nextBatches: batches.nextCursor,
     created,
-    today: todayInParis(),
+    today: todayInFrance(),
   };
 }
 

@@ -4,7 +4,8 @@
  */
 import type { TransferStatus } from '../db/schema.ts';
 import { fieldErrors } from '../http/errors.ts';
-import { NUMBERING_TIME_ZONE, parseIsoDate } from '../contracts/contract.rules.ts';
+import { parseIsoDate } from '../contracts/contract.rules.ts';
+import { todayInFrance } from '../format/french.ts';
 import { MAX_BATCH_SIZE, transferErrors } from './transfer.errors.ts';
 
 export const TRANSFER_STATUSES = ['genere', 'execute', 'annule'] as const satisfies readonly TransferStatus[];
@@ -30,13 +31,8 @@ export function parsePayslipIds(raw: unknown): string[] {
   return ids;
 }
 
-/** Today in the operator's calendar, 'YYYY-MM-DD'. */
-export function todayInParis(now: Date = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: NUMBERING_TIME_ZONE }).format(now);
-}
-
 /** `execution_date`: a date, today (Europe/Paris) or later, within a year: a bank refuses a past one. */
-export function parseExecutionDate(raw: unknown, today: string = todayInParis()): string {
+export function parseExecutionDate(raw: unknown, today: string = todayInFrance()): string {
   if (raw === undefined || raw === null || raw === '') throw fieldErrors.missing('execution_date', "La date d'exécution");
   const date = parseIsoDate(raw);
   if (!date || date < today || date > addDays(today, 366)) throw transferErrors.invalidExecutionDate();

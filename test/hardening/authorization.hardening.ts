@@ -15,7 +15,7 @@ import { insertNewContract } from '../../src/contracts/contracts.service.ts';
 import { insertNewEmployee } from '../../src/employees/employees.service.ts';
 import { insertNewPayslip } from '../../src/payslips/payslips.service.ts';
 import { insertNewTransfer } from '../../src/transfers/transfers.service.ts';
-import { todayInParis } from '../../src/transfers/transfer.rules.ts';
+import { todayInFrance } from '../../src/format/french.ts';
 import { insertInvoiceBulk } from '../../src/invoices/invoices.service.ts';
 import { orgScope } from '../../src/org/scope.ts';
 
@@ -145,7 +145,7 @@ const MODULE_RULES: RouteRule[] = [
   { name: 'PUT /api/staff/payslips/:payslip/pdf', readsBody: false, payload: () => PDF, expect: staffOnlyWith(200) },
   { name: 'GET /api/staff/payslips/available', readsBody: false, expect: staffOnlyWith(200) },
   { name: 'GET /api/staff/virements', readsBody: false, expect: staffOnlyWith(200) },
-  { name: 'POST /api/staff/virements', readsBody: false, payload: (f) => ({ payslip_ids: [f.payslip], execution_date: todayInParis() }), expect: staffOnlyWith(201) },
+  { name: 'POST /api/staff/virements', readsBody: false, payload: (f) => ({ payslip_ids: [f.payslip], execution_date: todayInFrance() }), expect: staffOnlyWith(201) },
   { name: 'GET /api/staff/virements/:batch', readsBody: false, expect: staffOnlyWith(200) },
   { name: 'GET /api/staff/virements/:batch/sepa.xml', readsBody: false, expect: staffOnlyWith(200) },
   { name: 'POST /api/staff/virements/:batch/executed', readsBody: false, expect: staffOnlyWith(200) },
@@ -192,7 +192,7 @@ async function makeFixtures(app: FastifyInstance, orgId: string, agent: Person, 
     const payslipPdf = await app.files.put(change.trx, { content: PDF, contentType: 'application/pdf', filename: 'bulletin.pdf', orgId });
     await change.trx.updateTable('payslips').set({ pdf_id: payslipPdf }).where('id', '=', payslip).execute();
     const paid = await insertNewPayslip(change, actor.caller, payslipOf);
-    const batch = await insertNewTransfer(change, actor.caller, [paid], todayInParis());
+    const batch = await insertNewTransfer(change, actor.caller, [paid], todayInFrance());
     const [invoice] = await insertInvoiceBulk(change, null, { invoice_type: 'paie_mensuelle', payment_method: 'virement', period_label: 'Confidentiel', invoices: [{ org_id: orgId, lines: INVOICE_LINES }] });
     return { org: orgId, employee: employee.id, contract, signed, payslip, batch, invoice: invoice!.id };
   });

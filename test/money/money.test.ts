@@ -5,7 +5,9 @@ import {
   compareMoney, isStorableMoney, moneyFromDb, multiplyMoney, parseMoney, parseQuantity, parseRate,
   percentOfMoney, requireMoney, sumMoney, MONEY_MAX, type Money,
 } from '../../src/money/money.ts';
-import { formatDateFr, formatEuros } from '../../src/format/french.ts';
+import { dateTimeFormat, formatDateFr, formatEuros, todayInFrance } from '../../src/format/french.ts';
+import { formatMailDate } from '../../src/mail/templates.ts';
+import { formatPageDate } from '../../src/pages/labels.ts';
 import { AppError } from '../../src/http/errors.ts';
 
 const NBSP = '\u00a0';
@@ -157,5 +159,22 @@ describe('French formats', () => {
   it('should write dates as DD/MM/YYYY', () => {
     assert.equal(formatDateFr('2027-03-12'), '12/03/2027');
     assert.throws(() => formatDateFr('12/03/2027'));
+  });
+
+  it("should date documents in the operator's calendar, Paris time, across a year's end", () => {
+    assert.equal(todayInFrance(new Date('2026-12-31T22:59:59Z')), '2026-12-31');
+    assert.equal(todayInFrance(new Date('2026-12-31T23:00:00Z')), '2027-01-01');
+    assert.equal(todayInFrance(new Date('2027-07-01T21:59:59Z')), '2027-07-01');
+    assert.equal(todayInFrance(new Date('2027-07-01T22:00:00Z')), '2027-07-02');
+  });
+
+  it('should make each date format once and give each time zone its own', () => {
+    assert.equal(dateTimeFormat('fr-FR', { dateStyle: 'short', timeZone: 'Europe/Paris' }), dateTimeFormat('fr-FR', { dateStyle: 'short', timeZone: 'Europe/Paris' }));
+    assert.notEqual(dateTimeFormat('fr-FR', { dateStyle: 'short', timeZone: 'Europe/Paris' }), dateTimeFormat('fr-FR', { dateStyle: 'short', timeZone: 'UTC' }));
+    const date = new Date('2026-11-22T23:05:00Z');
+    assert.equal(formatMailDate(date, 'Europe/Paris'), '23 novembre 2026 à 00:05');
+    assert.equal(formatMailDate(date, 'UTC'), '22 novembre 2026 à 23:05');
+    assert.equal(formatPageDate(date, 'Europe/Paris'), '23/11/2026 00:05');
+    assert.equal(formatPageDate(date, 'America/New_York'), '22/11/2026 18:05');
   });
 });

@@ -5,7 +5,7 @@
  */
 import { build } from '../helper.ts';
 import { createOrg, member, signedIn, type Person } from '../support/fixtures.ts';
-import { todayInParis } from '../../src/transfers/transfer.rules.ts';
+import { todayInFrance } from '../../src/format/french.ts';
 
 export const OPERATOR_ENV = { OPERATOR_NAME: 'Odentas Paie', OPERATOR_IBAN: 'FR7630004000031234567890143', OPERATOR_BIC: 'BNPAFRPP' };
 
@@ -19,7 +19,7 @@ export const IBAN = {
 
 /** A date `days` after today in Paris ('YYYY-MM-DD'). */
 export function inDays(days: number): string {
-  const date = new Date(`${todayInParis()}T00:00:00Z`);
+  const date = new Date(`${todayInFrance()}T00:00:00Z`);
   date.setUTCDate(date.getUTCDate() + days);
   return date.toISOString().slice(0, 10);
 }

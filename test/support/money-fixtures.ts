@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../src/db/database.ts';
-import { todayInParis } from '../../src/transfers/transfer.rules.ts';
+import { todayInFrance } from '../../src/format/french.ts';
 import { createOrg, member, signedIn, type Person } from './fixtures.ts';
 
 /** A small valid-looking PDF (the upload checks its `%PDF-` start). */
@@ -17,7 +17,7 @@ export const HOSTILE_NAME = '<img src=x onerror=alert(1)>';
 
 /** A date `days` after today in Paris (`YYYY-MM-DD`): a batch executes today or later. */
 export function daysFromToday(days: number): string {
-  const date = new Date(`${todayInParis()}T00:00:00Z`);
+  const date = new Date(`${todayInFrance()}T00:00:00Z`);
   date.setUTCDate(date.getUTCDate() + days);
   return date.toISOString().slice(0, 10);
 }
