@@ -9,24 +9,13 @@
  */
 import fs from 'node:fs';
 import { openDatabase } from '../src/db/database.ts';
-import { readContract } from '../src/contracts/contracts.service.ts';
-import { contractDocument } from '../src/contracts/contract.pdf.ts';
-import { findEmployee } from '../src/employees/employees.repository.ts';
-import { findEmployer } from '../src/org/org.repository.ts';
-import { NUMBERING_TIME_ZONE } from '../src/contracts/contract.rules.ts';
+import { contractDocumentOf, readContract } from '../src/contracts/contracts.service.ts';
 import render from '../src/pdf/pdf.worker.ts';
 
 const input = JSON.parse(process.argv[2] ?? '{}') as { databaseUrl: string; orgId: string; contractId: string; seconds: number; out?: string };
 const handle = await openDatabase({ databaseUrl: input.databaseUrl, pgliteDir: 'memory://', maxConnections: 1 });
-const contract = await readContract(handle.db, input.orgId, input.contractId);
-const [employer, employee] = await Promise.all([findEmployer(handle.db, input.orgId), findEmployee(handle.db, input.orgId, contract.employee_id)]);
+const doc = await contractDocumentOf(handle.db, input.orgId, await readContract(handle.db, input.orgId, input.contractId));
 await handle.close();
-const doc = contractDocument({
-  ...contract,
-  employer: { name: employer?.name ?? '', structure_api: employer?.structure_api ?? null, siret: employer?.siret ?? null },
-  employee: { first_name: contract.employee.first_name, last_name: contract.employee.last_name, category: employee?.category ?? null },
-  issuedOn: new Intl.DateTimeFormat('en-CA', { timeZone: NUMBERING_TIME_ZONE }).format(new Date()),
-});
 
 // pdfmake writes its layout into the definition it renders: each rendering gets a fresh copy,
 // as each of the service's does (the worker pool's message is a structured clone).

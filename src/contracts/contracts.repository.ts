@@ -1,6 +1,6 @@
 /** SQL of contracts (MODULES 4): contracts, their salaries by date, their notes, their numbers. */
 import { sql, type ExpressionBuilder } from 'kysely';
-import type { Database } from '../db/database.ts';
+import { executePrepared, takeFirstPrepared, type Database } from '../db/database.ts';
 import { json, jsonObject, type JsonText } from '../db/json-text.ts';
 import { keyset, keysetJsonPage, type CursorValue, type JsonPage, type KeysetOrder } from '../http/list.ts';
 import type { ContractKind, ContractStatus, DB } from '../db/schema.ts';
@@ -45,7 +45,20 @@ export type ContractRow = Awaited<ReturnType<typeof findContract>> & object;
 export function findContract(db: Database, orgId: string | null, id: string) {
   let query = selectContracts(db).where('contracts.id', '=', id);
   if (orgId !== null) query = query.where('contracts.org_id', '=', orgId);
-  return query.executeTakeFirst();
+  return takeFirstPrepared(db, 'contract', query);
+}
+
+/**
+ * What a contract's document says of its parties beyond the contract's row: the employer
+ * (organization) and the employee's category, in one statement.
+ */
+export function findDocumentParties(db: Database, orgId: string, employeeId: string) {
+  const query = db
+    .selectFrom('organizations')
+    .leftJoin('employees', (join) => join.onRef('employees.org_id', '=', 'organizations.id').on('employees.id', '=', employeeId))
+    .select(['organizations.name', 'organizations.structure_api', 'organizations.siret', 'employees.category'])
+    .where('organizations.id', '=', orgId);
+  return takeFirstPrepared(db, 'document_parties', query);
 }
 
 /** The files of a contract of `orgId`, or undefined. */
@@ -61,19 +74,15 @@ export function lockContract(db: Database, orgId: string | null, id: string) {
     .where('id', '=', id)
     .forUpdate();
   if (orgId !== null) query = query.where('org_id', '=', orgId);
-  return query.executeTakeFirst();
+  return takeFirstPrepared(db, 'contract_lock', query);
 }
 
 export type LockedContract = Awaited<ReturnType<typeof lockContract>> & object;
 
 /** The dates of a contract, in the order they were given. */
 export function listDates(db: Database, contractId: string): Promise<ContractDate[]> {
-  return db
-    .selectFrom('contract_dates')
-    .select(['date', 'nature', 'quantity', 'amount'])
-    .where('contract_id', '=', contractId)
-    .orderBy('position')
-    .execute() as Promise<ContractDate[]>;
+  const query = db.selectFrom('contract_dates').select(['date', 'nature', 'quantity', 'amount']).where('contract_id', '=', contractId).orderBy('position');
+  return executePrepared(db, 'contract_dates', query) as Promise<ContractDate[]>;
 }
 
 /** Replaces the dates of a contract. */
@@ -112,11 +121,8 @@ export interface ContractChanges {
 
 export async function updateContract(db: Database, id: string, changes: ContractChanges): Promise<void> {
   const { fields, ...rest } = changes;
-  await db
-    .updateTable('contracts')
-    .set({ ...fields, ...rest, updated_at: sql`now()` })
-    .where('id', '=', id)
-    .execute();
+  // Prepared: one statement per set of changed columns (a PDF, a status, an edit of the fields).
+  await executePrepared(db, 'contract_update', db.updateTable('contracts').set({ ...fields, ...rest, updated_at: sql`now()` }).where('id', '=', id));
 }
 
 /** Employee names are searched on their contracts: keep the contracts' search text in step. */

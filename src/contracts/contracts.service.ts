@@ -16,7 +16,7 @@ import type { Caller } from '../identity/identity.service.ts';
 import { contractNoteEmail } from '../mail/templates.ts';
 import { moneyFromDb, parseQuantity, type Money } from '../money/money.ts';
 import { isUuid } from '../org/resolution.ts';
-import { findEmployer, findOrganization } from '../org/org.repository.ts';
+import { findOrganization } from '../org/org.repository.ts';
 import { renderPdf } from '../pdf/render.ts';
 import { todayInFrance } from '../format/french.ts';
 import { contractDocument } from './contract.pdf.ts';
@@ -326,15 +326,7 @@ export async function generateContractPdf(ctx: ContractContext, actor: Actor & {
   if (contractId === undefined || contractId === null || contractId === '') throw fieldErrors.missing('contract_id', 'Le contrat');
   const contract = typeof contractId === 'string' ? await readContract(ctx.db, actor.orgId, contractId).catch(notFoundAsUndefined) : undefined;
   if (!contract) throw contractErrors.notFound();
-  const [employer, employee] = await Promise.all([findEmployer(ctx.db, actor.orgId), findEmployee(ctx.db, actor.orgId, contract.employee_id)]);
-  const pdf = await renderPdf(
-    contractDocument({
-      ...contract,
-      employer: { name: employer?.name ?? '', structure_api: employer?.structure_api ?? null, siret: employer?.siret ?? null },
-      employee: { first_name: contract.employee.first_name, last_name: contract.employee.last_name, category: employee?.category ?? null },
-      issuedOn: todayInFrance(),
-    }),
-  );
+  const pdf = await renderPdf(await contractDocumentOf(ctx.db, actor.orgId, contract));
   const fileId = await applyChange(ctx, async (change) => {
     const current = await lockOrNotFound(change.trx, actor.orgId, contract.id);
     const id = await ctx.files.put(change.trx, { content: pdf, contentType: 'application/pdf', filename: `${current.contract_number}.pdf`, orgId: current.org_id });
@@ -344,6 +336,17 @@ export async function generateContractPdf(ctx: ContractContext, actor: Actor & {
     return id;
   });
   return { ok: true as const, ...ctx.files.signedUrl(fileId) };
+}
+
+/** The contract's document as `POST /api/generate-contract-pdf` renders it, dated today. */
+export async function contractDocumentOf(db: Database, orgId: string, contract: ContractView) {
+  const parties = await repo.findDocumentParties(db, orgId, contract.employee_id);
+  return contractDocument({
+    ...contract,
+    employer: { name: parties?.name ?? '', structure_api: parties?.structure_api ?? null, siret: parties?.siret ?? null },
+    employee: { first_name: contract.employee.first_name, last_name: contract.employee.last_name, category: parties?.category ?? null },
+    issuedOn: todayInFrance(),
+  });
 }
 
 function notFoundAsUndefined(error: unknown): undefined {

@@ -4,7 +4,7 @@
  */
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { CompiledQuery, Kysely, PostgresDialect, sql, type RawBuilder } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, sql, type Compilable, type RawBuilder } from 'kysely';
 import pg from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
 import { createCopyOut, type CopyOut } from './copy-out.ts';
@@ -57,9 +57,22 @@ export function preparedStatement(name: string): RawBuilder<unknown> {
 const PREPARED = /^\/\* prepared ([a-z_]+) \*\/ /;
 
 /** A query built by Kysely's builder, marked like `preparedStatement(name)` (same rules). */
-export function asPrepared(name: string, query: CompiledQuery): CompiledQuery {
+export function asPrepared<O>(name: string, query: CompiledQuery<O>): CompiledQuery<O> {
   if (!/^[a-z_]+$/.test(name)) throw new Error(`bad statement name ${name}`);
-  return CompiledQuery.raw(`/* prepared ${name} */ ${query.sql}`, [...query.parameters]);
+  return CompiledQuery.raw(`/* prepared ${name} */ ${query.sql}`, [...query.parameters]) as CompiledQuery<O>;
+}
+
+/**
+ * The rows of a builder's query run as a prepared statement (`asPrepared`): for the statements
+ * a hot path runs every time, whose plan does not depend on the values (a lookup by key).
+ */
+export async function executePrepared<O>(db: Database, name: string, query: Compilable<O>): Promise<O[]> {
+  return (await db.executeQuery(asPrepared(name, query.compile()))).rows;
+}
+
+/** The first row of `executePrepared`, or undefined. */
+export async function takeFirstPrepared<O>(db: Database, name: string, query: Compilable<O>): Promise<O | undefined> {
+  return (await executePrepared(db, name, query))[0];
 }
 const statementNames = new Map<string, string>();
 

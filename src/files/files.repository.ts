@@ -1,6 +1,6 @@
 /** The SQL of the file store: the `files` rows and the generated signing key (`app_secrets`). */
 import crypto from 'node:crypto';
-import type { Database } from '../db/database.ts';
+import { executePrepared, type Database } from '../db/database.ts';
 
 export interface FileRow {
   filename: string;
@@ -12,12 +12,12 @@ export async function insertFile(
   trx: Database,
   file: { orgId: string | null; filename: string; contentType: string; size: number; content: Buffer | null },
 ): Promise<string> {
-  const row = await trx
+  const query = trx
     .insertInto('files')
     .values({ org_id: file.orgId, filename: file.filename, content_type: file.contentType, size: file.size, content: file.content })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+    .returning('id');
+  const [row] = await executePrepared(trx, 'file_insert', query);
+  return row!.id;
 }
 
 export function findFile(db: Database, id: string): Promise<FileRow | undefined> {
@@ -25,7 +25,7 @@ export function findFile(db: Database, id: string): Promise<FileRow | undefined>
 }
 
 export async function deleteFile(trx: Database, id: string): Promise<void> {
-  await trx.deleteFrom('files').where('id', '=', id).execute();
+  await executePrepared(trx, 'file_delete', trx.deleteFrom('files').where('id', '=', id));
 }
 
 /** Of these ids, those that still have a row (the S3 sweep keeps their objects). */

@@ -91,11 +91,6 @@ export async function saveActiveOrg(db: Database, userId: string, orgId: string)
     .execute();
 }
 
-/** The organization as an employer on its documents (the contract PDF). */
-export function findEmployer(db: Database, orgId: string) {
-  return db.selectFrom('organizations').select(['name', 'structure_api', 'siret']).where('id', '=', orgId).executeTakeFirst();
-}
-
 const SETTINGS_COLUMNS = ['id', 'name', 'structure_api', 'email_notifs', 'email_notifs_cc', 'virements_salaires', 'documents_slug', 'siret', 'created_at'] as const;
 
 /** The organization with the fields of MODULES 2, locked for an edit. */
