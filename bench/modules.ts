@@ -281,7 +281,7 @@ export async function pdfScenario(dbUrl: string, data: ModulesData): Promise<voi
 
   // 1. Rate: the service and the library in one process, interleaved.
   const service = await startService(dbUrl);
-  const serviceRuns: Array<LoadResult> = [];
+  const serviceRuns: CpuSample[] = [];
   const libraryRuns: LoopResult[] = [];
   try {
     // The same document: the service's PDF and the library's have the same text.
@@ -307,8 +307,8 @@ export async function pdfScenario(dbUrl: string, data: ModulesData): Promise<voi
     if (warmupSeconds > 0) await runLoad(pdfSpec(service, { durationSeconds: warmupSeconds }));
     for (let r = 0; r < rounds; r++) {
       const runService = async () => {
-        const result = await runLoad(pdfSpec(service, {}));
-        log(`  service  round ${r + 1}: ${fmtLoad(result).replace('req/s', 'PDF/s')}`);
+        const result = await runLoadWithCpu(pdfSpec(service, {}), service.pid);
+        log(`  service  round ${r + 1}: ${fmtLoad(result).replace('req/s', 'PDF/s')}  CPU/PDF: server ${result.server_cpu_ms} ms, PostgreSQL ${result.postgres_cpu_ms} ms`);
         checkLoad(`PDFs, service, round ${r + 1}`, result);
         serviceRuns.push(result);
       };
@@ -339,6 +339,7 @@ export async function pdfScenario(dbUrl: string, data: ModulesData): Promise<voi
     limit_form: 'pdfmake rendering the same document in a loop in one process (bench/pdf-loop.ts)',
     runs: serviceRuns.map((s) => round(s.rps, 1)),
     limit_runs: libraryRuns.map((s) => round(s.rate, 1)),
+    ...medianCpu(serviceRuns),
     connections: PDF_CONNECTIONS,
   });
 
