@@ -361,6 +361,12 @@ export function medianCpu(samples: CpuSample[]): { server_cpu_ms: number; postgr
   return { server_cpu_ms: median(samples.map((s) => s.server_cpu_ms)), postgres_cpu_ms: median(samples.map((s) => s.postgres_cpu_ms)) };
 }
 
+/** `medianCpu` of the service's runs and of its limit's, side by side in a result row. */
+export function cpuPerRequest(service: CpuSample[], limit: CpuSample[]) {
+  const limitCpu = medianCpu(limit);
+  return { ...medianCpu(service), limit_server_cpu_ms: limitCpu.server_cpu_ms, limit_postgres_cpu_ms: limitCpu.postgres_cpu_ms };
+}
+
 export async function runLoadWithCpu(spec: LoadSpec, serverPid: number): Promise<LoadResult & { server_cpu_ms: number; postgres_cpu_ms: number }> {
   const [server, postgres] = [cpuSeconds(serverPid), postgresCpuSeconds()];
   const result = await runLoad(spec);

@@ -23,7 +23,7 @@ import type { LoadResult, LoadSpec } from './load.ts';
 import type { Seeded, SeededOrg } from './seed.ts';
 import {
   checkLoad, durationSeconds, fmtLoad, get, label, log, loggedErrors, median, problem, quick, results, round,
-  heapAfterFullGcMb, heapProbe, medianCpu, type CpuSample, rounds, runJsonScript, runLoad, runLoadWithCpu, startLimit, startService, summarize, tmpDir, vmHwmMb, vmRssMb, warmupSeconds, type Sample, type Server,
+  cpuPerRequest, heapAfterFullGcMb, heapProbe, medianCpu, type CpuSample, rounds, runJsonScript, runLoad, runLoadWithCpu, startLimit, startService, summarize, tmpDir, vmHwmMb, vmRssMb, warmupSeconds, type Sample, type Server,
 } from './harness.ts';
 
 /** What the modules' scenarios need beyond `seed.ts`'s data. */
@@ -248,12 +248,6 @@ export async function gridScenario(dbUrl: string, data: ModulesData): Promise<vo
   } finally {
     await Promise.all([stopAndCheck(service), limit.stop()]);
   }
-}
-
-/** Median CPU milliseconds per request of the service and its limit, server and PostgreSQL apart. */
-function cpuPerRequest(service: CpuSample[], limit: CpuSample[]) {
-  const limitCpu = medianCpu(limit);
-  return { ...medianCpu(service), limit_server_cpu_ms: limitCpu.server_cpu_ms, limit_postgres_cpu_ms: limitCpu.postgres_cpu_ms };
 }
 
 // ---------------------------------------------------------------------------------------------

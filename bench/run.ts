@@ -40,7 +40,7 @@ import { billingScenario } from './billing.ts';
 import { filesScenario, gridScenario, pdfScenario, seedModules } from './modules.ts';
 import {
   args, benchDatabase, contracts, checkLoad, children, CONNECTIONS, durationSeconds, fmtLoad, get, INVITE_PREFIX, itemsOf, label, log,
-  loggedErrors, median, only, problem, problems, quick, RESULTS, ROOT, round, rounds, results, runLoad, runLoadWithCpu, medianCpu, SERVICE_ROOT, setTmpDir,
+  loggedErrors, median, only, problem, problems, quick, RESULTS, ROOT, round, rounds, results, runLoad, runLoadWithCpu, cpuPerRequest, SERVICE_ROOT, setTmpDir,
   sizes, startLimit, startService, summarize, tmpDir, vmHwmMb, warmupSeconds, type CpuSample, type ResultRow, type Sample, type Server,
 } from './harness.ts';
 
@@ -117,9 +117,7 @@ async function getScenarios(dbUrl: string, data: Seeded): Promise<void> {
         limit_bare: bare,
         ratio_to_bare: round(svc.rps / bare.rps, 2),
         runs: samples.get(`service:${org.id}`)!.map((s) => round(s.rps, 1)),
-        ...medianCpu(samples.get(`service:${org.id}`)!),
-        limit_server_cpu_ms: medianCpu(samples.get(`${fastest[2]}:${org.id}`)!).server_cpu_ms,
-        limit_postgres_cpu_ms: medianCpu(samples.get(`${fastest[2]}:${org.id}`)!).postgres_cpu_ms,
+        ...cpuPerRequest(samples.get(`service:${org.id}`)!, samples.get(`${fastest[2]}:${org.id}`)!),
         connections: CONNECTIONS,
       });
     }

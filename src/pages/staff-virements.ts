@@ -8,10 +8,9 @@
 import type { Database } from '../db/database.ts';
 import { AppError } from '../http/errors.ts';
 import { isUuid } from '../http/input.ts';
-import { formatDateFr, formatEuros } from '../format/french.ts';
+import { formatDateFr, formatEuros, todayInFrance } from '../format/french.ts';
 import { listAvailablePayslips } from '../payslips/payslips.service.ts';
 import { listStaffTransfers, readTransfer } from '../transfers/transfers.service.ts';
-import { todayInFrance } from '../format/french.ts';
 import { html, type SafeHtml } from './html.ts';
 import { dash, listHref, listQueryOf, listSummary, pagerNav, readList, type ListQuery } from './page-parts.ts';
 import { confirmDialog, statusRegion } from './layout.ts';
