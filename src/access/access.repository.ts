@@ -1,5 +1,5 @@
 /**
- * SQL of the member list (SPEC 4.1, 2.5).
+ * SQL of the member list (SPEC 4.1, 2.5), and of an invitation of a new address (SPEC 4.2).
  *
  * The list is built as JSON by PostgreSQL itself and passed through as text: turning rows
  * into JavaScript objects and back costs more than the query. Members and their accounts
@@ -9,7 +9,11 @@
 import { CompiledQuery, sql, type RawBuilder } from 'kysely';
 import { preparedStatement, type Database } from '../db/database.ts';
 import { isoTimestamp } from '../db/json-text.ts';
-import type { SessionRow } from '../identity/identity.repository.ts';
+import type { AccessEvent } from '../audit/audit.repository.ts';
+import type { UserMetadata } from '../db/schema.ts';
+import { COUNT_ON_CONFLICT, limitReached, windowEnd, type AddressLimit } from '../http/rate-limit-store.ts';
+import type { AuthPreferences, OneTimeTokenRow, SessionRow } from '../identity/identity.repository.ts';
+import type { outboxRow } from '../mail/outbox.ts';
 import { rolesOf, type MemberRole } from '../org/permissions.ts';
 
 /**
@@ -254,3 +258,60 @@ export function globalMembersCopyStatement(db: Database): string {
 
 /** The columns of `globalMembersCopyStatement`, in order. */
 export const GLOBAL_COPY_COLUMNS = ['org_id', 'user_id', 'after_user_id', 'created_at', 'after_created_at'] as const;
+
+/** Every row an invitation of an e-mail without an account writes, each built by its module. */
+export interface NewAccountInvitation {
+  account: { id: string; email: string; metadata: UserMetadata; preferences: AuthPreferences };
+  membership: { org_id: string; role: MemberRole };
+  /** The per-address limit of invitations, and its key for this address. */
+  limit: { of: AddressLimit; key: string };
+  token: OneTimeTokenRow;
+  mail: ReturnType<typeof outboxRow>;
+  event: AccessEvent;
+}
+
+/**
+ * An invitation of an e-mail that has no account, in ONE statement: the account with its
+ * sign-in preferences, the membership, the address's count of invitations, the one-time token,
+ * the e-mail (outbox) and the audit event. Every row after the account is written only when
+ * the account is (`from u`), so the statement writes all or nothing.
+ *
+ * It answers false, having written nothing, when the address has an account (or one is being
+ * created: the unique e-mail waits for it), or when its invitations are at the limit; the
+ * caller then takes the general way, which decides those cases (SPEC 4.2 rules 6-7, 429).
+ * Issue 18: an invitation took eight round trips; this is the common case in one.
+ */
+export async function insertNewAccountInvitation(db: Database, invitation: NewAccountInvitation): Promise<boolean> {
+  const { account, membership, limit, token, mail, event } = invitation;
+  const { rows } = await sql<{ id: string }>`${preparedStatement('invite_new_account')}
+    with u as (
+      insert into auth.users (id, email, user_metadata)
+      select ${account.id}::uuid, ${account.email}::text, ${JSON.stringify(account.metadata)}::jsonb
+       where not ${limitReached(limit.of, limit.key)}
+      on conflict (email) do nothing
+      returning id
+    ), preferences as (
+      insert into public.user_auth_preferences (user_id, allow_magic_link, allow_password)
+      select id, ${account.preferences.allow_magic_link}::boolean, ${account.preferences.allow_password}::boolean from u
+    ), membership as (
+      insert into public.organization_members (org_id, user_id, role, revoked)
+      select ${membership.org_id}::uuid, id, ${membership.role}::text, false from u
+    ), counted as (
+      insert into public.rate_limits as r (key, hits, expires_at)
+      select ${limit.key}::text, 1, ${windowEnd(limit.of.windowMs)} from u
+      ${COUNT_ON_CONFLICT}
+    ), token as (
+      insert into auth.one_time_tokens (id, user_id, kind, org_id, secret_hash, expires_at)
+      select ${token.id}::text, id, ${token.kind}::text, ${token.org_id}::uuid, ${token.secret_hash}::text, ${token.expires_at}::timestamptz from u
+    ), mail as (
+      insert into public.mail_outbox (kind, recipient, extra_to, cc, subject, text_body, html_body)
+      select ${mail.kind}::text, ${mail.recipient}::text, ${mail.extra_to}::text[], ${mail.cc}::text[],
+             ${mail.subject}::text, ${mail.text_body}::text, ${mail.html_body}::text from u
+    ), event as (
+      insert into public.access_events (org_id, action, actor_user_id, actor_email, target_user_id, target_email, old_role, new_role)
+      select ${event.org_id ?? null}::uuid, ${event.action}::text, ${event.actor_user_id ?? null}::uuid, ${event.actor_email ?? null}::text,
+             id, ${event.target_email ?? null}::text, ${event.old_role ?? null}::text, ${event.new_role ?? null}::text from u
+    )
+    select id from u`.execute(db);
+  return rows.length > 0;
+}

@@ -3,21 +3,23 @@
  * re-sending invitations. Each change, its audit record and its e-mail are written in one
  * transaction; the e-mail is delivered after commit by the mail worker.
  */
+import { randomUUID } from 'node:crypto';
 import type { Static } from '@sinclair/typebox';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { readFirstName } from '../http/input.ts';
-import { limitPerAddress } from '../http/rate-limit-store.ts';
+import { limitKey, limitPerAddress } from '../http/rate-limit-store.ts';
 import { actorOf } from '../audit/audit.repository.ts';
 import { applyChange, type Change, type ChangeContext } from '../audit/change.ts';
 import { isPlausibleEmail, normalizeEmail } from '../identity/email.ts';
 import { identityErrors } from '../identity/identity.errors.ts';
 import { findUserById, type Account } from '../identity/identity.repository.ts';
-import { activationUrl, firstNameOf, issueOneTimeToken } from '../identity/identity.service.ts';
+import { activationUrl, firstNameOf, issueOneTimeToken, newOneTimeToken } from '../identity/identity.service.ts';
+import { outboxRow, type OutgoingMail } from '../mail/outbox.ts';
 import { accessUpdatedEmail, activationEmail, formatMailDate, roleLabel, type Inviter } from '../mail/templates.ts';
 import * as members from '../org/membership.repository.ts';
-import { grantRole, type RoleGrant } from '../org/membership.service.ts';
+import { grantRole, invitedAccount, type RoleGrant } from '../org/membership.service.ts';
 import { findOrganization } from '../org/org.repository.ts';
 import { orgErrors } from '../org/org.errors.ts';
 import { ASSIGNABLE_ROLES, DEFAULT_ROLE, isProtectedRole, MEMBER_ROLES, type MemberRole } from '../org/permissions.ts';
@@ -25,6 +27,7 @@ import { isUuid } from '../org/resolution.ts';
 import type { RequestScope } from '../org/scope.ts';
 import type { AddMemberBody } from '../schemas/access.ts';
 import { accessErrors } from './access.errors.ts';
+import { insertNewAccountInvitation } from './access.repository.ts';
 
 export interface AccessContext extends ChangeContext {
   config: Config;
@@ -87,6 +90,25 @@ async function requireOrganization(db: Database, scope: RequestScope): Promise<{
   return org;
 }
 
+/** The activation e-mail of an invitation to `org` with `role`, its link carrying `token`. */
+function activationMailOf(
+  ctx: AccessContext,
+  account: Pick<Account, 'email' | 'user_metadata'>,
+  org: { name: string },
+  role: string,
+  token: string,
+): OutgoingMail {
+  const mail = activationEmail({
+    firstName: firstNameOf(account.user_metadata),
+    orgName: org.name,
+    role,
+    inviter: inviterOf(ctx.scope),
+    activationUrl: activationUrl(ctx.config.publicUrl, token, 'invite'),
+    supportEmail: ctx.config.supportEmail,
+  });
+  return { kind: 'activation', to: account.email, ...mail };
+}
+
 async function queueActivationMail(
   ctx: AccessContext,
   change: Change,
@@ -96,15 +118,47 @@ async function queueActivationMail(
 ): Promise<void> {
   await limitPerAddress(change.trx, INVITATIONS, account.email);
   const token = await issueOneTimeToken(change.trx, account.id, 'invite', org.id);
-  const mail = activationEmail({
-    firstName: firstNameOf(account.user_metadata),
-    orgName: org.name,
-    role,
-    inviter: inviterOf(ctx.scope),
-    activationUrl: activationUrl(ctx.config.publicUrl, token, 'invite'),
-    supportEmail: ctx.config.supportEmail,
-  });
-  await change.mail({ kind: 'activation', to: account.email, ...mail });
+  await change.mail(activationMailOf(ctx, account, org, role, token));
+}
+
+/** A write that failed on the organization's foreign key: it was deleted meanwhile. */
+function orgDeleted(error: unknown): boolean {
+  return (error as { code?: unknown }).code === '23503';
+}
+
+/**
+ * SPEC 4.2 rule 6 for an e-mail with no account (the common case of an invitation), in one
+ * statement: the account, membership, token, e-mail and audit event (`insertNewAccountInvitation`).
+ * The rows are those of the general way (`grantRole`, `queueActivationMail`, the audit event of
+ * `addMember`); only the round trips differ. Returns the new account's id, or null when the
+ * statement wrote nothing (an existing account, the address's limit reached): the general way
+ * then decides.
+ */
+async function inviteNewAccount(ctx: AccessContext, org: { id: string; name: string }, input: MemberInput): Promise<string | null> {
+  const { caller } = ctx.scope;
+  const account = { id: randomUUID(), email: input.email, ...invitedAccount(org, input) };
+  const token = newOneTimeToken(account.id, 'invite', org.id);
+  const mail = activationMailOf(ctx, { email: account.email, user_metadata: account.metadata }, org, input.role, token.token);
+  let created: boolean;
+  try {
+    created = await insertNewAccountInvitation(ctx.db, {
+      account,
+      membership: { org_id: org.id, role: input.role },
+      limit: { of: INVITATIONS, key: limitKey(INVITATIONS, account.email) },
+      token: token.row,
+      mail: outboxRow(mail),
+      event: {
+        org_id: org.id, action: 'invited', ...actorOf(caller),
+        target_user_id: account.id, target_email: account.email, old_role: null, new_role: input.role,
+      },
+    });
+  } catch (error) {
+    if (orgDeleted(error)) throw orgErrors.orgNotFound();
+    throw error;
+  }
+  if (!created) return null;
+  ctx.mail?.nudge();
+  return account.id;
 }
 
 /**
@@ -116,7 +170,7 @@ async function inOrganization<T>(ctx: AccessContext, work: (change: Change) => P
   try {
     return await applyChange(ctx, work);
   } catch (error) {
-    if ((error as { code?: unknown }).code === '23503') throw orgErrors.orgNotFound();
+    if (orgDeleted(error)) throw orgErrors.orgNotFound();
     throw error;
   }
 }
@@ -127,6 +181,8 @@ async function inOrganization<T>(ctx: AccessContext, work: (change: Change) => P
  */
 export async function addMember(ctx: AccessContext, input: MemberInput): Promise<{ message: string; userId: string }> {
   const org = await requireOrganization(ctx.db, ctx.scope);
+  const invited = await inviteNewAccount(ctx, org, input);
+  if (invited) return { message: MESSAGES.invited, userId: invited };
   const { caller } = ctx.scope;
   return inOrganization(ctx, async (change) => {
     const { account, created, previous, action } = await grantRole(change.trx, org, input, (previous, account) => {

@@ -14,6 +14,9 @@
  * If anything throws, nothing is written: no event and no e-mail for a change that did not
  * happen (STYLE, Avoid 1). After commit, the mail worker is nudged when the change queued an
  * e-mail, so that it leaves at once rather than at the next poll.
+ *
+ * One change is written otherwise, with the same guarantees: an invitation of an address that
+ * has no account is a single statement (`inviteNewAccount` in access.service.ts, issue 18).
  */
 import type { Database } from '../db/database.ts';
 import type { OutgoingMail } from '../mail/outbox.ts';

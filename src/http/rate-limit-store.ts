@@ -5,7 +5,7 @@
  * (`public.rate_limits`): one statement per request starts or counts the window.
  */
 import type { FastifyRateLimitOptions, FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { preparedStatement, type Database } from '../db/database.ts';
 import { httpErrors } from './http.errors.ts';
 
@@ -29,12 +29,28 @@ const PRUNE_EVERY = 100;
 export async function countHit(db: Database, key: string, windowMs: number): Promise<Result> {
   const { rows } = await sql<HitsRow>`${preparedStatement('rate_limit_hit')}
     insert into public.rate_limits as r (key, hits, expires_at)
-    values (${key}, 1, now() + ${windowMs} * interval '1 millisecond')
-    on conflict (key) do update
-      set hits = case when r.expires_at <= now() then 1 else r.hits + 1 end,
-          expires_at = case when r.expires_at <= now() then excluded.expires_at else r.expires_at end
+    values (${key}, 1, ${windowEnd(windowMs)})
+    ${COUNT_ON_CONFLICT}
     returning hits, ${TTL_MS}`.execute(db);
   return resultOf(rows[0]!);
+}
+
+/** When a window that starts now ends. */
+export function windowEnd(windowMs: number): RawBuilder<Date> {
+  return sql<Date>`now() + ${windowMs} * interval '1 millisecond'`;
+}
+
+/**
+ * Completes `insert into public.rate_limits as r (key, hits, expires_at) … (key, 1, windowEnd)`:
+ * on the key's row, one more hit in its window, or a new window of one hit when it has ended.
+ */
+export const COUNT_ON_CONFLICT = sql`on conflict (key) do update
+      set hits = case when r.expires_at <= now() then 1 else r.hits + 1 end,
+          expires_at = case when r.expires_at <= now() then excluded.expires_at else r.expires_at end`;
+
+/** SQL: true when one more hit under `key` would go past `limit` (what `limitPerAddress` refuses). */
+export function limitReached(limit: AddressLimit, key: string): RawBuilder<boolean> {
+  return sql<boolean>`exists (select 1 from public.rate_limits where key = ${key} and expires_at > now() and hits >= ${limit.max})`;
 }
 
 /** A limit counted per e-mail address (`limitPerAddress`) or per client (`failureLimit`). */
@@ -45,13 +61,18 @@ export interface AddressLimit {
   windowMs: number;
 }
 
+/** The key under which `limit` counts `subject` (an address, a client). */
+export function limitKey(limit: AddressLimit, subject: string): string {
+  return `${limit.name} ${subject}`;
+}
+
 /**
  * Counts one more e-mail for `email` under `limit`, and refuses it past the limit with 429
  * `rate_limited` and `Retry-After`: per address, so that nobody floods an inbox by asking from
  * many clients or accounts. The count is in the database, shared by every instance.
  */
 export async function limitPerAddress(db: Database, limit: AddressLimit, email: string): Promise<void> {
-  const { current, ttl } = await countHit(db, `${limit.name} ${email}`, limit.windowMs);
+  const { current, ttl } = await countHit(db, limitKey(limit, email), limit.windowMs);
   if (current > limit.max) throw httpErrors.rateLimited(Math.max(1, Math.ceil(ttl / 1000)));
 }
 
@@ -61,7 +82,7 @@ export async function limitPerAddress(db: Database, limit: AddressLimit, email: 
  * people signing in from one address (an office) are never held back.
  */
 export function failureLimit(db: Database, limit: AddressLimit) {
-  const key = (client: string) => `${limit.name} ${client}`;
+  const key = (client: string) => limitKey(limit, client);
   return {
     async check(client: string): Promise<void> {
       const { current, ttl } = await readHits(db, key(client));

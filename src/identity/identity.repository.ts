@@ -90,10 +90,10 @@ export async function allowsMagicLink(db: Database, userId: string): Promise<boo
  * the same organization (`org_id`, null for sign-in links and staff invitations), never
  * another's. One statement (the update and the insert touch different rows).
  */
-export async function replaceOneTimeToken(
-  db: Database,
-  token: { id: string; user_id: string; kind: 'invite' | 'magiclink'; secret_hash: string; expires_at: Date; org_id: string | null },
-): Promise<void> {
+/** A one-time token as written (its secret hashed). */
+export type OneTimeTokenRow = { id: string; user_id: string; kind: 'invite' | 'magiclink'; secret_hash: string; expires_at: Date; org_id: string | null };
+
+export async function replaceOneTimeToken(db: Database, token: OneTimeTokenRow): Promise<void> {
   await sql`${preparedStatement('one_time_token')}
     with retired as (
       update auth.one_time_tokens set used_at = now()

@@ -58,21 +58,35 @@ export function activationUrl(publicUrl: string, token: string, kind: OneTimeKin
   return `${publicUrl}/activate#token=${encodeURIComponent(token)}&type=${kind}`;
 }
 
+/** A one-time token's row (its secret stored hashed) and the token itself, for the link. */
+export interface NewOneTimeToken {
+  token: string;
+  row: repo.OneTimeTokenRow;
+}
+
+export function newOneTimeToken(userId: string, kind: OneTimeKind, orgId: string | null = null): NewOneTimeToken {
+  const issued = issueToken();
+  return {
+    token: issued.token,
+    row: {
+      id: issued.id,
+      user_id: userId,
+      kind,
+      org_id: orgId,
+      secret_hash: issued.secretHash,
+      expires_at: new Date(Date.now() + (kind === 'invite' ? INVITE_TTL_MS : MAGIC_LINK_TTL_MS)),
+    },
+  };
+}
+
 /**
  * Issues a fresh one-time token; older unused ones of the same kind, and for an invitation
  * of the same organization (`orgId`), stop working.
  */
 export async function issueOneTimeToken(db: Database, userId: string, kind: OneTimeKind, orgId: string | null = null): Promise<string> {
-  const issued = issueToken();
-  await repo.replaceOneTimeToken(db, {
-    id: issued.id,
-    user_id: userId,
-    kind,
-    org_id: orgId,
-    secret_hash: issued.secretHash,
-    expires_at: new Date(Date.now() + (kind === 'invite' ? INVITE_TTL_MS : MAGIC_LINK_TTL_MS)),
-  });
-  return issued.token;
+  const { token, row } = newOneTimeToken(userId, kind, orgId);
+  await repo.replaceOneTimeToken(db, row);
+  return token;
 }
 
 /**

@@ -4,7 +4,8 @@
  * be changed, which e-mail leaves), and records the audit action this returns.
  */
 import type { Database } from '../db/database.ts';
-import type { Account } from '../identity/identity.repository.ts';
+import type { UserMetadata } from '../db/schema.ts';
+import type { Account, AuthPreferences } from '../identity/identity.repository.ts';
 import { ensureAccount } from '../identity/identity.service.ts';
 import * as members from './membership.repository.ts';
 import type { MembershipState } from './membership.repository.ts';
@@ -25,6 +26,17 @@ export function membershipAction(created: boolean, previous: MembershipState | u
   if (!previous) return 'added';
   if (previous.revoked) return 'reactivated';
   return previous.role !== role ? 'role_changed' : null;
+}
+
+/**
+ * What an account created by a grant holds: its invitation metadata (the role and organization
+ * it was invited to), and sign-in by link only.
+ */
+export function invitedAccount(org: { id: string; name: string }, grant: RoleGrant): { metadata: UserMetadata; preferences: AuthPreferences } {
+  return {
+    metadata: { first_name: grant.firstName || null, role: grant.role, org_id: org.id, org_name: org.name },
+    preferences: { allow_magic_link: true, allow_password: false },
+  };
 }
 
 export interface GrantResult {
@@ -50,13 +62,8 @@ export async function grantRole(
   grant: RoleGrant,
   check?: (previous: MembershipState | undefined, account: Account) => void,
 ): Promise<GrantResult> {
-  // A new account signs in by link only (its preferences are written with it).
-  const { account, created } = await ensureAccount(
-    trx,
-    grant.email,
-    { first_name: grant.firstName || null, role: grant.role, org_id: org.id, org_name: org.name },
-    { allow_magic_link: true, allow_password: false },
-  );
+  const invited = invitedAccount(org, grant);
+  const { account, created } = await ensureAccount(trx, grant.email, invited.metadata, invited.preferences);
   const inserted = await members.insertMembershipIfAbsent(trx, org.id, account.id, grant.role);
   const previous = inserted ? undefined : await members.lockMembership(trx, org.id, account.id);
   check?.(previous, account);

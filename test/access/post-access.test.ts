@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { addMember } from '../../src/access/access.service.ts';
 import { build } from '../helper.ts';
 import { createOrg, linkToken, member, outbox, signedIn } from '../support/fixtures.ts';
 
@@ -261,6 +262,46 @@ describe('POST /api/access', () => {
       .select('m.role').where('u.email', '=', 'race@example.com').execute();
     assert.equal(memberships.length, 1);
     assert.equal((await outbox(db)).filter((m) => m.recipient === 'race@example.com').length, 1);
+  });
+
+  it("should count an address's invitations, five per 15 minutes, and refuse the sixth with 429 and nothing written", async (t) => {
+    const { app, db, admin, post } = await setup(t);
+    const hits = async () =>
+      (await db.selectFrom('rate_limits').select('hits').where('key', '=', 'invitation limit@example.com').executeTakeFirst())?.hits;
+    assert.equal((await post({ email: 'limit@example.com', first_name: 'Lina' })).json().message, 'Invitation envoyée');
+    assert.equal(await hits(), 1);
+    const account = await db.selectFrom('auth.users').select('id').where('email', '=', 'limit@example.com').executeTakeFirstOrThrow();
+    const resend = () => app.inject({ method: 'POST', url: `/api/access/${account.id}/resend`, headers: { cookie: admin.cookie } });
+    for (let i = 2; i <= 5; i++) assert.equal((await resend()).statusCode, 200, `invitation ${i}`);
+    const sixth = await resend();
+    assert.equal(sixth.statusCode, 429);
+    assert.deepEqual(sixth.json(), { error: 'rate_limited', message: 'Trop de demandes : réessayez dans un moment.' });
+    const retryAfter = Number(sixth.headers['retry-after']);
+    assert.ok(retryAfter > 14 * 60 && retryAfter <= 15 * 60, `Retry-After ${retryAfter}`);
+    assert.equal(await hits(), 5);
+
+    // The address again without an account (deleted meanwhile): still refused, and no account made.
+    await db.deleteFrom('auth.users').where('id', '=', account.id).execute();
+    const again = await post({ email: 'limit@example.com' });
+    assert.equal(again.statusCode, 429);
+    assert.equal(again.json().error, 'rate_limited');
+    assert.equal((await db.selectFrom('auth.users').select('id').where('email', '=', 'limit@example.com').execute()).length, 0);
+    assert.equal(await hits(), 5);
+    assert.equal((await outbox(db)).filter((m) => m.recipient === 'limit@example.com').length, 5);
+    // Another address is not held back.
+    assert.equal((await post({ email: 'other@example.com' })).json().message, 'Invitation envoyée');
+  });
+
+  it('should answer 404 not_found, writing nothing, when the organization is deleted before the invitation is written', async (t) => {
+    const { db, config, admin } = await setup(t);
+    // The gate read the organization, which is deleted before the invitation's statement runs.
+    const gone = await createOrg(db, 'Compagnie dissoute', 'GONE01');
+    await db.deleteFrom('organizations').where('id', '=', gone).execute();
+    const caller = { userId: admin.userId, email: 'admin@example.com', firstName: 'Alice', isStaff: false, staffLevel: null, sessionId: 'test' };
+    const ctx = { db, config, scope: { caller, orgId: gone, role: 'ADMIN' as const, orgName: 'Compagnie dissoute' } };
+    await assert.rejects(addMember(ctx, { email: 'late@example.com', role: 'AGENT', firstName: 'Léa' }), { status: 404, code: 'not_found' });
+    assert.equal((await db.selectFrom('auth.users').select('id').where('email', '=', 'late@example.com').execute()).length, 0);
+    assert.equal((await outbox(db)).length, 0);
   });
 
   it('should answer 413 to a body over 64 KiB', async (t) => {
