@@ -120,6 +120,36 @@ describe('keyset pagination (both databases)', () => {
     assert.deepEqual(next.map((row) => row.id), [1, 8, 7, 4, 9]);
   });
 
+  it('should walk an order whose keys run one way by a row comparison, which bounds the index scan', async (t) => {
+    const { db, close } = await probeTable();
+    t.after(close);
+    const day = (a: ProbeRow, b: ProbeRow) => b.day.localeCompare(a.day) || b.id - a.id;
+    const name = (a: ProbeRow, b: ProbeRow) => a.name.localeCompare(b.name) || a.id - b.id;
+    const orders = [
+      { order: [{ ref: 'day', direction: 'desc', kind: 'date' }, { ref: 'id', direction: 'desc', kind: 'integer' }], sort: day, key: (r: ProbeRow) => [r.day, r.id], op: '<' },
+      { order: [{ ref: 'name', direction: 'asc', kind: 'text' }, { ref: 'id', direction: 'asc', kind: 'integer' }], sort: name, key: (r: ProbeRow) => [r.name, r.id], op: '>' },
+    ] as const;
+    for (const { order, sort, key, op } of orders) {
+      const expected = [...ROWS].sort(sort).map((row) => row.id);
+      for (let limit = 1; limit <= 4; limit += 1) {
+        const seen: number[] = [];
+        let cursor: string | null = null;
+        do {
+          const rows: ProbeRow[] = await keyset(db.selectFrom('probe').select(['id', 'name', sql<string>`day::text`.as('day')]), order, decodeCursor(cursor ?? undefined), limit).execute();
+          const page: { items: ProbeRow[]; next_cursor: string | null } = keysetPage(rows, limit, key);
+          seen.push(...page.items.map((row) => row.id));
+          cursor = page.next_cursor;
+        } while (cursor !== null && seen.length <= ROWS.length);
+        assert.deepEqual(seen, expected, `${order[0].ref} limit ${limit}`);
+      }
+      const compiled = keyset(db.selectFrom('probe').select('id'), order, key(ROWS[0]!), 2).compile().sql;
+      assert.match(compiled, new RegExp(`where \\("${order[0].ref}", "id"\\) ${op} \\(\\$1, \\$2\\)`));
+    }
+    // The two orders the walks were checked against, written by hand.
+    assert.deepEqual([...ROWS].sort(day).map((row) => row.id), [5, 6, 3, 2, 1, 8, 7, 4, 9]);
+    assert.deepEqual([...ROWS].sort(name).map((row) => row.id), [2, 3, 5, 7, 8, 1, 6, 4, 9]);
+  });
+
   it('should answer 400 invalid_cursor, not a database error, for a cursor of the wrong shape', async (t) => {
     const { db, close } = await probeTable();
     t.after(close);
