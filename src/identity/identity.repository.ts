@@ -8,7 +8,7 @@ export type Account = Pick<User, 'id' | 'email' | 'user_metadata' | 'activated_a
 
 /** SPEC 4.2 rule 5: the lookup goes through the SQL function `find_user_by_email`. */
 export async function findUserByEmail(db: Database, email: string): Promise<Account | undefined> {
-  const { rows } = await sql<Account>`
+  const { rows } = await sql<Account>`${preparedStatement('find_user_by_email')}
     select * from public.find_user_by_email(email_param => ${email})`.execute(db);
   return rows[0];
 }

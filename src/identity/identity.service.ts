@@ -39,6 +39,10 @@ export function firstNameOf(metadata: UserMetadata | null | undefined): string |
 /**
  * The account of an e-mail, created when none exists (with `preferences`, its sign-in
  * preferences are written with it, in the same statement). Safe against concurrent creation.
+ *
+ * Looked up first: the grants that come here are mostly of existing accounts (role changes,
+ * additions), since an invitation of a new address is one statement of its own
+ * (`insertNewAccountInvitation`). An existing account then costs one statement, not two.
  */
 export async function ensureAccount(
   db: Database,
@@ -46,11 +50,14 @@ export async function ensureAccount(
   metadata: UserMetadata,
   preferences?: repo.AuthPreferences,
 ): Promise<{ account: repo.Account; created: boolean }> {
+  const existing = await repo.findUserByEmail(db, email);
+  if (existing) return { account: existing, created: false };
   const inserted = await repo.insertUserIfAbsent(db, email, metadata, preferences);
   if (inserted) return { account: inserted, created: true };
-  const existing = await repo.findUserByEmail(db, email);
-  if (!existing) throw new Error('account vanished after a conflicting insert');
-  return { account: existing, created: false };
+  // Created meanwhile by a concurrent request: its insert committed before ours gave way.
+  const raced = await repo.findUserByEmail(db, email);
+  if (!raced) throw new Error('account vanished after a conflicting insert');
+  return { account: raced, created: false };
 }
 
 /** `{PUBLIC_URL}/activate#token=…&type=…` (CONTRACT 4). */
