@@ -11,7 +11,7 @@ import { preparedStatement, type Database } from '../db/database.ts';
 import { isoTimestamp } from '../db/json-text.ts';
 import type { AccessEvent } from '../audit/audit.repository.ts';
 import type { UserMetadata } from '../db/schema.ts';
-import { COUNT_ON_CONFLICT, limitReached, windowEnd, type AddressLimit } from '../http/rate-limit-store.ts';
+import { COUNT_ON_CONFLICT, limitKey, limitReached, windowEnd, type AddressLimit } from '../http/rate-limit-store.ts';
 import type { AuthPreferences, OneTimeTokenRow, SessionRow } from '../identity/identity.repository.ts';
 import type { outboxRow } from '../mail/outbox.ts';
 import { rolesOf, type MemberRole } from '../org/permissions.ts';
@@ -263,8 +263,8 @@ export const GLOBAL_COPY_COLUMNS = ['org_id', 'user_id', 'after_user_id', 'creat
 export interface NewAccountInvitation {
   account: { id: string; email: string; metadata: UserMetadata; preferences: AuthPreferences };
   membership: { org_id: string; role: MemberRole };
-  /** The per-address limit of invitations, and its key for this address. */
-  limit: { of: AddressLimit; key: string };
+  /** The per-address limit of invitations, counted under the account's e-mail. */
+  limit: AddressLimit;
   token: OneTimeTokenRow;
   mail: ReturnType<typeof outboxRow>;
   event: AccessEvent;
@@ -283,11 +283,12 @@ export interface NewAccountInvitation {
  */
 export async function insertNewAccountInvitation(db: Database, invitation: NewAccountInvitation): Promise<boolean> {
   const { account, membership, limit, token, mail, event } = invitation;
+  const key = limitKey(limit, account.email);
   const { rows } = await sql<{ id: string }>`${preparedStatement('invite_new_account')}
     with u as (
       insert into auth.users (id, email, user_metadata)
       select ${account.id}::uuid, ${account.email}::text, ${JSON.stringify(account.metadata)}::jsonb
-       where not ${limitReached(limit.of, limit.key)}
+       where not ${limitReached(limit, key)}
       on conflict (email) do nothing
       returning id
     ), preferences as (
@@ -298,7 +299,7 @@ export async function insertNewAccountInvitation(db: Database, invitation: NewAc
       select ${membership.org_id}::uuid, id, ${membership.role}::text, false from u
     ), counted as (
       insert into public.rate_limits as r (key, hits, expires_at)
-      select ${limit.key}::text, 1, ${windowEnd(limit.of.windowMs)} from u
+      select ${key}::text, 1, ${windowEnd(limit.windowMs)} from u
       ${COUNT_ON_CONFLICT}
     ), token as (
       insert into auth.one_time_tokens (id, user_id, kind, org_id, secret_hash, expires_at)

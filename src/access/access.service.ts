@@ -9,7 +9,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { readFirstName } from '../http/input.ts';
-import { limitKey, limitPerAddress } from '../http/rate-limit-store.ts';
+import { limitPerAddress } from '../http/rate-limit-store.ts';
 import { actorOf } from '../audit/audit.repository.ts';
 import { applyChange, type Change, type ChangeContext } from '../audit/change.ts';
 import { isPlausibleEmail, normalizeEmail } from '../identity/email.ts';
@@ -144,7 +144,7 @@ async function inviteNewAccount(ctx: AccessContext, org: { id: string; name: str
     created = await insertNewAccountInvitation(ctx.db, {
       account,
       membership: { org_id: org.id, role: input.role },
-      limit: { of: INVITATIONS, key: limitKey(INVITATIONS, account.email) },
+      limit: INVITATIONS,
       token: token.row,
       mail: outboxRow(mail),
       event: {
