@@ -15,7 +15,7 @@ import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { listContractsJson, type GridFilters } from '../src/contracts/contracts.repository.ts';
 import { searchTerms } from '../src/contracts/contract.rules.ts';
-import { encodeCursor, decodeCursor } from '../src/http/list.ts';
+import { encodeCursor, decodeCursor, jsonPageOf, type JsonPageRow } from '../src/http/list.ts';
 
 const total = Number(process.argv[2] ?? 300_000);
 const base = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -60,30 +60,30 @@ try {
 
   const org = '00000000-0000-4000-8000-000000000001';
   const limit = 200;
-  const firstPage = await listContractsJson(db, { orgId: org, terms: [] }, null, limit);
+  const firstPage = await listContractsJson(db, org, { terms: [] }, null, limit);
   const deep = decodeCursor(encodeCursor(['2020-06-15', 'C-2020-015000']))!;
-  const cases: Array<[string, GridFilters, unknown[] | null]> = [
-    ['first page', { orgId: org, terms: [] }, null],
-    ['next page', { orgId: org, terms: [] }, decodeCursor(firstPage.next_cursor!)],
-    ['deep page (2020)', { orgId: org, terms: [] }, deep],
-    ['status=brouillon', { orgId: org, status: 'brouillon', terms: [] }, null],
-    ['kind=CDI', { orgId: org, kind: 'CDI', terms: [] }, null],
-    ['employee_id', { orgId: org, employeeId: '00000000-0000-4000-9000-00000000002a', terms: [] }, null],
-    ['from/to one month', { orgId: org, from: '2019-03-01', to: '2019-03-31', terms: [] }, null],
-    ['q=one employee', { orgId: org, terms: searchTerms('Prénom1234 NOM1234') }, null],
-    ['q=contract number', { orgId: org, terms: searchTerms('C-2019-012345') }, null],
-    ['q=common word (spectacle)', { orgId: org, terms: searchTerms('spectacle') }, null],
-    ['q=no match', { orgId: org, terms: searchTerms('zzzz') }, null],
-    ['staff, every organization', { orgId: null, terms: [] }, null],
+  const cases: Array<[string, string | null, GridFilters, unknown[] | null]> = [
+    ['first page', org, { terms: [] }, null],
+    ['next page', org, { terms: [] }, decodeCursor(firstPage.next_cursor!)],
+    ['deep page (2020)', org, { terms: [] }, deep],
+    ['status=brouillon', org, { status: 'brouillon', terms: [] }, null],
+    ['kind=CDI', org, { kind: 'CDI', terms: [] }, null],
+    ['employee_id', org, { employeeId: '00000000-0000-4000-9000-00000000002a', terms: [] }, null],
+    ['from/to one month', org, { from: '2019-03-01', to: '2019-03-31', terms: [] }, null],
+    ['q=one employee', org, { terms: searchTerms('Prénom1234 NOM1234') }, null],
+    ['q=contract number', org, { terms: searchTerms('C-2019-012345') }, null],
+    ['q=common word (spectacle)', org, { terms: searchTerms('spectacle') }, null],
+    ['q=no match', org, { terms: searchTerms('zzzz') }, null],
+    ['staff, every organization', null, { terms: [] }, null],
   ];
-  for (const [label, filters, cursor] of cases) {
-    const compiled = (await captureQuery(() => listContractsJson(db, filters, cursor as never, limit))).compiled;
+  for (const [label, orgId, filters, cursor] of cases) {
+    const compiled = (await captureQuery(() => listContractsJson(db, orgId, filters, cursor as never, limit))).compiled;
     await db.executeQuery(compiled);
     const t0 = performance.now();
-    const page = await db.executeQuery<{ item: string }>(compiled);
+    const page = await db.executeQuery<JsonPageRow>(compiled);
     const ms = performance.now() - t0;
-    // One row per item (and one more when a next page follows: `keysetJsonPage`).
-    const items = Math.min(page.rows.length, limit);
+    // One row: the items joined (`keysetJsonPageRow`).
+    const items = (JSON.parse(jsonPageOf(page.rows[0]!).items) as unknown[]).length;
     const plan = await sql.raw<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${inline(compiled.sql, compiled.parameters)}`).execute(db);
     const lines = plan.rows.map((r) => r['QUERY PLAN']);
     console.log(`\n## ${label}: ${items} items, ${ms.toFixed(1)} ms`);

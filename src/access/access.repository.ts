@@ -13,6 +13,7 @@ import type { AccessEvent } from '../audit/audit.repository.ts';
 import type { UserMetadata } from '../db/schema.ts';
 import { COUNT_ON_CONFLICT, limitKey, limitReached, windowEnd, type AddressLimit } from '../http/rate-limit-store.ts';
 import type { AuthPreferences, OneTimeTokenRow, SessionRow } from '../identity/identity.repository.ts';
+import type { JsonPageRow } from '../http/list.ts';
 import type { outboxRow } from '../mail/outbox.ts';
 import { rolesOf, type MemberRole } from '../org/permissions.ts';
 
@@ -134,9 +135,9 @@ export async function readSessionScope(db: Database, input: SessionScopeInput): 
 
 let sessionScope: ((input: SessionScopeInput) => CompiledQuery) | undefined;
 
-function sessionScopeListQuery(input: SessionScopeInput, withList = true): RawBuilder<SessionScopeListRow> {
-  return sql<SessionScopeListRow>`${preparedStatement(withList ? 'session_scope_list' : 'session_scope')}
-    with caller as (
+/** The session, the caller's organization and membership there, as CTEs ending in `checked`. */
+function sessionScopeCtes(input: SessionScopeInput): RawBuilder<unknown> {
+  return sql`with caller as (
       select s.id as session_id, s.secret_hash, s.expires_at, s.last_verified_at,
              u.id as user_id, u.email, u.user_metadata,
              coalesce(st.is_staff, false) as is_staff,
@@ -154,9 +155,17 @@ function sessionScopeListQuery(input: SessionScopeInput, withList = true): RawBu
         from scoped sc
         left join public.organization_members cm
           on not sc.is_staff and cm.org_id = sc.org_id and cm.user_id = sc.user_id
-    )
-    select ch.session_id, ch.secret_hash, ch.expires_at, ch.last_verified_at, ch.user_id, ch.email, ch.user_metadata,
-           ch.is_staff, ch.staff_level, ch.org_id, ch.member_role, ch.member_revoked,
+    )`;
+}
+
+/** `SessionScopeListRow`'s columns up to the membership, read from `checked ch`. */
+const SCOPE_COLUMNS = sql`ch.session_id, ch.secret_hash, ch.expires_at, ch.last_verified_at, ch.user_id, ch.email, ch.user_metadata,
+           ch.is_staff, ch.staff_level, ch.org_id, ch.member_role, ch.member_revoked`;
+
+function sessionScopeListQuery(input: SessionScopeInput, withList = true): RawBuilder<SessionScopeListRow> {
+  return sql<SessionScopeListRow>`${preparedStatement(withList ? 'session_scope_list' : 'session_scope')}
+    ${sessionScopeCtes(input)}
+    select ${SCOPE_COLUMNS},
            ${withList ? sql`null::text` : sql`(select o.name from public.organizations o where o.id = ch.org_id)`} as org_name,
            ${withList
              ? sql`case when ch.valid and ch.org_id is not null
@@ -164,6 +173,40 @@ function sessionScopeListQuery(input: SessionScopeInput, withList = true): RawBu
                         then ${orgMembersArray(sql<string>`ch.org_id`)} end`
              : sql`null::text`} as items
       from checked ch`;
+}
+
+/** What `readSessionScopePage` returns: the scope, and the page when it was read (`items` not null). */
+export interface SessionScopePageRow extends SessionScopeListRow {
+  next_keys: string | null;
+}
+
+/** A page of one organization's rows (`keysetJsonPageRow`), its organization given as an expression. */
+export type OrgPage = (orgId: RawBuilder<string | null>) => RawBuilder<JsonPageRow>;
+
+/**
+ * The session, the caller's organization and membership (as `readSessionScope`) and, when the
+ * session holds and the caller is a member of that organization holding one of `roles`, a page
+ * of it (`page`), in one round trip: a member's list route pays one statement, not two. For
+ * anyone else the page reads nothing (its organization is null) and `items` is null. The gate
+ * still decides everything from the row with `can()`. `preparedAs` names the statement when
+ * the page's plan does not depend on its values.
+ */
+export async function readSessionScopePage(
+  db: Database,
+  input: SessionScopeInput,
+  page: OrgPage,
+  roles: readonly MemberRole[],
+  preparedAs?: string,
+): Promise<SessionScopePageRow | undefined> {
+  const readable = sql`ch.valid and not ch.is_staff and ch.member_role in (${sql.join(roles.map((role) => sql.lit(role)))}) and not ch.member_revoked`;
+  const query = sql<SessionScopePageRow>`${preparedAs ? preparedStatement(preparedAs) : sql``}
+    ${sessionScopeCtes(input)}
+    select ${SCOPE_COLUMNS}, null::text as org_name,
+           case when ${readable} then coalesce(p.items, '') end as items, p.next_keys
+      from checked ch
+      left join lateral (${page(sql<string | null>`case when ${readable} then ch.org_id end`)}) as p on true`;
+  const { rows } = await query.execute(db);
+  return rows[0];
 }
 
 /** Where a page of the global list starts or ends (exact, as PostgreSQL's own text). */

@@ -1,8 +1,9 @@
 /** SQL of contracts (MODULES 4): contracts, their salaries by date, their notes, their numbers. */
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type RawBuilder } from 'kysely';
+import type { OrgPage } from '../access/access.repository.ts';
 import { executePrepared, takeFirstPrepared, type Database } from '../db/database.ts';
 import { json, jsonObject, type JsonText } from '../db/json-text.ts';
-import { keyset, keysetJsonPage, type CursorValue, type JsonPage, type KeysetOrder } from '../http/list.ts';
+import { keyset, keysetJsonPage, keysetJsonPageRow, type CursorValue, type JsonPage, type KeysetOrder } from '../http/list.ts';
 import type { ContractKind, ContractStatus, DB } from '../db/schema.ts';
 import type { ContractDate, ContractFields } from './contract.rules.ts';
 
@@ -133,9 +134,11 @@ export async function updateSearchTextOfEmployee(db: Database, employeeId: strin
   }
 }
 
+/** The grid's organization: null for every organization (the staff grid without `org_id`). */
+type GridOrg = string | null | RawBuilder<string | null>;
+
+/** The grid's filters (the organization aside). */
 export interface GridFilters {
-  /** null: every organization (the staff grid without `org_id`). */
-  orgId: string | null;
   status?: ContractStatus;
   kind?: ContractKind;
   employeeId?: string;
@@ -186,10 +189,10 @@ function gridItem(): JsonText {
   });
 }
 
-/** A page of the grid after `cursor`, its items as JSON text. */
-export function listContractsJson(db: Database, filters: GridFilters, cursor: CursorValue[] | null, limit: number): Promise<JsonPage> {
+/** The grid's rows as JSON text, filtered; the organization a value, or an expression (`readScopeWithPage`). */
+function gridQuery(db: Database, orgId: GridOrg, filters: GridFilters) {
   let query = db.selectFrom('contracts').innerJoin('employees', 'employees.id', 'contracts.employee_id').select(gridItem().as('item'));
-  if (filters.orgId !== null) query = query.where('contracts.org_id', '=', filters.orgId);
+  if (orgId !== null) query = query.where('contracts.org_id', '=', orgId);
   if (filters.status) query = query.where('contracts.status', '=', filters.status);
   if (filters.kind) query = query.where('contracts.kind', '=', filters.kind);
   if (filters.employeeId) query = query.where('contracts.employee_id', '=', filters.employeeId);
@@ -201,11 +204,27 @@ export function listContractsJson(db: Database, filters: GridFilters, cursor: Cu
   for (const term of filters.terms) {
     query = query.where('contracts.search_text', 'like', containsPattern(term));
   }
-  // Without a search or a period, the plan does not depend on the values (an index scan in
-  // the grid's order): the statement is prepared once per connection and its plan reused
-  // (planning costs about what running it does). A search's plan depends on its words.
-  const planFixed = filters.terms.length === 0 && !filters.from && !filters.to;
-  return keysetJsonPage(db, query, CONTRACT_ORDER, cursor, limit, planFixed ? 'contract_grid' : undefined);
+  return query;
+}
+
+/**
+ * The name under which a grid statement is prepared, or undefined. Without a search or a
+ * period, the plan does not depend on the values (an index scan in the grid's order): the
+ * statement is prepared once per connection and its plan reused (planning costs about what
+ * running it does). A search's plan depends on its words.
+ */
+export function gridStatementName(filters: GridFilters, name: string): string | undefined {
+  return filters.terms.length === 0 && !filters.from && !filters.to ? name : undefined;
+}
+
+/** A page of the grid after `cursor` (`orgId` null: every organization), its items as JSON text. */
+export function listContractsJson(db: Database, orgId: string | null, filters: GridFilters, cursor: CursorValue[] | null, limit: number): Promise<JsonPage> {
+  return keysetJsonPage(db, gridQuery(db, orgId, filters), CONTRACT_ORDER, cursor, limit, gridStatementName(filters, 'contract_grid'));
+}
+
+/** The same page as one row, of an organization given as an expression: for the gate's statement (`readScopeWithPage`). */
+export function contractGridPage(db: Database, filters: GridFilters, cursor: CursorValue[] | null, limit: number): OrgPage {
+  return (orgId) => keysetJsonPageRow(gridQuery(db, orgId, filters), CONTRACT_ORDER, cursor, limit);
 }
 
 export function insertNote(db: Database, note: { contract_id: string; author_user_id: string; author_email: string; text: string }) {

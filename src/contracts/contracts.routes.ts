@@ -26,6 +26,7 @@ import {
   StaffGridQuery,
 } from '../schemas/contracts.ts';
 import * as contracts from './contracts.service.ts';
+import { memberGridJson, readGridScope } from './grid-scope.ts';
 
 const errors = { 400: ErrorBody, 401: PlainText, 403: Type.Union([ErrorBody, PlainText]), 404: ErrorBody, 409: ErrorBody };
 
@@ -42,7 +43,8 @@ export default async function contractsRoutes(fastify: FastifyInstance): Promise
   fastify.get<{ Querystring: Static<typeof GridQuery> }>(
     '/api/contrats',
     {
-      config: contractGate,
+      // The gate's statement reads the page too (grid-scope.ts): one round trip per page.
+      config: { ...contractGate, scopeReader: readGridScope },
       schema: {
         tags: ['contrats'],
         summary: 'The grid: newest start first; filters, search, keyset pages of at most 200',
@@ -50,7 +52,7 @@ export default async function contractsRoutes(fastify: FastifyInstance): Promise
         response: { 200: ContractList, ...errors },
       },
     },
-    async (request, reply) => sendJsonPage(reply, await contracts.listGridJson(db, orgScope(request).orgId, request.query)),
+    async (request, reply) => sendJsonPage(reply, await memberGridJson(request, orgScope(request).orgId, request.query)),
   );
 
   fastify.post<{ Body: Static<typeof ContractBody> }>(

@@ -223,8 +223,8 @@ export interface GridQuery {
   q?: string;
 }
 
-function gridFilters(orgId: string | null, query: GridQuery): repo.GridFilters {
-  const filters: repo.GridFilters = { orgId, terms: searchTerms(query.q) };
+function gridFilters(query: GridQuery): repo.GridFilters {
+  const filters: repo.GridFilters = { terms: searchTerms(query.q) };
   if (query.status) {
     if (!(CONTRACT_STATUSES as readonly string[]).includes(query.status)) throw fieldErrors.invalid('status', 'Le statut');
     filters.status = query.status as ContractStatus;
@@ -247,13 +247,21 @@ function gridFilters(orgId: string | null, query: GridQuery): repo.GridFilters {
   return filters;
 }
 
+/** What a page of the grid reads, from its query (400 on a bad value); `key` names it. */
+export function gridPlan(query: GridQuery) {
+  const limit = parseLimit(query.limit);
+  const cursor = decodeCursor(query.cursor);
+  const filters = gridFilters(query);
+  return { limit, cursor, filters, key: JSON.stringify([filters, cursor, limit]) };
+}
+
 /**
  * `GET /api/contrats` and `GET /api/staff/contrats` (orgId null: every organization): the
  * page as PostgreSQL writes it, items in `summaryOf`'s shape.
  */
 export function listGridJson(db: Database, orgId: string | null, query: GridQuery): Promise<JsonPage> {
-  const limit = parseLimit(query.limit);
-  return repo.listContractsJson(db, gridFilters(orgId, query), decodeCursor(query.cursor), limit);
+  const { limit, cursor, filters } = gridPlan(query);
+  return repo.listContractsJson(db, orgId, filters, cursor, limit);
 }
 
 /** A grid item as the API answers it (`summaryOf`, its timestamps as JSON writes them). */

@@ -18,7 +18,7 @@
  * Keys are never NULL (a NULL compares as unknown and would end the walk).
  */
 import { Type } from '@sinclair/typebox';
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { FastifyReply } from 'fastify';
 import { asPrepared } from '../db/database.ts';
 import { AppError } from './errors.ts';
@@ -215,12 +215,44 @@ export interface JsonPage {
   next_cursor: string | null;
 }
 
+/** `keysetJsonPageRow`'s one row: the items' texts joined by commas, the next cursor's keys as JSON. */
+export interface JsonPageRow {
+  items: string | null;
+  next_keys: string | null;
+}
+
 /**
- * A page of `keyset` whose items PostgreSQL writes as JSON text (`query` selects each row's
- * text as `item`: see `db/json-text.ts`), with its sort keys as text: Node joins the texts
- * instead of decoding a row's columns and serializing them again, which halves the service's
- * CPU for a page of 200 contracts (bench/README.md). `preparedAs` names the statement when
- * its plan does not depend on the values.
+ * A page of `keyset` as one row that PostgreSQL writes (`query` selects each row's JSON text as
+ * `item`: see `db/json-text.ts`): the first `limit` items joined in order, and the sort keys of
+ * the last one, as text, when a further row exists. Node then neither decodes the rows nor
+ * serializes them again, which halves the service's CPU for a page of 200 contracts
+ * (bench/README.md); and being one row, the page can ride in another statement, as the contracts
+ * grid's does in its gate's (`org/scope-reader.ts`, `readScopeWithPage`).
+ */
+export function keysetJsonPageRow<DB, TB extends keyof DB, O extends { item: string }>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  order: KeysetOrder,
+  cursor: readonly CursorValue[] | null,
+  limit: number,
+): RawBuilder<JsonPageRow> {
+  const keys = order.map((key, i) => sql<string>`${sql.ref(key.ref)}::text`.as(`key${i}`));
+  const page = keyset(query.select(keys), order, cursor, limit);
+  const last = sql.lit(limit);
+  // A window without order numbers the rows as its input gives them: the page's, in order.
+  return sql<JsonPageRow>`select string_agg(p.item, ',' order by p.n) filter (where p.n <= ${last}) as items,
+      case when count(*) > ${last}
+           then max(case when p.n = ${last} then json_build_array(${sql.join(order.map((_, i) => sql.ref(`p.key${i}`)))})::text end) end as next_keys
+      from (select q.*, row_number() over () as n from (${page}) as q) as p`;
+}
+
+/** The `JsonPage` of a `keysetJsonPageRow`. */
+export function jsonPageOf(row: JsonPageRow): JsonPage {
+  return { items: `[${row.items ?? ''}]`, next_cursor: row.next_keys === null ? null : encodeCursor(JSON.parse(row.next_keys) as unknown[]) };
+}
+
+/**
+ * A page of `keyset` with its items as JSON text (`keysetJsonPageRow`). `preparedAs` names the
+ * statement when its plan does not depend on the values.
  */
 export async function keysetJsonPage<DB, TB extends keyof DB, O extends { item: string }>(
   db: Kysely<DB>,
@@ -230,11 +262,9 @@ export async function keysetJsonPage<DB, TB extends keyof DB, O extends { item: 
   limit: number,
   preparedAs?: string,
 ): Promise<JsonPage> {
-  const keys = order.map((key, i) => sql<string>`${sql.ref(key.ref)}::text`.as(`key${i}`));
-  const compiled = keyset(query.select(keys), order, cursor, limit).compile();
-  const { rows } = await db.executeQuery<Record<string, string>>(preparedAs ? asPrepared(preparedAs, compiled) : compiled);
-  const page = keysetPage(rows, limit, (row) => order.map((_, i) => row[`key${i}`]));
-  return { items: `[${page.items.map((row) => row.item).join(',')}]`, next_cursor: page.next_cursor };
+  const compiled = keysetJsonPageRow(query, order, cursor, limit).compile(db);
+  const { rows } = await db.executeQuery<JsonPageRow>(preparedAs ? asPrepared(preparedAs, compiled) : compiled);
+  return jsonPageOf(rows[0]!);
 }
 
 /** Answers a `JsonPage` as it is: `{"items":[…],"next_cursor":…}` (the route's schema documents it). */

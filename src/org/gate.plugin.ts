@@ -57,6 +57,8 @@ export function undeclaredGate(route: Pick<RouteOptions, 'url' | 'config'>): str
 export default fp(
   async function gatePlugin(fastify: FastifyInstance) {
     fastify.decorateRequest('scope', null);
+    // A list's page read by a scope reader with the gate's facts (scope-reader.ts).
+    fastify.decorateRequest('prefetchedPage', null);
 
     fastify.addHook('onRoute', (route) => {
       const problem = undeclaredGate(route);

@@ -238,6 +238,47 @@ describe('GET /api/contrats (the grid)', () => {
     assert.equal((await call(agent, 'GET', '/api/contrats?limit=200')).statusCode, 200);
   });
 
+  it("should read a member's page with the session in one statement, the same page staff read", async (t) => {
+    const { app, orgId, agent, staff, call, helene } = await setup(t);
+    for (const start_date of ['2027-03-01', '2027-04-01', '2027-05-01']) {
+      assert.equal((await call(agent, 'POST', '/api/contrats', cddu(helene, { start_date, end_date: start_date.replace(/01$/, '28'), dates: [] }))).statusCode, 201);
+    }
+    // Every statement the app runs goes through its one executor.
+    const executor = app.db.getExecutor();
+    const run = executor.executeQuery.bind(executor);
+    let statements = 0;
+    executor.executeQuery = ((...args: Parameters<typeof run>) => {
+      statements++;
+      return run(...args);
+    }) as typeof executor.executeQuery;
+    t.after(() => void (executor.executeQuery = run));
+
+    const walk = async (who: typeof agent, path: string) => {
+      const pages: { items: { start_date: string }[]; next_cursor: string | null; statements: number }[] = [];
+      let cursor: string | null = null;
+      do {
+        statements = 0;
+        const res = await call(who, 'GET', `${path}limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+        assert.equal(res.statusCode, 200, res.body);
+        pages.push({ ...res.json(), statements });
+        cursor = res.json().next_cursor;
+      } while (cursor);
+      return pages;
+    };
+    const member = await walk(agent, '/api/contrats?');
+    assert.deepEqual(member.map((p) => p.items.map((i) => i.start_date)), [['2027-05-01', '2027-04-01'], ['2027-03-01']]);
+    assert.deepEqual(member.map((p) => p.statements), [1, 1], 'the session, the scope and the page in one statement');
+    const staffPages = await walk(staff, `/api/staff/contrats?org_id=${orgId}&`);
+    assert.deepEqual(staffPages.map((p) => p.items), member.map((p) => p.items));
+    assert.equal(staffPages[0]!.next_cursor, member[0]!.next_cursor, 'one cursor for both ways');
+    // A filter: still one statement, the page filtered; a bad one is refused after the gate.
+    statements = 0;
+    const filtered = await call(agent, 'GET', '/api/contrats?status=brouillon&limit=200');
+    assert.equal(filtered.json().items.length, 3);
+    assert.equal(statements, 1);
+    assert.equal((await call(agent, 'GET', '/api/contrats?status=nope')).json().error, 'invalid_status');
+  });
+
   it('should answer each item exactly as the contract reads, without its dates, whatever its text holds', async (t) => {
     const { agent, staff, call, employee } = await setup(t);
     // PostgreSQL writes the grid's JSON: quotes, backslashes, control characters, non-Latin names.
