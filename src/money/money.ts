@@ -44,10 +44,8 @@ function readDecimal(value: unknown, maxDecimals: number): Scaled | null {
 }
 
 function toCents(value: Money): bigint {
-  const negative = value.startsWith('-');
-  const [whole, fraction] = (negative ? value.slice(1) : value).split('.') as [string, string];
-  const cents = BigInt(whole + fraction);
-  return negative ? -cents : cents;
+  // A canonical amount has its point two digits from the end: `"-642.40"` is `-64240n`.
+  return BigInt(value.replace('.', ''));
 }
 
 function fromCents(cents: bigint): Money {
