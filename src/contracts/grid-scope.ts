@@ -11,7 +11,7 @@ import { rolesOf } from '../org/permissions.ts';
 import { readScope, readScopeWithPage, takePrefetchedPage } from '../org/scope-reader.ts';
 import type { ScopeFacts } from '../org/scope.ts';
 import * as repo from './contracts.repository.ts';
-import { gridPlan, listGridJson, type GridQuery } from './contracts.service.ts';
+import { gridPlan, type GridQuery } from './contracts.service.ts';
 
 /**
  * The grid's scope reader. A query that does not parse reads no page: validation answers it
@@ -37,5 +37,6 @@ export function readGridScope(request: FastifyRequest): Promise<ScopeFacts | nul
 
 /** `GET /api/contrats`: the page the gate's statement read, else read now. */
 export async function memberGridJson(request: FastifyRequest, orgId: string, query: GridQuery): Promise<JsonPage> {
-  return takePrefetchedPage(request, orgId, gridPlan(query).key) ?? listGridJson(request.server.db, orgId, query);
+  const { limit, cursor, filters, key } = gridPlan(query);
+  return takePrefetchedPage(request, orgId, key) ?? repo.listContractsJson(request.server.db, orgId, filters, cursor, limit);
 }
