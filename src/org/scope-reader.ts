@@ -64,14 +64,15 @@ export function membershipOfRow(row: SessionScopeListRow): MembershipFact {
  * `request.caller` set, and the gate resolves the scope the usual way.
  */
 export async function readScope(request: FastifyRequest): Promise<ScopeFacts | null> {
-  return memberScope(await readSessionAndScope(request, (db, session) => readSessionScope(db, { ...session, staffOrgId: null })), true);
+  return memberScope(await readSessionAndScope(request, (db, session) => readSessionScope(db, { ...session, staffOrgId: null })));
 }
 
-function memberScope(read: SessionRead, withOrgName: boolean): ScopeFacts | null {
+/** The facts of a member with an organization, from the statement's row (else settled, or null: see `readScope`). */
+function memberScope(read: SessionRead): ScopeFacts | null {
   if ('settled' in read) return read.settled;
   const { caller, row } = read;
   if (caller.isStaff || row.org_id === null) return null;
-  return { caller, orgId: row.org_id, membership: membershipOfRow(row), ...(withOrgName ? { orgName: row.org_name } : {}) };
+  return { caller, orgId: row.org_id, membership: membershipOfRow(row), orgName: row.org_name };
 }
 
 declare module 'fastify' {
@@ -108,7 +109,7 @@ export interface PageRead {
  */
 export async function readScopeWithPage(request: FastifyRequest, read: PageRead): Promise<ScopeFacts | null> {
   const session = await readSessionAndScope(request, (db, ids) => readSessionScopePage(db, { ...ids, staffOrgId: null }, read.page, read.roles, read.preparedAs));
-  const facts = memberScope(session, false);
+  const facts = memberScope(session);
   if (facts?.orgId && 'row' in session && session.row.items !== null) {
     request.prefetchedPage = { orgId: facts.orgId, key: read.key, page: jsonPageOf(session.row) };
   }
