@@ -9,12 +9,12 @@
  */
 import fs from 'node:fs';
 import { openDatabase } from '../src/db/database.ts';
-import { contractDocumentOf, readContract } from '../src/contracts/contracts.service.ts';
+import { readContractDocument } from '../src/contracts/contracts.service.ts';
 import render from '../src/pdf/pdf.worker.ts';
 
 const input = JSON.parse(process.argv[2] ?? '{}') as { databaseUrl: string; orgId: string; contractId: string; seconds: number; out?: string };
 const handle = await openDatabase({ databaseUrl: input.databaseUrl, pgliteDir: 'memory://', maxConnections: 1 });
-const doc = await contractDocumentOf(handle.db, input.orgId, await readContract(handle.db, input.orgId, input.contractId));
+const { document: doc } = await readContractDocument(handle.db, input.orgId, input.contractId);
 await handle.close();
 
 // pdfmake writes its layout into the definition it renders: each rendering gets a fresh copy,

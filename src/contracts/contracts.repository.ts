@@ -50,16 +50,21 @@ export function findContract(db: Database, orgId: string | null, id: string) {
 }
 
 /**
- * What a contract's document says of its parties beyond the contract's row: the employer
- * (organization) and the employee's category, in one statement.
+ * What a contract's PDF shows, in one statement: the contract, its dates in the order given
+ * (each value as its text, as `listDates` reads them), the employer (the organization) and the
+ * employee's category; undefined when there is none with this id in `orgId`.
  */
-export function findDocumentParties(db: Database, orgId: string, employeeId: string) {
-  const query = db
-    .selectFrom('organizations')
-    .leftJoin('employees', (join) => join.onRef('employees.org_id', '=', 'organizations.id').on('employees.id', '=', employeeId))
-    .select(['organizations.name', 'organizations.structure_api', 'organizations.siret', 'employees.category'])
-    .where('organizations.id', '=', orgId);
-  return takeFirstPrepared(db, 'document_parties', query);
+export function findContractDocument(db: Database, orgId: string, id: string) {
+  const dates = sql<ContractDate[]>`(
+    select coalesce(json_agg(json_build_object('date', d.date::text, 'nature', d.nature, 'quantity', d.quantity::text, 'amount', d.amount::text) order by d.position), '[]')
+    from contract_dates d where d.contract_id = contracts.id)`;
+  const query = selectContracts(db)
+    .innerJoin('organizations', 'organizations.id', 'contracts.org_id')
+    .select(['organizations.name as employer_name', 'organizations.structure_api as employer_structure_api', 'organizations.siret as employer_siret', 'employees.category as employee_category'])
+    .select(dates.as('dates'))
+    .where('contracts.id', '=', id)
+    .where('contracts.org_id', '=', orgId);
+  return takeFirstPrepared(db, 'contract_document', query);
 }
 
 /** The files of a contract of `orgId`, or undefined. */
@@ -79,6 +84,22 @@ export function lockContract(db: Database, orgId: string | null, id: string) {
 }
 
 export type LockedContract = Awaited<ReturnType<typeof lockContract>> & object;
+
+/**
+ * Points a contract of `orgId` at its new generated PDF, its row locked first so that the
+ * previous PDF read is the one replaced (two generations at once each replace the other's);
+ * the previous PDF's id, or undefined when the contract is not there.
+ */
+export function replaceGeneratedPdf(db: Database, orgId: string, id: string, fileId: string) {
+  const previous = db.selectFrom('contracts').select(['id', 'generated_pdf_id']).where('id', '=', id).where('org_id', '=', orgId).forUpdate().as('previous');
+  const query = db
+    .updateTable('contracts')
+    .from(previous)
+    .set({ generated_pdf_id: fileId, updated_at: sql`now()` })
+    .whereRef('contracts.id', '=', 'previous.id')
+    .returning('previous.generated_pdf_id as previous_pdf_id');
+  return takeFirstPrepared(db, 'contract_generated_pdf', query);
+}
 
 /** The dates of a contract, in the order they were given. */
 export function listDates(db: Database, contractId: string): Promise<ContractDate[]> {

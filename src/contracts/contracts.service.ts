@@ -10,7 +10,7 @@ import type { ContractStatus } from '../db/schema.ts';
 import { nextInSeries } from '../db/number-series.ts';
 import { applyChange, type Change, type ChangeContext } from '../audit/change.ts';
 import { actorOf } from '../audit/audit.repository.ts';
-import { AppError, fieldErrors } from '../http/errors.ts';
+import { fieldErrors } from '../http/errors.ts';
 import { decodeCursor, keysetPage, parseLimit, type JsonPage } from '../http/list.ts';
 import type { Caller } from '../identity/identity.service.ts';
 import { contractNoteEmail } from '../mail/templates.ts';
@@ -329,37 +329,43 @@ export async function listNotes(db: Database, orgId: string, id: string, query: 
 /**
  * `POST /api/generate-contract-pdf`: renders the contract (outside the transaction: rendering
  * takes tens of milliseconds, in a worker thread), then stores it in place of the previous one.
+ * Six statements with the gate's (nine before, bench/README.md: each is a wake-up of PostgreSQL
+ * that the event loop pays for under load): the gate, the document, then in one transaction the
+ * file, the contract's new PDF returning the previous one's id, the previous file's deletion,
+ * the event.
  */
 export async function generateContractPdf(ctx: ContractContext, actor: Actor & { orgId: string }, contractId: unknown) {
   if (contractId === undefined || contractId === null || contractId === '') throw fieldErrors.missing('contract_id', 'Le contrat');
-  const contract = typeof contractId === 'string' ? await readContract(ctx.db, actor.orgId, contractId).catch(notFoundAsUndefined) : undefined;
-  if (!contract) throw contractErrors.notFound();
-  const pdf = await renderPdf(await contractDocumentOf(ctx.db, actor.orgId, contract));
+  if (typeof contractId !== 'string') throw contractErrors.notFound();
+  const { contract, document } = await readContractDocument(ctx.db, actor.orgId, contractId);
+  const pdf = await renderPdf(document);
   const fileId = await applyChange(ctx, async (change) => {
-    const current = await lockOrNotFound(change.trx, actor.orgId, contract.id);
-    const id = await ctx.files.put(change.trx, { content: pdf, contentType: 'application/pdf', filename: `${current.contract_number}.pdf`, orgId: current.org_id });
-    if (current.generated_pdf_id) await ctx.files.delete(change.trx, current.generated_pdf_id);
-    await repo.updateContract(change.trx, current.id, { generated_pdf_id: id });
-    await change.event({ org_id: current.org_id, action: 'contract.pdf_generated', subject_type: 'contract', subject_id: current.id, ...actorOf(actor.caller), details: { bytes: pdf.length } });
+    const id = await ctx.files.put(change.trx, { content: pdf, contentType: 'application/pdf', filename: `${contract.contract_number}.pdf`, orgId: actor.orgId });
+    const replaced = await repo.replaceGeneratedPdf(change.trx, actor.orgId, contract.id, id);
+    // Deleted meanwhile: the new file goes with the rolled-back transaction.
+    if (!replaced) throw contractErrors.notFound();
+    if (replaced.previous_pdf_id) await ctx.files.delete(change.trx, replaced.previous_pdf_id);
+    await change.event({ org_id: actor.orgId, action: 'contract.pdf_generated', subject_type: 'contract', subject_id: contract.id, ...actorOf(actor.caller), details: { bytes: pdf.length } });
     return id;
   });
   return { ok: true as const, ...ctx.files.signedUrl(fileId) };
 }
 
-/** The contract's document as `POST /api/generate-contract-pdf` renders it, dated today. */
-export async function contractDocumentOf(db: Database, orgId: string, contract: ContractView) {
-  const parties = await repo.findDocumentParties(db, orgId, contract.employee_id);
-  return contractDocument({
+/**
+ * The contract of `orgId` and its document as `POST /api/generate-contract-pdf` renders it,
+ * dated today, read in one statement; 404 when there is none.
+ */
+export async function readContractDocument(db: Database, orgId: string, id: string) {
+  const row = isUuid(id) ? await repo.findContractDocument(db, orgId, id) : undefined;
+  if (!row) throw contractErrors.notFound();
+  const contract = { ...summaryOf(row), dates: datesOf(row.dates) };
+  const document = contractDocument({
     ...contract,
-    employer: { name: parties?.name ?? '', structure_api: parties?.structure_api ?? null, siret: parties?.siret ?? null },
-    employee: { first_name: contract.employee.first_name, last_name: contract.employee.last_name, category: parties?.category ?? null },
+    employer: { name: row.employer_name, structure_api: row.employer_structure_api, siret: row.employer_siret },
+    employee: { ...contract.employee, category: row.employee_category },
     issuedOn: todayInFrance(),
   });
-}
-
-function notFoundAsUndefined(error: unknown): undefined {
-  if (error instanceof AppError && error.status === 404) return undefined;
-  throw error;
+  return { contract, document };
 }
 
 /** `GET /api/contrats/{id}/pdf-url`: the signed PDF when there is one, else the generated one. */

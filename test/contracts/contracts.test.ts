@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { build } from '../helper.ts';
 import { createOrg, member, outbox, signedIn, type Person } from '../support/fixtures.ts';
 import { numberingYear } from '../../src/contracts/contract.rules.ts';
+import { replaceGeneratedPdf } from '../../src/contracts/contracts.repository.ts';
 
 const YEAR = numberingYear(new Date());
 
@@ -521,6 +522,54 @@ describe('POST /api/generate-contract-pdf', () => {
       assert.equal(bad.statusCode, status);
       assert.equal(bad.json().error, error);
     }
+  });
+
+  it('should read the contract, its dates and its parties in one statement, and store the PDF in four', async (t) => {
+    const { app, agent, call, helene } = await setup(t);
+    const { id } = (await call(agent, 'POST', '/api/contrats', cddu(helene))).json();
+    assert.equal((await call(agent, 'POST', '/api/generate-contract-pdf', { contract_id: id })).statusCode, 200);
+    // Every statement, the transaction's included, goes through an executor of the one class.
+    let proto = Object.getPrototypeOf(app.db.getExecutor());
+    while (!Object.hasOwn(proto, 'executeQuery')) proto = Object.getPrototypeOf(proto);
+    const run = proto.executeQuery;
+    const statements: string[] = [];
+    proto.executeQuery = function (this: unknown, query: { sql: string }, ...rest: unknown[]) {
+      statements.push(/^\/\* prepared (\w+) \*\//.exec(query.sql)?.[1] ?? query.sql.split(' ').slice(0, 3).join(' '));
+      return run.call(this, query, ...rest);
+    };
+    t.after(() => void (proto.executeQuery = run));
+    assert.equal((await call(agent, 'POST', '/api/generate-contract-pdf', { contract_id: id })).statusCode, 200);
+    proto.executeQuery = run;
+    assert.deepEqual(statements, ['session_scope', 'contract_document', 'file_insert', 'contract_generated_pdf', 'file_delete', 'insert into "module_events"']);
+  });
+
+  it('should replace the PDF a generation stored while it waited, not the one it read before (the row locked)', async (t) => {
+    const { db, orgId, agent, call, helene } = await setup(t);
+    const { id } = (await call(agent, 'POST', '/api/contrats', cddu(helene))).json();
+    const file = async (name: string) =>
+      (await db.insertInto('files').values({ org_id: orgId, filename: name, content_type: 'application/pdf', size: 1, content: Buffer.from('%') }).returning('id').executeTakeFirstOrThrow()).id;
+    const [a, b, c] = [await file('a.pdf'), await file('b.pdf'), await file('c.pdf')];
+    await db.updateTable('contracts').set({ generated_pdf_id: a }).where('id', '=', id).execute();
+
+    // The first generation points the contract at b and holds its transaction open; the second
+    // (at c) starts then and must wait for it, then replace b, not the a it could have read.
+    let replaced!: () => void;
+    let release!: () => void;
+    const firstReplaced = new Promise<void>((resolve) => (replaced = resolve));
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const first = db.transaction().execute(async (trx) => {
+      const previous = await replaceGeneratedPdf(trx, orgId, id, b);
+      replaced();
+      await held;
+      return previous;
+    });
+    await firstReplaced;
+    const second = db.transaction().execute((trx) => replaceGeneratedPdf(trx, orgId, id, c));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    release();
+    assert.deepEqual(await first, { previous_pdf_id: a });
+    assert.deepEqual(await second, { previous_pdf_id: b });
+    assert.equal((await db.selectFrom('contracts').select('generated_pdf_id').where('id', '=', id).executeTakeFirstOrThrow()).generated_pdf_id, c);
   });
 });
 
