@@ -318,13 +318,23 @@ export function vmRssMb(pid: number): number {
 }
 
 /**
+ * The time a process's main thread has spent so far waiting for a core while runnable, in ms
+ * (`/proc/<pid>/task/<pid>/schedstat`, second field, ns): what it lost to other threads and
+ * processes, as opposed to its own work.
+ */
+export function mainThreadRunQueueWaitMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').trim().split(/\s+/);
+  return Number(fields[1]) / 1e6;
+}
+
+/**
  * CPU seconds (user + system) a process has used so far, from `/proc/<pid>/stat`; with
  * `reapedChildren`, also what its ended children used (counted once it has waited for them).
  */
-export function cpuSeconds(pid: number, reapedChildren = false): number {
+export function cpuSeconds(pid: number, reapedChildren = false, statFile = `/proc/${pid}/stat`): number {
   // The fields after the command name (which may hold spaces): utime and stime are the 12th
   // and 13th, cutime and cstime the 14th and 15th.
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const stat = fs.readFileSync(statFile, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const own = Number(fields[11]) + Number(fields[12]);
   return (reapedChildren ? own + Number(fields[13]) + Number(fields[14]) : own) / CLOCK_TICKS;
@@ -367,11 +377,21 @@ export function cpuPerRequest(service: CpuSample[], limit: CpuSample[]) {
   return { ...medianCpu(service), limit_server_cpu_ms: limitCpu.server_cpu_ms, limit_postgres_cpu_ms: limitCpu.postgres_cpu_ms };
 }
 
-export async function runLoadWithCpu(spec: LoadSpec, serverPid: number): Promise<LoadResult & { server_cpu_ms: number; postgres_cpu_ms: number }> {
-  const [server, postgres] = [cpuSeconds(serverPid), postgresCpuSeconds()];
+/** CPU seconds a process's main thread (its event loop) has used so far. */
+export function mainThreadCpuSeconds(pid: number): number {
+  return cpuSeconds(pid, false, `/proc/${pid}/task/${pid}/stat`);
+}
+
+export async function runLoadWithCpu(spec: LoadSpec, serverPid: number): Promise<LoadResult & { server_cpu_ms: number; main_thread_cpu_ms: number; postgres_cpu_ms: number }> {
+  const [server, mainThread, postgres] = [cpuSeconds(serverPid), mainThreadCpuSeconds(serverPid), postgresCpuSeconds()];
   const result = await runLoad(spec);
   const perRequest = (seconds: number) => round((seconds * 1000) / Math.max(1, result.requests), 2);
-  return { ...result, server_cpu_ms: perRequest(cpuSeconds(serverPid) - server), postgres_cpu_ms: perRequest(postgresCpuSeconds() - postgres) };
+  return {
+    ...result,
+    server_cpu_ms: perRequest(cpuSeconds(serverPid) - server),
+    main_thread_cpu_ms: perRequest(mainThreadCpuSeconds(serverPid) - mainThread),
+    postgres_cpu_ms: perRequest(postgresCpuSeconds() - postgres),
+  };
 }
 
 /**
