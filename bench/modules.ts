@@ -411,7 +411,7 @@ export async function pdfScenario(dbUrl: string, data: ModulesData): Promise<voi
  * GET /api/access's p99 idle and while PDFs render at 8 connections, in interleaved pairs of
  * windows (the method of every other scenario: rounds, alternated, medians). One idle window
  * followed by one loaded window put this machine's noise into the ratio: on one code, the idle
- * p99 alone ranged 9-24 ms and the ratio 0.30-1.5 (bench/README.md). The ratio is the median
+ * p99 alone ranged 6-24 ms and the ratio 0.24-1.5 (bench/README.md). The ratio is the median
  * idle p99 over the median loaded p99, as the other scenarios divide medians; five pairs, so
  * that one noisy window (an idle p99 of 4 ms, or of 20) does not decide it.
  */
