@@ -43,6 +43,8 @@ export interface ModulesData {
 }
 
 const PDF_CONNECTIONS = 8;
+/** Long enough for the PDFs in flight when a load stops to finish (one takes 0.1-0.3 s under load). */
+const PDF_DRAIN_MS = 2_000;
 const FILE_CONNECTIONS = 8;
 
 // ---------------------------------------------------------------------------------------------
@@ -321,6 +323,8 @@ export async function pdfScenario(dbUrl: string, data: ModulesData): Promise<voi
         await runService();
       }
     }
+    // With an even number of rounds the service's run is the last: its last PDFs finish first.
+    await new Promise((resolve) => setTimeout(resolve, PDF_DRAIN_MS));
   } finally {
     await stopAndCheck(service);
   }
@@ -451,6 +455,10 @@ async function latencyUnderPdfs(server: Server, data: ModulesData, pdfSpec: (ser
         runLoad(pdfSpec(server, { durationSeconds: windowSeconds + 1 })),
         new Promise<void>((resolve) => setTimeout(resolve, 500)).then(() => withWait(waits.loaded, () => runLoad(access))),
       ]);
+      // The load generator leaves when its time is up, its last PDFs still rendering: they
+      // finish before the next window (or the server's shutdown, which would close the
+      // database under them) starts.
+      await new Promise((resolve) => setTimeout(resolve, PDF_DRAIN_MS));
       log(`  GET /api/access (10 members), PDFs rendering, round ${r + 1}: ${fmtLoad(loaded)}  (${pdfs.rps.toFixed(1)} PDF/s)  main thread waiting for a core: ${waits.loaded.at(-1)!.toFixed(1)} ms/s`);
       checkLoad(`GET /api/access while PDFs are rendered, round ${r + 1}`, loaded);
       checkLoad(`PDFs under GET /api/access, round ${r + 1}`, pdfs);
