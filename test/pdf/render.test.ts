@@ -2,6 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import { renderPdf } from '../../src/pdf/render.ts';
 import renderInThisThread, { fontFor } from '../../src/pdf/pdf.worker.ts';
 import { a4Document, dataTable } from '../../src/pdf/blocks.ts';
@@ -84,5 +85,16 @@ describe('renderPdf', () => {
     const pooled = await turnsDuring(() => Promise.all([renderPdf(sampleDocument()), renderPdf(sampleDocument())]));
     assert.ok(inThread <= 1, `${inThread} turns while rendering in this thread`);
     assert.ok(pooled > 100, `${pooled} turns while the pool rendered`);
+  });
+
+  it('should render in threads that give way to every other thread (SCHED_IDLE on Linux), the main thread untouched', { skip: process.platform !== 'linux' && 'Linux only' }, async () => {
+    await Promise.all([renderPdf(sampleDocument()), renderPdf(sampleDocument())]);
+    // /proc/<pid>/task/<tid>/sched: "policy : 5" is SCHED_IDLE, 0 the default.
+    const policies = fs.readdirSync('/proc/self/task').map((tid) => {
+      const sched = fs.readFileSync(`/proc/self/task/${tid}/sched`, 'utf8');
+      return { tid: Number(tid), policy: Number(/^policy\s*:\s*(\d+)/m.exec(sched)?.[1]) };
+    });
+    assert.ok(policies.filter((t) => t.policy === 5).length >= 1, `a render thread at SCHED_IDLE: ${JSON.stringify(policies)}`);
+    assert.equal(policies.find((t) => t.tid === process.pid)?.policy, 0, 'the event loop keeps the default policy');
   });
 });
