@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import type { LoadResult, LoadSpec } from './load.ts';
 import type { SeedSizes } from './seed.ts';
+import { startFlags } from '../test/cli/processes.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const RESULTS = path.join(ROOT, 'bench', 'results');
@@ -210,8 +211,9 @@ export function serviceEnv(dbUrl: string, smtpUrl?: string): Record<string, stri
 }
 
 /**
- * The service as `npm start` runs it: built once (`npm run build`), then `node dist/server.js`.
- * A `--service-root` from before the build step existed runs `src/server.ts` through tsx.
+ * The service as `npm start` runs it: built once (`npm run build`), then `node <its flags>
+ * dist/server.js`. A `--service-root` from before the build step existed runs `src/server.ts`
+ * through tsx.
  */
 let serviceScript: string | undefined;
 export function startService(dbUrl: string, smtpUrl?: string, extra: { nodeFlags?: string[]; env?: Record<string, string> } = {}): Promise<Server> {
@@ -220,7 +222,11 @@ export function startService(dbUrl: string, smtpUrl?: string, extra: { nodeFlags
     if (builds) execFileSync('npm', ['run', '-s', 'build'], { cwd: SERVICE_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     serviceScript = builds ? 'dist/server.js' : 'src/server.ts';
   }
-  const flags = [...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(RESULTS, 'profiles')}`] : []), ...(extra.nodeFlags ?? [])];
+  const flags = [
+    ...(serviceScript === 'dist/server.js' ? startFlags(SERVICE_ROOT) : []),
+    ...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(RESULTS, 'profiles')}`] : []),
+    ...(extra.nodeFlags ?? []),
+  ];
   return startServer(smtpUrl ? 'service-smtp' : 'service', serviceScript, { ...serviceEnv(dbUrl, smtpUrl), ...extra.env }, '/readyz', flags, SERVICE_ROOT);
 }
 

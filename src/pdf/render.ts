@@ -24,12 +24,14 @@ const hasTsx = process.execArgv.some((arg, i, all) => /^--(import|loader)=?tsx/.
 export const PDF_THREADS = os.availableParallelism();
 
 /**
- * A render thread's young generation, capped: left to itself V8 grows it with the allocation
- * rate (up to 48 MB a thread), so the server's RSS crept up over thousands of PDFs. Capped at
- * 16 MB, 2,000 PDFs grew the RSS by 4 % instead of 10 to 25 %, and the peak fell from 361 to
- * 316 MB (bench/README.md).
+ * A render thread's heap, bounded. Left to itself V8 grows a young generation with the
+ * allocation rate (up to 48 MB a thread) and lets the old one fill to four times what it keeps
+ * before collecting it, so the server's RSS crept up over thousands of PDFs with nothing leaking.
+ * Capped, 16 MB young; 256 MB old, which also makes V8 collect it at 1.3 times what it keeps
+ * (its growth factor scales with the cap). A contract renders in about 13 MB; a document that
+ * needs 256 MB fails alone, its thread replaced (bench/README.md, 2026-11-26).
  */
-const RENDER_YOUNG_GENERATION_MB = 16;
+const RENDER_THREAD_LIMITS = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 256 };
 
 let pool: Piscina | null = null;
 
@@ -39,8 +41,10 @@ function renderers(): Piscina {
     minThreads: 0,
     maxThreads: PDF_THREADS,
     idleTimeout: 60_000,
-    resourceLimits: { maxYoungGenerationSizeMb: RENDER_YOUNG_GENERATION_MB },
-    execArgv: fromSource && !hasTsx ? [...process.execArgv, '--import', 'tsx'] : process.execArgv,
+    resourceLimits: RENDER_THREAD_LIMITS,
+    // Inherited, not passed: Node refuses a worker whose explicit execArgv holds a V8 or
+    // process-wide flag (`node --max-old-space-size=… dist/server.js`: every PDF failed).
+    execArgv: fromSource && !hasTsx ? ['--import', 'tsx'] : undefined,
   });
   return pool;
 }

@@ -74,13 +74,21 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
+/** The node flags `npm start` gives the server (package.json: `node <flags> dist/server.js`); the bench reads another checkout's. */
+export function startFlags(root = ROOT): string[] {
+  const { scripts } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const flags = /^node\s+(.*?)\s*dist\/server\.js$/.exec(scripts.start!)?.[1];
+  if (flags === undefined) throw new Error(`npm start is not "node … dist/server.js": ${scripts.start}`);
+  return flags.split(/\s+/).filter(Boolean);
+}
+
 /**
  * Starts the server on a free port (PORT=0) and resolves once it is ready: `src/server.ts`
- * through tsx, or with `compiled` the JavaScript `npm start` runs (`dist/server.js`, see `buildServer`).
+ * through tsx, or with `compiled` as `npm start` runs it (its flags, `dist/server.js`, see `buildServer`).
  */
 export function startServer(env: Record<string, string>, timeoutMs = 180_000, options: { compiled?: boolean } = {}): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
-    const script = options.compiled ? ['dist/server.js'] : ['--import', 'tsx', 'src/server.ts'];
+    const script = options.compiled ? [...startFlags(), 'dist/server.js'] : ['--import', 'tsx', 'src/server.ts'];
     const child = spawn(process.execPath, script, {
       cwd: ROOT,
       env: childEnv({ PORT: '0', ...env }),

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { buildServer, childEnv, cliJson, ROOT, runCli, secret, startServer, type ServerProcess } from '../cli/processes.ts';
+import { buildServer, childEnv, cliJson, ROOT, runCli, secret, startFlags, startServer, type ServerProcess } from '../cli/processes.ts';
 
 const PUBLIC_URL = 'https://paie.example.com';
 const tokenOf = (url: string) => decodeURIComponent(/#token=([^&]+)/.exec(url)![1]!);
@@ -79,11 +79,14 @@ describe('the server on the embedded database', () => {
     assert.match(style.headers.get('content-type')!, /^text\/css/);
   });
 
-  it('should render PDFs from the compiled code, in its worker threads, without tsx', () => {
+  it('should render PDFs from the compiled code, in its worker threads, without tsx, under the node flags of npm start', () => {
+    // The main thread's heap cap of npm start is a V8 flag, which Node refuses in a worker's
+    // explicit execArgv: the render threads inherit the flags instead.
+    assert.deepEqual(startFlags(), ['--max-old-space-size=1024']);
     const script = `import { renderPdf } from './dist/pdf/render.js';
       const pdf = await renderPdf({ content: ['Théâtre'] });
       process.stdout.write(pdf.subarray(0, 5).toString());`;
-    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, env: childEnv({}) });
+    const output = execFileSync(process.execPath, [...startFlags(), '--input-type=module', '-e', script], { cwd: ROOT, env: childEnv({}) });
     assert.equal(output.toString(), '%PDF-');
   });
 
