@@ -49,19 +49,27 @@ export function findContract(db: Database, orgId: string | null, id: string) {
   return takeFirstPrepared(db, 'contract', query);
 }
 
+/** The contract's dates in the order given, as one JSON array, each value as its text ("7.500"). */
+const contractDates = () => sql<ContractDate[]>`(
+  select coalesce(json_agg(json_build_object('date', d.date::text, 'nature', d.nature, 'quantity', d.quantity::text, 'amount', d.amount::text) order by d.position), '[]')
+  from contract_dates d where d.contract_id = contracts.id)`;
+
+/** The contract with its dates, in one statement; undefined as `findContract`. */
+export function findContractWithDates(db: Database, orgId: string | null, id: string) {
+  let query = selectContracts(db).select(contractDates().as('dates')).where('contracts.id', '=', id);
+  if (orgId !== null) query = query.where('contracts.org_id', '=', orgId);
+  return takeFirstPrepared(db, 'contract_with_dates', query);
+}
+
 /**
- * What a contract's PDF shows, in one statement: the contract, its dates in the order given
- * (each value as its text, as `listDates` reads them), the employer (the organization) and the
- * employee's category; undefined when there is none with this id in `orgId`.
+ * What a contract's PDF shows, in one statement: the contract, its dates, the employer (the
+ * organization) and the employee's category; undefined when there is none with this id in `orgId`.
  */
 export function findContractDocument(db: Database, orgId: string, id: string) {
-  const dates = sql<ContractDate[]>`(
-    select coalesce(json_agg(json_build_object('date', d.date::text, 'nature', d.nature, 'quantity', d.quantity::text, 'amount', d.amount::text) order by d.position), '[]')
-    from contract_dates d where d.contract_id = contracts.id)`;
   const query = selectContracts(db)
     .innerJoin('organizations', 'organizations.id', 'contracts.org_id')
     .select(['organizations.name as employer_name', 'organizations.structure_api as employer_structure_api', 'organizations.siret as employer_siret', 'employees.category as employee_category'])
-    .select(dates.as('dates'))
+    .select(contractDates().as('dates'))
     .where('contracts.id', '=', id)
     .where('contracts.org_id', '=', orgId);
   return takeFirstPrepared(db, 'contract_document', query);
@@ -99,12 +107,6 @@ export function replaceGeneratedPdf(db: Database, orgId: string, id: string, fil
     .whereRef('contracts.id', '=', 'previous.id')
     .returning('previous.generated_pdf_id as previous_pdf_id');
   return takeFirstPrepared(db, 'contract_generated_pdf', query);
-}
-
-/** The dates of a contract, in the order they were given. */
-export function listDates(db: Database, contractId: string): Promise<ContractDate[]> {
-  const query = db.selectFrom('contract_dates').select(['date', 'nature', 'quantity', 'amount']).where('contract_id', '=', contractId).orderBy('position');
-  return executePrepared(db, 'contract_dates', query) as Promise<ContractDate[]>;
 }
 
 /** Replaces the dates of a contract. */

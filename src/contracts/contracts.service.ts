@@ -98,9 +98,9 @@ function datesOf(dates: readonly ContractDate[]): ContractDate[] {
 
 /** The contract with its dates, as `GET /api/contrats/{id}` answers it; 404 when not in `orgId`. */
 export async function readContract(db: Database, orgId: string | null, id: string): Promise<ContractView> {
-  const row = isUuid(id) ? await repo.findContract(db, orgId, id) : undefined;
+  const row = isUuid(id) ? await repo.findContractWithDates(db, orgId, id) : undefined;
   if (!row) throw contractErrors.notFound();
-  return { ...summaryOf(row), dates: datesOf(await repo.listDates(db, row.id)) };
+  return { ...summaryOf(row), dates: datesOf(row.dates) };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -161,7 +161,9 @@ export async function editContract(ctx: ContractContext, actor: Actor & { orgId:
     }
     const fields: ContractFields = checkContractFields(merged);
     // Dates left out are kept, and must still fall within the (possibly new) period.
-    const dates = checkDates(input.dates === undefined ? await repo.listDates(change.trx, current.id) : input.dates, fields);
+    // The row is locked: it is there, dates included.
+    const kept = input.dates === undefined ? (await repo.findContractWithDates(change.trx, actor.orgId, current.id))!.dates : input.dates;
+    const dates = checkDates(kept, fields);
     await repo.updateContract(change.trx, current.id, {
       fields: { ...fields, employee_id: employee.id },
       gross_total: grossTotal(dates, fields.monthly_gross),
