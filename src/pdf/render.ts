@@ -27,9 +27,9 @@ export const PDF_THREADS = os.availableParallelism();
  * A render thread's heap, bounded. Left to itself V8 grows a young generation with the
  * allocation rate (up to 48 MB a thread) and lets the old one fill to four times what it keeps
  * before collecting it, so the server's RSS crept up over thousands of PDFs with nothing leaking.
- * Capped, 16 MB young; 256 MB old, which also makes V8 collect it at 1.3 times what it keeps
- * (its growth factor scales with the cap). A contract renders in about 13 MB; a document that
- * needs 256 MB fails alone, its thread replaced (bench/README.md, 2026-11-26).
+ * Capped: 16 MB young; 256 MB old, which also makes V8 collect it at 1.3 times what it keeps
+ * (its growth factor scales with the cap). A thread keeps about 13 MB between contracts; a
+ * document that would need 256 MB fails alone, its thread replaced (bench/README.md, 2026-11-26).
  */
 const RENDER_THREAD_LIMITS = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 256 };
 
