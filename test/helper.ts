@@ -3,6 +3,7 @@
  * in memory, or a new PostgreSQL database when TEST_DATABASE_URL is set), the same Fastify
  * options as the server, and `t.after` cleanup.
  */
+import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import path from 'node:path';
 import os from 'node:os';
@@ -110,6 +111,19 @@ export async function build(
     if (database !== shared) await database.close();
   });
   return { app: fastify, database, config };
+}
+
+/**
+ * Closes `app` and checks that the close is still waiting `ms` later, for the work that
+ * `release` lets finish; resolves once closed.
+ */
+export async function assertCloseWaitsFor(app: FastifyInstance, what: string, release: () => void, ms = 50): Promise<void> {
+  let closed = false;
+  const closing = app.close().then(() => (closed = true));
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  assert.equal(closed, false, `close waits for ${what}`);
+  release();
+  await closing;
 }
 
 /** The `session=…` cookie of a sign-in response, ready for a `cookie` header. */

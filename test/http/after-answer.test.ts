@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
-import { build, sql } from '../helper.ts';
+import { assertCloseWaitsFor, build, sql } from '../helper.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -33,13 +33,8 @@ describe('shutdown', () => {
     client.abort();
     assert.equal(await request, 'AbortError');
 
-    let closed = false;
-    const closing = app.close().then(() => (closed = true));
-    await sleep(200);
     // Without the wait, the connection being gone, close would already have run its onClose hooks.
-    assert.equal(closed, false, 'close waits for the handler still running');
-    release();
-    await closing;
+    await assertCloseWaitsFor(app, 'the handler still running', release, 200);
     assert.equal(answered, 42, 'the handler read the database before it closed');
   });
 

@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { simpleParser } from 'mailparser';
-import { build, freshDatabase, sql, testConfig } from '../helper.ts';
+import { assertCloseWaitsFor, build, freshDatabase, sql, testConfig } from '../helper.ts';
 import { startSmtpServer } from '../support/smtp.ts';
 import app, { appOptions } from '../../src/app.ts';
 import { openDatabase, type Database, type DatabaseHandle } from '../../src/db/database.ts';
@@ -321,12 +321,7 @@ describe('mail worker', () => {
     assert.equal(leased.attempts, 1);
     assert.ok(leased.locked_until && leased.locked_until.getTime() > Date.now() + 60_000, 'leased');
 
-    let closed = false;
-    const closing = app.close().then(() => (closed = true));
-    await sleep(50);
-    assert.equal(closed, false, 'close waits for the e-mail being sent');
-    release();
-    await closing;
+    await assertCloseWaitsFor(app, 'the e-mail being sent', release);
     const row = await outboxRow(database.db, id);
     assert.equal(row.status, 'sent');
   });
