@@ -12,7 +12,7 @@ import { isoTimestamp } from '../db/json-text.ts';
 import type { AccessEvent } from '../audit/audit.repository.ts';
 import type { UserMetadata } from '../db/schema.ts';
 import { COUNT_ON_CONFLICT, limitKey, limitReached, windowEnd, type AddressLimit } from '../http/rate-limit-store.ts';
-import type { AuthPreferences, OneTimeTokenRow, SessionRow } from '../identity/identity.repository.ts';
+import { SESSION_EXPIRED, SESSION_RENEWAL_DUE, type AuthPreferences, type OneTimeTokenRow, type SessionRow } from '../identity/identity.repository.ts';
 import type { JsonPageRow } from '../http/list.ts';
 import type { outboxRow } from '../mail/outbox.ts';
 import { rolesOf, type MemberRole } from '../org/permissions.ts';
@@ -138,11 +138,11 @@ let sessionScope: ((input: SessionScopeInput) => CompiledQuery) | undefined;
 /** The session, the caller's organization and membership there, as CTEs ending in `checked`. */
 function sessionScopeCtes(input: SessionScopeInput): RawBuilder<unknown> {
   return sql`with caller as (
-      select s.id as session_id, s.secret_hash, s.expires_at, s.last_verified_at,
+      select s.id as session_id, s.secret_hash, ${SESSION_EXPIRED} as expired, ${SESSION_RENEWAL_DUE} as renewal_due,
              u.id as user_id, u.email, u.user_metadata,
              coalesce(st.is_staff, false) as is_staff,
              case when st.is_staff then st.level end as staff_level,
-             s.secret_hash = ${input.secretHash} and s.expires_at > now() as valid
+             s.secret_hash = ${input.secretHash} and not (${SESSION_EXPIRED}) as valid
         from auth.sessions s
         join auth.users u on u.id = s.user_id
         left join public.staff_users st on st.user_id = s.user_id
@@ -159,7 +159,7 @@ function sessionScopeCtes(input: SessionScopeInput): RawBuilder<unknown> {
 }
 
 /** `SessionScopeListRow`'s columns up to the membership, read from `checked ch`. */
-const SCOPE_COLUMNS = sql`ch.session_id, ch.secret_hash, ch.expires_at, ch.last_verified_at, ch.user_id, ch.email, ch.user_metadata,
+const SCOPE_COLUMNS = sql`ch.session_id, ch.secret_hash, ch.expired, ch.renewal_due, ch.user_id, ch.email, ch.user_metadata,
            ch.is_staff, ch.staff_level, ch.org_id, ch.member_role, ch.member_revoked`;
 
 function sessionScopeListQuery(input: SessionScopeInput, withList = true): RawBuilder<SessionScopeListRow> {

@@ -137,14 +137,24 @@ export async function insertSession(
 export interface SessionRow {
   session_id: string;
   secret_hash: string;
-  expires_at: Date;
-  last_verified_at: Date;
+  /** The session has ended (`SESSION_EXPIRED`). */
+  expired: boolean;
+  /** Its expiry is to be pushed back (`SESSION_RENEWAL_DUE`). */
+  renewal_due: boolean;
   user_id: string;
   email: string;
   user_metadata: UserMetadata;
   is_staff: boolean;
   staff_level: StaffLevel | null;
 }
+
+/*
+ * A session's end and renewal are decided by the database's clock, which every instance
+ * shares, on the session aliased `s`. Its expiry is pushed back at most hourly, to spare a
+ * write per request.
+ */
+export const SESSION_EXPIRED = sql<boolean>`s.expires_at <= now()`;
+export const SESSION_RENEWAL_DUE = sql<boolean>`now() - s.last_verified_at > interval '1 hour'`;
 
 /** One query gives the session, its account and the account's staff status. */
 export function findSession(db: Database, sessionId: string): Promise<SessionRow | undefined> {
@@ -155,8 +165,8 @@ export function findSession(db: Database, sessionId: string): Promise<SessionRow
     .select([
       's.id as session_id',
       's.secret_hash',
-      's.expires_at',
-      's.last_verified_at',
+      SESSION_EXPIRED.as('expired'),
+      SESSION_RENEWAL_DUE.as('renewal_due'),
       'u.id as user_id',
       'u.email',
       'u.user_metadata',

@@ -5,7 +5,7 @@ import type { Database } from '../db/database.ts';
 import type { StaffLevel, UserMetadata } from '../db/schema.ts';
 import { identityErrors } from './identity.errors.ts';
 import * as repo from './identity.repository.ts';
-import { issueToken, parseToken, secretMatches } from './tokens.ts';
+import { hashMatches, issueToken, parseToken, presentedToken, secretMatches, type PresentedToken } from './tokens.ts';
 
 export const INVITE_TTL_MS = 7 * 24 * 3600_000;
 export const MAGIC_LINK_TTL_MS = 3600_000;
@@ -13,8 +13,6 @@ export const MAGIC_LINK_TTL_MS = 3600_000;
 export const SESSION_TTL_MS = 7 * 24 * 3600_000;
 /** A session ends this long after sign-in, however much it is used: a stolen cookie does not live forever. */
 export const SESSION_MAX_AGE_MS = 30 * 24 * 3600_000;
-/** A session's expiry is pushed back at most this often, to spare a write per request. */
-const SESSION_RENEWAL_MS = 3600_000;
 
 export type OneTimeKind = 'invite' | 'magiclink';
 
@@ -144,9 +142,9 @@ export async function accountOfToken(db: Database, presented: unknown): Promise<
 
 /** The caller of a session cookie, or null for none, a bad, unknown or expired session. */
 export async function resolveSession(db: Database, cookie: string | undefined): Promise<Caller | null> {
-  const parsed = parseToken(cookie);
-  if (!parsed) return null;
-  return callerOfSession(db, parsed, await repo.findSession(db, parsed.id));
+  const presented = presentedToken(cookie);
+  if (!presented) return null;
+  return callerOfSession(db, presented, await repo.findSession(db, presented.id));
 }
 
 /**
@@ -156,16 +154,15 @@ export async function resolveSession(db: Database, cookie: string | undefined): 
  */
 export async function callerOfSession(
   db: Database,
-  parsed: { id: string; secret: string },
+  presented: PresentedToken,
   row: repo.SessionRow | undefined,
 ): Promise<Caller | null> {
-  if (!row || row.session_id !== parsed.id || !secretMatches(parsed.secret, row.secret_hash)) return null;
-  const now = Date.now();
-  if (row.expires_at.getTime() <= now) {
+  if (!row || row.session_id !== presented.id || !hashMatches(presented.secretHash, row.secret_hash)) return null;
+  if (row.expired) {
     await repo.deleteSession(db, row.session_id);
     return null;
   }
-  if (now - row.last_verified_at.getTime() > SESSION_RENEWAL_MS) {
+  if (row.renewal_due) {
     await repo.extendSession(db, row.session_id, SESSION_TTL_MS, SESSION_MAX_AGE_MS);
   }
   return {

@@ -29,8 +29,23 @@ export function parseToken(token: unknown): { id: string; secret: string } | nul
   return match ? { id: match[1]!, secret: match[2]! } : null;
 }
 
-export function secretMatches(secret: string, storedHash: string): boolean {
-  const presented = Buffer.from(hashSecret(secret));
+/** A presented token, its secret already hashed: a session is looked up and checked with one hash a request. */
+export interface PresentedToken {
+  id: string;
+  secretHash: string;
+}
+
+export function presentedToken(token: unknown): PresentedToken | null {
+  const parsed = parseToken(token);
+  return parsed && { id: parsed.id, secretHash: hashSecret(parsed.secret) };
+}
+
+export function hashMatches(presentedHash: string, storedHash: string): boolean {
+  const presented = Buffer.from(presentedHash);
   const stored = Buffer.from(storedHash);
   return presented.length === stored.length && crypto.timingSafeEqual(presented, stored);
+}
+
+export function secretMatches(secret: string, storedHash: string): boolean {
+  return hashMatches(hashSecret(secret), storedHash);
 }

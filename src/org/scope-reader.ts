@@ -13,7 +13,7 @@ import { isDatabaseUnavailable } from '../db/errors.ts';
 import { jsonPageOf, type JsonPage } from '../http/list.ts';
 import { callerOfSession, resolveSession, type Caller } from '../identity/identity.service.ts';
 import { SESSION_COOKIE } from '../identity/session.plugin.ts';
-import { hashSecret, parseToken } from '../identity/tokens.ts';
+import { presentedToken } from '../identity/tokens.ts';
 import type { MemberRole } from './permissions.ts';
 import type { MembershipFact, ScopeFacts } from './scope.ts';
 
@@ -33,18 +33,18 @@ export async function readSessionAndScope<Row extends SessionScopeListRow>(
 ): Promise<SessionRead<Row>> {
   const { db } = request.server;
   const cookie = request.cookies[SESSION_COOKIE];
-  const parsed = parseToken(cookie);
+  const presented = presentedToken(cookie);
   request.caller = null;
-  if (!parsed) return { settled: NOBODY };
+  if (!presented) return { settled: NOBODY };
   let row: Row | undefined;
   try {
-    row = await read(db, { sessionId: parsed.id, secretHash: hashSecret(parsed.secret) });
+    row = await read(db, { sessionId: presented.id, secretHash: presented.secretHash });
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw error;
     request.caller = await resolveSession(db, cookie);
     return { settled: null };
   }
-  const caller = await callerOfSession(db, parsed, row);
+  const caller = await callerOfSession(db, presented, row);
   request.caller = caller;
   if (!caller || !row) return { settled: NOBODY };
   return { caller, row };

@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { build, sessionCookieOf, sql } from '../helper.ts';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp.ts';
+import { createOrg, member } from '../support/fixtures.ts';
 import { ensureAccount, issueOneTimeToken } from '../../src/identity/identity.service.ts';
 import { upsertAuthPreferences } from '../../src/identity/identity.repository.ts';
 import type { Database } from '../../src/db/database.ts';
@@ -295,4 +296,48 @@ describe('POST /auth/session', () => {
     // The right token still works after the failed tries.
     assert.equal((await app.inject({ method: 'POST', url: '/auth/session', payload: { token } })).statusCode, 200);
   });
+});
+
+describe('session cookies', () => {
+  it('should refuse a cookie that names a real session with another secret, on each way a session is read', async (t) => {
+    const { app, database } = await build(t);
+    const orgId = await createOrg(database.db, 'Théâtre du Soleil');
+    const { cookie } = await member(app, database.db, orgId, 'admin@example.com', 'ADMIN');
+    const [id, secret] = cookie.replace(/^session=/, '').split('.') as [string, string];
+    const forged = `session=${id}.${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}`;
+    // /api/me reads the session alone; GET /api/access reads it in the list's statement.
+    for (const url of ['/api/me', '/api/access']) {
+      assert.equal((await app.inject({ method: 'GET', url, headers: { cookie } })).statusCode, 200, url);
+      const refused = await app.inject({ method: 'GET', url, headers: { cookie: forged } });
+      assert.equal(refused.statusCode, 401, url);
+      assert.equal(refused.body, 'Unauthorized');
+    }
+  });
+
+  for (const url of ['/api/me', '/api/access']) {
+    it(`should renew a session used after an hour, and end an expired one, on ${url}`, async (t) => {
+      const { app, database } = await build(t);
+      const db = database.db;
+      const orgId = await createOrg(db, 'Théâtre du Soleil');
+      const { cookie } = await member(app, db, orgId, 'admin@example.com', 'ADMIN');
+      const session = () => db.selectFrom('auth.sessions').select(['expires_at', 'last_verified_at']).executeTakeFirst();
+      const day = 24 * 3600_000;
+      // Verified 50 minutes ago: no write. 70 minutes ago: pushed back to 7 days from now.
+      const soon = new Date(Date.now() + day);
+      await db.updateTable('auth.sessions').set({ expires_at: soon, last_verified_at: new Date(Date.now() - 50 * 60_000) }).execute();
+      assert.equal((await app.inject({ method: 'GET', url, headers: { cookie } })).statusCode, 200);
+      assert.equal((await session())!.expires_at.getTime(), soon.getTime());
+      await db.updateTable('auth.sessions').set({ last_verified_at: new Date(Date.now() - 70 * 60_000) }).execute();
+      assert.equal((await app.inject({ method: 'GET', url, headers: { cookie } })).statusCode, 200);
+      const renewed = (await session())!;
+      assert.ok(Math.abs(renewed.expires_at.getTime() - (Date.now() + 7 * day)) < 60_000, `expires ${renewed.expires_at.toISOString()}`);
+      assert.ok(Date.now() - renewed.last_verified_at.getTime() < 60_000);
+      // Expired: refused, and the session is deleted.
+      await db.updateTable('auth.sessions').set({ expires_at: new Date(Date.now() - 1000) }).execute();
+      const refused = await app.inject({ method: 'GET', url, headers: { cookie } });
+      assert.equal(refused.statusCode, 401);
+      assert.equal(refused.body, 'Unauthorized');
+      assert.equal(await session(), undefined);
+    });
+  }
 });
