@@ -80,9 +80,9 @@ describe('the server on the embedded database', () => {
   });
 
   it('should render PDFs from the compiled code, in its worker threads, without tsx, under the node flags of npm start', () => {
-    // The main thread's heap cap of npm start is a V8 flag, which Node refuses in a worker's
-    // explicit execArgv: the render threads inherit the flags instead.
-    assert.deepEqual(startFlags(), ['--max-old-space-size=1024']);
+    // npm start's flags (the heap cap, the memory reducer off) are V8 flags, which Node refuses
+    // in a worker's explicit execArgv: the render threads inherit the flags instead.
+    assert.deepEqual(startFlags(), ['--max-old-space-size=1024', '--no-memory-reducer']);
     const script = `import { renderPdf } from './dist/pdf/render.js';
       const pdf = await renderPdf({ content: ['Théâtre'] });
       process.stdout.write(pdf.subarray(0, 5).toString());`;
