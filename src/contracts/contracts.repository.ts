@@ -125,7 +125,6 @@ export interface NewContract extends ContractFields {
   employee_id: string;
   gross_total: string | null;
   search_text: string;
-  created_by: string | null;
 }
 
 export async function insertContract(db: Database, contract: NewContract): Promise<string> {

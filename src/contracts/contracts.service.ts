@@ -136,7 +136,6 @@ export async function insertNewContract(change: Change, actor: { caller: ActorCa
     employee_id: employee.id,
     gross_total: grossTotal(dates, fields.monthly_gross),
     search_text: searchTextOf({ contract_number: contractNumber, show_title: fields.show_title, employee }),
-    created_by: actor.caller.userId,
   });
   await repo.replaceDates(change.trx, contractId, dates);
   await change.event({ org_id: actor.orgId, action: 'contract.created', subject_type: 'contract', subject_id: contractId, ...actorOf(actor.caller), details: { contract_number: contractNumber } });

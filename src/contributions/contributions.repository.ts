@@ -5,10 +5,10 @@ import type { ContributionCallInput } from './contribution.rules.ts';
 
 const COLUMNS = ['id', 'org_id', 'period', 'due_date', 'lines', 'total', 'status', 'created_at'] as const;
 
-export async function insertContributionCall(db: Database, call: ContributionCallInput, createdBy: string | null) {
+export async function insertContributionCall(db: Database, call: ContributionCallInput) {
   return db
     .insertInto('contribution_calls')
-    .values({ org_id: call.org_id, period: call.period, due_date: call.due_date, lines: JSON.stringify(call.lines), total: call.total, created_by: createdBy })
+    .values({ org_id: call.org_id, period: call.period, due_date: call.due_date, lines: JSON.stringify(call.lines), total: call.total })
     .returning(COLUMNS)
     .executeTakeFirstOrThrow();
 }

@@ -31,7 +31,7 @@ function callOf(row: Row) {
 export async function insertNewContributionCall(change: Change, caller: Pick<Caller, 'userId' | 'email'> | null, input: Record<string, unknown>) {
   const call = checkContributionCall(input);
   if (!(await repo.organizationExists(change.trx, call.org_id))) throw contributionErrors.orgNotFound();
-  const row = await repo.insertContributionCall(change.trx, call, caller?.userId ?? null);
+  const row = await repo.insertContributionCall(change.trx, call);
   await change.event({
     org_id: call.org_id, action: 'contribution_call.created', subject_type: 'contribution_call', subject_id: row.id, ...actorOf(caller),
     details: { period: call.period, total: call.total },

@@ -208,7 +208,6 @@ export interface ContractsTable {
   signed_at: NullableTimestamp;
   /** Folded (lower case, no accents) employee name, number and show: the grid's `q`. */
   search_text: string;
-  created_by: string | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
@@ -259,7 +258,6 @@ export interface PayslipsTable {
   contract_ids: ColumnType<string[], string[] | undefined, string[]>;
   pdf_id: string | null;
   status: Generated<PayslipStatus>;
-  created_by: string | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
@@ -275,7 +273,6 @@ export interface TransfersTable {
   status: Generated<TransferStatus>;
   count: number;
   total: Numeric;
-  created_by: string | null;
   created_at: Generated<Date>;
   executed_at: NullableTimestamp;
   cancelled_at: NullableTimestamp;
@@ -324,7 +321,6 @@ export interface InvoicesTable {
   notified: Generated<boolean>;
   notified_at: NullableTimestamp;
   pdf_id: string | null;
-  created_by: string | null;
   created_at: Generated<Date>;
 }
 
@@ -345,7 +341,6 @@ export interface ContributionCallsTable {
   lines: ColumnType<ContributionLine[], string, string>;
   total: Numeric;
   status: Generated<ContributionStatus>;
-  created_by: string | null;
   created_at: Generated<Date>;
 }
 

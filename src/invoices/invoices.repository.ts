@@ -39,9 +39,9 @@ export async function insertInvoices(
   const { rows: created } = await sql<CreatedInvoice>`
     with created as (
       insert into public.invoices
-        (number, org_id, invoice_type, payment_method, period_label, issue_date, due_date, lines, total_ht, total_vat, total_ttc, created_by)
+        (number, org_id, invoice_type, payment_method, period_label, issue_date, due_date, lines, total_ht, total_vat, total_ttc)
       select r.number, r.org_id, ${header.invoice_type}, ${header.payment_method}, ${header.period_label},
-             ${header.issue_date}::date, ${header.due_date}::date, r.lines, r.total_ht, r.total_vat, r.total_ttc, ${actor.actor_user_id ?? null}::uuid
+             ${header.issue_date}::date, ${header.due_date}::date, r.lines, r.total_ht, r.total_vat, r.total_ttc
         from jsonb_to_recordset(${rows}::jsonb)
                as r(number text, org_id uuid, lines jsonb, total_ht numeric, total_vat numeric, total_ttc numeric)
         join public.organizations o on o.id = r.org_id

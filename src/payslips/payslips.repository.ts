@@ -66,7 +66,6 @@ export interface NewPayslip {
   gross: string;
   net_to_pay: string;
   contract_ids: string[];
-  created_by: string | null;
 }
 
 export async function insertPayslip(db: Database, payslip: NewPayslip): Promise<string> {

@@ -79,7 +79,6 @@ export async function insertNewPayslip(change: Change, caller: Pick<Caller, 'use
     gross,
     net_to_pay: netToPay,
     contract_ids: contractIds,
-    created_by: caller.userId,
   });
   await change.event({ org_id: org.id, action: 'payslip.created', subject_type: 'payslip', subject_id: id, ...actorOf(caller), details: { period, net_to_pay: netToPay } });
   return id;

@@ -94,7 +94,6 @@ export interface NewTransfer {
   execution_date: string;
   count: number;
   total: string;
-  created_by: string | null;
 }
 
 export async function insertTransfer(db: Database, transfer: NewTransfer): Promise<string> {

@@ -123,7 +123,7 @@ export async function insertNewTransfer(change: Change, caller: Pick<Caller, 'us
   if (!isStorableMoney(total)) throw transferErrors.totalTooLarge();
   const year = numberingYear(new Date());
   const reference = formatTransferReference(year, await nextInSeries(change.trx, 'transfer', year));
-  const transferId = await repo.insertTransfer(change.trx, { org_id: orgId, reference, execution_date: executionDate, count: lines.length, total, created_by: caller.userId });
+  const transferId = await repo.insertTransfer(change.trx, { org_id: orgId, reference, execution_date: executionDate, count: lines.length, total });
   await repo.insertLines(change.trx, transferId, orgId, lines);
   // Never an IBAN in the audit trail: the batch's reference, size and total.
   await change.event({ org_id: orgId, action: 'transfer.created', subject_type: 'transfer', subject_id: transferId, ...actorOf(caller), details: { reference, count: lines.length, total, execution_date: executionDate } });

@@ -293,7 +293,7 @@ describe('two batches racing for one payslip (PostgreSQL)', () => {
     const { db, soleil, helene, payslip, batch } = await setup(t);
     const id = await payslip(soleil, helene, '2027-01', '1500.00');
     const made = (await batch([id])).json();
-    const copy = await db.insertInto('transfers').values({ org_id: soleil, reference: 'VIR-1999-000001', execution_date: '2030-01-01', count: 1, total: '1500.00', created_by: null }).returning('id').executeTakeFirstOrThrow();
+    const copy = await db.insertInto('transfers').values({ org_id: soleil, reference: 'VIR-1999-000001', execution_date: '2030-01-01', count: 1, total: '1500.00' }).returning('id').executeTakeFirstOrThrow();
     await assert.rejects(
       db.insertInto('transfer_items').values({ transfer_id: copy.id, org_id: soleil, payslip_id: id, position: 0, creditor_name: 'X', iban: 'FR7630006000011234567890189', bic: null, amount: '1500.00', period: '2027-01' }).execute(),
       /transfer_items_one_live_batch_key/,
