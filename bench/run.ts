@@ -4,7 +4,8 @@
  * - GET /api/access for organizations of 10, 1,000 and 10,000 members (an ADMIN's session),
  *   beside `bench/limit-server.ts` in its two forms; reported as a ratio to the faster form.
  * - Global staff mode over 1,000,000 memberships: time to the last byte and the server's peak
- *   RSS (a fresh server per run), beside psql's `\copy` of the same rows.
+ *   RSS (a fresh server per run; its first, cold list timed apart), beside psql's `\copy` of the
+ *   same rows.
  * - POST /api/access: role changes of existing members, and invitations of new e-mails with
  *   SMTP unset (.eml files) and with SMTP pointed at a server that accepts TCP and never greets;
  *   the invitation beside a limit writing the same rows in one data-modifying CTE.
@@ -195,7 +196,7 @@ function psqlCopy(dbUrl: string): number {
 
 async function globalScenario(dbUrl: string, data: Seeded): Promise<void> {
   log(`\n== GET /api/access, global staff mode (${label(data.totalMemberships)} memberships) ==`);
-  const runs: Array<{ seconds: number; peak_rss_mb: number; start_rss_mb: number; copy_seconds: number }> = [];
+  const runs: Array<{ seconds: number; cold_seconds: number | null; peak_rss_mb: number; start_rss_mb: number; copy_seconds: number }> = [];
   // One unmeasured pass of each warms PostgreSQL's cache alike.
   if (!quick) psqlCopy(dbUrl);
   for (let r = 0; r < rounds; r++) {
@@ -204,14 +205,17 @@ async function globalScenario(dbUrl: string, data: Seeded): Promise<void> {
     const server = await startService(dbUrl);
     try {
       const startRss = vmHwmMb(server.pid);
+      // A fresh process compiles its hot paths during its first list, as under every load
+      // scenario's warm-up: that first download is timed apart (cold), the next one counts.
+      const cold = quick ? null : await fetchGlobal(`${server.base}/api/access`, data.staffCookie, false);
       const got = await fetchGlobal(`${server.base}/api/access`, data.staffCookie, false);
       const peak = vmHwmMb(server.pid);
       if (!copyFirst) copySeconds = psqlCopy(dbUrl);
       log(
-        `  round ${r + 1}: service ${got.seconds.toFixed(2)} s (${(got.bytes / 1e6).toFixed(0)} MB), ` +
+        `  round ${r + 1}: service ${got.seconds.toFixed(2)} s${cold ? ` (cold: ${cold.seconds.toFixed(2)} s)` : ''} (${(got.bytes / 1e6).toFixed(0)} MB), ` +
           `peak RSS ${peak.toFixed(0)} MB (${startRss.toFixed(0)} MB after start-up); psql \\copy ${copySeconds.toFixed(2)} s`,
       );
-      if (got.status !== 200) problem(`global list: status ${got.status}`);
+      if (got.status !== 200 || (cold && cold.status !== 200)) problem(`global list: status ${got.status}`);
       if (!got.head.startsWith('{"items":[') || !got.tail.endsWith(']}')) problem('global list: not a {"items":[…]} document');
       // What the timed downloads answered is checked once, on a download of its own.
       const checked = r === 0 ? await fetchGlobal(`${server.base}/api/access`, data.staffCookie, true) : null;
@@ -224,7 +228,7 @@ async function globalScenario(dbUrl: string, data: Seeded): Promise<void> {
           problem('global list: not newest first, or an item without org_id');
         }
       }
-      runs.push({ seconds: got.seconds, peak_rss_mb: peak, start_rss_mb: startRss, copy_seconds: copySeconds });
+      runs.push({ seconds: got.seconds, cold_seconds: cold?.seconds ?? null, peak_rss_mb: peak, start_rss_mb: startRss, copy_seconds: copySeconds });
     } finally {
       await server.stop();
       const errors = loggedErrors(server);
@@ -233,6 +237,7 @@ async function globalScenario(dbUrl: string, data: Seeded): Promise<void> {
   }
   const seconds = median(runs.map((r) => r.seconds));
   const copySeconds = median(runs.map((r) => r.copy_seconds));
+  const coldSeconds = runs.flatMap((r) => (r.cold_seconds === null ? [] : [r.cold_seconds]));
   results.push({
     scenario: `GET /api/access, global staff mode, ${label(data.totalMemberships)} memberships`,
     rps: null,
@@ -242,13 +247,14 @@ async function globalScenario(dbUrl: string, data: Seeded): Promise<void> {
     // As for the other scenarios, the fraction of the limit reached: copy time / service time.
     ratio: round(copySeconds / seconds, 2),
     seconds: round(seconds, 2),
+    ...(coldSeconds.length ? { cold_seconds: round(median(coldSeconds), 2), cold_seconds_over_copy: round(median(coldSeconds) / copySeconds, 2) } : {}),
     peak_rss_mb: round(median(runs.map((r) => r.peak_rss_mb)), 0),
     peak_rss_mb_max: round(Math.max(...runs.map((r) => r.peak_rss_mb)), 0),
     start_rss_mb: round(median(runs.map((r) => r.start_rss_mb)), 0),
     copy_seconds: round(copySeconds, 2),
     seconds_over_copy: round(seconds / copySeconds, 2),
     items: data.totalMemberships,
-    runs: runs.map((r) => ({ seconds: round(r.seconds, 2), peak_rss_mb: round(r.peak_rss_mb, 0), copy_seconds: round(r.copy_seconds, 2) })),
+    runs: runs.map((r) => ({ seconds: round(r.seconds, 2), cold_seconds: r.cold_seconds === null ? null : round(r.cold_seconds, 2), peak_rss_mb: round(r.peak_rss_mb, 0), copy_seconds: round(r.copy_seconds, 2) })),
   });
 }
 
@@ -436,7 +442,8 @@ function targets(rows: ResultRow[]): string[] {
     }
     if (r.copy_seconds !== undefined) {
       const within = (r.seconds as number) <= 1.5 * (r.copy_seconds as number);
-      out.push(`${r.scenario}: ${r.seconds_over_copy}× \\copy ${within ? 'holds (≤ 1.5×)' : 'MISSED (> 1.5×)'}`);
+      const cold = r.cold_seconds_over_copy === undefined ? '' : ` (a fresh process's first list: ${r.cold_seconds_over_copy}×)`;
+      out.push(`${r.scenario}: ${r.seconds_over_copy}× \\copy${cold} ${within ? 'holds (≤ 1.5×)' : 'MISSED (> 1.5×)'}`);
       out.push(`${r.scenario}: peak RSS ${r.peak_rss_mb} MB ${(r.peak_rss_mb as number) < 200 ? 'holds (< 200 MB)' : 'MISSED (≥ 200 MB)'}`);
     }
   }
@@ -479,9 +486,8 @@ async function main(): Promise<number> {
     if (orgFilter) data.orgs = data.orgs.filter((org) => orgFilter.has(org.members));
     if (only.has('get')) await getScenarios(database.url, data);
     if (only.has('global')) await globalScenario(database.url, data);
-    // POST before the modules: resetting its invitations deletes accounts, and each deleted
-    // account makes PostgreSQL look for it in the `created_by`/`actor_user_id` columns that the
-    // modules fill by the million (unindexed: the service itself never deletes an account).
+    // POST before the modules, as in every earlier run (resetting its invitations deletes
+    // accounts, which had to scan the million contracts' `created_by` until that column went).
     if (only.has('post')) await postScenarios(database.url, data, client);
     if (['grid', 'pdf', 'files'].some((name) => only.has(name))) {
       const modules = await seedModules(client, data, contracts);
