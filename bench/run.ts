@@ -215,7 +215,8 @@ async function globalScenario(dbUrl: string, data: Seeded): Promise<void> {
         `  round ${r + 1}: service ${got.seconds.toFixed(2)} s${cold ? ` (cold: ${cold.seconds.toFixed(2)} s)` : ''} (${(got.bytes / 1e6).toFixed(0)} MB), ` +
           `peak RSS ${peak.toFixed(0)} MB (${startRss.toFixed(0)} MB after start-up); psql \\copy ${copySeconds.toFixed(2)} s`,
       );
-      if (got.status !== 200 || (cold && cold.status !== 200)) problem(`global list: status ${got.status}`);
+      if (cold && cold.status !== 200) problem(`global list (cold): status ${cold.status}`);
+      if (got.status !== 200) problem(`global list: status ${got.status}`);
       if (!got.head.startsWith('{"items":[') || !got.tail.endsWith(']}')) problem('global list: not a {"items":[…]} document');
       // What the timed downloads answered is checked once, on a download of its own.
       const checked = r === 0 ? await fetchGlobal(`${server.base}/api/access`, data.staffCookie, true) : null;
