@@ -24,14 +24,19 @@ const hasTsx = process.execArgv.some((arg, i, all) => /^--(import|loader)=?tsx/.
 export const PDF_THREADS = os.availableParallelism();
 
 /**
- * A render thread's heap, bounded. Left to itself V8 grows a young generation with the
- * allocation rate (up to 48 MB a thread) and lets the old one fill to four times what it keeps
- * before collecting it, so the server's RSS crept up over thousands of PDFs with nothing leaking.
- * Capped: 16 MB young; 256 MB old, which also makes V8 collect it at 1.3 times what it keeps
- * (its growth factor scales with the cap). A thread keeps about 13 MB between contracts; a
- * document that would need 256 MB fails alone, its thread replaced (bench/README.md, 2026-11-26).
+ * A render thread's heap, bounded.
+ * - Old generation 256 MB. Left to itself V8 lets it fill to four times what it keeps before
+ *   collecting it, so the server's RSS crept up over thousands of PDFs with nothing leaking;
+ *   capped, V8 collects it at 1.3 times (its growth factor scales with the cap). A thread keeps
+ *   about 13 MB between contracts; a document that would need 256 MB fails alone, its thread
+ *   replaced.
+ * - Young generation 32 MB. At 16 (and 24) it filled every 10-15 ms, in the middle of each
+ *   contract: every scavenge promoted the layout in progress, and the old generation was marked
+ *   four times a second, by V8's helper threads, which run at normal priority beside the event
+ *   loop (1.5-2.1 ms of their CPU a PDF). At 32: 0.5 ms, an eighth of the mark-compacts, a fifth
+ *   to a third less CPU a PDF, for about 40 MB more RSS (bench/README.md, 2026-11-26).
  */
-const RENDER_THREAD_LIMITS = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 256 };
+const RENDER_THREAD_LIMITS = { maxYoungGenerationSizeMb: 32, maxOldGenerationSizeMb: 256 };
 
 let pool: Piscina | null = null;
 
