@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import { build } from '../helper.ts';
 import { createOrg, member, outbox, signedIn, type Person } from '../support/fixtures.ts';
 import { numberingYear } from '../../src/contracts/contract.rules.ts';
@@ -237,6 +238,14 @@ describe('GET /api/contrats (the grid)', () => {
       assert.equal(res.json().error, error, query);
     }
     assert.equal((await call(agent, 'GET', '/api/contrats?limit=200')).statusCode, 200);
+  });
+
+  it('should plan a search from 1,000 values of search_text, so that a rare term is not estimated at 1 %', async (t) => {
+    const { database } = await build(t);
+    const { rows } = await sql<{ target: number }>`
+      select attstattarget::int as target from pg_attribute
+       where attrelid = 'public.contracts'::regclass and attname = 'search_text'`.execute(database.db);
+    assert.deepEqual(rows, [{ target: 1000 }]);
   });
 
   it("should read a member's page with the session in one statement, the same page staff read", async (t) => {
