@@ -34,7 +34,7 @@ export const PDF_THREADS = os.availableParallelism();
  *   contract: every scavenge promoted the layout in progress, and the old generation was marked
  *   four times a second, by V8's helper threads, which run at normal priority beside the event
  *   loop (1.5-2.1 ms of their CPU a PDF). At 32: 0.5 ms, an eighth of the mark-compacts, a fifth
- *   to a third less CPU a PDF, for about 40 MB more RSS (bench/README.md, 2026-11-26).
+ *   to a quarter less CPU a PDF, for about 45 MB more RSS (bench/README.md, 2026-11-26).
  */
 const RENDER_THREAD_LIMITS = { maxYoungGenerationSizeMb: 32, maxOldGenerationSizeMb: 256 };
 
