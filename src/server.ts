@@ -30,6 +30,21 @@ import app, { appOptions } from './app.ts';
 const LOG_REDACT = ['headers.cookie', 'headers.authorization', 'headers["x-api-key"]', 'headers["set-cookie"]'];
 
 /**
+ * A request as Fastify logs it (method, url, host, address), except a signed file URL's `sig`:
+ * the link downloads the file without a session for 5 minutes, so it is a credential too.
+ */
+const SIGNATURE = /([?&]sig=)[^&#]*/g;
+function loggedRequest(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: request.url.includes('sig=') ? request.url.replace(SIGNATURE, '$1[redacted]') : request.url,
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}
+
+/**
  * One log line per request, written when it is answered: address, status and milliseconds
  * together. Fastify writes two (one on arrival, one on answer), each a synchronous write to
  * stdout on the event loop's thread. Errors, 404s and refusals keep Fastify's own lines.
@@ -90,7 +105,7 @@ async function start(config: Config): Promise<void> {
 
   const server = Fastify({
     ...appOptions(config),
-    logger: { level: config.logLevel, redact: { paths: LOG_REDACT, censor: '[redacted]' } },
+    logger: { level: config.logLevel, redact: { paths: LOG_REDACT, censor: '[redacted]' }, serializers: { req: loggedRequest } },
     logController: new OneLinePerRequest(),
     // Once shutdown starts, new requests get 503 while those in flight finish.
     return503OnClosing: true,

@@ -133,23 +133,28 @@ describe('the server on the embedded database', () => {
     assert.equal(unknown.stderr, 'payroll-access: no account with e-mail nobody@example.com\n');
   });
 
-  it('should log each request in one line with its id and never a cookie or authorization secret', async () => {
+  it('should log each request in one line with its id and never a cookie, authorization or file signature', async () => {
     const cookieSecret = secret('cookie');
     const bearer = secret('bearer');
     const res = await fetch(`${server.url}/api/me`, {
       headers: { cookie: `session=${cookieSecret}`, authorization: `Bearer ${bearer}`, 'x-api-key': bearer },
     });
     assert.equal(res.status, 401);
+    // A signed file URL's signature downloads the file without a session.
+    const signature = secret('sig');
+    const fileId = '00000000-0000-4000-8000-000000000000';
+    await (await fetch(`${server.url}/files/${fileId}?exp=4102444800&sig=${signature}`)).arrayBuffer();
     // A sign-in: its Set-Cookie carries a real session token.
     const { url } = await cliJson<{ url: string }>(['login-link', '--email', 'a@example.com'], env);
     const session = await signIn(url);
 
     await new Promise((resolve) => setTimeout(resolve, 200)); // let the logs reach us
     const logs = server.stdout();
-    for (const value of [cookieSecret, bearer, session.split('=')[1]!, tokenOf(url)]) {
+    for (const value of [cookieSecret, bearer, session.split('=')[1]!, tokenOf(url), signature]) {
       assert.ok(!logs.includes(value), `a secret leaked into the logs: ${value.slice(0, 12)}…`);
     }
     const lines = logs.trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>);
+    assert.ok(lines.some((l) => l.req?.url === `/files/${fileId}?exp=4102444800&sig=[redacted]`), 'the file request is logged, its signature redacted');
     const ids = lines.filter((l) => l.req?.url === '/api/me').map((l) => l.reqId as unknown);
     assert.ok(ids.length > 0 && ids.every((id) => typeof id === 'string' && id !== ''), 'request logs carry a request id');
     // One line per request, written once it is answered: the address and the status together.
