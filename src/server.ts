@@ -18,6 +18,7 @@ import { isDatabaseUnavailable } from './db/errors.ts';
 import { acquireDataDirLock, DataDirBusyError, type DataDirLock } from './db/data-dir-lock.ts';
 import { keepNewFilesPrivate } from './db/private-files.ts';
 import controlSocket, { controlSocketPath } from './cli/control-socket.ts';
+import { redactFileSignature } from './files/signed-url.ts';
 import app, { appOptions } from './app.ts';
 
 /**
@@ -29,15 +30,11 @@ import app, { appOptions } from './app.ts';
  */
 const LOG_REDACT = ['headers.cookie', 'headers.authorization', 'headers["x-api-key"]', 'headers["set-cookie"]'];
 
-/**
- * A request as Fastify logs it (method, url, host, address), except a signed file URL's `sig`:
- * the link downloads the file without a session for 5 minutes, so it is a credential too.
- */
-const SIGNATURE = /([?&]sig=)[^&#]*/g;
+/** A request as Fastify logs it (method, url, host, address), a signed file URL's `sig` redacted. */
 function loggedRequest(request: FastifyRequest) {
   return {
     method: request.method,
-    url: request.url.includes('sig=') ? request.url.replace(SIGNATURE, '$1[redacted]') : request.url,
+    url: redactFileSignature(request.url),
     host: request.host,
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,

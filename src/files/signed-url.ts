@@ -19,6 +19,15 @@ export function signFileUrl(key: Buffer, publicUrl: string, id: string, now = Da
 }
 
 /**
+ * `url` with any signature replaced by `[redacted]`, for the logs: the link downloads the file
+ * without a session until it expires, so its signature is a credential like a session cookie.
+ * Any other URL comes back as it was (checked first: this runs on every request logged).
+ */
+export function redactFileSignature(url: string): string {
+  return url.includes('sig=') ? url.replace(/([?&]sig=)[^&#]*/g, '$1[redacted]') : url;
+}
+
+/**
  * True when `sig` is ours for this `id` and `exp` and `exp` is still ahead. Any other input
  * (a changed id, exp or sig, a missing one, a past exp) is false: the route answers 403.
  */
