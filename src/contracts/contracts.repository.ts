@@ -1,6 +1,6 @@
 /** SQL of contracts (MODULES 4): contracts, their salaries by date, their notes, their numbers. */
 import { sql, type ExpressionBuilder, type RawBuilder } from 'kysely';
-import type { OrgPage } from '../access/access.repository.ts';
+import type { OrgPage } from '../org/scope.repository.ts';
 import { executePrepared, takeFirstPrepared, type Database } from '../db/database.ts';
 import { json, jsonObject, type JsonText } from '../db/json-text.ts';
 import { keyset, keysetJsonPage, keysetJsonPageRow, type CursorValue, type JsonPage, type KeysetOrder } from '../http/list.ts';

@@ -158,8 +158,6 @@ export function parseRate(value: unknown): string | null {
   return hundredths <= 10_000n ? fromCents(hundredths) : null;
 }
 
-export { formatEuros } from '../format/french.ts';
-
 /** An amount in a response: a string with two decimals (MODULES 1). */
 export const MoneyString = Type.Unsafe<Money>(
   Type.String({ pattern: '^-?[0-9]+\\.[0-9]{2}$', description: 'an amount in euros, two decimals', examples: ['642.40'] }),

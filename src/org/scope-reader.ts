@@ -7,7 +7,7 @@
  * `readSessionAndScope`. Measured in bench/README.md.
  */
 import type { FastifyRequest } from 'fastify';
-import { readSessionScope, readSessionScopePage, type OrgPage, type SessionScopeListRow } from '../access/access.repository.ts';
+import { readSessionScope, readSessionScopePage, type OrgPage, type SessionScopeListRow } from './scope.repository.ts';
 import type { Database } from '../db/database.ts';
 import { isDatabaseUnavailable } from '../db/errors.ts';
 import { jsonPageOf, type JsonPage } from '../http/list.ts';
