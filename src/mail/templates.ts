@@ -12,10 +12,7 @@
  */
 import type { RenderedMail } from './outbox.ts';
 import { dateTimeFormat } from '../format/french.ts';
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
+import { escapeHtml } from '../format/html.ts';
 
 /** Control characters (line breaks, tabs…) of a user-typed value become one space. */
 function oneLine(value: string): string {

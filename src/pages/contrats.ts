@@ -11,7 +11,7 @@ import { assertEditable } from '../contracts/contract.rules.ts';
 import { findOrganization } from '../org/org.repository.ts';
 import { formatDateFr, formatEuros } from '../format/french.ts';
 import type { Money } from '../money/money.ts';
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from '../format/html.ts';
 import { formatPageDate } from './labels.ts';
 import { confirmDialog, statusRegion } from './layout.ts';
 import { allEmployees, dash, euros, listHref, listQueryOf, listSummary, orgLine, PAGE_SIZES, pagerNav, pageSizeAndSubmit, readList, selectOptions as options, type EmployeeOption, type Org } from './page-parts.ts';

@@ -12,7 +12,7 @@ import { listInvoices } from '../invoices/invoices.service.ts';
 import type { Money } from '../money/money.ts';
 import { findOrganization } from '../org/org.repository.ts';
 import { listOrgTransfers } from '../transfers/transfers.service.ts';
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from '../format/html.ts';
 import { statusRegion } from './layout.ts';
 import { dash, euros, listHref, listQueryOf, orgLine, pagerNav, readList, type ListQuery, type ListRead, type Org } from './page-parts.ts';
 import { invoiceTypeLabel, labelBadge, organismLabel, periodLabel } from './payroll-labels.ts';

@@ -1,5 +1,5 @@
 /** The shell every page shares: head, skip link, banner, main landmark, status region. */
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from '../format/html.ts';
 
 export interface PageShell {
   /** The page's own title; the document title is "<title> · Paie". */

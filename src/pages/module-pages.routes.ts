@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { orgScope } from '../org/scope.ts';
-import type { SafeHtml } from './html.ts';
+import type { SafeHtml } from '../format/html.ts';
 import { renderPage } from './layout.ts';
 import { membershipOfScope, navFor, renderNav } from './nav.ts';
 import { loadContractPage, loadForm, loadGrid, renderContractPage, renderForm, renderGrid } from './contrats.ts';

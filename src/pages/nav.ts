@@ -9,7 +9,7 @@ import type { Database } from '../db/database.ts';
 import type { Caller } from '../identity/identity.service.ts';
 import { can, type Gate } from '../org/permissions.ts';
 import { activeOrgOf, readMembership, type MembershipFact } from '../org/scope.ts';
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from '../format/html.ts';
 
 export interface NavEntry {
   href: string;

@@ -10,7 +10,7 @@ import { formatEuros } from '../format/french.ts';
 import { AppError } from '../http/errors.ts';
 import { MAX_LIMIT } from '../http/list.ts';
 import type { Money } from '../money/money.ts';
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from '../format/html.ts';
 
 export type Org = { id: string; name: string; structure_api: string | null };
 

@@ -7,7 +7,7 @@ import { isDatabaseUnavailable } from '../db/errors.ts';
 import { AppError } from '../http/errors.ts';
 import { setActiveOrgCookie } from '../org/active-org-cookie.ts';
 import assetRoutes from './assets.ts';
-import { html } from './html.ts';
+import { html } from '../format/html.ts';
 import { renderPage } from './layout.ts';
 import { activatePage, loginPage } from './sign-in.pages.ts';
 import { loadStaffTeam, renderStaffTeam } from './staff-equipe.ts';

@@ -7,7 +7,7 @@
 import type { Database } from '../db/database.ts';
 import { findOrganization } from '../org/org.repository.ts';
 import { listPayslips, type PayslipView } from '../payslips/payslips.service.ts';
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from '../format/html.ts';
 import { statusRegion } from './layout.ts';
 import { allEmployees, euros, listHref, listQueryOf, listSummary, orgLine, pagerNav, pageSizeAndSubmit, readList, selectOptions, type EmployeeOption, type ListQuery, type ListRead, type Org } from './page-parts.ts';
 import { labelBadge, periodFromFr, periodLabel } from './payroll-labels.ts';

@@ -1,7 +1,7 @@
 /** French words of the module pages: contract statuses, kinds and natures of dates. */
 import type { ContractKind, ContractStatus, DateNature } from '../db/schema.ts';
 import { CONTRACT_KINDS, CONTRACT_STATUSES, DATE_NATURES } from '../contracts/contract.rules.ts';
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from '../format/html.ts';
 
 export const CONTRACT_STATUS_LABELS: Record<ContractStatus, string> = {
   brouillon: 'Brouillon',

@@ -2,7 +2,7 @@
  * The people tables of the access pages (`/vos-acces`'s members, `/staff/equipe`'s team): one
  * shape (first name, e-mail, role or level, status, actions), with long values cut.
  */
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from '../format/html.ts';
 
 /**
  * A value typed by a person (a first name, an e-mail) in a table cell: cut with an ellipsis

@@ -1,5 +1,5 @@
 /** `/login` and `/activate`: static markup; their scripts call `/auth/magic-link` and `/auth/session`. */
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from '../format/html.ts';
 import { renderPage, statusRegion } from './layout.ts';
 
 /** The confirmation shown whatever the address (CONTRACT 4: no account discovery). */

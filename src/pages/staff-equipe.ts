@@ -6,7 +6,7 @@
 import type { Caller } from '../identity/identity.service.ts';
 import type { Database } from '../db/database.ts';
 import { listStaffUsers } from '../staff/staff.repository.ts';
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from '../format/html.ts';
 import { confirmDialog, renderPage, statusRegion } from './layout.ts';
 import { peopleTable, personCells } from './people.ts';
 import { formatPageDate, roleLabel } from './labels.ts';

@@ -9,7 +9,7 @@ import type { Database } from '../db/database.ts';
 import { formatDateFr, formatEuros, todayInFrance } from '../format/french.ts';
 import { listStaffInvoices } from '../invoices/invoices.service.ts';
 import { INVOICE_TYPES } from '../invoices/invoice.rules.ts';
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from '../format/html.ts';
 import { dash, listHref, listQueryOf, listSummary, pagerNav, readList, selectOptions, type ListQuery } from './page-parts.ts';
 import { statusRegion } from './layout.ts';
 import { INVOICE_TYPE_LABELS, invoiceTypeLabel } from './payroll-labels.ts';

@@ -5,7 +5,7 @@
  */
 import type { Database } from '../db/database.ts';
 import { searchOrganizations } from '../org/org.repository.ts';
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from '../format/html.ts';
 import { pageSizeAndSubmit, selectOptions } from './page-parts.ts';
 
 export type OrgChoice = { id: string; name: string; structure_api: string | null };

@@ -11,7 +11,7 @@ import { isUuid } from '../http/input.ts';
 import { formatDateFr, formatEuros, todayInFrance } from '../format/french.ts';
 import { listAvailablePayslips } from '../payslips/payslips.service.ts';
 import { listStaffTransfers, readTransfer } from '../transfers/transfers.service.ts';
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from '../format/html.ts';
 import { dash, listHref, listQueryOf, listSummary, pagerNav, readList, type ListQuery } from './page-parts.ts';
 import { confirmDialog, statusRegion } from './layout.ts';
 import { labelBadge, periodFromFr, periodLabel } from './payroll-labels.ts';

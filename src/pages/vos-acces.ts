@@ -17,7 +17,7 @@ import { revokedAccessesOf } from '../org/membership.repository.ts';
 import { ASSIGNABLE_ROLES, can, DEFAULT_ROLE, isProtectedRole, PROTECTED_ROLE } from '../org/permissions.ts';
 import { activeOrgOf, readMembership } from '../org/scope.ts';
 import type { AccessItem } from '../schemas/access.ts';
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from '../format/html.ts';
 import { confirmDialog, renderPage, statusRegion } from './layout.ts';
 import { clipped, peopleTable, personCells } from './people.ts';
 import { actionLabel, formatPageDate, memberStatus, roleLabel, STATUS_LABELS } from './labels.ts';

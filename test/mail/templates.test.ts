@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import {
   accessUpdatedEmail,
   activationEmail,
-  escapeHtml,
   formatMailDate,
   inviterText,
   roleLabel,
@@ -11,6 +10,7 @@ import {
   staffWelcomeEmail,
 } from '../../src/mail/templates.ts';
 import type { RenderedMail } from '../../src/mail/outbox.ts';
+import { escapeHtml } from '../../src/format/html.ts';
 
 const PUBLIC_URL = 'https://paie.example.com';
 const ACTIVATION_URL = `${PUBLIC_URL}/activate#token=abcdefgh.secretsecretsecretsecret&type=invite`;

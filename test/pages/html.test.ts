@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { escapeHtml, html, raw, SafeHtml } from '../../src/pages/html.ts';
+import { escapeHtml, html, raw, SafeHtml } from '../../src/format/html.ts';
 
 /** What a browser makes of escaped text. */
 function decode(text: string): string {
