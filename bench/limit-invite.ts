@@ -14,7 +14,9 @@
 import Fastify from 'fastify';
 import pg from 'pg';
 import { issueToken } from '../src/identity/tokens.ts';
-import { activationEmail, roleLabel, type Inviter } from '../src/mail/templates.ts';
+import { activationEmail } from '../src/access/access.mail.ts';
+import type { Inviter } from '../src/mail/templates.ts';
+import { roleLabel } from '../src/org/role.labels.ts';
 import { serveLimit } from './limit-serve.ts';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.LIMIT_POOL ?? 10) });

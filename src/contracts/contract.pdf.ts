@@ -4,11 +4,12 @@
  * quantity, amount) or the monthly gross, the total, and the signature blocks. A pure function
  * of the contract: `renderPdf` (src/pdf) lays it out.
  */
-import type { ContractKind, DateNature } from '../db/schema.ts';
+import type { ContractKind } from '../db/schema.ts';
 import { formatDateFr, formatEuros } from '../format/french.ts';
 import type { Money } from '../money/money.ts';
 import { a4Document, dataTable, documentTitle, fieldsBlock, heading, partiesBlock, signatureBlocks, totalsBlock } from '../pdf/blocks.ts';
 import type { PdfDocument } from '../pdf/document.ts';
+import { DATE_NATURE_LABELS } from './contract.labels.ts';
 import type { ContractDate, ContractFields } from './contract.rules.ts';
 
 export const CONTRACT_TITLES: Record<ContractKind, string> = {
@@ -23,13 +24,6 @@ const LEGAL_BASIS: Record<ContractKind, string> = {
     "Contrat conclu en application des articles L. 1242-2 3° et D. 1242-1 du Code du travail, pour un emploi du spectacle pour lequel il est d'usage constant de ne pas recourir au contrat à durée indéterminée.",
   CDD: 'Contrat conclu en application de l’article L. 1242-2 du Code du travail, pour la durée indiquée ci-dessous.',
   CDI: 'Contrat conclu pour une durée indéterminée.',
-};
-
-export const NATURE_LABELS: Record<DateNature, string> = {
-  representation: 'Représentation',
-  repetition: 'Répétition',
-  service: 'Service',
-  heures: 'Heures',
 };
 
 const CATEGORY_LABELS: Record<string, string> = { artiste: 'Artiste', technicien: 'Technicien', permanent: 'Personnel permanent' };
@@ -69,7 +63,7 @@ export function contractDocument(input: ContractDocumentInput): PdfDocument {
               { header: 'Quantité', width: 60, alignment: 'right' },
               { header: 'Montant brut', width: 90, alignment: 'right' },
             ],
-            input.dates.map((d) => [formatDateFr(d.date), NATURE_LABELS[d.nature], quantityFr(d.quantity), formatEuros(d.amount)]),
+            input.dates.map((d) => [formatDateFr(d.date), DATE_NATURE_LABELS[d.nature], quantityFr(d.quantity), formatEuros(d.amount)]),
           ),
           totalsBlock([['Total brut', input.gross_total === null ? '' : formatEuros(input.gross_total)]]),
         ]

@@ -13,7 +13,7 @@ import { actorOf } from '../audit/audit.repository.ts';
 import { fieldErrors } from '../http/errors.ts';
 import { decodeCursor, keysetPage, parseLimit, type JsonPage } from '../http/list.ts';
 import type { Caller } from '../identity/identity.service.ts';
-import { contractNoteEmail } from '../mail/templates.ts';
+import { contractNoteEmail } from './contract.mail.ts';
 import { moneyFromDb, parseQuantity, type Money } from '../money/money.ts';
 import { isUuid } from '../org/resolution.ts';
 import { findOrganization } from '../org/org.repository.ts';

@@ -3,7 +3,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { limitPerAddress } from '../http/rate-limit-store.ts';
 import { transactionWithMail, type MailContext } from '../mail/mail-transaction.ts';
-import { signInEmail } from '../mail/templates.ts';
+import { signInEmail } from './sign-in.mail.ts';
 import { identityErrors } from './identity.errors.ts';
 import { allowsMagicLink, findUserByEmail } from './identity.repository.ts';
 import { isPlausibleEmail, normalizeEmail } from './email.ts';

@@ -8,22 +8,12 @@
 import type { OperatorConfig } from '../config.ts';
 import type { InvoiceLine, InvoiceType, PaymentMethod } from '../db/schema.ts';
 import { formatDateFr, formatEuros } from '../format/french.ts';
-import { ibanForReading } from '../mail/templates.ts';
+import { ibanForReading } from '../money/iban.ts';
 import type { Money } from '../money/money.ts';
 import { a4Document, dataTable, documentTitle, fieldsBlock, heading, partiesBlock, totalsBlock } from '../pdf/blocks.ts';
 import type { PdfDocument } from '../pdf/document.ts';
+import { INVOICE_TYPE_LABELS, PAYMENT_METHOD_LABELS } from './invoice.labels.ts';
 import { lineAmounts } from './invoice.rules.ts';
-
-export const INVOICE_TYPE_LABELS: Record<InvoiceType, string> = {
-  paie_mensuelle: 'Gestion de la paie (mensuelle)',
-  frais_ouverture: "Frais d'ouverture de dossier",
-  prestation: 'Prestation',
-};
-
-export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = {
-  prelevement: 'Prélèvement SEPA',
-  virement: 'Virement bancaire',
-};
 
 export interface InvoiceDocumentInput {
   number: string;

@@ -15,7 +15,7 @@ import { isUuid } from '../http/input.ts';
 import { decodeCursor, keysetPage, parseLimit } from '../http/list.ts';
 import type { Caller } from '../identity/identity.service.ts';
 import type { OutgoingMail } from '../mail/outbox.ts';
-import { invoiceEmail } from '../mail/templates.ts';
+import { invoiceEmail } from './invoice.mail.ts';
 import { moneyFromDb } from '../money/money.ts';
 import { renderPdf } from '../pdf/render.ts';
 import { invoiceErrors } from './invoice.errors.ts';

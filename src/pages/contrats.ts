@@ -7,7 +7,7 @@
  */
 import type { Database } from '../db/database.ts';
 import { listGrid, listNotes, readContract, type ContractView, type GridItem, type GridQuery } from '../contracts/contracts.service.ts';
-import { assertEditable } from '../contracts/contract.rules.ts';
+import { assertEditable, CONTRACT_KINDS, CONTRACT_STATUSES, DATE_NATURES } from '../contracts/contract.rules.ts';
 import { findOrganization } from '../org/org.repository.ts';
 import { formatDateFr, formatEuros } from '../format/french.ts';
 import type { Money } from '../money/money.ts';
@@ -15,16 +15,7 @@ import { html, type SafeHtml } from '../format/html.ts';
 import { formatPageDate } from './labels.ts';
 import { confirmDialog, statusRegion } from './layout.ts';
 import { allEmployees, dash, euros, listHref, listQueryOf, listSummary, orgLine, PAGE_SIZES, pagerNav, pageSizeAndSubmit, readList, selectOptions as options, type EmployeeOption, type Org } from './page-parts.ts';
-import {
-  CONTRACT_KIND_LABELS,
-  CONTRACT_KINDS,
-  CONTRACT_STATUSES,
-  CONTRACT_STATUS_LABELS,
-  DATE_NATURES,
-  DATE_NATURE_LABELS,
-  contractStatusLabel,
-  dateNatureLabel,
-} from './payroll-labels.ts';
+import { CONTRACT_KIND_LABELS, CONTRACT_STATUS_LABELS, DATE_NATURE_LABELS, contractStatusLabel, dateNatureLabel } from '../contracts/contract.labels.ts';
 
 /** Page sizes offered by the grid (MODULES 10: 200 at most, the API's limit). */
 export const GRID_PAGE_SIZES = PAGE_SIZES;

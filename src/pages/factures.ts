@@ -15,7 +15,9 @@ import { listOrgTransfers } from '../transfers/transfers.service.ts';
 import { html, type SafeHtml } from '../format/html.ts';
 import { statusRegion } from './layout.ts';
 import { dash, euros, listHref, listQueryOf, orgLine, pagerNav, readList, type ListQuery, type ListRead, type Org } from './page-parts.ts';
-import { invoiceTypeLabel, labelBadge, organismLabel, periodLabel } from './payroll-labels.ts';
+import { organismLabel } from '../contributions/contribution.labels.ts';
+import { invoiceTypeLabel } from '../invoices/invoice.labels.ts';
+import { labelBadge, periodLabel } from './payroll-labels.ts';
 
 /** Each section pages on its own cursor. */
 const SECTION_PARAMS = ['cursor_factures', 'cursor_appels', 'cursor_virements'] as const;

@@ -1,5 +1,5 @@
 /** French words of the pages: roles (shared with the e-mails), statuses, audit actions. */
-import { roleLabel } from '../mail/templates.ts';
+import { roleLabel } from '../org/role.labels.ts';
 import { dateTimeFormat } from '../format/french.ts';
 
 export { roleLabel };

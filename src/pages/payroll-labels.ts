@@ -1,45 +1,5 @@
-/** French words of the module pages: contract statuses, kinds and natures of dates. */
-import type { ContractKind, ContractStatus, DateNature } from '../db/schema.ts';
-import { CONTRACT_KINDS, CONTRACT_STATUSES, DATE_NATURES } from '../contracts/contract.rules.ts';
+/** What the module pages show of statuses (badges) and periods; each module's words are in its `<module>.labels.ts`. */
 import { html, type SafeHtml } from '../format/html.ts';
-
-export const CONTRACT_STATUS_LABELS: Record<ContractStatus, string> = {
-  brouillon: 'Brouillon',
-  a_signer: 'À signer',
-  signe: 'Signé',
-  annule: 'Annulé',
-};
-
-export const CONTRACT_KIND_LABELS: Record<ContractKind, string> = {
-  CDDU: "CDDU (durée déterminée d'usage)",
-  CDD: 'CDD (durée déterminée)',
-  CDI: 'CDI (durée indéterminée)',
-};
-
-export const DATE_NATURE_LABELS: Record<DateNature, string> = {
-  representation: 'Représentation',
-  repetition: 'Répétition',
-  service: 'Service',
-  heures: 'Heures',
-};
-
-/** A value of a known list in French; anything else as it is. */
-function labelOf<K extends string>(labels: Record<K, string>, value: string): string {
-  return Object.hasOwn(labels, value) ? labels[value as K] : value;
-}
-
-export const contractStatusLabel = (status: string) => labelOf(CONTRACT_STATUS_LABELS, status);
-export const dateNatureLabel = (nature: string) => labelOf(DATE_NATURE_LABELS, nature);
-
-export { CONTRACT_KINDS, CONTRACT_STATUSES, DATE_NATURES };
-
-/** Invoice objects (MODULES 6 `invoice_type`). */
-export const INVOICE_TYPE_LABELS: Record<string, string> = {
-  paie_mensuelle: 'Paie mensuelle',
-  frais_ouverture: "Frais d'ouverture",
-  prestation: 'Prestation',
-};
-export const invoiceTypeLabel = (type: string) => labelOf(INVOICE_TYPE_LABELS, type);
 
 /** Statuses of payslips, transfer batches and contribution calls, with their badge's colour. */
 const BADGES = {
@@ -67,13 +27,3 @@ export function periodFromFr(value: string): string {
   const match = /^(\d{1,2})\/(\d{4})$/.exec(value.trim());
   return match ? `${match[2]}-${match[1]!.padStart(2, '0')}` : value.trim();
 }
-
-/** Organisms of contribution calls (MODULES 6 `KNOWN_ORGANISMS`); any other name as it is. */
-export const ORGANISM_LABELS: Record<string, string> = {
-  URSSAF: 'Urssaf',
-  AUDIENS: 'Audiens',
-  CONGES_SPECTACLES: 'Congés Spectacles',
-  FRANCE_TRAVAIL: 'France Travail',
-  AFDAS: 'Afdas',
-};
-export const organismLabel = (organism: string) => labelOf(ORGANISM_LABELS, organism);

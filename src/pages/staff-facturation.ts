@@ -12,7 +12,7 @@ import { INVOICE_TYPES } from '../invoices/invoice.rules.ts';
 import { html, type SafeHtml } from '../format/html.ts';
 import { dash, listHref, listQueryOf, listSummary, pagerNav, readList, selectOptions, type ListQuery } from './page-parts.ts';
 import { statusRegion } from './layout.ts';
-import { INVOICE_TYPE_LABELS, invoiceTypeLabel } from './payroll-labels.ts';
+import { INVOICE_TYPE_LABELS, invoiceTypeLabel } from '../invoices/invoice.labels.ts';
 import { loadOrgChoices, selectAllBox, staffFilterForm, type OrgChoice } from './staff-lists.ts';
 
 const PARAMS = ['notified', 'org_id', 'invoice_type', 'limit', 'cursor'] as const;

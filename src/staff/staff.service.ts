@@ -16,7 +16,8 @@ import { isPlausibleEmail, normalizeEmail } from '../identity/email.ts';
 import { identityErrors } from '../identity/identity.errors.ts';
 import { markActivated, upsertAuthPreferences } from '../identity/identity.repository.ts';
 import { activationUrl, ensureAccount, firstNameOf, issueOneTimeToken } from '../identity/identity.service.ts';
-import { roleLabel, staffWelcomeEmail } from '../mail/templates.ts';
+import { roleLabel } from '../org/role.labels.ts';
+import { staffWelcomeEmail } from './staff.mail.ts';
 import * as repo from './staff.repository.ts';
 
 export const STAFF_LEVELS = ['STAFF', 'SUPER_STAFF'] as const;

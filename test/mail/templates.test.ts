@@ -1,14 +1,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  accessUpdatedEmail,
-  activationEmail,
-  formatMailDate,
-  inviterText,
-  roleLabel,
-  signInEmail,
-  staffWelcomeEmail,
-} from '../../src/mail/templates.ts';
+import { formatMailDate, inviterText } from '../../src/mail/templates.ts';
+import { accessUpdatedEmail, activationEmail } from '../../src/access/access.mail.ts';
+import { staffWelcomeEmail } from '../../src/staff/staff.mail.ts';
+import { signInEmail } from '../../src/identity/sign-in.mail.ts';
+import { roleLabel } from '../../src/org/role.labels.ts';
 import type { RenderedMail } from '../../src/mail/outbox.ts';
 import { escapeHtml } from '../../src/format/html.ts';
 

@@ -9,7 +9,7 @@ import { startSmtpServer } from '../support/smtp.ts';
 import app, { appOptions } from '../../src/app.ts';
 import { openDatabase, type Database, type DatabaseHandle } from '../../src/db/database.ts';
 import { enqueueMail } from '../../src/mail/outbox.ts';
-import { accessUpdatedEmail, activationEmail } from '../../src/mail/templates.ts';
+import { accessUpdatedEmail, activationEmail } from '../../src/access/access.mail.ts';
 import { createSmtpTransport, type MailTransport, type OutboxMessage } from '../../src/mail/transport.ts';
 import { describeSendError, MailWorker, retryDelayMs } from '../../src/mail/worker.ts';
 
