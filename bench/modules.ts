@@ -13,7 +13,6 @@
  * - signed-file downloads of a 1 MB PDF (`GET /files/:id?exp=&sig=`) against reading the same
  *   bytes from the database in a loop (`files-loop.ts`).
  */
-import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -21,6 +20,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import type { LoadResult, LoadSpec } from './load.ts';
 import type { Seeded, SeededOrg } from './seed.ts';
+import { pdfText } from '../test/support/documents.ts';
 import {
   checkLoad, durationSeconds, fmtLoad, get, label, log, loggedErrors, mainThreadRunQueueWaitMs, median, problem, quick, results, round,
   cpuPerRequest, heapAfterFullGcMb, heapProbe, medianCpu, type CpuSample, rounds, runJsonScript, runLoad, runLoadWithCpu, startLimit, startService, summarize, tmpDir, vmHwmMb, vmRssMb, warmupSeconds, type Sample, type Server,
@@ -259,10 +259,6 @@ export async function gridScenario(dbUrl: string, data: ModulesData): Promise<vo
 
 interface LoopResult { pdfs: number; seconds: number; rate: number; bytes: number }
 
-function pdfText(file: string): string {
-  return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
-}
-
 export async function pdfScenario(dbUrl: string, data: ModulesData): Promise<void> {
   log(`\n== POST /api/generate-contract-pdf, ${PDF_CONNECTIONS} connections ==`);
   const bodies = data.pdfContractIds.map((id) => JSON.stringify({ contract_id: id }));
@@ -289,18 +285,20 @@ export async function pdfScenario(dbUrl: string, data: ModulesData): Promise<voi
     } else {
       const { url } = JSON.parse(answer.body.toString('utf8')) as { url: string };
       const pdf = await request('GET', onServer(service, url), {});
-      const servicePdf = path.join(tmpDir, 'service.pdf');
       const libraryPdf = path.join(tmpDir, 'library.pdf');
-      fs.writeFileSync(servicePdf, pdf.body);
       const loop = await runJsonScript<LoopResult>('bench/pdf-loop.ts', loopInput(0.2, libraryPdf));
       if (!(loop.pdfs > 0)) problem('the PDF loop rendered nothing');
       if (pdf.status !== 200 || !pdf.body.subarray(0, 5).equals(Buffer.from('%PDF-'))) problem(`the generated PDF's link answered ${pdf.status}`);
-      else if (pdfText(servicePdf) !== pdfText(libraryPdf)) {
-        const [a, b] = [pdfText(servicePdf).split('\n'), pdfText(libraryPdf).split('\n')];
-        const at = a.findIndex((line, i) => line !== b[i]);
-        problem(`the service and the PDF loop do not render the same document (pdftotext, line ${at + 1}: ${JSON.stringify(a[at])} vs ${JSON.stringify(b[at])})`);
+      else {
+        // The text as the tests read it (unpdf: pages by line, white space runs as one space).
+        const [a, b] = [await pdfText(pdf.body), await pdfText(fs.readFileSync(libraryPdf))];
+        if (a !== b) {
+          let at = 0;
+          while (a[at] === b[at]) at++;
+          const around = (text: string) => JSON.stringify(text.slice(Math.max(0, at - 40), at + 40));
+          problem(`the service and the PDF loop do not render the same document (text from character ${at}: ${around(a)} vs ${around(b)})`);
+        } else log(`  same document (its text): ${pdf.body.length} bytes from the service, ${Math.round(loop.bytes)} from the loop`);
       }
-      else log(`  same document (pdftotext): ${pdf.body.length} bytes from the service, ${Math.round(loop.bytes)} from the loop`);
     }
     if (warmupSeconds > 0) await runLoad(pdfSpec(service, { durationSeconds: warmupSeconds }));
     for (let r = 0; r < rounds; r++) {

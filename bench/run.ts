@@ -39,6 +39,7 @@ import type { LoadSpec } from './load.ts';
 import { BENCH_DOMAIN, resetPostOrg, seed, type Seeded } from './seed.ts';
 import { billingScenario } from './billing.ts';
 import { filesScenario, gridScenario, pdfScenario, seedModules } from './modules.ts';
+import { missingTools } from './preflight.ts';
 import {
   args, benchDatabase, contracts, checkLoad, children, CONNECTIONS, durationSeconds, fmtLoad, get, INVITE_PREFIX, itemsOf, label, log,
   loggedErrors, median, only, problem, problems, quick, RESULTS, ROOT, round, rounds, results, runLoad, runLoadWithCpu, cpuPerRequest, SERVICE_ROOT, setTmpDir,
@@ -465,6 +466,11 @@ function targets(rows: ResultRow[]): string[] {
 // ---------------------------------------------------------------------------------------------
 
 async function main(): Promise<number> {
+  const missing = missingTools(only);
+  if (missing.length) {
+    for (const message of missing) process.stderr.write(`npm run bench: ${message}\n`);
+    return 1;
+  }
   const started = Date.now();
   setTmpDir(fs.mkdtempSync(path.join(os.tmpdir(), 'payroll-bench-')));
   const database = await benchDatabase();

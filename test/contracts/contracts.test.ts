@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { build } from '../helper.ts';
 import { createOrg, member, outbox, signedIn, type Person } from '../support/fixtures.ts';
+import { pdfText } from '../support/documents.ts';
 import { numberingYear } from '../../src/contracts/contract.rules.ts';
 import { replaceGeneratedPdf } from '../../src/contracts/contracts.repository.ts';
 
@@ -483,7 +483,7 @@ describe('POST /api/generate-contract-pdf', () => {
     const file = await app.inject({ method: 'GET', url: res.json().url.replace('https://paie.example.com', '') });
     assert.equal(file.statusCode, 200);
     assert.equal(file.headers['content-type'], 'application/pdf');
-    const text = pdfText(file.rawPayload);
+    const text = await pdfText(file.rawPayload);
     for (const expected of [
       "Contrat de travail à durée déterminée d'usage",
       `N° ${contract_number}`,
@@ -517,7 +517,7 @@ describe('POST /api/generate-contract-pdf', () => {
 
     const cdi = (await call(agent, 'POST', '/api/contrats', { employee_id: helene, kind: 'CDI', job_title: 'Administratrice', start_date: '2027-01-04', monthly_gross: '2600' })).json();
     const cdiPdf = await call(agent, 'POST', '/api/generate-contract-pdf', { contract_id: cdi.id });
-    const cdiText = pdfText((await app.inject({ method: 'GET', url: cdiPdf.json().url.replace('https://paie.example.com', '') })).rawPayload);
+    const cdiText = await pdfText((await app.inject({ method: 'GET', url: cdiPdf.json().url.replace('https://paie.example.com', '') })).rawPayload);
     for (const expected of ['Contrat de travail à durée indéterminée', 'à compter du 04/01/2027', 'Salaire mensuel brut : 2 600,00 €']) {
       assert.ok(cdiText.includes(expected), `the CDI PDF says "${expected}":\n${cdiText}`);
     }
@@ -581,8 +581,3 @@ describe('POST /api/generate-contract-pdf', () => {
     assert.equal((await db.selectFrom('contracts').select('generated_pdf_id').where('id', '=', id).executeTakeFirstOrThrow()).generated_pdf_id, c);
   });
 });
-
-/** The text of a PDF, as `pdftotext` reads it (layout kept; no-break spaces as spaces). */
-function pdfText(pdf: Buffer): string {
-  return execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', '-', '-'], { input: pdf }).toString('utf8').replace(/\u00a0/g, ' ').replace(/[ \t]+/g, ' ');
-}

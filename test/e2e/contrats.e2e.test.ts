@@ -4,12 +4,12 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { createOrg, member, type Person } from '../support/fixtures.ts';
+import { pdfText } from '../support/documents.ts';
 import { horizontalOverflow, launchBrowser, mailTo, screenshot, signedInPage, skipReason, startApp, tabTo, texts, focusedId } from './support.ts';
 
 const NBSP = '\u00a0';
@@ -40,12 +40,6 @@ async function organization(t: { after(fn: () => unknown): void }) {
   });
   await call(agent, 'POST', `/api/contrats/${cancelled.id}/cancel`);
   return { app, db, orgId, agent, compta };
-}
-
-
-/** The text of a downloaded PDF. */
-async function pdfText(file: string): Promise<string> {
-  return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
 }
 
 describe('contract pages in chromium', { skip: skipReason }, () => {
@@ -186,7 +180,7 @@ describe('contract pages in chromium', { skip: skipReason }, () => {
     const [generated] = await Promise.all([page.waitForEvent('download', { timeout: 90_000 }), page.locator('#generate-pdf').click()]);
     assert.equal(generated.suggestedFilename(), `${number}.pdf`);
     await generated.saveAs(path.join(tmp, 'generated.pdf'));
-    const text = await pdfText(path.join(tmp, 'generated.pdf'));
+    const text = await pdfText(fs.readFileSync(path.join(tmp, 'generated.pdf')));
     assert.match(text, /Contrat de travail à durée déterminée d'usage/);
     assert.match(text, new RegExp(number));
     await page.locator('#status', { hasText: 'PDF du contrat' }).waitFor();

@@ -1,9 +1,9 @@
 /** Invoices (MODULES 6): bulk creation, numbers, totals, lists, detail, PDF, the client's list. */
-import { execFileSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { build } from '../helper.ts';
 import { createOrg, member, signedIn, type Person } from '../support/fixtures.ts';
+import { pdfText } from '../support/documents.ts';
 
 const OPERATOR = {
   OPERATOR_NAME: 'Odentas Paie SAS',
@@ -218,7 +218,7 @@ describe('invoice PDF', () => {
     const file = await app.inject({ method: 'GET', url: url.replace('https://paie.example.com', '') });
     assert.equal(file.statusCode, 200);
     assert.equal(file.headers['content-type'], 'application/pdf');
-    const text = pdfText(file.rawPayload);
+    const text = await pdfText(file.rawPayload);
     for (const expected of [
       'Facture',
       'N° F-2026-000001',
@@ -257,8 +257,3 @@ describe('invoice PDF', () => {
     assert.equal(foreign.json().error, 'not_found');
   });
 });
-
-/** The text of a PDF, as `pdftotext` reads it (every run of white space, line breaks and no-break spaces included, as one space). */
-function pdfText(pdf: Buffer): string {
-  return execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', '-', '-'], { input: pdf }).toString('utf8').replace(/\s+/g, ' ');
-}

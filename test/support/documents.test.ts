@@ -23,4 +23,17 @@ describe('test documents', () => {
     await assert.rejects(assertValidXml(header('deux'), XSD), /NbOfTxs/);
     assert.deepEqual(xmlTexts('<a xmlns:p="u"><p:Nm>Zoé</p:Nm><b><Nm>L&amp;A</Nm></b></a>', 'Nm'), ['Zoé', 'L&A']);
   });
+
+  it('should select by path: children, descendants and attributes, in document order', () => {
+    const xml =
+      '<?xml version="1.0"?><D xmlns:p="u"><Dbtr><Nm>Odentas</Nm><Id><Nm>inner</Nm></Id></Dbtr><Cdtr><p:Nm>Zoé</p:Nm></Cdtr>' +
+      '<Amt Ccy="EUR">1.00</Amt><Amt>2.00</Amt><Acct><Id><IBAN>FR76</IBAN></Id></Acct><IBAN>DE89</IBAN></D>';
+    assert.deepEqual(xmlTexts(xml, 'Nm'), ['Odentas', 'inner', 'Zoé']);
+    assert.deepEqual(xmlTexts(xml, 'Dbtr/Nm'), ['Odentas'], 'children only');
+    assert.deepEqual(xmlTexts(xml, 'Dbtr//Nm'), ['Odentas', 'inner']);
+    assert.deepEqual(xmlTexts(xml, 'Acct//IBAN'), ['FR76']);
+    assert.deepEqual(xmlTexts(xml, 'Acct/IBAN'), []);
+    assert.deepEqual(xmlTexts(xml, 'Amt/@Ccy'), ['EUR']);
+    assert.deepEqual(xmlTexts(xml, 'Amt'), ['1.00', '2.00']);
+  });
 });

@@ -40,24 +40,54 @@ export async function assertValidXml(xml: string, schemaPath: string, imports: s
   }
 }
 
-/** The texts of every element named `name` (namespace prefix ignored), in document order. */
-export function xmlTexts(xml: string, name: string): string[] {
-  const found: string[] = [];
-  const walk = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(walk);
-    if (node === null || typeof node !== 'object') return;
-    for (const [key, value] of Object.entries(node)) {
-      if (key === ':@' || key === '#text') continue;
-      if (localName(key) === name) found.push(textOf(value));
-      walk(value);
+/**
+ * The texts of the elements a path names (namespace prefixes ignored), in document order: `Nm` is
+ * every element named Nm; `Dbtr/Nm` an Nm child of a Dbtr; `DbtrAcct//IBAN` an IBAN anywhere
+ * inside a DbtrAcct; a last step `@Ccy` gives that attribute's values (of the elements that have it).
+ * What xmllint's `//*[local-name()='Dbtr']/*[local-name()='Nm']` and `…/@Ccy` select.
+ */
+export function xmlTexts(xml: string, path: string): string[] {
+  const steps = path.split(/(\/\/?)/);
+  let nodes = descendants(parseElements(xml), steps[0]!);
+  for (let i = 1; i < steps.length; i += 2) {
+    const [axis, name] = [steps[i], steps[i + 1]!];
+    if (name.startsWith('@')) {
+      if (i + 2 < steps.length) throw new Error(`an attribute ends a path: ${path}`);
+      return nodes.flatMap((node) => (name.slice(1) in node.attributes ? [node.attributes[name.slice(1)]!] : []));
     }
-  };
-  walk(orderedParser.parse(xml));
-  return found;
+    nodes = nodes.flatMap((node) => (axis === '/' ? node.children.filter((child) => child.name === name) : descendants(node.children, name)));
+  }
+  return nodes.map((node) => node.text);
 }
 
-const orderedParser = new XMLParser({ preserveOrder: true, ignoreAttributes: false, parseTagValue: false, trimValues: false });
+interface XmlElement {
+  name: string;
+  attributes: Record<string, string>;
+  children: XmlElement[];
+  /** The element's own text children, concatenated. */
+  text: string;
+}
+
+const orderedParser = new XMLParser({ preserveOrder: true, ignoreAttributes: false, attributeNamePrefix: '', parseTagValue: false, parseAttributeValue: false, trimValues: false });
 const localName = (tag: string) => tag.slice(tag.indexOf(':') + 1);
+
+/** The elements of a document, as a tree of local names, from fast-xml-parser's ordered parse. */
+function parseElements(xml: string): XmlElement[] {
+  const convert = (nodes: unknown): XmlElement[] =>
+    (Array.isArray(nodes) ? nodes : []).flatMap((node: Record<string, unknown>) => {
+      const tag = Object.keys(node).find((key) => key !== ':@' && key !== '#text');
+      if (tag === undefined || tag.startsWith('?')) return [];
+      const children = node[tag];
+      const attributes = Object.fromEntries(Object.entries((node[':@'] ?? {}) as Record<string, unknown>).map(([key, value]) => [localName(key), String(value)]));
+      return [{ name: localName(tag), attributes, children: convert(children), text: textOf(children) }];
+    });
+  return convert(orderedParser.parse(xml));
+}
+
+/** Every element named `name` among `nodes` and their descendants, in document order. */
+function descendants(nodes: XmlElement[], name: string): XmlElement[] {
+  return nodes.flatMap((node) => [...(node.name === name ? [node] : []), ...descendants(node.children, name)]);
+}
 
 /** The concatenated text children of one element of the ordered parse. */
 function textOf(children: unknown): string {

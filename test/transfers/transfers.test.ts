@@ -1,10 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { usingPostgres } from '../helper.ts';
+import { assertValidXml, xmlTexts as texts } from '../support/documents.ts';
 import { inDays, setup } from '../payslips/support.ts';
 import { numberingYear } from '../../src/contracts/contract.rules.ts';
 
@@ -12,26 +10,8 @@ const YEAR = numberingYear(new Date());
 const UNKNOWN = '6f1c2d3e-0000-4000-8000-000000000000';
 const XSD = path.join(import.meta.dirname, '..', 'fixtures', 'pain.001.001.03.xsd');
 
-/** Validates the XML against the pain.001.001.03 schema with xmllint; throws its report otherwise. */
-function assertValidPain001(xml: string): void {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sepa-'));
-  const file = path.join(dir, 'virements.xml');
-  fs.writeFileSync(file, xml);
-  try {
-    execFileSync('xmllint', ['--noout', '--schema', XSD, file], { stdio: 'pipe' });
-  } catch (error) {
-    throw new Error(`xmllint refused the file: ${String((error as { stderr?: Buffer }).stderr)}\n${xml}`);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/** The texts of the elements named `name` (namespace ignored), in document order, by xmllint. */
-function xpath(xml: string, expression: string): string[] {
-  const out = execFileSync('xmllint', ['--xpath', expression, '-'], { input: xml }).toString();
-  return out.split('\n').filter(Boolean);
-}
-const texts = (xml: string, name: string) => xpath(xml, `//*[local-name()='${name}']/text()`);
+/** Validates the XML against the pain.001.001.03 schema (xmllint-wasm); throws its report otherwise. */
+const assertValidPain001 = (xml: string) => assertValidXml(xml, XSD);
 
 describe('POST /api/staff/virements', () => {
   it('should make a batch of available payslips, take them, and refuse them to a second batch', async (t) => {
@@ -210,24 +190,24 @@ describe('GET /api/staff/virements/{id}/sepa.xml', () => {
     assert.equal(res.headers['content-disposition'], `attachment; filename="VIR-${YEAR}-000001.xml"`);
     assert.equal(res.headers['cache-control'], 'private, no-store');
     const xml = res.body;
-    assertValidPain001(xml);
+    await assertValidPain001(xml);
     assert.match(xml, /^<\?xml version="1\.0" encoding="UTF-8"\?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:pain\.001\.001\.03"/);
     assert.deepEqual(texts(xml, 'MsgId'), [`VIR-${YEAR}-000001`]);
     assert.deepEqual(texts(xml, 'NbOfTxs'), ['7', '7']);
     assert.deepEqual(texts(xml, 'CtrlSum'), ['1237191.22', '1237191.22']);
     assert.deepEqual(texts(xml, 'InstdAmt'), amounts);
-    assert.deepEqual(xpath(xml, "//*[local-name()='InstdAmt']/@Ccy").map((s) => s.trim()), Array(7).fill('Ccy="EUR"'));
+    assert.deepEqual(texts(xml, 'InstdAmt/@Ccy'), Array(7).fill('EUR'));
     assert.deepEqual(texts(xml, 'ReqdExctnDt'), [date]);
     assert.deepEqual(texts(xml, 'Ustrd'), amounts.map((_, i) => `Salaire 2027-${String(i + 1).padStart(2, '0')}`));
     assert.deepEqual(texts(xml, 'EndToEndId'), ids.map((id) => id.replace(/-/g, '')));
     // The debtor is the operator; the creditors the employees, names in the SEPA character set.
-    assert.deepEqual(xpath(xml, "//*[local-name()='Dbtr']/*[local-name()='Nm']/text()"), ['Odentas Paie']);
-    assert.deepEqual(xpath(xml, "//*[local-name()='DbtrAcct']//*[local-name()='IBAN']/text()"), ['FR7630004000031234567890143']);
-    assert.deepEqual(xpath(xml, "//*[local-name()='DbtrAgt']//*[local-name()='BIC']/text()"), ['BNPAFRPP']);
-    const creditors = xpath(xml, "//*[local-name()='Cdtr']/*[local-name()='Nm']/text()");
+    assert.deepEqual(texts(xml, 'Dbtr/Nm'), ['Odentas Paie']);
+    assert.deepEqual(texts(xml, 'DbtrAcct//IBAN'), ['FR7630004000031234567890143']);
+    assert.deepEqual(texts(xml, 'DbtrAgt//BIC'), ['BNPAFRPP']);
+    const creditors = texts(xml, 'Cdtr/Nm');
     assert.deepEqual(creditors, amounts.map((_, i) => (i % 2 ? 'Marc Dupont' : 'Helene Lefevre')));
-    assert.deepEqual(xpath(xml, "//*[local-name()='CdtrAcct']//*[local-name()='IBAN']/text()"), amounts.map((_, i) => (i % 2 ? 'DE89370400440532013000' : 'FR7630006000011234567890189')));
-    assert.deepEqual(xpath(xml, "//*[local-name()='CdtrAgt']//*[local-name()='BIC']/text()"), ['AGRIFRPP', 'AGRIFRPP', 'AGRIFRPP', 'AGRIFRPP'], 'Marc has no BIC: IBAN only');
+    assert.deepEqual(texts(xml, 'CdtrAcct//IBAN'), amounts.map((_, i) => (i % 2 ? 'DE89370400440532013000' : 'FR7630006000011234567890189')));
+    assert.deepEqual(texts(xml, 'CdtrAgt//BIC'), ['AGRIFRPP', 'AGRIFRPP', 'AGRIFRPP', 'AGRIFRPP'], 'Marc has no BIC: IBAN only');
 
     const twice = (await call(staff, 'GET', `/api/staff/virements/${made.id}/sepa.xml`)).body;
     assert.equal(twice, xml, 'every download is the same file');
