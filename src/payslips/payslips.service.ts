@@ -17,7 +17,8 @@ import { findOrganization } from '../org/org.repository.ts';
 import { findEmployee } from '../employees/employees.repository.ts';
 import { ibanLast4 } from '../employees/employee.rules.ts';
 import { payslipErrors } from './payslip.errors.ts';
-import { parseContractIds, parsePeriod, requirePayslipAmount, requirePeriod } from './payslip.rules.ts';
+import { parsePeriod } from '../format/period.ts';
+import { parseContractIds, requirePayslipAmount, requirePeriod } from './payslip.rules.ts';
 import * as repo from './payslips.repository.ts';
 
 export interface PayslipContext extends ChangeContext {
