@@ -262,6 +262,18 @@ export interface PayslipsTable {
   updated_at: Generated<Date>;
 }
 
+/**
+ * The contracts a payslip pays (issue 32 H), with its period: one live link per contract and
+ * period (a partial unique index), so a contract's month is never paid twice.
+ */
+export interface PayslipContractsTable {
+  payslip_id: string;
+  org_id: string;
+  contract_id: string;
+  period: string;
+  cancelled: Generated<boolean>;
+}
+
 /** MODULES 5: a SEPA credit transfer batch. */
 export type TransferStatus = 'genere' | 'execute' | 'annule';
 export interface TransfersTable {
@@ -365,6 +377,7 @@ export interface DB {
   contract_notes: ContractNotesTable;
   module_events: ModuleEventsTable;
   payslips: PayslipsTable;
+  payslip_contracts: PayslipContractsTable;
   transfers: TransfersTable;
   transfer_items: TransferItemsTable;
   invoices: InvoicesTable;

@@ -29,6 +29,11 @@ export function requirePayslipAmount(raw: unknown, field: 'gross' | 'net_to_pay'
   return amount;
 }
 
+/** Issue 32 H: the net to pay is at most the gross (400 `invalid_net_to_pay`). */
+export function checkNetWithinGross(gross: Money, netToPay: Money): void {
+  if (compareMoney(netToPay, gross) > 0) throw payslipErrors.netAboveGross();
+}
+
 /** `contract_ids`: absent or null is none; else a list of ids (lower case, without repeats). */
 export function parseContractIds(raw: unknown): string[] {
   if (raw === undefined || raw === null) return [];
