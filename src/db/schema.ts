@@ -227,6 +227,8 @@ export interface ContractNotesTable {
   contract_id: string;
   author_user_id: string | null;
   author_email: string;
+  /** The author was staff when writing: clients see "Équipe paie", not the address. */
+  author_is_staff: Generated<boolean>;
   text: string;
   created_at: Generated<Date>;
 }
