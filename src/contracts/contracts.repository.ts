@@ -249,8 +249,8 @@ export function contractGridPage(db: Database, filters: GridFilters, cursor: Cur
   return (orgId) => keysetJsonPageRow(gridQuery(db, orgId, filters), CONTRACT_ORDER, cursor, limit);
 }
 
-export function insertNote(db: Database, note: { contract_id: string; author_user_id: string; author_email: string; text: string }) {
-  return db.insertInto('contract_notes').values(note).returning(['id', 'author_email', 'text', 'created_at']).executeTakeFirstOrThrow();
+export function insertNote(db: Database, note: { contract_id: string; author_user_id: string; author_email: string; author_is_staff: boolean; text: string }) {
+  return db.insertInto('contract_notes').values(note).returning(['id', 'author_email', 'author_is_staff', 'text', 'created_at']).executeTakeFirstOrThrow();
 }
 
 /** Notes newest first: the highest id first (an identity, unique). */
@@ -258,6 +258,6 @@ export const NOTE_ORDER = [{ ref: 'id', direction: 'desc', kind: 'integer' }] as
 
 /** A page of a contract's notes after `cursor`. */
 export function listNotes(db: Database, contractId: string, cursor: CursorValue[] | null, limit: number) {
-  const query = db.selectFrom('contract_notes').select(['id', 'author_email', 'text', 'created_at']).where('contract_id', '=', contractId);
+  const query = db.selectFrom('contract_notes').select(['id', 'author_email', 'author_is_staff', 'text', 'created_at']).where('contract_id', '=', contractId);
   return keyset(query, NOTE_ORDER, cursor, limit).execute();
 }

@@ -121,7 +121,10 @@ export default async function contractsRoutes(fastify: FastifyInstance): Promise
       config: contractGate,
       schema: { tags: ['contrats'], summary: 'The notes, newest first', params: IdParams, querystring: NoteListQuery, response: { 200: NoteList, ...errors } },
     },
-    async (request) => contracts.listNotes(db, orgScope(request).orgId, request.params.id, request.query),
+    async (request) => {
+      const { orgId, caller } = orgScope(request);
+      return contracts.listNotes(db, orgId, request.params.id, request.query, caller.isStaff);
+    },
   );
 
   fastify.post<{ Body: Static<typeof GeneratePdfBody> }>(

@@ -283,6 +283,14 @@ export function listStaffGridJson(db: Database, query: GridQuery & { org_id?: st
 // ---------------------------------------------------------------------------------------
 // Notes.
 
+/** How clients see the author of a staff member's note (issue 32 I): never the address. */
+export const STAFF_NOTE_AUTHOR = 'Équipe paie';
+
+/** A note as `viewerIsStaff` sees it: MODULES 4's `{ id, author_email, text, created_at }`. */
+function noteView(row: { id: string; author_email: string; author_is_staff: boolean; text: string; created_at: Date }, viewerIsStaff: boolean) {
+  return { id: row.id, author_email: row.author_is_staff && !viewerIsStaff ? STAFF_NOTE_AUTHOR : row.author_email, text: row.text, created_at: row.created_at };
+}
+
 /**
  * `POST /api/contrats/{id}/notes`. A client's note (not staff's) e-mails the payroll mailbox
  * in the same transaction (MODULES 4, SPEC 6).
@@ -293,7 +301,9 @@ export async function addNote(ctx: ContractContext, actor: Actor & { orgId: stri
   return applyChange(ctx, async (change) => {
     const contract = isUuid(id) ? await repo.findContract(change.trx, actor.orgId, id) : undefined;
     if (!contract) throw contractErrors.notFound();
-    const note = await repo.insertNote(change.trx, { contract_id: contract.id, author_user_id: actor.caller.userId, author_email: actor.caller.email, text });
+    const note = await repo.insertNote(change.trx, {
+      contract_id: contract.id, author_user_id: actor.caller.userId, author_email: actor.caller.email, author_is_staff: actor.caller.isStaff, text,
+    });
     await change.event({ org_id: actor.orgId, action: 'contract.note_added', subject_type: 'contract', subject_id: contract.id, ...actorOf(actor.caller), details: { note_id: note.id } });
     if (!actor.caller.isStaff) {
       const org = await findOrganization(change.trx, actor.orgId);
@@ -310,18 +320,19 @@ export async function addNote(ctx: ContractContext, actor: Actor & { orgId: stri
         }),
       });
     }
-    return note;
+    return noteView(note, actor.caller.isStaff);
   });
 }
 
-/** `GET /api/contrats/{id}/notes`: newest first. */
-export async function listNotes(db: Database, orgId: string, id: string, query: { limit?: string; cursor?: string }) {
+/** `GET /api/contrats/{id}/notes`: newest first; a staff member's note signed "Équipe paie" unless `viewerIsStaff`. */
+export async function listNotes(db: Database, orgId: string, id: string, query: { limit?: string; cursor?: string }, viewerIsStaff: boolean) {
   const limit = parseLimit(query.limit);
   const cursor = decodeCursor(query.cursor);
   const contract = isUuid(id) ? await repo.findContract(db, orgId, id) : undefined;
   if (!contract) throw contractErrors.notFound();
   const rows = await repo.listNotes(db, contract.id, cursor, limit);
-  return keysetPage(rows, limit, (row) => [row.id]);
+  const page = keysetPage(rows, limit, (row) => [row.id]);
+  return { items: page.items.map((row) => noteView(row, viewerIsStaff)), next_cursor: page.next_cursor };
 }
 
 // ---------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
  * lines (organism and amount) and their total.
  */
 import type { ContributionLine } from '../db/schema.ts';
+import { parsePeriod } from '../format/period.ts';
 import { fieldErrors } from '../http/errors.ts';
 import { hasUnsafeCharacters, isUuid, parseIsoDate } from '../http/input.ts';
 import { isStorableMoney, requireMoney, sumMoney, type Money } from '../money/money.ts';
@@ -14,11 +15,6 @@ export const MAX_LINES = 50;
 const ORGANISM_MAX = 100;
 
 const absent = (value: unknown) => value === undefined || value === null || value === '';
-
-/** `YYYY-MM`, month 01 to 12, year 1900 or later. */
-export function parsePeriod(raw: unknown): string | null {
-  return typeof raw === 'string' && /^(19|2\d)\d{2}-(0[1-9]|1[0-2])$/.test(raw) ? raw : null;
-}
 
 export interface ContributionCallInput {
   org_id: string;

@@ -9,7 +9,8 @@ import { decodeCursor, keysetPage, parseLimit } from '../http/list.ts';
 import type { Caller } from '../identity/identity.service.ts';
 import { moneyFromDb } from '../money/money.ts';
 import { contributionErrors } from './contribution.errors.ts';
-import { checkContributionCall, parsePeriod } from './contribution.rules.ts';
+import { parsePeriod } from '../format/period.ts';
+import { checkContributionCall } from './contribution.rules.ts';
 import * as repo from './contributions.repository.ts';
 
 type Row = Awaited<ReturnType<typeof repo.insertContributionCall>>;

@@ -25,7 +25,12 @@ class PGliteConnection implements DatabaseConnection {
   constructor(private readonly pglite: PGlite) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await this.pglite.query<R>(compiled.sql, compiled.parameters as unknown[]);
+    let result;
+    try {
+      result = await this.pglite.query<R>(compiled.sql, compiled.parameters as unknown[]);
+    } catch (error) {
+      throw withoutParameters(error);
+    }
     return {
       rows: result.rows,
       ...(result.affectedRows !== undefined ? { numAffectedRows: BigInt(result.affectedRows) } : {}),
@@ -35,6 +40,20 @@ class PGliteConnection implements DatabaseConnection {
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('streaming is not supported on PGlite; read in pages instead');
   }
+}
+
+/**
+ * PGlite's errors carry the statement's parameters (`params`) and options (`queryOptions`),
+ * and an error is logged whole: an e-mail address or a user's text would reach the logs
+ * (issue 32 I). They go, as node-postgres never had them; the SQL (`query`, placeholders
+ * only), the message and the code stay.
+ */
+function withoutParameters(error: unknown): unknown {
+  if (error && typeof error === 'object') {
+    delete (error as { params?: unknown }).params;
+    delete (error as { queryOptions?: unknown }).queryOptions;
+  }
+  return error;
 }
 
 /** A first-in first-out lock around the single PGlite session. */

@@ -227,6 +227,8 @@ export interface ContractNotesTable {
   contract_id: string;
   author_user_id: string | null;
   author_email: string;
+  /** The author was staff when writing: clients see "Équipe paie", not the address. */
+  author_is_staff: Generated<boolean>;
   text: string;
   created_at: Generated<Date>;
 }
@@ -260,6 +262,18 @@ export interface PayslipsTable {
   status: Generated<PayslipStatus>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
+}
+
+/**
+ * The contracts a payslip pays (issue 32 H), with its period: one live link per contract and
+ * period (a partial unique index), so a contract's month is never paid twice.
+ */
+export interface PayslipContractsTable {
+  payslip_id: string;
+  org_id: string;
+  contract_id: string;
+  period: string;
+  cancelled: Generated<boolean>;
 }
 
 /** MODULES 5: a SEPA credit transfer batch. */
@@ -365,6 +379,7 @@ export interface DB {
   contract_notes: ContractNotesTable;
   module_events: ModuleEventsTable;
   payslips: PayslipsTable;
+  payslip_contracts: PayslipContractsTable;
   transfers: TransfersTable;
   transfer_items: TransferItemsTable;
   invoices: InvoicesTable;

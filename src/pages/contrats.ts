@@ -6,7 +6,7 @@
  * page's script to the API, so that the rules live in one place.
  */
 import type { Database } from '../db/database.ts';
-import { listGrid, listNotes, readContract, type ContractView, type GridItem, type GridQuery } from '../contracts/contracts.service.ts';
+import { listGrid, listNotes, readContract, STAFF_NOTE_AUTHOR, type ContractView, type GridItem, type GridQuery } from '../contracts/contracts.service.ts';
 import { assertEditable, CONTRACT_KINDS, CONTRACT_STATUSES, DATE_NATURES } from '../contracts/contract.rules.ts';
 import { findOrganization } from '../org/org.repository.ts';
 import { formatDateFr, formatEuros } from '../format/french.ts';
@@ -184,7 +184,7 @@ export const NOTES_SHOWN = 50;
 
 export async function loadContractPage(db: Database, orgId: string, isStaff: boolean, id: string, rawQuery: unknown): Promise<ContractPageView> {
   const contract = await readContract(db, orgId, id);
-  const [org, notes] = await Promise.all([findOrganization(db, orgId), listNotes(db, orgId, contract.id, { limit: String(NOTES_SHOWN) })]);
+  const [org, notes] = await Promise.all([findOrganization(db, orgId), listNotes(db, orgId, contract.id, { limit: String(NOTES_SHOWN) }, isStaff)]);
   const query = (rawQuery ?? {}) as Record<string, unknown>;
   const flash = Object.keys(FLASHES).find((key) => query[key] === '1');
   return { org, isStaff, contract, notes: notes.items as Note[], moreNotes: notes.next_cursor !== null, flash: flash ? FLASHES[flash]! : null };
@@ -272,7 +272,7 @@ function notesSection(notes: Note[], more: boolean, timeZone: string): SafeHtml 
   ${notes.length
     ? html`<ol class="notes" aria-label="Notes, de la plus récente à la plus ancienne">${notes.map(
         (n) => html`<li class="note">
-      <p class="note-meta"><strong class="email">${n.author_email}</strong> · <time datetime="${new Date(n.created_at).toISOString()}">${formatPageDate(n.created_at, timeZone)}</time></p>
+      <p class="note-meta">${n.author_email === STAFF_NOTE_AUTHOR ? html`<strong>${n.author_email}</strong>` : html`<strong class="email">${n.author_email}</strong>`} · <time datetime="${new Date(n.created_at).toISOString()}">${formatPageDate(n.created_at, timeZone)}</time></p>
       <p class="note-text">${n.text}</p>
     </li>`,
       )}</ol>${more ? html`<p class="muted">Seules les ${NOTES_SHOWN} notes les plus récentes sont affichées.</p>` : ''}`

@@ -15,7 +15,7 @@ import { facturesStatus, loadFactures, renderFactures } from './factures.ts';
 import { loadPaie, renderPaie } from './paie.ts';
 import { loadStaffInvoices, renderStaffInvoices } from './staff-facturation.ts';
 import { loadStaffTransfers, renderStaffTransfers } from './staff-virements.ts';
-import { openContractAsStaff } from './staff-contrat.ts';
+import { contractToOpen, mayChangeStateOnGet, openContractAsStaff, renderContractToOpen } from './staff-contrat.ts';
 
 export interface ModulePagesOptions {
   sendHtml(reply: FastifyReply, body: string, status?: number): FastifyReply;
@@ -83,8 +83,13 @@ export default async function modulePagesRoutes(fastify: FastifyInstance, option
   });
 
   // The link of the contract-note e-mail (MODULES 4): the contract's organization becomes the
-  // staff member's active one, as the switcher does, then its page.
+  // staff member's active one, as the switcher does, then its page. Sent by another site, it
+  // changes nothing and shows a page whose link does it (staff-contrat.ts).
   fastify.get<IdParams>('/staff/contrats/:id', { config: { gate: 'staff' }, schema: hidden }, async (request, reply) => {
+    if (!mayChangeStateOnGet(request)) {
+      const contract = await contractToOpen({ db }, request.params.id);
+      return page(request, reply, { title: `Contrat ${contract.contract_number}`, main: renderContractToOpen(contract) });
+    }
     const contractId = await openContractAsStaff({ db }, request.caller!, request.params.id, reply, config.secureCookies);
     return reply.redirect(`/contrats/${contractId}`, 303);
   });

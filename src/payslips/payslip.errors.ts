@@ -11,5 +11,18 @@ export const payslipErrors = {
     new AppError(400, 'invalid_contract_ids', 'contract_ids doit être une liste de contrats de ce salarié, dans cette organisation.'),
   /** The SEPA file takes at most 999 999 999,99 € per transfer. */
   amountTooLarge: () => new AppError(400, 'invalid_amount', 'Montant invalide : 999 999 999,99 € au plus par bulletin.'),
+  /** Issue 32 H: a payslip never pays more than the salary it is for. */
+  netAboveGross: () => new AppError(400, 'invalid_net_to_pay', 'Le net à payer ne peut pas dépasser le salaire brut.'),
+  /** Issue 32 H: one live payslip per employee, period and contracts; the body names it. */
+  exists: (payslipId: string) =>
+    new AppError(409, 'payslip_exists', 'Un bulletin de paie non annulé existe déjà pour ce salarié, cette période et ces contrats : annulez-le avant d’en publier un autre.').withDetails({
+      payslip_id: payslipId,
+    }),
+  cancelled: () => new AppError(409, 'payslip_cancelled', 'Ce bulletin de paie est déjà annulé.'),
+  /** A batch that is not cancelled holds it: cancel the batch first (it may be paid). */
+  inTransfer: (transferId: string) =>
+    new AppError(409, 'payslip_in_transfer', 'Ce bulletin est dans un lot de virements non annulé : annulez d’abord le lot.').withDetails({
+      transfer_id: transferId,
+    }),
   noPdf: () => new AppError(404, 'no_pdf', "Aucun PDF n'a été déposé pour ce bulletin."),
 };

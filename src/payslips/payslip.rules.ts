@@ -2,6 +2,7 @@
  * The rules of payslips (MODULES 5) as pure functions: a period, the amounts and the
  * contracts a creation may carry, checked and normalized.
  */
+import { parsePeriod } from '../format/period.ts';
 import { fieldErrors } from '../http/errors.ts';
 import { isUuid } from '../http/input.ts';
 import { compareMoney, requireMoney, type Money } from '../money/money.ts';
@@ -11,11 +12,6 @@ export const PAYSLIP_STATUSES = ['publie', 'annule'] as const;
 
 /** The largest amount one SEPA credit transfer carries (pain.001: 999 999 999,99). */
 export const MAX_TRANSFER_AMOUNT = '999999999.99' as Money;
-
-/** A period `YYYY-MM` (month 01 to 12), or null. */
-export function parsePeriod(raw: unknown): string | null {
-  return typeof raw === 'string' && /^\d{4}-(0[1-9]|1[0-2])$/.test(raw) ? raw : null;
-}
 
 /** A required period: 400 `missing_period` or `invalid_period`. */
 export function requirePeriod(raw: unknown): string {
@@ -31,6 +27,11 @@ export function requirePayslipAmount(raw: unknown, field: 'gross' | 'net_to_pay'
   const amount = requireMoney(raw);
   if (compareMoney(amount, MAX_TRANSFER_AMOUNT) > 0) throw payslipErrors.amountTooLarge();
   return amount;
+}
+
+/** Issue 32 H: the net to pay is at most the gross (400 `invalid_net_to_pay`). */
+export function checkNetWithinGross(gross: Money, netToPay: Money): void {
+  if (compareMoney(netToPay, gross) > 0) throw payslipErrors.netAboveGross();
 }
 
 /** `contract_ids`: absent or null is none; else a list of ids (lower case, without repeats). */

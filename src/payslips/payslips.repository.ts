@@ -50,9 +50,9 @@ export function findPayslip(db: Database, orgId: string | null, id: string) {
   return query.executeTakeFirst();
 }
 
-/** The payslip's file, locked until the end of the transaction (an upload). */
+/** The payslip, locked until the end of the transaction (an upload, a cancellation). */
 export function lockPayslip(db: Database, id: string) {
-  return db.selectFrom('payslips').select(['id', 'org_id', 'employee_id', 'period', 'pdf_id', 'status']).where('id', '=', id).forUpdate().executeTakeFirst();
+  return db.selectFrom('payslips').select(['id', 'org_id', 'employee_id', 'period', 'net_to_pay', 'pdf_id', 'status']).where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
 export function findPayslipFile(db: Database, orgId: string, id: string) {
@@ -68,9 +68,74 @@ export interface NewPayslip {
   contract_ids: string[];
 }
 
+/** The payslip and its links to the contracts it pays (the unique indexes of issue 32 H). */
 export async function insertPayslip(db: Database, payslip: NewPayslip): Promise<string> {
   const row = await db.insertInto('payslips').values(payslip).returning('id').executeTakeFirstOrThrow();
+  if (payslip.contract_ids.length > 0) {
+    await db
+      .insertInto('payslip_contracts')
+      .values(payslip.contract_ids.map((contract_id) => ({ payslip_id: row.id, org_id: payslip.org_id, contract_id, period: payslip.period })))
+      .execute();
+  }
   return row.id;
+}
+
+/** The unique indexes that allow one live payslip per contract and month, or per employee and month without contracts. */
+export const ONE_LIVE_PAYSLIP_INDEXES = ['payslip_contracts_one_live_key', 'payslips_one_live_without_contracts_key'] as const;
+
+/**
+ * Serializes the creations of payslips for one employee until the end of the transaction, so
+ * that the look-up for a live payslip (below) holds at commit. `for no key update`: contracts
+ * and other rows referencing the employee are not blocked.
+ */
+export async function lockEmployeeForPayslip(db: Database, employeeId: string): Promise<void> {
+  await db.selectFrom('employees').select('id').where('id', '=', employeeId).forNoKeyUpdate().execute();
+}
+
+/**
+ * The live payslip (not cancelled) the unique indexes would refuse a new one for: without
+ * contracts, the employee's payslip without contracts for the period; with contracts, one that
+ * pays one of them for the period. Undefined when there is none.
+ */
+export async function findLivePayslipFor(db: Database, employeeId: string, period: string, contractIds: readonly string[]): Promise<string | undefined> {
+  if (contractIds.length === 0) {
+    const row = await db
+      .selectFrom('payslips')
+      .select('id')
+      .where('employee_id', '=', employeeId)
+      .where('period', '=', period)
+      .where('status', '=', 'publie')
+      .where(sql<boolean>`contract_ids = '{}'`)
+      .orderBy('created_at')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.id;
+  }
+  const row = await db
+    .selectFrom('payslip_contracts')
+    .select('payslip_id')
+    .where('contract_id', 'in', contractIds)
+    .where('period', '=', period)
+    .where('cancelled', '=', false)
+    .limit(1)
+    .executeTakeFirst();
+  return row?.payslip_id;
+}
+
+/** The batch that is not cancelled (`genere` or `execute`) holding the payslip, if any. */
+export function findLiveTransferOf(db: Database, payslipId: string) {
+  return db
+    .selectFrom('transfer_items')
+    .select('transfer_id')
+    .where('payslip_id', '=', payslipId)
+    .where('released', '=', false)
+    .executeTakeFirst();
+}
+
+/** Status `annule`; its contracts' months may be paid by another payslip. */
+export async function cancelPayslip(db: Database, id: string): Promise<void> {
+  await db.updateTable('payslips').set({ status: 'annule', updated_at: sql`now()` }).where('id', '=', id).execute();
+  await db.updateTable('payslip_contracts').set({ cancelled: true }).where('payslip_id', '=', id).execute();
 }
 
 export async function setPayslipPdf(db: Database, id: string, pdfId: string): Promise<void> {

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { ErrorBody, IdParams, PlainText, useFieldErrors } from '../http/schemas.ts';
 import { orgScope, staffCaller } from '../org/scope.ts';
-import { AvailableList, AvailableQuery, Payslip, PayslipBody, PayslipList, PayslipListQuery, SignedUrl } from '../schemas/payslips.ts';
+import { AvailableList, AvailableQuery, Payslip, PayslipBody, PayslipConflictBody, PayslipList, PayslipListQuery, SignedUrl } from '../schemas/payslips.ts';
 import * as payslips from './payslips.service.ts';
 
 const errors = { 400: ErrorBody, 401: PlainText, 403: Type.Union([ErrorBody, PlainText]), 404: ErrorBody, 409: ErrorBody };
@@ -52,7 +52,12 @@ export default async function payslipsRoutes(fastify: FastifyInstance): Promise<
     '/api/staff/payslips',
     {
       config: { gate: 'staff' },
-      schema: { tags: ['staff'], summary: 'Publish a payslip (status publie)', body: PayslipBody, response: { 201: Payslip, ...errors } },
+      schema: {
+        tags: ['staff'],
+        summary: 'Publish a payslip (status publie); 409 payslip_exists (with its payslip_id) when one that is not cancelled pays this employee, period and contracts',
+        body: PayslipBody,
+        response: { 201: Payslip, ...errors, 409: PayslipConflictBody },
+      },
     },
     async (request, reply) => reply.code(201).send(await payslips.createPayslip(ctx, staffCaller(request), request.body)),
   );
@@ -70,6 +75,20 @@ export default async function payslipsRoutes(fastify: FastifyInstance): Promise<
       },
     },
     async (request) => payslips.attachPayslipPdf(ctx, staffCaller(request), request.params.id, request.body),
+  );
+
+  fastify.post<IdRoute>(
+    '/api/staff/payslips/:id/cancel',
+    {
+      config: { gate: 'staff' },
+      schema: {
+        tags: ['staff'],
+        summary: 'Cancel a payslip (status annule): it is no longer payable, and may be published again; 409 payslip_in_transfer while a batch that is not cancelled holds it, 409 payslip_cancelled when it already is',
+        params: IdParams,
+        response: { 200: Payslip, ...errors, 409: PayslipConflictBody },
+      },
+    },
+    async (request) => payslips.cancelPayslip(ctx, staffCaller(request), request.params.id),
   );
 
   fastify.get<{ Querystring: Static<typeof AvailableQuery> }>(

@@ -17,7 +17,8 @@ import { findOrganization } from '../org/org.repository.ts';
 import { findEmployee } from '../employees/employees.repository.ts';
 import { ibanLast4 } from '../employees/employee.rules.ts';
 import { payslipErrors } from './payslip.errors.ts';
-import { parseContractIds, parsePeriod, requirePayslipAmount, requirePeriod } from './payslip.rules.ts';
+import { parsePeriod } from '../format/period.ts';
+import { checkNetWithinGross, parseContractIds, requirePayslipAmount, requirePeriod } from './payslip.rules.ts';
 import * as repo from './payslips.repository.ts';
 
 export interface PayslipContext extends ChangeContext {
@@ -70,8 +71,14 @@ export async function insertNewPayslip(change: Change, caller: Pick<Caller, 'use
   const period = requirePeriod(input.period);
   const gross = requirePayslipAmount(input.gross, 'gross', 'Le salaire brut');
   const netToPay = requirePayslipAmount(input.net_to_pay, 'net_to_pay', 'Le net à payer');
+  checkNetWithinGross(gross, netToPay);
   const contractIds = parseContractIds(input.contract_ids);
   if ((await repo.countEmployeeContracts(change.trx, org.id, employee.id, contractIds)) !== contractIds.length) throw payslipErrors.invalidContractIds();
+  // A salary is published once (issue 32 H): the employee's lock makes the look-up hold at
+  // commit; the unique indexes are the last word (`createPayslip`).
+  await repo.lockEmployeeForPayslip(change.trx, employee.id);
+  const existing = await repo.findLivePayslipFor(change.trx, employee.id, period, contractIds);
+  if (existing) throw payslipErrors.exists(existing);
   const id = await repo.insertPayslip(change.trx, {
     org_id: org.id,
     employee_id: employee.id,
@@ -84,9 +91,48 @@ export async function insertNewPayslip(change: Change, caller: Pick<Caller, 'use
   return id;
 }
 
-/** `POST /api/staff/payslips`. */
+function isOneLivePayslipViolation(error: unknown): boolean {
+  const e = error as { code?: string; constraint?: string; message?: string } | null;
+  if (e?.code !== '23505') return false;
+  return repo.ONE_LIVE_PAYSLIP_INDEXES.some((index) => e.constraint === index || String(e.message ?? '').includes(index));
+}
+
+/** `POST /api/staff/payslips`: 201, or 409 `payslip_exists` naming the live payslip. */
 export async function createPayslip(ctx: PayslipContext, caller: Caller, input: PayslipInput): Promise<PayslipView> {
-  const id = await applyChange(ctx, (change) => insertNewPayslip(change, caller, input));
+  let id: string;
+  try {
+    id = await applyChange(ctx, (change) => insertNewPayslip(change, caller, input));
+  } catch (error) {
+    // The employee's lock makes this unreachable; should an index refuse all the same, the
+    // answer is the same 409, naming the payslip that won.
+    if (!isOneLivePayslipViolation(error)) throw error;
+    const { employee_id, period, contract_ids } = input as { employee_id: string; period: string; contract_ids?: string[] | null };
+    const existing = await repo.findLivePayslipFor(ctx.db, employee_id.toLowerCase(), period, parseContractIds(contract_ids));
+    throw existing ? payslipErrors.exists(existing) : error;
+  }
+  return readPayslip(ctx.db, null, id);
+}
+
+/**
+ * `POST /api/staff/payslips/{id}/cancel` (issue 32 H): status `annule`, so that a payslip
+ * published twice can be withdrawn and published again. 409 `payslip_cancelled` when it already
+ * is; 409 `payslip_in_transfer` while a batch that is not cancelled holds it (cancel the batch
+ * first). The payslip's row lock orders it with a batch naming the payslip
+ * (`lockPayslipsForTransfer`): whichever commits first wins, the other sees it.
+ */
+export async function cancelPayslip(ctx: PayslipContext, caller: Caller, id: string): Promise<PayslipView> {
+  await applyChange(ctx, async (change) => {
+    const current = isUuid(id) ? await repo.lockPayslip(change.trx, id.toLowerCase()) : undefined;
+    if (!current) throw payslipErrors.notFound();
+    if (current.status === 'annule') throw payslipErrors.cancelled();
+    const held = await repo.findLiveTransferOf(change.trx, current.id);
+    if (held) throw payslipErrors.inTransfer(held.transfer_id);
+    await repo.cancelPayslip(change.trx, current.id);
+    await change.event({
+      org_id: current.org_id, action: 'payslip.cancelled', subject_type: 'payslip', subject_id: current.id, ...actorOf(caller),
+      details: { period: current.period, net_to_pay: moneyFromDb(current.net_to_pay) },
+    });
+  });
   return readPayslip(ctx.db, null, id);
 }
 

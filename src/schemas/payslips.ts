@@ -57,3 +57,11 @@ export const AvailableQuery = Type.Object({
 });
 
 export const SignedUrl = Type.Object({ url: Type.String(), expires_at: Type.String({ format: 'date-time' }) });
+
+/** 409 of payslips: `payslip_exists` names the live payslip, `payslip_in_transfer` the batch holding it. */
+export const PayslipConflictBody = Type.Object({
+  error: Type.String(),
+  message: Type.Optional(Type.String()),
+  payslip_id: Type.Optional(Type.String({ description: 'payslip_exists: the live payslip for this employee, period and contracts' })),
+  transfer_id: Type.Optional(Type.String({ description: 'payslip_in_transfer: the batch that holds the payslip' })),
+});

@@ -6,6 +6,7 @@ import { createOrg, member, outbox, signedIn, type Person } from '../support/fix
 import { pdfText } from '../support/documents.ts';
 import { numberingYear } from '../../src/contracts/contract.rules.ts';
 import { replaceGeneratedPdf } from '../../src/contracts/contracts.repository.ts';
+import * as noteAuthorStaff from '../../src/db/migrations/2026_11_27_01_00_00_contract_note_author_staff.ts';
 
 const YEAR = numberingYear(new Date());
 
@@ -388,6 +389,43 @@ describe('notes', () => {
       assert.equal(bad.json().error, error);
     }
     assert.equal((await call(agent, 'POST', `/api/contrats/${id}/notes`, { text: 'é'.repeat(5000) })).statusCode, 201);
+  });
+});
+
+describe('the author of a staff member’s note (issue 32 I)', () => {
+  it('should show clients "Équipe paie", never the staff member’s address, and staff the address', async (t) => {
+    const { db, agent, staff, call, helene, orgId } = await setup(t);
+    const { id } = (await call(agent, 'POST', '/api/contrats', cddu(helene))).json();
+    await call(agent, 'POST', `/api/contrats/${id}/notes`, { text: 'Question du client.' });
+    const written = await call(staff, 'POST', `/api/contrats/${id}/notes`, { text: 'Réponse de la paie.' }, { 'x-active-org-id': orgId });
+    assert.equal(written.statusCode, 201);
+    assert.equal(written.json().author_email, staff.email, 'the author sees their own address');
+
+    const clientView = (await call(agent, 'GET', `/api/contrats/${id}/notes`)).json();
+    assert.deepEqual(clientView.items.map((n: { author_email: string }) => n.author_email), ['Équipe paie', 'agent@soleil.example']);
+    assert.ok(!JSON.stringify(clientView).includes(staff.email));
+    const staffView = (await call(staff, 'GET', `/api/contrats/${id}/notes`, undefined, { 'x-active-org-id': orgId })).json();
+    assert.deepEqual(staffView.items.map((n: { author_email: string }) => n.author_email), [staff.email, 'agent@soleil.example']);
+    const page = await call(agent, 'GET', `/contrats/${id}`);
+    assert.ok(page.body.includes('<strong>Équipe paie</strong>'));
+    assert.ok(!page.body.includes(staff.email));
+
+    // Kept as written: the author's staff row going does not show the address.
+    await db.updateTable('staff_users').set({ is_staff: false }).where('user_id', '=', staff.userId).execute();
+    assert.equal((await call(agent, 'GET', `/api/contrats/${id}/notes`)).json().items[0].author_email, 'Équipe paie');
+    const rows = await db.selectFrom('contract_notes').select(['text', 'author_is_staff']).orderBy('id').execute();
+    assert.deepEqual(rows, [{ text: 'Question du client.', author_is_staff: false }, { text: 'Réponse de la paie.', author_is_staff: true }]);
+  });
+
+  it('should mark the notes written before by staff accounts when migrating', async (t) => {
+    const { db, agent, staff, call, helene, orgId } = await setup(t);
+    const { id } = (await call(agent, 'POST', '/api/contrats', cddu(helene))).json();
+    await call(agent, 'POST', `/api/contrats/${id}/notes`, { text: 'Client.' });
+    await call(staff, 'POST', `/api/contrats/${id}/notes`, { text: 'Paie.' }, { 'x-active-org-id': orgId });
+    await noteAuthorStaff.down(db);
+    await noteAuthorStaff.up(db);
+    const rows = await db.selectFrom('contract_notes').select(['text', 'author_is_staff']).orderBy('id').execute();
+    assert.deepEqual(rows, [{ text: 'Client.', author_is_staff: false }, { text: 'Paie.', author_is_staff: true }]);
   });
 });
 

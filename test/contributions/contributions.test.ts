@@ -79,6 +79,8 @@ describe('contribution calls', () => {
       [{ ...good, org_id: 'nope' }, 'org_not_found'],
       [{ ...good, period: undefined }, 'missing_period'],
       [{ ...good, period: '2026-13' }, 'invalid_period'],
+      [{ ...good, period: '0000-01' }, 'invalid_period'],
+      [{ ...good, period: '9999-12' }, 'invalid_period'],
       [{ ...good, due_date: '2026-12-32' }, 'invalid_date'],
       [{ ...good, lines: [] }, 'missing_lines'],
       [{ ...good, lines: [{ organism: '', amount: 1 }] }, 'missing_organism'],

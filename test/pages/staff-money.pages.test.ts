@@ -218,6 +218,33 @@ describe('GET /staff/contrats/{id}', () => {
     assert.match(page.body, /Organisation : <strong>Théâtre du Soleil<\/strong>/);
   });
 
+  it('should change nothing on a GET sent by another site, and still render a page whose link opens the contract', async (t) => {
+    const { db, call, staff, agent, lumiere, helene } = await money(t);
+    await call(staff, 'PUT', '/api/staff/active-org', { org_id: lumiere });
+    const before = await db.selectFrom('access_events').select('id').where('action', '=', 'active_org_selected').execute();
+    const contract = (await call(agent, 'POST', '/api/contrats', { employee_id: helene, kind: 'CDI', job_title: 'Administratrice', start_date: '2027-01-04', monthly_gross: '3100' })).json();
+    for (const site of ['cross-site', 'same-site']) {
+      const res = await call(staff, 'GET', `/staff/contrats/${contract.id}`, undefined, { accept: 'text/html', 'sec-fetch-site': site });
+      assert.equal(res.statusCode, 200, site);
+      assert.equal(res.cookies.length, 0, `${site}: no cookie`);
+      assert.match(res.body, new RegExp(`Contrat ${contract.contract_number}`));
+      assert.match(res.body, /Théâtre du Soleil/);
+      assert.match(res.body, new RegExp(`href="/staff/contrats/${contract.id}"`));
+    }
+    const settings = await db.selectFrom('staff_settings').select('active_org_id').where('user_id', '=', staff.userId).executeTakeFirstOrThrow();
+    assert.equal(settings.active_org_id, lumiere, 'the stored active organization is unchanged');
+    assert.equal((await db.selectFrom('access_events').select('id').where('action', '=', 'active_org_selected').execute()).length, before.length);
+    // Unknown: the 404 page, as before.
+    const unknown = await call(staff, 'GET', '/staff/contrats/00000000-0000-4000-8000-000000000000', undefined, { accept: 'text/html', 'sec-fetch-site': 'cross-site' });
+    assert.equal(unknown.statusCode, 404);
+    // The page's link, followed from our own page (same-origin), or typed (none), switches.
+    for (const site of ['same-origin', 'none']) {
+      const res = await call(staff, 'GET', `/staff/contrats/${contract.id}`, undefined, { 'sec-fetch-site': site });
+      assert.equal(res.statusCode, 303, site);
+      assert.ok(res.cookies.some((c) => c.name === 'active_org_id'));
+    }
+  });
+
   it('should answer an unknown or malformed id with the HTML 404 page and change nothing', async (t) => {
     const { db, call, staff } = await money(t);
     for (const id of ['00000000-0000-4000-8000-000000000000', 'nope']) {

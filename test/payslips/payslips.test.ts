@@ -51,6 +51,10 @@ describe('POST /api/staff/payslips', () => {
       [{ ...ok, period: '2027-1' }, 'invalid_period'],
       [{ ...ok, period: '2027-01-15' }, 'invalid_period'],
       [{ ...ok, period: 202701 }, 'invalid_period'],
+      // One period rule with contribution calls (src/format/period.ts): years 1900 to 2999.
+      [{ ...ok, period: '0000-01' }, 'invalid_period'],
+      [{ ...ok, period: '9999-12' }, 'invalid_period'],
+      [{ ...ok, period: '1899-12' }, 'invalid_period'],
       [{ ...ok, gross: undefined }, 'missing_gross'],
       [{ ...ok, gross: '-1' }, 'invalid_amount'],
       [{ ...ok, net_to_pay: '12.345' }, 'invalid_amount'],

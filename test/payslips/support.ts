@@ -54,8 +54,8 @@ export async function setup(t: Parameters<typeof build>[0], env: Record<string, 
   const leonie = await employee(lumiereAgent, 'Léonie', 'Faure', IBAN.leonie);
   const autonomeEmployee = await employee(autonomeAgent, 'Paul', 'Autonome', IBAN.other);
 
-  /** Publishes a payslip (staff); its id. */
-  const payslip = async (org_id: string, employee_id: string, period: string, net_to_pay: string | number, gross: string | number = '3000.00') => {
+  /** Publishes a payslip (staff); its id. The gross defaults to 3,000.00, or the net when above (the net never exceeds it). */
+  const payslip = async (org_id: string, employee_id: string, period: string, net_to_pay: string | number, gross: string | number = Number(net_to_pay) > 3000 ? net_to_pay : '3000.00') => {
     const res = await call(staff, 'POST', '/api/staff/payslips', { org_id, employee_id, period, gross, net_to_pay });
     if (res.statusCode !== 201) throw new Error(`payslip: ${res.statusCode} ${res.body}`);
     return res.json().id as string;
