@@ -19,7 +19,7 @@ import type { Caller } from '../identity/identity.service.ts';
 import { setActiveOrgCookie } from '../org/active-org-cookie.ts';
 import { findOrganization } from '../org/org.repository.ts';
 import { selectActiveOrg } from '../staff/staff-team.service.ts';
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from '../format/html.ts';
 
 /** May this GET change state? Only when no other site sent it (`Sec-Fetch-Site`). */
 export function mayChangeStateOnGet(request: FastifyRequest): boolean {
