@@ -13,6 +13,7 @@ import * as invoices from './migrations/2026_11_23_13_00_00_invoices.ts';
 import * as searchFold from './migrations/2026_11_23_14_00_00_search_fold.ts';
 import * as dropCreatedBy from './migrations/2026_11_26_00_00_00_drop_created_by.ts';
 import * as searchStatistics from './migrations/2026_11_26_01_00_00_search_statistics.ts';
+import * as invoiceIssueDate from './migrations/2026_11_27_00_00_00_invoice_issue_date.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_22_00_00_00_initial': initial,
@@ -27,6 +28,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_23_14_00_00_search_fold': searchFold,
   '2026_11_26_00_00_00_drop_created_by': dropCreatedBy,
   '2026_11_26_01_00_00_search_statistics': searchStatistics,
+  '2026_11_27_00_00_00_invoice_issue_date': invoiceIssueDate,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

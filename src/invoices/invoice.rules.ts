@@ -14,7 +14,7 @@ import { AppError, fieldErrors } from '../http/errors.ts';
 import { hasUnsafeCharacters, isUuid, parseIsoDate } from '../http/input.ts';
 import { isStorableMoney, multiplyMoney, parseQuantity, parseRate, percentOfMoney, requireMoney, sumMoney, type Money } from '../money/money.ts';
 import { todayInFrance } from '../format/french.ts';
-import { invoiceErrors } from './invoice.errors.ts';
+import { invoiceErrors, MAX_ISSUE_DAYS_AHEAD } from './invoice.errors.ts';
 
 export const INVOICE_TYPES = ['paie_mensuelle', 'frais_ouverture', 'prestation'] as const satisfies readonly InvoiceType[];
 export const PAYMENT_METHODS = ['prelevement', 'virement'] as const satisfies readonly PaymentMethod[];
@@ -55,7 +55,12 @@ export interface InvoiceHeader {
   due_date: string;
 }
 
-/** The fields every invoice of a bulk shares; `today` is the default issue date. */
+/**
+ * The fields every invoice of a bulk shares; `today` (Europe/Paris) is the default issue date,
+ * and an issue date at most `MAX_ISSUE_DAYS_AHEAD` days after it (400 `invalid_issue_date`).
+ * That it does not precede the last invoice issued is checked under the series lock
+ * (`checkIssueDateAfterLast`).
+ */
 export function checkHeader(input: Record<string, unknown>, today: string = todayInFrance()): InvoiceHeader {
   if (absent(input.invoice_type)) throw fieldErrors.missing('invoice_type', 'Le type de facture');
   if (!isOneOf(INVOICE_TYPES, input.invoice_type)) throw fieldErrors.invalid('invoice_type', 'Le type de facture (paie_mensuelle, frais_ouverture ou prestation)');
@@ -69,10 +74,21 @@ export function checkHeader(input: Record<string, unknown>, today: string = toda
   }
   const issueDate = absent(input.issue_date) ? today : parseIsoDate(input.issue_date);
   if (!issueDate) throw invoiceErrors.invalidDate();
+  const latest = addDays(today, MAX_ISSUE_DAYS_AHEAD);
+  if (issueDate > latest) throw invoiceErrors.issueDateTooFar(latest);
   const dueDate = absent(input.due_date) ? addDays(issueDate, DEFAULT_TERM_DAYS) : parseIsoDate(input.due_date);
   if (!dueDate) throw invoiceErrors.invalidDate();
   if (dueDate < issueDate) throw invoiceErrors.dueBeforeIssue();
   return { invoice_type: input.invoice_type, payment_method: input.payment_method, period_label: periodLabel, issue_date: issueDate, due_date: dueDate };
+}
+
+/**
+ * French invoicing rules: the invoices are numbered in chronological order, so a new one cannot
+ * be dated before the last one issued (the latest issue date of the series, every year). 409
+ * `issue_date_before_last` otherwise. The caller holds the series lock.
+ */
+export function checkIssueDateAfterLast(issueDate: string, last: { number: string; issue_date: string } | undefined): void {
+  if (last && issueDate < last.issue_date) throw invoiceErrors.issueDateBeforeLast(last);
 }
 
 /** A line's amounts. */
