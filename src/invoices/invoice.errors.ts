@@ -1,9 +1,6 @@
 /** Every error of the invoices module (MODULES 1, 6), with its status and French message. */
 import { AppError } from '../http/errors.ts';
 
-/** How many days after today (Europe/Paris) an invoice may be dated: a few days' preparation ahead of a month's end. */
-export const MAX_ISSUE_DAYS_AHEAD = 5;
-
 /** 'YYYY-MM-DD' as '26/11/2026'. */
 const frenchDate = (iso: string) => iso.split('-').reverse().join('/');
 
@@ -14,8 +11,8 @@ export const invoiceErrors = {
   orgNotFound: (where: string) => new AppError(400, 'org_not_found', `Organisation introuvable (${where}) : aucune facture n'a été créée.`),
   invalidDate: () => new AppError(400, 'invalid_date', 'Date invalide : format AAAA-MM-JJ attendu.'),
   /** Further ahead than an invoice may be dated (README): a date in 2027 typed for 2026. */
-  issueDateTooFar: (latest: string) =>
-    new AppError(400, 'invalid_issue_date', `La date d'émission ne peut dépasser de plus de ${MAX_ISSUE_DAYS_AHEAD} jours la date du jour (au plus le ${frenchDate(latest)}).`),
+  issueDateTooFar: (days: number, latest: string) =>
+    new AppError(400, 'invalid_issue_date', `La date d'émission ne peut dépasser de plus de ${days} jours la date du jour (au plus le ${frenchDate(latest)}).`),
   /** French invoicing rules: the series is chronological; an invoice cannot be dated before the last one issued. */
   issueDateBeforeLast: (last: { number: string; issue_date: string }) =>
     new AppError(

@@ -14,7 +14,7 @@ import { AppError, fieldErrors } from '../http/errors.ts';
 import { hasUnsafeCharacters, isUuid, parseIsoDate } from '../http/input.ts';
 import { isStorableMoney, multiplyMoney, parseQuantity, parseRate, percentOfMoney, requireMoney, sumMoney, type Money } from '../money/money.ts';
 import { todayInFrance } from '../format/french.ts';
-import { invoiceErrors, MAX_ISSUE_DAYS_AHEAD } from './invoice.errors.ts';
+import { invoiceErrors } from './invoice.errors.ts';
 
 export const INVOICE_TYPES = ['paie_mensuelle', 'frais_ouverture', 'prestation'] as const satisfies readonly InvoiceType[];
 export const PAYMENT_METHODS = ['prelevement', 'virement'] as const satisfies readonly PaymentMethod[];
@@ -27,6 +27,9 @@ export const LABEL_MAX = 300;
 export const PERIOD_LABEL_MAX = 100;
 /** Without a due date, the legal default term (Code de commerce, L. 441-10): 30 days after issue. */
 export const DEFAULT_TERM_DAYS = 30;
+
+/** How many days after today (Europe/Paris) an invoice may be dated: a month's invoices prepared a few days ahead, not a typo of the year. */
+export const MAX_ISSUE_DAYS_AHEAD = 5;
 
 /** The number series of invoices in `number_series`. */
 export const INVOICE_SERIES = 'invoice';
@@ -75,7 +78,7 @@ export function checkHeader(input: Record<string, unknown>, today: string = toda
   const issueDate = absent(input.issue_date) ? today : parseIsoDate(input.issue_date);
   if (!issueDate) throw invoiceErrors.invalidDate();
   const latest = addDays(today, MAX_ISSUE_DAYS_AHEAD);
-  if (issueDate > latest) throw invoiceErrors.issueDateTooFar(latest);
+  if (issueDate > latest) throw invoiceErrors.issueDateTooFar(MAX_ISSUE_DAYS_AHEAD, latest);
   const dueDate = absent(input.due_date) ? addDays(issueDate, DEFAULT_TERM_DAYS) : parseIsoDate(input.due_date);
   if (!dueDate) throw invoiceErrors.invalidDate();
   if (dueDate < issueDate) throw invoiceErrors.dueBeforeIssue();
