@@ -22,9 +22,15 @@ const LINES = [
   { label: 'Frais de dossier', quantity: 1, unit_price: '25.00', vat_rate: '20.00' },
 ];
 const TOTALS = { total_ht: '247.00', total_vat: '49.40', total_ttc: '296.40' };
-const HEADER = { invoice_type: 'paie_mensuelle', payment_method: 'prelevement', period_label: 'Janvier 2027', issue_date: '2027-01-31', due_date: '2027-02-15' };
-/** The limit's rows are numbered in a year of their own, so that both series stay continuous. */
-const LIMIT_YEAR = 2098;
+/** Issued today (Paris): the series is chronological and refuses a date more than 5 days ahead. */
+const TODAY = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(new Date());
+const HEADER = { invoice_type: 'paie_mensuelle', payment_method: 'prelevement', period_label: 'Paie du mois', issue_date: TODAY };
+/**
+ * The limit's rows are numbered in a year of their own, so that both series stay continuous, and
+ * dated in the past, before every invoice of the service: an invoice is never dated before the
+ * last one issued, and the limit's rows must not become that last one.
+ */
+const LIMIT_YEAR = 2001;
 
 /** Up to `count` client organizations, each given a notification address (and every third a Cc). */
 async function billedOrgs(client: pg.Client, count: number): Promise<string[]> {

@@ -8,6 +8,8 @@ import type { Change } from '../audit/change.ts';
 import type { Config } from '../config.ts';
 import { insertNewContributionCall } from '../contributions/contributions.service.ts';
 import { insertInvoiceBulk, notifyInvoiceBulk } from '../invoices/invoices.service.ts';
+import { addDays } from '../invoices/invoice.rules.ts';
+import { todayInFrance } from '../format/french.ts';
 import { lockOrganizationSettings, updateOrganizationSettings } from '../org/org.repository.ts';
 
 /** The monthly payroll invoice of a demo organization: payslips at 15.50 and the monthly fee. */
@@ -33,6 +35,9 @@ export async function seedBilling(change: Change, config: Config, orgId: string,
         email_notifs_cc: settings.email_notifs_cc.length > 0 ? settings.email_notifs_cc : [`direction@${slug}.demo.local`],
       });
     }
+    // Issued today: the series is chronological (an invoice is never dated before the last one,
+    // of any organization), and the seed runs one organization after another, any day.
+    const today = todayInFrance();
     const monthly = (period_label: string, issue_date: string, due_date: string) =>
       insertInvoiceBulk(change, null, {
         invoice_type: 'paie_mensuelle',
@@ -42,8 +47,8 @@ export async function seedBilling(change: Change, config: Config, orgId: string,
         due_date,
         invoices: [{ org_id: orgId, lines: payrollLines(payslips) }],
       });
-    const [october] = await monthly('octobre 2026', '2026-10-31', '2026-11-10');
-    await monthly('novembre 2026', '2026-11-30', '2026-12-10');
+    const [october] = await monthly('octobre 2026', today, addDays(today, 10));
+    await monthly('novembre 2026', today, addDays(today, 30));
     await notifyInvoiceBulk(change, config, null, [october!.id], false);
     await insertNewContributionCall(change, null, {
       org_id: orgId,

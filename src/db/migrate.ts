@@ -15,6 +15,7 @@ import * as dropCreatedBy from './migrations/2026_11_26_00_00_00_drop_created_by
 import * as searchStatistics from './migrations/2026_11_26_01_00_00_search_statistics.ts';
 import * as payslipUniqueness from './migrations/2026_11_27_00_00_00_payslip_uniqueness.ts';
 import * as contractNoteAuthorStaff from './migrations/2026_11_27_01_00_00_contract_note_author_staff.ts';
+import * as invoiceIssueDate from './migrations/2026_11_27_02_00_00_invoice_issue_date.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_22_00_00_00_initial': initial,
@@ -31,6 +32,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_26_01_00_00_search_statistics': searchStatistics,
   '2026_11_27_00_00_00_payslip_uniqueness': payslipUniqueness,
   '2026_11_27_01_00_00_contract_note_author_staff': contractNoteAuthorStaff,
+  '2026_11_27_02_00_00_invoice_issue_date': invoiceIssueDate,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -24,6 +24,17 @@ export async function reserveInSeries(db: Database, series: string, year: number
   return row.last_value - count + 1;
 }
 
+/**
+ * Locks every year of the series `series` until the end of the transaction, in year order (two
+ * callers never deadlock), before a reservation: a rule that reads across the years of a series
+ * (invoices are issued in chronological order, whatever the year) then holds under concurrency,
+ * since every creation of the series waits here for the one before to commit. A year not yet
+ * created is serialized by `reserveInSeries`' insert.
+ */
+export async function lockSeries(db: Database, series: string): Promise<void> {
+  await db.selectFrom('number_series').select('year').where('series', '=', series).orderBy('year').forUpdate().execute();
+}
+
 /** The next number of a series (one reserved). */
 export function nextInSeries(db: Database, series: string, year: number): Promise<number> {
   return reserveInSeries(db, series, year, 1);

@@ -5,5 +5,19 @@ export const employeeErrors = {
   /** MODULES 1: unknown, or of another organization. */
   notFound: () => new AppError(404, 'not_found', 'Salarié introuvable.'),
   invalidIban: () => new AppError(400, 'invalid_iban', "L'IBAN n'est pas valide (clé de contrôle, longueur ou pays)."),
+  /** A valid IBAN outside the SEPA zone: a SEPA salary transfer cannot pay it (MODULES 5). */
+  ibanOutsideSepa: (country: string) =>
+    new AppError(
+      400,
+      'invalid_iban',
+      `Cet IBAN (${country}) n'est pas dans la zone SEPA : les salaires sont payés par virement SEPA, il faut un compte d'un pays de la zone (France, Union européenne, Royaume-Uni, Suisse, Norvège…).`,
+    ),
+  /** A name with nothing a bank file can write (no letter nor digit once transliterated). */
+  unwritableName: (field: 'first_name' | 'last_name', label: string) =>
+    new AppError(
+      400,
+      `invalid_${field}`,
+      `${label} doit contenir au moins une lettre ou un chiffre transcriptible en alphabet latin (il figure sur les virements bancaires).`,
+    ),
   invalidBic: () => new AppError(400, 'invalid_bic', "Le BIC n'est pas valide (8 ou 11 caractères)."),
 };

@@ -1,7 +1,9 @@
 /**
  * The rules of employees (MODULES 3) as pure functions: the fields a creation or an edit
  * may set, checked and normalized. The IBAN is checked by `ibantools` (country, length,
- * check digits), kept in electronic form, and only its last four characters are ever shown.
+ * check digits, and the SEPA zone: salaries are paid by SEPA transfer), kept in electronic
+ * form, and only its last four characters are ever shown. A name must leave something once
+ * written for a bank file (`format/sepa.ts`).
  */
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
 import type { Selectable } from 'kysely';
@@ -9,6 +11,7 @@ import type { EmployeeCategory, EmployeesTable } from '../db/schema.ts';
 import { fieldErrors } from '../http/errors.ts';
 import { FIRST_NAME_MAX, hasUnsafeCharacters } from '../http/input.ts';
 import { isPlausibleEmail, normalizeEmail } from '../identity/email.ts';
+import { isSepaIban, isSepaWritable } from '../format/sepa.ts';
 import { employeeErrors } from './employee.errors.ts';
 
 export const EMPLOYEE_CATEGORIES = ['artiste', 'technicien', 'permanent'] as const satisfies readonly EmployeeCategory[];
@@ -25,6 +28,8 @@ function requiredName(value: unknown, field: 'first_name' | 'last_name'): string
   if (!name) throw fieldErrors.missing(field, NAME_LABELS[field]);
   // The one check of names (controls, bidi overrides, lone surrogates), and no markup.
   if (hasUnsafeCharacters(name) || /[<>]/.test(name) || name.length > FIRST_NAME_MAX) throw fieldErrors.invalid(field, NAME_LABELS[field]);
+  // The name is the payee's on a SEPA transfer: "😀" or "•••" would be written "-" there.
+  if (!isSepaWritable(name)) throw employeeErrors.unwritableName(field, NAME_LABELS[field]);
   return name;
 }
 
@@ -35,6 +40,15 @@ export function parseIban(raw: unknown): string | null {
   if (typeof raw !== 'string') return null;
   const iban = electronicFormatIBAN(raw);
   return iban && isValidIBAN(iban) ? iban : null;
+}
+
+/** An IBAN typed for an employee: valid (400 `invalid_iban`) and of the SEPA zone (the same code, its own message). */
+export function parseEmployeeIban(raw: unknown): string {
+  const iban = parseIban(raw);
+  if (iban === null) throw employeeErrors.invalidIban();
+  const country = iban.slice(0, 2);
+  if (!isSepaIban(iban)) throw employeeErrors.ibanOutsideSepa(country);
+  return iban;
 }
 
 /** What answers show of an IBAN (MODULES 3). */
@@ -65,8 +79,7 @@ export function checkEmployeeFields(input: EmployeeFieldsInput, current?: Employ
   }
 
   // An unchanged IBAN is already in electronic form; a new one is checked.
-  const iban = input.iban === undefined ? (current?.iban ?? null) : blank(input.iban) ? null : parseIban(input.iban);
-  if (input.iban !== undefined && !blank(input.iban) && iban === null) throw employeeErrors.invalidIban();
+  const iban = input.iban === undefined ? (current?.iban ?? null) : blank(input.iban) ? null : parseEmployeeIban(input.iban);
 
   const rawBic = pick('bic');
   const bic = blank(rawBic) ? null : typeof rawBic === 'string' ? rawBic.replace(/\s+/g, '').toUpperCase() : '';

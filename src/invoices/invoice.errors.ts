@@ -1,12 +1,25 @@
 /** Every error of the invoices module (MODULES 1, 6), with its status and French message. */
 import { AppError } from '../http/errors.ts';
 
+/** 'YYYY-MM-DD' as '26/11/2026'. */
+const frenchDate = (iso: string) => iso.split('-').reverse().join('/');
+
 export const invoiceErrors = {
   /** MODULES 1: unknown, or of another organization: nobody learns that it exists. */
   notFound: () => new AppError(404, 'not_found', 'Facture introuvable.'),
   /** MODULES 6: an organization of the bulk names nothing; nothing is created. */
   orgNotFound: (where: string) => new AppError(400, 'org_not_found', `Organisation introuvable (${where}) : aucune facture n'a été créée.`),
   invalidDate: () => new AppError(400, 'invalid_date', 'Date invalide : format AAAA-MM-JJ attendu.'),
+  /** Further ahead than an invoice may be dated (README): a date in 2027 typed for 2026. */
+  issueDateTooFar: (days: number, latest: string) =>
+    new AppError(400, 'invalid_issue_date', `La date d'émission ne peut dépasser de plus de ${days} jours la date du jour (au plus le ${frenchDate(latest)}).`),
+  /** French invoicing rules: the series is chronological; an invoice cannot be dated before the last one issued. */
+  issueDateBeforeLast: (last: { number: string; issue_date: string }) =>
+    new AppError(
+      409,
+      'issue_date_before_last',
+      `Les factures sont émises dans l'ordre chronologique : la date d'émission ne peut précéder celle de la dernière facture émise (${last.number}, du ${frenchDate(last.issue_date)}).`,
+    ).withDetails({ last_number: last.number, last_issue_date: last.issue_date }),
   dueBeforeIssue: () => new AppError(400, 'invalid_due_date', "L'échéance ne peut précéder la date d'émission."),
   tooMany: (max: number) => new AppError(400, 'invalid_invoices', `De 1 à ${max.toLocaleString('fr-FR').replace(/\s/g, '\u00a0')} factures par envoi.`),
   tooManyIds: (max: number) => new AppError(400, 'invalid_invoice_ids', `De 1 à ${max.toLocaleString('fr-FR').replace(/\s/g, '\u00a0')} factures par envoi.`),

@@ -28,6 +28,9 @@ export const PERIOD_LABEL_MAX = 100;
 /** Without a due date, the legal default term (Code de commerce, L. 441-10): 30 days after issue. */
 export const DEFAULT_TERM_DAYS = 30;
 
+/** How many days after today (Europe/Paris) an invoice may be dated: a month's invoices prepared a few days ahead, not a typo of the year. */
+export const MAX_ISSUE_DAYS_AHEAD = 5;
+
 /** The number series of invoices in `number_series`. */
 export const INVOICE_SERIES = 'invoice';
 
@@ -55,7 +58,12 @@ export interface InvoiceHeader {
   due_date: string;
 }
 
-/** The fields every invoice of a bulk shares; `today` is the default issue date. */
+/**
+ * The fields every invoice of a bulk shares; `today` (Europe/Paris) is the default issue date,
+ * and an issue date at most `MAX_ISSUE_DAYS_AHEAD` days after it (400 `invalid_issue_date`).
+ * That it does not precede the last invoice issued is checked under the series lock
+ * (`checkIssueDateAfterLast`).
+ */
 export function checkHeader(input: Record<string, unknown>, today: string = todayInFrance()): InvoiceHeader {
   if (absent(input.invoice_type)) throw fieldErrors.missing('invoice_type', 'Le type de facture');
   if (!isOneOf(INVOICE_TYPES, input.invoice_type)) throw fieldErrors.invalid('invoice_type', 'Le type de facture (paie_mensuelle, frais_ouverture ou prestation)');
@@ -69,10 +77,21 @@ export function checkHeader(input: Record<string, unknown>, today: string = toda
   }
   const issueDate = absent(input.issue_date) ? today : parseIsoDate(input.issue_date);
   if (!issueDate) throw invoiceErrors.invalidDate();
+  const latest = addDays(today, MAX_ISSUE_DAYS_AHEAD);
+  if (issueDate > latest) throw invoiceErrors.issueDateTooFar(MAX_ISSUE_DAYS_AHEAD, latest);
   const dueDate = absent(input.due_date) ? addDays(issueDate, DEFAULT_TERM_DAYS) : parseIsoDate(input.due_date);
   if (!dueDate) throw invoiceErrors.invalidDate();
   if (dueDate < issueDate) throw invoiceErrors.dueBeforeIssue();
   return { invoice_type: input.invoice_type, payment_method: input.payment_method, period_label: periodLabel, issue_date: issueDate, due_date: dueDate };
+}
+
+/**
+ * French invoicing rules: the invoices are numbered in chronological order, so a new one cannot
+ * be dated before the last one issued (the latest issue date of the series, every year). 409
+ * `issue_date_before_last` otherwise. The caller holds the series lock.
+ */
+export function checkIssueDateAfterLast(issueDate: string, last: { number: string; issue_date: string } | undefined): void {
+  if (last && issueDate < last.issue_date) throw invoiceErrors.issueDateBeforeLast(last);
 }
 
 /** A line's amounts. */

@@ -55,6 +55,16 @@ export async function insertInvoices(
   return created;
 }
 
+/**
+ * The invoice with the latest issue date (the highest number among those of that date), every
+ * year: what a new invoice may not be dated before. One probe of `invoices_issue_date_idx`.
+ */
+export async function lastIssued(db: Database): Promise<{ number: string; issue_date: string } | undefined> {
+  const { rows } = await sql<{ number: string; issue_date: string }>`
+    select number, issue_date::text as issue_date from public.invoices order by issue_date desc, number desc limit 1`.execute(db);
+  return rows[0];
+}
+
 /** Which of these organizations exist. */
 export async function existingOrgIds(db: Database, orgIds: readonly string[]): Promise<Set<string>> {
   const { rows } = await sql<{ id: string }>`select id from public.organizations where id = any(${uuidArray(orgIds)})`.execute(db);

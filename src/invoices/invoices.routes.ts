@@ -12,8 +12,8 @@ import {
   BulkCreated,
   BulkNotified,
   BulkNotifyBody,
-
   InvoiceList,
+  IssueDateBeforeLast,
   InvoiceListQuery,
   PdfLink,
   StaffInvoice,
@@ -37,9 +37,9 @@ export default async function invoicesRoutes(fastify: FastifyInstance): Promise<
       bodyLimit: BULK_BODY_LIMIT,
       schema: {
         tags: ['facturation'],
-        summary: 'Create 1 to 5,000 invoices, all or nothing, numbered F-YYYY-NNNNNN in request order',
+        summary: 'Create 1 to 5,000 invoices, all or nothing, numbered F-YYYY-NNNNNN in request order, never dated before the last one',
         body: BulkCreateBody,
-        response: { 201: BulkCreated, ...errors },
+        response: { 201: BulkCreated, ...errors, 409: IssueDateBeforeLast },
       },
     },
     async (request, reply) => reply.code(201).send(await invoices.bulkCreate(ctx, staffCaller(request), request.body)),

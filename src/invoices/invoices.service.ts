@@ -8,7 +8,7 @@ import type { Database } from '../db/database.ts';
 import type { FileStore } from '../files/file-store.ts';
 import { applyChange, type Change, type ChangeContext } from '../audit/change.ts';
 import { actorOf } from '../audit/audit.repository.ts';
-import { reserveInSeries } from '../db/number-series.ts';
+import { lockSeries, reserveInSeries } from '../db/number-series.ts';
 import { formatDateFr, formatEuros } from '../format/french.ts';
 import { fieldErrors } from '../http/errors.ts';
 import { isUuid } from '../http/input.ts';
@@ -23,6 +23,7 @@ import { invoiceDocument } from './invoice.pdf.ts';
 import {
   checkHeader,
   checkInvoiceIds,
+  checkIssueDateAfterLast,
   checkInvoices,
   formatInvoiceNumber,
   INVOICE_SERIES,
@@ -77,14 +78,20 @@ export interface BulkCreateInput {
 
 /**
  * The invoices of a bulk, created in the change's transaction: all or nothing. The numbers
- * are reserved as one range of the year's series (the series row stays locked until commit,
- * so concurrent bulks follow each other), given in request order.
+ * are reserved as one range of the year's series (the series rows stay locked until commit,
+ * so concurrent bulks follow each other), given in request order. Under that lock, the issue
+ * date is checked against the last invoice issued (409 `issue_date_before_last`): the series is
+ * chronological however bulks race.
  */
 export async function insertInvoiceBulk(change: Change, caller: ActorCaller | null, input: BulkCreateInput): Promise<repo.CreatedInvoice[]> {
   const header = checkHeader(input as Record<string, unknown>);
   const invoices = checkInvoices(input.invoices);
   const year = Number(header.issue_date.slice(0, 4));
+  // Every year of the series, then this year's row: the last invoice read below is the last one
+  // committed, and no bulk can commit an earlier-dated one before this one does.
+  await lockSeries(change.trx, INVOICE_SERIES);
   const first = await reserveInSeries(change.trx, INVOICE_SERIES, year, invoices.length);
+  checkIssueDateAfterLast(header.issue_date, await repo.lastIssued(change.trx));
   const numbered = invoices.map((invoice, i) => ({ ...invoice, number: formatInvoiceNumber(year, first + i) }));
   const created = await repo.insertInvoices(change.trx, header, numbered, actorOf(caller));
   if (created.length !== numbered.length) {

@@ -3,6 +3,7 @@ import { sql, type ExpressionBuilder } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
 import { keyset, type CursorValue, type KeysetOrder } from '../http/list.ts';
+import { SEPA_COUNTRIES } from '../format/sepa.ts';
 
 /**
  * The status of the payslip's live batch (`genere`, `execute`), or null when it has none or only
@@ -179,9 +180,10 @@ export function listPayslips(db: Database, filters: PayslipFilters, cursor: Curs
 
 /**
  * MODULES 5's availability, in SQL: the organization pays by `Odentas`, the payslip is
- * `publie` with `net_to_pay` > 0, its employee has an IBAN (checked again by the service), and
- * no batch but cancelled ones holds it. The one definition, used by the list and by the batch
- * check at commit.
+ * `publie` with `net_to_pay` > 0, its employee has an IBAN of the SEPA zone (a bank refuses a
+ * SEPA transfer to any other; the check digits are checked again by the service), and no batch
+ * but cancelled ones holds it. The one definition, used by the list and by the batch check at
+ * commit.
  */
 export function availableWhere(eb: ExpressionBuilder<DB, 'payslips' | 'employees' | 'organizations'>) {
   return eb.and([
@@ -189,6 +191,7 @@ export function availableWhere(eb: ExpressionBuilder<DB, 'payslips' | 'employees
     eb('payslips.status', '=', 'publie'),
     eb('payslips.net_to_pay', '>', '0'),
     eb('employees.iban', 'is not', null),
+    eb(eb.fn<string>('left', ['employees.iban', sql.lit(2)]), 'in', SEPA_COUNTRIES),
     eb.not(
       eb.exists(
         eb.selectFrom('transfer_items').select(sql.lit(1).as('one')).whereRef('transfer_items.payslip_id', '=', 'payslips.id').where('transfer_items.released', '=', false),

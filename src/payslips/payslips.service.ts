@@ -3,7 +3,6 @@
  * organization lists them and downloads them by signed URL; the staff list those a salary
  * transfer may still pay. Every change is one `applyChange`.
  */
-import { isValidIBAN } from 'ibantools';
 import type { Database } from '../db/database.ts';
 import type { FileStore } from '../files/file-store.ts';
 import { applyChange, type Change, type ChangeContext } from '../audit/change.ts';
@@ -16,6 +15,7 @@ import { moneyFromDb } from '../money/money.ts';
 import { findOrganization } from '../org/org.repository.ts';
 import { findEmployee } from '../employees/employees.repository.ts';
 import { ibanLast4 } from '../employees/employee.rules.ts';
+import { isSepaIban } from '../format/sepa.ts';
 import { payslipErrors } from './payslip.errors.ts';
 import { parsePeriod } from '../format/period.ts';
 import { checkNetWithinGross, parseContractIds, requirePayslipAmount, requirePeriod } from './payslip.rules.ts';
@@ -187,7 +187,7 @@ export async function listPayslips(db: Database, orgId: string, query: { limit?:
 
 /**
  * `GET /api/staff/payslips/available`: exactly the payslips MODULES 5 lets a transfer pay
- * (`repo.availableWhere`, the IBAN checked by ibantools as well), with the IBAN's last four
+ * (`repo.availableWhere`, the IBAN checked by ibantools as well: valid, SEPA zone), with the IBAN's last four
  * characters only.
  */
 type AvailableRow = Awaited<ReturnType<typeof repo.listAvailable>>[number];
@@ -197,14 +197,14 @@ export async function listAvailablePayslips(db: Database, query: { limit?: strin
   const cursor = decodeCursor(query.cursor);
   if (query.org_id && !isUuid(query.org_id)) throw fieldErrors.invalid('org_id', "L'organisation");
   const filters = { orgId: query.org_id ? query.org_id.toLowerCase() : undefined, period: optionalPeriod(query.period) };
-  // The SQL reads `iban is not null`; ibantools has the last word on its validity. Rows it
+  // The SQL reads the IBAN's country; ibantools has the last word on its validity. Rows it
   // refuses are skipped and the next ones read, so that a page is full when more follow.
   const keyOf = (row: AvailableRow) => [row.org_name, row.period, row.last_name, row.first_name, row.id];
   const kept: AvailableRow[] = [];
   let after = cursor;
   for (;;) {
     const rows = await repo.listAvailable(db, filters, after, limit);
-    kept.push(...rows.filter((row) => row.iban !== null && isValidIBAN(row.iban)));
+    kept.push(...rows.filter((row) => isSepaIban(row.iban)));
     if (rows.length <= limit || kept.length > limit) break;
     after = keyOf(rows.at(-1)!) as CursorValue[];
   }

@@ -7,11 +7,11 @@ const Optional = (description: string, maxLength = 200) => Type.Optional(Type.Un
 
 /** A creation or an edit: an edit changes the fields it carries (`null` clears an optional one). */
 export const EmployeeBody = Type.Object({
-  first_name: Type.Optional(Type.String({ maxLength: 100, description: 'required at creation' })),
-  last_name: Type.Optional(Type.String({ maxLength: 100, description: 'required at creation' })),
+  first_name: Type.Optional(Type.String({ maxLength: 100, description: 'required at creation; at least one letter or digit once transliterated to Latin (it is the payee on SEPA transfers)' })),
+  last_name: Type.Optional(Type.String({ maxLength: 100, description: 'required at creation; at least one letter or digit once transliterated to Latin (it is the payee on SEPA transfers)' })),
   email: Optional('e-mail address', 320),
   category: Optional('artiste, technicien or permanent', 20),
-  iban: Optional('write-only: checked, then shown as iban_last4 only', 64),
+  iban: Optional('write-only: a valid IBAN of the SEPA zone (salaries are paid by SEPA transfer; another country: 400 invalid_iban), then shown as iban_last4 only', 64),
   bic: Optional('8 or 11 characters', 20),
 });
 

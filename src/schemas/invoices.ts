@@ -17,7 +17,7 @@ export const BulkCreateBody = Type.Object({
   invoice_type: Loose('paie_mensuelle, frais_ouverture or prestation'),
   payment_method: Loose('prelevement or virement'),
   period_label: Loose('e.g. "novembre 2026"; may be empty'),
-  issue_date: Loose('YYYY-MM-DD; default today (Europe/Paris)'),
+  issue_date: Loose('YYYY-MM-DD; default today (Europe/Paris); at most 5 days after today (400 invalid_issue_date), never before the last invoice issued (409 issue_date_before_last)'),
   due_date: Loose('YYYY-MM-DD; default 30 days after issue_date'),
   invoices: Type.Optional(
     Type.Unsafe<unknown>({
@@ -30,6 +30,13 @@ export const BulkCreateBody = Type.Object({
 
 export const CreatedInvoice = Type.Object({ id: Type.String(), number: Type.String({ description: 'F-YYYY-NNNNNN' }), org_id: Type.String(), total_ttc: MoneyString });
 export const BulkCreated = Type.Object({ created: Type.Array(CreatedInvoice) });
+/** 409 `issue_date_before_last`: the invoice the series must not precede. */
+export const IssueDateBeforeLast = Type.Object({
+  error: Type.String(),
+  message: Type.Optional(Type.String()),
+  last_number: Type.Optional(Type.String()),
+  last_issue_date: Type.Optional(Type.String({ description: 'YYYY-MM-DD' })),
+});
 
 export const InvoiceLine = Type.Object({
   label: Type.String(),

@@ -55,9 +55,14 @@ export const ClientTransfer = Type.Object({
 export const ClientTransferList = Page(ClientTransfer);
 export const ClientTransferQuery = Type.Object({ ...ListQuery });
 
-/** 409 `payslip_unavailable`: the payslips refused, unknown ids included. */
+/**
+ * 409 `payslip_unavailable`: the payslips refused, unknown ids included; 409
+ * `creditor_name_unwritable`: the payslips whose employee's name a SEPA file cannot write, and
+ * those employees.
+ */
 export const UnavailableBody = Type.Object({
   error: Type.String(),
   message: Type.Optional(Type.String()),
   payslip_ids: Type.Optional(Type.Array(Type.String())),
+  employee_ids: Type.Optional(Type.Array(Type.String())),
 });

@@ -13,6 +13,13 @@ export const transferErrors = {
     new AppError(409, 'payslip_unavailable', 'Ces bulletins ne peuvent pas être payés par virement (inconnus, déjà dans un lot, annulés, sans IBAN valide, à zéro, ou organisation qui paie elle-même).').withDetails({
       payslip_ids: payslipIds,
     }),
+  /** Payees whose name leaves nothing once written for a SEPA file: their employee's name must be corrected first. */
+  creditorNameUnwritable: (rows: Array<{ payslip_id: string; employee_id: string }>) =>
+    new AppError(
+      409,
+      'creditor_name_unwritable',
+      "Le nom de ces salariés ne peut pas être écrit dans un fichier SEPA (aucune lettre ni aucun chiffre transcriptible en alphabet latin) : corrigez-le avant de créer le virement.",
+    ).withDetails({ payslip_ids: rows.map((row) => row.payslip_id), employee_ids: [...new Set(rows.map((row) => row.employee_id))] }),
   totalTooLarge: () => new AppError(400, 'invalid_amount', 'Le total du lot dépasse le montant le plus grand accepté (9 999 999 999,99 €).'),
   executed: () => new AppError(409, 'transfer_executed', 'Ce lot de virements a déjà été exécuté.'),
   cancelled: () => new AppError(409, 'transfer_cancelled', 'Ce lot de virements est annulé.'),

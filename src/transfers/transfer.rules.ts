@@ -1,6 +1,6 @@
 /**
  * The rules of salary transfers (MODULES 5) as pure functions: the batch request, the status
- * changes, and the text a SEPA file may carry.
+ * changes, the batch reference. (The text a SEPA file may carry: `format/sepa.ts`.)
  */
 import type { TransferStatus } from '../db/schema.ts';
 import { fieldErrors } from '../http/errors.ts';
@@ -62,23 +62,4 @@ export function statusAfterCancel(status: TransferStatus): TransferStatus {
 /** @example formatTransferReference(2027, 3) // 'VIR-2027-000003' */
 export function formatTransferReference(year: number, sequence: number): string {
   return `VIR-${year}-${String(sequence).padStart(6, '0')}`;
-}
-
-/**
- * A name as a SEPA file should carry it: the EPC's Latin character set (letters without
- * accents, digits, `/ - ? : ( ) . , ' +` and space), at most 70 characters. Banks refuse or
- * mangle anything else: "Hélène Lefèvre" → "Helene Lefevre".
- */
-export function sepaText(text: string, max = 70): string {
-  const folded = text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/ß/g, 'ss')
-    .replace(/[Ææ]/g, (c) => (c === 'Æ' ? 'AE' : 'ae'))
-    .replace(/[Œœ]/g, (c) => (c === 'Œ' ? 'OE' : 'oe'))
-    .replace(/[Øø]/g, (c) => (c === 'Ø' ? 'O' : 'o'))
-    .replace(/[^A-Za-z0-9/\-?:().,'+ ]/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return (folded || '-').slice(0, max).trim();
 }

@@ -13,7 +13,7 @@ import { Document } from 'sepa';
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
 import type { OperatorConfig } from '../config.ts';
 import { moneyFromDb, sumMoney, type Money } from '../money/money.ts';
-import { sepaText } from './transfer.rules.ts';
+import { sepaText } from '../format/sepa.ts';
 import { transferErrors } from './transfer.errors.ts';
 
 export interface SepaLine {

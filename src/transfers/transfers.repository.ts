@@ -70,6 +70,7 @@ export async function lockPayslipsForTransfer(db: Database, ids: readonly string
       'payslips.status',
       'payslips.period',
       'payslips.net_to_pay',
+      'payslips.employee_id',
       'employees.first_name',
       'employees.last_name',
       'employees.iban',

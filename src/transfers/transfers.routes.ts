@@ -62,7 +62,7 @@ export default async function transfersRoutes(fastify: FastifyInstance): Promise
       bodyLimit: BULK_BODY_LIMIT,
       schema: {
         tags: ['staff'],
-        summary: 'A batch of available payslips of one organization (status genere); 409 payslip_unavailable names those refused',
+        summary: 'A batch of available payslips of one organization (status genere); 409 payslip_unavailable names those refused, 409 creditor_name_unwritable the payees whose name a SEPA file cannot write',
         body: TransferBody,
         response: { 201: Transfer, ...errors, 409: UnavailableBody, 413: ErrorBody },
       },

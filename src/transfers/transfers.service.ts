@@ -5,7 +5,6 @@
  * cancelled, so never paid twice. The batch keeps each payee's name and IBAN as they were at
  * commit; its SEPA file is always the batch as it was made.
  */
-import { isValidIBAN } from 'ibantools';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { TransferStatus } from '../db/schema.ts';
@@ -19,6 +18,7 @@ import { isStorableMoney, moneyFromDb, sumMoney } from '../money/money.ts';
 import { numberingYear } from '../contracts/contract.rules.ts';
 import { nextInSeries } from '../db/number-series.ts';
 import { ibanLast4 } from '../employees/employee.rules.ts';
+import { isSepaIban, isSepaWritable } from '../format/sepa.ts';
 import { transferErrors } from './transfer.errors.ts';
 import { formatTransferReference, parseExecutionDate, parsePayslipIds, statusAfterCancel, statusAfterExecuted, TRANSFER_STATUSES } from './transfer.rules.ts';
 import { operatorAccount, sepaCreditTransfer } from './transfer.sepa.ts';
@@ -71,14 +71,13 @@ export async function readTransfer(db: Database, id: string) {
   };
 }
 
-/** Is this payslip payable now (MODULES 5)? The SQL of `availableWhere`, on the locked rows. */
+/** Is this payslip payable now (MODULES 5)? The SQL of `availableWhere`, on the locked rows (an IBAN of the SEPA zone). */
 function isAvailable(row: Awaited<ReturnType<typeof repo.lockPayslipsForTransfer>>[number], orgMode: string | undefined): boolean {
   return (
     orgMode === 'Odentas' &&
     row.status === 'publie' &&
     moneyFromDb(row.net_to_pay) !== '0.00' &&
-    row.iban !== null &&
-    isValidIBAN(row.iban) &&
+    isSepaIban(row.iban) &&
     !row.held
   );
 }
@@ -107,6 +106,10 @@ export async function insertNewTransfer(change: Change, caller: Pick<Caller, 'us
   const payable = new Map(rows.filter((row) => isAvailable(row, org?.virements_salaires)).map((row) => [row.id, row]));
   const refused = requested.filter((given) => !payable.has(given.toLowerCase()));
   if (refused.length > 0 || !orgId) throw transferErrors.unavailable(refused);
+  // An employee saved before names were checked may have one a bank file cannot write ("😀"):
+  // refuse the batch, naming them, rather than pay "-".
+  const unwritable = [...payable.values()].filter((row) => !isSepaWritable(`${row.first_name} ${row.last_name}`));
+  if (unwritable.length > 0) throw transferErrors.creditorNameUnwritable(unwritable.map((row) => ({ payslip_id: row.id, employee_id: row.employee_id })));
 
   const lines = requested.map((given) => {
     const row = payable.get(given.toLowerCase())!;

@@ -8,6 +8,7 @@ import { parseInvocation } from '../../src/cli/args.ts';
 import { CommandError, DEMO_ORGANIZATIONS, DEMO_STAFF_EMAIL, runCommand, type CommandContext } from '../../src/cli/commands.ts';
 import { AppError } from '../../src/http/errors.ts';
 import { createStaffUser } from '../../src/staff/staff.service.ts';
+import { todayInFrance } from '../../src/format/french.ts';
 import { build, sessionCookieOf } from '../helper.ts';
 
 // One database for the file (a fresh one costs seconds): each test uses its own names.
@@ -318,17 +319,19 @@ describe('seed-demo', () => {
       .select(['i.number', 'i.period_label', 'i.total_ttc', 'i.notified', 'o.structure_api'])
       .orderBy('i.number')
       .execute();
+    // Issued today (the series is chronological): numbered in today's year.
+    const year = todayInFrance().slice(0, 4);
     assert.deepEqual(invoices.map((i) => [i.number, i.structure_api, i.period_label, i.notified]), [
-      ['F-2026-000001', 'TDS001', 'octobre 2026', true],
-      ['F-2026-000002', 'TDS001', 'novembre 2026', false],
-      ['F-2026-000003', 'CLU002', 'octobre 2026', true],
-      ['F-2026-000004', 'CLU002', 'novembre 2026', false],
+      [`F-${year}-000001`, 'TDS001', 'octobre 2026', true],
+      [`F-${year}-000002`, 'TDS001', 'novembre 2026', false],
+      [`F-${year}-000003`, 'CLU002', 'octobre 2026', true],
+      [`F-${year}-000004`, 'CLU002', 'novembre 2026', false],
     ]);
     assert.equal(invoices[0]!.total_ttc, '170.40', '6 payslips at 15.50 and 49.00 HT, VAT 20 %');
     const invoiceMails = await db.selectFrom('mail_outbox').select(['recipient', 'cc', 'subject']).where('kind', '=', 'invoice').orderBy('id').execute();
     assert.deepEqual(invoiceMails, [
-      { recipient: 'compta@soleil.demo.local', cc: ['direction@soleil.demo.local'], subject: 'Votre facture F-2026-000001 est disponible' },
-      { recipient: 'compta@lumiere.demo.local', cc: ['direction@lumiere.demo.local'], subject: 'Votre facture F-2026-000003 est disponible' },
+      { recipient: 'compta@soleil.demo.local', cc: ['direction@soleil.demo.local'], subject: `Votre facture F-${year}-000001 est disponible` },
+      { recipient: 'compta@lumiere.demo.local', cc: ['direction@lumiere.demo.local'], subject: `Votre facture F-${year}-000003 est disponible` },
     ]);
     const contracts = await db
       .selectFrom('contracts as c')

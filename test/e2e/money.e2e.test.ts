@@ -60,11 +60,11 @@ describe('payslip and invoice pages in chromium', { skip: skipReason }, () => {
     await page.goto(`${app.url}/factures`);
     assert.equal(await page.locator('h1').textContent(), 'Factures et paiements');
     assert.deepEqual(await texts(page, '.main-nav a'), ['Paie', 'Factures', 'Accès']);
-    assert.deepEqual(await texts(page, '.invoices tbody td[data-label="Numéro"]'), ['F-2027-000003', 'F-2027-000001']);
+    assert.deepEqual(await texts(page, '.invoices tbody td[data-label="Numéro"]'), ['F-2026-000003', 'F-2026-000001']);
     assert.deepEqual(await texts(page, '.invoices tbody td[data-label="Objet"]'), ["Frais d'ouverture", 'Paie mensuelle']);
-    assert.deepEqual(await texts(page, '.invoices tbody td[data-label="Période"]'), ['—', 'Mars 2027']);
-    assert.deepEqual(await texts(page, '.invoices tbody td[data-label="Émise le"]'), ['04/01/2027', '31/03/2027']);
-    assert.deepEqual(await texts(page, '.invoices tbody td[data-label="Échéance"]'), ['03/02/2027', '15/04/2027']);
+    assert.deepEqual(await texts(page, '.invoices tbody td[data-label="Période"]'), ['—', 'Mars 2026']);
+    assert.deepEqual(await texts(page, '.invoices tbody td[data-label="Émise le"]'), ['02/04/2026', '31/03/2026']);
+    assert.deepEqual(await texts(page, '.invoices tbody td[data-label="Échéance"]'), ['02/05/2026', '15/04/2026']);
     assert.deepEqual(await texts(page, '.invoices tbody td[data-label="Total TTC"]'), [eur('180,00'), eur('1 231,20')]);
     // The contribution calls: a line per organism, French names.
     assert.deepEqual(await texts(page, '.calls tbody td[data-label="Période"]'), ['mars 2027']);
@@ -76,13 +76,13 @@ describe('payslip and invoice pages in chromium', { skip: skipReason }, () => {
     assert.doesNotMatch((await page.locator('main').textContent())!, /FR76|DE89|IBAN/i);
     await screenshot(page, 'factures');
 
-    // The PDF of invoice F-2027-000001, reached and opened with the keyboard.
+    // The PDF of invoice F-2026-000001, reached and opened with the keyboard.
     await page.locator('.toc a').first().focus();
-    await tabUntil(page, 'the PDF button of F-2027-000001', (f) => f.pdf === `/api/factures/${invoices.march.id}/pdf-url`);
+    await tabUntil(page, 'the PDF button of F-2026-000001', (f) => f.pdf === `/api/factures/${invoices.march.id}/pdf-url`);
     const invoicePdf = await downloadWithEnter(page, tmp);
     assert.equal(invoicePdf.head, '%PDF-');
-    assert.equal(invoicePdf.name, 'Facture-F-2027-000001.pdf');
-    await page.locator('#status', { hasText: 'Téléchargement de la facture F-2027-000001.' }).waitFor();
+    assert.equal(invoicePdf.name, 'Facture-F-2026-000001.pdf');
+    await page.locator('#status', { hasText: 'Téléchargement de la facture F-2026-000001.' }).waitFor();
     assert.equal((await focused(page)).pdf, `/api/factures/${invoices.march.id}/pdf-url`, 'the focus stays on the button');
 
     // The payslips: the newest month first, then by name; a payslip without its PDF says so.

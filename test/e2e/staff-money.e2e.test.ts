@@ -31,13 +31,14 @@ async function payroll(t: { after(fn: () => unknown): void }) {
   // Le Soleil receives its invoices; La Lumière has no notification address yet.
   await call(staff, 'PATCH', `/api/staff/orgs/${soleil}`, { email_notifs: ['compta@soleil.example'], virements_salaires: 'Odentas' });
   await call(staff, 'PATCH', `/api/staff/orgs/${lumiere}`, { virements_salaires: 'Odentas' });
-  const lines = [{ label: 'Gestion de la paie, mars 2027', quantity: 12, unit_price: '85.00', vat_rate: '20' }, { label: 'Déclarations sociales', quantity: 1, unit_price: '214.58', vat_rate: '20' }];
+  const lines = [{ label: 'Gestion de la paie, mars 2026', quantity: 12, unit_price: '85.00', vat_rate: '20' }, { label: 'Déclarations sociales', quantity: 1, unit_price: '214.58', vat_rate: '20' }];
   const march = await call(staff, 'POST', '/api/staff/facturation/bulk-create', {
-    invoice_type: 'paie_mensuelle', payment_method: 'prelevement', period_label: 'mars 2027', issue_date: '2027-03-31', due_date: '2027-04-15',
-    invoices: [{ org_id: soleil, lines }, { org_id: lumiere, lines: [{ label: 'Gestion de la paie, mars 2027', quantity: 3, unit_price: '85.00', vat_rate: '20' }] }],
+    invoice_type: 'paie_mensuelle', payment_method: 'prelevement', period_label: 'mars 2026', issue_date: '2026-03-31', due_date: '2026-04-15',
+    invoices: [{ org_id: soleil, lines }, { org_id: lumiere, lines: [{ label: 'Gestion de la paie, mars 2026', quantity: 3, unit_price: '85.00', vat_rate: '20' }] }],
   });
   await call(staff, 'POST', '/api/staff/facturation/bulk-create', {
-    invoice_type: 'frais_ouverture', payment_method: 'virement', issue_date: '2027-03-02',
+    // Issued after March's: an invoice is never dated before the last one.
+    invoice_type: 'frais_ouverture', payment_method: 'virement', issue_date: '2026-04-02',
     invoices: [{ org_id: lumiere, lines: [{ label: 'Ouverture du dossier', quantity: 1, unit_price: '150', vat_rate: '20' }] }],
   });
   const helene = (await call(admin, 'POST', '/api/salaries', { first_name: 'Hélène', last_name: 'Lefèvre', iban: IBAN.helene, bic: 'AGRIFRPP' })).id;
@@ -71,11 +72,11 @@ describe('staff money pages in chromium', { skip: skipReason }, () => {
     await page.goto(`${app.url}/staff/facturation`);
     assert.equal(await page.locator('h1').textContent(), 'Facturation');
     assert.deepEqual(await texts(page, '.main-nav a'), ['Contrats', 'Paie', 'Factures', 'Facturation', 'Virements', 'Accès', 'Équipe interne']);
-    assert.deepEqual(await texts(page, '#invoice-table tbody td[data-label="Numéro"]'), ['F-2027-000003', lumiereInvoice.number, soleilInvoice.number]);
+    assert.deepEqual(await texts(page, '#invoice-table tbody td[data-label="Numéro"]'), ['F-2026-000003', lumiereInvoice.number, soleilInvoice.number]);
     assert.deepEqual(await texts(page, '#invoice-table tbody td[data-label="Type"]'), ["Frais d'ouverture", 'Paie mensuelle', 'Paie mensuelle']);
     // 12 × 85 + 214,58 = 1 234,58 € HT, 1 481,50 € TTC.
     assert.deepEqual(await texts(page, '#invoice-table tbody td[data-label="Total TTC"]'), [`180,00${NBSP}€`, `306,00${NBSP}€`, `1${NBSP}481,50${NBSP}€`]);
-    assert.deepEqual(await texts(page, '#invoice-table tbody td[data-label="Émise le"]'), ['02/03/2027', '31/03/2027', '31/03/2027']);
+    assert.deepEqual(await texts(page, '#invoice-table tbody td[data-label="Émise le"]'), ['02/04/2026', '31/03/2026', '31/03/2026']);
     assert.deepEqual(await texts(page, '#invoice-table tbody td[data-label="Notifiée"]'), ['Non', 'Non', 'Non']);
     await screenshot(page, 'staff-facturation');
 
@@ -87,7 +88,7 @@ describe('staff money pages in chromium', { skip: skipReason }, () => {
     await tabTo(page, 'filter-submit');
     await Promise.all([page.waitForURL(/notified=false.*invoice_type=paie_mensuelle/), page.keyboard.press('Enter')]);
     assert.deepEqual(await texts(page, '#invoice-table tbody td[data-label="Organisation"]'), ['Compagnie Lumière', 'Théâtre du Soleil']);
-    assert.deepEqual(await texts(page, '#invoice-table tbody td[data-label="Période"]'), ['mars 2027', 'mars 2027']);
+    assert.deepEqual(await texts(page, '#invoice-table tbody td[data-label="Période"]'), ['mars 2026', 'mars 2026']);
 
     // Select both (the page's box, with Space), then notify with Enter.
     await tabTo(page, 'select-all');
@@ -101,7 +102,7 @@ describe('staff money pages in chromium', { skip: skipReason }, () => {
     assert.deepEqual(await texts(page, '#notify-details li'), [`${lumiereInvoice.number} : aucune adresse de notification`]);
     assert.equal(await page.locator('#select-all').isChecked(), false, 'the selection is cleared');
     const mail = await mailTo(app.smtp, 'compta@soleil.example', `Votre facture ${soleilInvoice.number} est disponible`);
-    assert.match(mail.text, /mars 2027/);
+    assert.match(mail.text, /mars 2026/);
     assert.match(mail.text, new RegExp(`1${NBSP}481,50${NBSP}€`));
     await screenshot(page, 'staff-facturation-result');
 

@@ -38,7 +38,7 @@ const bulk = (invoices: Array<{ org_id: string; lines?: unknown }>, extra: objec
   invoice_type: 'paie_mensuelle',
   payment_method: 'prelevement',
   period_label: 'novembre 2026',
-  issue_date: '2026-11-30',
+  issue_date: '2026-11-26',
   due_date: '2026-12-10',
   invoices: invoices.map((i) => ({ lines: PAYROLL_LINES, ...i })),
   ...extra,
@@ -54,11 +54,11 @@ describe('POST /api/staff/facturation/bulk-create', () => {
     assert.deepEqual(created.map((c: { org_id: string }) => c.org_id), [soleil, lumiere, soleil]);
     assert.deepEqual(created.map((c: { total_ttc: string }) => c.total_ttc), ['233.20', '233.20', '233.20']);
 
-    const again = await call(staff, 'POST', '/api/staff/facturation/bulk-create', bulk([{ org_id: lumiere }], { issue_date: '2026-12-31', due_date: '2027-01-30' }));
+    const again = await call(staff, 'POST', '/api/staff/facturation/bulk-create', bulk([{ org_id: lumiere }], { issue_date: '2026-11-27', due_date: '2027-01-30' }));
     assert.deepEqual(again.json().created.map((c: { number: string }) => c.number), ['F-2026-000004']);
-    // Another year of issue_date, another series starting at 000001.
-    const next = await call(staff, 'POST', '/api/staff/facturation/bulk-create', bulk([{ org_id: lumiere }], { issue_date: '2027-01-02', due_date: undefined }));
-    assert.deepEqual(next.json().created.map((c: { number: string }) => c.number), ['F-2027-000001']);
+    // Another year of issue_date, another series starting at 000001: test/invoices/chronology.test.ts.
+    const next = await call(staff, 'POST', '/api/staff/facturation/bulk-create', bulk([{ org_id: lumiere }], { issue_date: '2026-11-27', due_date: undefined }));
+    assert.deepEqual(next.json().created.map((c: { number: string }) => c.number), ['F-2026-000005']);
 
     const detail = (await call(staff, 'GET', `/api/staff/facturation/${created[0].id}`)).json();
     assert.deepEqual({ ...detail, id: undefined, created_at: undefined }, {
@@ -70,7 +70,7 @@ describe('POST /api/staff/facturation/bulk-create', () => {
       invoice_type: 'paie_mensuelle',
       payment_method: 'prelevement',
       period_label: 'novembre 2026',
-      issue_date: '2026-11-30',
+      issue_date: '2026-11-26',
       due_date: '2026-12-10',
       lines: [
         { label: 'Traitement de la paie (bulletins)', quantity: '12', unit_price: '15.50', vat_rate: '20.00' },
@@ -85,7 +85,7 @@ describe('POST /api/staff/facturation/bulk-create', () => {
     });
     // Without a due date: 30 days after issue.
     const nextDetail = (await call(staff, 'GET', `/api/staff/facturation/${next.json().created[0].id}`)).json();
-    assert.equal(nextDetail.due_date, '2027-02-01');
+    assert.equal(nextDetail.due_date, '2026-12-27');
     const events = await db.selectFrom('module_events').select(['action', 'subject_id', 'actor_email']).where('action', '=', 'invoice.created').execute();
     assert.equal(events.length, 5);
     assert.ok(events.every((e) => e.actor_email === 'staff@ops.example'));
@@ -228,7 +228,7 @@ describe('invoice PDF', () => {
       'N° TVA intracommunautaire : FR40812345678',
       'Théâtre du Soleil',
       'Code client : TDS001',
-      "Date d'émission : 30/11/2026",
+      "Date d'émission : 26/11/2026",
       "Date d'échéance : 10/12/2026",
       'Période : novembre 2026',
       'Traitement de la paie de novembre',

@@ -34,7 +34,7 @@ async function setup(t: Parameters<typeof build>[0]) {
       invoice_type: 'paie_mensuelle',
       payment_method: 'prelevement',
       period_label: 'novembre 2026',
-      issue_date: '2026-11-30',
+      issue_date: '2026-11-26',
       due_date: '2026-12-10',
       invoices: [{ org_id, lines: [{ label: 'Traitement de la paie', quantity: 1, unit_price, vat_rate: '20.00' }] }],
       ...extra,
@@ -76,7 +76,7 @@ describe('POST /api/staff/facturation/bulk-notify', () => {
     assert.match(text, /^Votre facture de gestion de la paie pour la période novembre 2026 est disponible dans votre espace, pour Théâtre <du> Soleil & Cie\.$/m);
     assert.ok(text.includes(`Le montant de 1${NBSP}234,50${NBSP}€ sera prélevé sur votre compte le 10/12/2026`), text);
     assert.match(text, /^Facture : F-2026-000001$/m);
-    assert.match(text, /^Date d'émission : 30\/11\/2026$/m);
+    assert.match(text, /^Date d'émission : 26\/11\/2026$/m);
     assert.ok(text.includes(`Montant HT : 1${NBSP}028,75${NBSP}€`));
     assert.ok(text.includes(`TVA : 205,75${NBSP}€`));
     assert.ok(text.includes(`Montant TTC : 1${NBSP}234,50${NBSP}€`));

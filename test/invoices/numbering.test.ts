@@ -28,7 +28,7 @@ describe('invoice numbering under concurrency', () => {
         method: 'POST',
         url: '/api/staff/facturation/bulk-create',
         headers: { cookie: staff.cookie },
-        payload: { invoice_type: 'paie_mensuelle', payment_method: 'prelevement', issue_date: '2027-01-31', invoices },
+        payload: { invoice_type: 'paie_mensuelle', payment_method: 'prelevement', issue_date: '2026-01-31', invoices },
       });
     });
     const responses = await Promise.all(requests);
@@ -41,7 +41,7 @@ describe('invoice numbering under concurrency', () => {
         return;
       }
       assert.equal(res.statusCode, 201, res.body.slice(0, 200));
-      const sequence = res.json().created.map((c: { number: string }) => Number(c.number.slice('F-2027-'.length)));
+      const sequence = res.json().created.map((c: { number: string }) => Number(c.number.slice('F-2026-'.length)));
       assert.equal(sequence.length, sizes[r]);
       // One bulk's numbers: continuous, in request order.
       sequence.forEach((n: number, i: number) => assert.equal(n, sequence[0] + i));
@@ -51,8 +51,8 @@ describe('invoice numbering under concurrency', () => {
     assert.deepEqual(all.sort((a, b) => a - b), Array.from({ length: total }, (_, i) => i + 1));
     const stored = await db.selectFrom('invoices').select('number').orderBy('number').execute();
     assert.equal(stored.length, total);
-    assert.deepEqual(stored.map((s) => s.number), Array.from({ length: total }, (_, i) => `F-2027-${String(i + 1).padStart(6, '0')}`));
-    const series = await db.selectFrom('number_series').select('last_value').where('series', '=', 'invoice').where('year', '=', 2027).executeTakeFirstOrThrow();
+    assert.deepEqual(stored.map((s) => s.number), Array.from({ length: total }, (_, i) => `F-2026-${String(i + 1).padStart(6, '0')}`));
+    const series = await db.selectFrom('number_series').select('last_value').where('series', '=', 'invoice').where('year', '=', 2026).executeTakeFirstOrThrow();
     assert.equal(series.last_value, total);
   });
 });

@@ -109,13 +109,13 @@ describe('GET /factures', () => {
 
     assert.deepEqual(rowIds(res.body, 'invoice'), [invoices.opening.id, invoices.march.id], 'by number, newest first');
     const march = rows(res.body, 'invoice').get(invoices.march.id)!;
-    assert.equal(invoices.march.number, 'F-2027-000001');
+    assert.equal(invoices.march.number, 'F-2026-000001');
     for (const cell of [
-      '<td data-label="Numéro" class="nowrap">F-2027-000001</td>',
+      '<td data-label="Numéro" class="nowrap">F-2026-000001</td>',
       '<td data-label="Objet">Paie mensuelle</td>',
-      '<td data-label="Période" class="wrap">Mars 2027</td>',
-      '<td data-label="Émise le" class="date">31/03/2027</td>',
-      '<td data-label="Échéance" class="date">15/04/2027</td>',
+      '<td data-label="Période" class="wrap">Mars 2026</td>',
+      '<td data-label="Émise le" class="date">31/03/2026</td>',
+      '<td data-label="Échéance" class="date">15/04/2026</td>',
       `<td data-label="Total TTC" class="amount"><strong>${eur('1 231,20')}</strong></td>`,
       `data-pdf-url="/api/factures/${invoices.march.id}/pdf-url"`,
     ]) assert.ok(march.includes(cell), cell);
@@ -145,7 +145,7 @@ describe('GET /factures', () => {
     for (const iban of ['FR76', 'DE89', '3000 6000', '30006000', 'iban']) assert.ok(!res.body.toLowerCase().includes(iban.toLowerCase()), iban);
 
     // Nothing of another organization.
-    for (const foreign of ['F-2027-000002', eur('11 999,99'), eur('7 777,77'), 'Afdas']) assert.ok(!res.body.includes(foreign), foreign);
+    for (const foreign of ['F-2026-000002', eur('11 999,99'), eur('7 777,77'), 'Afdas']) assert.ok(!res.body.includes(foreign), foreign);
     assert.match(res.body, /<a href="\/factures" aria-current="page">Factures<\/a>/);
   });
 
@@ -192,11 +192,11 @@ describe('GET /factures', () => {
     // 50 more invoices: the section shows the API's default page (50), then the rest.
     const lines = [{ label: 'Prestation', quantity: '1', unit_price: '10', vat_rate: '20' }];
     await call(staff, 'POST', '/api/staff/facturation/bulk-create', {
-      invoice_type: 'prestation', payment_method: 'virement', issue_date: '2027-05-03', invoices: Array.from({ length: 50 }, () => ({ org_id: soleil, lines })),
+      invoice_type: 'prestation', payment_method: 'virement', issue_date: '2026-05-03', invoices: Array.from({ length: 50 }, () => ({ org_id: soleil, lines })),
     });
     const first = await get(compta, '/factures');
     assert.equal(rowIds(first.body, 'invoice').length, 50);
-    assert.ok(first.body.includes('<td data-label="Échéance" class="date">02/06/2027</td>'), 'due 30 days after issue by default');
+    assert.ok(first.body.includes('<td data-label="Échéance" class="date">02/06/2026</td>'), 'due 30 days after issue by default');
     const next = /id="invoices-next" href="([^"]+)"/.exec(first.body)![1]!.replaceAll('&amp;', '&');
     assert.match(next, /^\/factures\?cursor_factures=[^&#]+#invoices$/);
     const second = await get(compta, next.replace(/#.*$/, ''));

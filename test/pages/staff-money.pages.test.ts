@@ -20,9 +20,9 @@ async function money(t: Parameters<typeof setup>[0]) {
   const created = await call(staff, 'POST', '/api/staff/facturation/bulk-create', {
     invoice_type: 'paie_mensuelle',
     payment_method: 'prelevement',
-    period_label: 'mars 2027',
-    issue_date: '2027-03-12',
-    due_date: '2027-04-11',
+    period_label: 'mars 2026',
+    issue_date: '2026-03-12',
+    due_date: '2026-04-11',
     invoices: [
       { org_id: soleil, lines: [{ label: 'Gestion de la paie', quantity: 12, unit_price: '85.00', vat_rate: '20' }, { label: 'Frais', quantity: 1, unit_price: '214.58', vat_rate: '20' }] },
       { org_id: lumiere, lines: [{ label: 'Gestion de la paie', quantity: 1, unit_price: '100', vat_rate: '20' }] },
@@ -30,7 +30,7 @@ async function money(t: Parameters<typeof setup>[0]) {
   });
   assert.equal(created.statusCode, 201, created.body);
   const opening = await call(staff, 'POST', '/api/staff/facturation/bulk-create', {
-    invoice_type: 'frais_ouverture', payment_method: 'virement', issue_date: '2027-03-15',
+    invoice_type: 'frais_ouverture', payment_method: 'virement', issue_date: '2026-03-15',
     invoices: [{ org_id: soleil, lines: [{ label: 'Ouverture du dossier', quantity: 1, unit_price: '150', vat_rate: '20' }] }],
   });
   const [march, hostile] = created.json().created as Array<{ id: string; number: string }>;
@@ -54,8 +54,8 @@ describe('GET /staff/facturation', () => {
     assert.deepEqual(rowIds(res.body, 'data-invoice-id'), [opening.id, hostile.id, march.id], 'newest number first');
     assert.deepEqual(cells(res.body, 'Numéro'), [opening.number, hostile.number, march.number]);
     assert.deepEqual(cells(res.body, 'Type'), ["Frais d&#39;ouverture", 'Paie mensuelle', 'Paie mensuelle']);
-    assert.deepEqual(cells(res.body, 'Période'), ['—', 'mars 2027', 'mars 2027']);
-    assert.deepEqual(cells(res.body, 'Émise le'), ['15/03/2027', '12/03/2027', '12/03/2027']);
+    assert.deepEqual(cells(res.body, 'Période'), ['—', 'mars 2026', 'mars 2026']);
+    assert.deepEqual(cells(res.body, 'Émise le'), ['15/03/2026', '12/03/2026', '12/03/2026']);
     // 12 × 85 + 214,58 = 1 234,58 HT; 246,92 VAT (20 %).
     assert.deepEqual(cells(res.body, 'Total TTC'), [`180,00${NBSP}€`, `120,00${NBSP}€`, `1${NBSP}481,50${NBSP}€`]);
     assert.deepEqual(cells(res.body, 'Notifiée'), ['Non', 'Non', 'Non']);

@@ -81,12 +81,13 @@ export async function moneyOrganizations(app: FastifyInstance, db: Database, opt
       })
     ).created as Array<{ id: string; number: string }>;
   const invoices = await bulkInvoices(
-    { invoice_type: 'paie_mensuelle', payment_method: 'prelevement', period_label: 'Mars 2027', issue_date: '2027-03-31', due_date: '2027-04-15' },
-    'Gestion de la paie, mars 2027',
+    { invoice_type: 'paie_mensuelle', payment_method: 'prelevement', period_label: 'Mars 2026', issue_date: '2026-03-31', due_date: '2026-04-15' },
+    'Gestion de la paie, mars 2026',
     [[soleil, '12', '85.50'], [lumiere, '1', '9999.99']],
   );
   const opening = await bulkInvoices(
-    { invoice_type: 'frais_ouverture', payment_method: 'virement', issue_date: '2027-01-04', due_date: '2027-02-03' },
+    // Issued after March's: an invoice is never dated before the last one (French invoicing rules).
+    { invoice_type: 'frais_ouverture', payment_method: 'virement', issue_date: '2026-04-02', due_date: '2026-05-02' },
     'Ouverture du dossier',
     [[soleil, '1', '150']],
   );

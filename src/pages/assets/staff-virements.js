@@ -69,6 +69,10 @@ document.addEventListener('submit', async (event) => {
       const refused = new Set(e.body.payslip_ids.map((id) => String(id).toLowerCase()));
       for (const row of rows) if (refused.has(String(row.dataset.payslipId))) setRowResult(row, 'Indisponible', 'skipped');
     }
+    if (e.code === 'creditor_name_unwritable' && Array.isArray(e.body?.payslip_ids)) {
+      const refused = new Set(e.body.payslip_ids.map((id) => String(id).toLowerCase()));
+      for (const row of rows) if (refused.has(String(row.dataset.payslipId))) setRowResult(row, 'Nom du salarié à corriger', 'skipped');
+    }
     announce(status, e.message, 'error');
   }
 });
