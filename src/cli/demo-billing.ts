@@ -8,7 +8,7 @@ import type { Change } from '../audit/change.ts';
 import type { Config } from '../config.ts';
 import { insertNewContributionCall } from '../contributions/contributions.service.ts';
 import { insertInvoiceBulk, notifyInvoiceBulk } from '../invoices/invoices.service.ts';
-import { addDays } from '../invoices/invoice.rules.ts';
+import { addDays } from '../format/calendar.ts';
 import { todayInFrance } from '../format/french.ts';
 import { lockOrganizationSettings, updateOrganizationSettings } from '../org/org.repository.ts';
 

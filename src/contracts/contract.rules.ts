@@ -8,7 +8,7 @@ import { fieldErrors } from '../http/errors.ts';
 import { isStorableMoney, parseQuantity, requireMoney, sumMoney, type Money } from '../money/money.ts';
 import { contractErrors } from './contract.errors.ts';
 import { formatSeriesNumber } from '../db/number-series.ts';
-import { dateTimeFormat, OPERATOR_TIME_ZONE } from '../format/french.ts';
+import { parseIsoDate } from '../format/calendar.ts';
 
 export const CONTRACT_KINDS = ['CDDU', 'CDD', 'CDI'] as const satisfies readonly ContractKind[];
 export const CONTRACT_STATUSES = ['brouillon', 'a_signer', 'signe', 'annule'] as const satisfies readonly ContractStatus[];
@@ -19,14 +19,6 @@ const isOneOf = <T extends string>(values: readonly T[], value: unknown): value 
 
 // ---------------------------------------------------------------------------------------
 // Numbers: C-YYYY-NNNNNN, YYYY the year of creation.
-
-/** Numbers are counted per year of creation, in the operator's (French) calendar. */
-export const NUMBERING_TIME_ZONE = OPERATOR_TIME_ZONE;
-
-/** The year a contract created at `now` is numbered in. */
-export function numberingYear(now: Date): number {
-  return Number(dateTimeFormat('en', { year: 'numeric', timeZone: NUMBERING_TIME_ZONE }).format(now));
-}
 
 /**
  * @example formatContractNumber(2027, 42) // 'C-2027-000042'
@@ -77,8 +69,6 @@ export function searchTerms(q: string | undefined): string[] {
 // ---------------------------------------------------------------------------------------
 // Dates.
 
-export { parseIsoDate } from '../http/input.ts';
-import { parseIsoDate } from '../http/input.ts';
 
 // ---------------------------------------------------------------------------------------
 // The contract's fields, by kind.

@@ -20,8 +20,9 @@ import { findOrganization } from '../org/org.repository.ts';
 import { renderPdf } from '../pdf/render.ts';
 import { todayInFrance } from '../format/french.ts';
 import { contractDocument } from './contract.pdf.ts';
-import { findEmployee } from '../employees/employees.repository.ts';
+import { findEmployeeOfOrg, whenEmployeeRenamed } from '../employees/employees.service.ts';
 import { contractErrors } from './contract.errors.ts';
+import { numberingYear, parseIsoDate } from '../format/calendar.ts';
 import {
   assertDatesEditable,
   assertEditable,
@@ -31,8 +32,6 @@ import {
   CONTRACT_STATUSES,
   formatContractNumber,
   grossTotal,
-  numberingYear,
-  parseIsoDate,
   searchTerms,
   searchTextOf,
   statusAfterCancel,
@@ -96,6 +95,13 @@ function datesOf(dates: readonly ContractDate[]): ContractDate[] {
   return dates.map((d) => ({ date: d.date, nature: d.nature, quantity: parseQuantity(d.quantity) ?? d.quantity, amount: moneyFromDb(d.amount) }));
 }
 
+
+// A contract is found by its employee's name: when an employee is renamed, the search text of
+// their contracts follows, in the rename's transaction.
+whenEmployeeRenamed((trx, employee) =>
+  repo.updateSearchTextOfEmployee(trx, employee.id, (contract) => searchTextOf({ ...contract, employee })),
+);
+
 /** The contract with its dates, as `GET /api/contrats/{id}` answers it; 404 when not in `orgId`. */
 export async function readContract(db: Database, orgId: string | null, id: string): Promise<ContractView> {
   const row = isUuid(id) ? await repo.findContractWithDates(db, orgId, id) : undefined;
@@ -115,7 +121,7 @@ async function lockOrNotFound(trx: Database, orgId: string | null, id: string) {
 
 async function employeeOf(trx: Database, orgId: string, employeeId: unknown) {
   if (employeeId === undefined || employeeId === null || employeeId === '') throw fieldErrors.missing('employee_id', 'Le salarié');
-  const employee = isUuid(employeeId) ? await findEmployee(trx, orgId, employeeId) : undefined;
+  const employee = isUuid(employeeId) ? await findEmployeeOfOrg(trx, orgId, employeeId) : undefined;
   if (!employee) throw contractErrors.unknownEmployee();
   return employee;
 }

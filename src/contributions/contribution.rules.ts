@@ -3,9 +3,9 @@
  * lines (organism and amount) and their total.
  */
 import type { ContributionLine } from '../db/schema.ts';
-import { parsePeriod } from '../format/period.ts';
+import { parseIsoDate, parsePeriod } from '../format/calendar.ts';
 import { fieldErrors } from '../http/errors.ts';
-import { hasUnsafeCharacters, isUuid, parseIsoDate } from '../http/input.ts';
+import { hasUnsafeCharacters, isUuid } from '../http/input.ts';
 import { isStorableMoney, requireMoney, sumMoney, type Money } from '../money/money.ts';
 import { contributionErrors } from './contribution.errors.ts';
 

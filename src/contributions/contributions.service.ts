@@ -9,7 +9,7 @@ import { decodeCursor, keysetPage, parseLimit } from '../http/list.ts';
 import type { Caller } from '../identity/identity.service.ts';
 import { moneyFromDb } from '../money/money.ts';
 import { contributionErrors } from './contribution.errors.ts';
-import { parsePeriod } from '../format/period.ts';
+import { parsePeriod } from '../format/calendar.ts';
 import { checkContributionCall } from './contribution.rules.ts';
 import * as repo from './contributions.repository.ts';
 

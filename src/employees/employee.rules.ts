@@ -51,10 +51,6 @@ export function parseEmployeeIban(raw: unknown): string {
   return iban;
 }
 
-/** What answers show of an IBAN (MODULES 3). */
-export function ibanLast4(iban: string | null): string | null {
-  return iban ? iban.slice(-4) : null;
-}
 
 /**
  * A creation's or an edit's fields: `current` is the employee before the edit (absent for a

@@ -9,9 +9,8 @@ import { actorOf } from '../audit/audit.repository.ts';
 import { decodeCursor, keysetPage, parseLimit } from '../http/list.ts';
 import type { Caller } from '../identity/identity.service.ts';
 import { isUuid } from '../org/resolution.ts';
-import { searchTextOf } from '../contracts/contract.rules.ts';
-import { updateSearchTextOfEmployee } from '../contracts/contracts.repository.ts';
-import { checkEmployeeFields, ibanLast4, type EmployeeFieldsInput } from './employee.rules.ts';
+import { ibanLast4 } from '../money/iban.ts';
+import { checkEmployeeFields, type EmployeeFieldsInput } from './employee.rules.ts';
 import { employeeErrors } from './employee.errors.ts';
 import * as repo from './employees.repository.ts';
 
@@ -28,6 +27,23 @@ interface EmployeeRow {
 }
 
 /** An employee as answers show it (MODULES 3): the IBAN reduced to `iban_last4`. */
+/** One employee of an organization, or undefined (another organization's employee is not found). */
+export function findEmployeeOfOrg(db: Database, orgId: string, id: string) {
+  return repo.findEmployee(db, orgId, id);
+}
+
+/**
+ * What another module keeps of an employee's name (the contracts' search text), brought up to
+ * date in the rename's own transaction. Modules that depend on employees register here, so that
+ * employees need not know them.
+ */
+export type EmployeeRenamed = (trx: Database, employee: { id: string; first_name: string; last_name: string }) => Promise<void>;
+const renameListeners: EmployeeRenamed[] = [];
+
+export function whenEmployeeRenamed(listener: EmployeeRenamed): void {
+  renameListeners.push(listener);
+}
+
 export function employeeView(row: EmployeeRow) {
   return {
     id: row.id,
@@ -76,7 +92,7 @@ export async function editEmployee(ctx: ChangeContext, actor: EmployeeActor, id:
     const fields = checkEmployeeFields(input, current);
     const updated = await repo.updateEmployee(change.trx, current.id, fields);
     if (fields.first_name !== current.first_name || fields.last_name !== current.last_name) {
-      await updateSearchTextOfEmployee(change.trx, current.id, (contract) => searchTextOf({ ...contract, employee: fields }));
+      for (const listener of renameListeners) await listener(change.trx, { id: current.id, first_name: fields.first_name, last_name: fields.last_name });
     }
     // Which fields changed, never their values (an IBAN stays out of the audit trail).
     const changed = (Object.keys(fields) as (keyof typeof fields)[]).filter((key) => fields[key] !== current[key]);

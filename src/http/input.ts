@@ -44,14 +44,3 @@ export function normalizeId(value: string): string {
   return isUuid(value) ? value.toLowerCase() : value;
 }
 
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** A real calendar date `YYYY-MM-DD` (1900 or later) as given, or null. */
-export function parseIsoDate(raw: unknown): string | null {
-  if (typeof raw !== 'string') return null;
-  const match = ISO_DATE.exec(raw);
-  if (!match) return null;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return year >= 1900 && date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day ? raw : null;
-}

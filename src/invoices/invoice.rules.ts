@@ -11,7 +11,8 @@
 import type { InvoiceLine, InvoiceType, PaymentMethod } from '../db/schema.ts';
 import { formatSeriesNumber } from '../db/number-series.ts';
 import { AppError, fieldErrors } from '../http/errors.ts';
-import { hasUnsafeCharacters, isUuid, parseIsoDate } from '../http/input.ts';
+import { hasUnsafeCharacters, isUuid } from '../http/input.ts';
+import { addDays, parseIsoDate } from '../format/calendar.ts';
 import { isStorableMoney, multiplyMoney, parseQuantity, parseRate, percentOfMoney, requireMoney, sumMoney, type Money } from '../money/money.ts';
 import { todayInFrance } from '../format/french.ts';
 import { invoiceErrors } from './invoice.errors.ts';
@@ -43,12 +44,6 @@ const isOneOf = <T extends string>(values: readonly T[], value: unknown): value 
   typeof value === 'string' && (values as readonly string[]).includes(value);
 
 const absent = (value: unknown) => value === undefined || value === null || value === '';
-
-/** `YYYY-MM-DD` plus `days`. */
-export function addDays(isoDate: string, days: number): string {
-  const [y, m, d] = isoDate.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
-}
 
 export interface InvoiceHeader {
   invoice_type: InvoiceType;

@@ -2,7 +2,7 @@
  * The rules of payslips (MODULES 5) as pure functions: a period, the amounts and the
  * contracts a creation may carry, checked and normalized.
  */
-import { parsePeriod } from '../format/period.ts';
+import { parsePeriod } from '../format/calendar.ts';
 import { fieldErrors } from '../http/errors.ts';
 import { isUuid } from '../http/input.ts';
 import { compareMoney, requireMoney, type Money } from '../money/money.ts';

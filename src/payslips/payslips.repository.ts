@@ -3,7 +3,6 @@ import { sql, type ExpressionBuilder } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
 import { keyset, type CursorValue, type KeysetOrder } from '../http/list.ts';
-import { SEPA_COUNTRIES } from '../format/sepa.ts';
 
 /**
  * The status of the payslip's live batch (`genere`, `execute`), or null when it has none or only
@@ -178,56 +177,3 @@ export function listPayslips(db: Database, filters: PayslipFilters, cursor: Curs
   return keyset(query, PAYSLIP_ORDER, cursor, limit).execute();
 }
 
-/**
- * MODULES 5's availability, in SQL: the organization pays by `Odentas`, the payslip is
- * `publie` with `net_to_pay` > 0, its employee has an IBAN of the SEPA zone (a bank refuses a
- * SEPA transfer to any other; the check digits are checked again by the service), and no batch
- * but cancelled ones holds it. The one definition, used by the list and by the batch check at
- * commit.
- */
-export function availableWhere(eb: ExpressionBuilder<DB, 'payslips' | 'employees' | 'organizations'>) {
-  return eb.and([
-    eb('organizations.virements_salaires', '=', 'Odentas'),
-    eb('payslips.status', '=', 'publie'),
-    eb('payslips.net_to_pay', '>', '0'),
-    eb('employees.iban', 'is not', null),
-    eb(eb.fn<string>('left', ['employees.iban', sql.lit(2)]), 'in', SEPA_COUNTRIES),
-    eb.not(
-      eb.exists(
-        eb.selectFrom('transfer_items').select(sql.lit(1).as('one')).whereRef('transfer_items.payslip_id', '=', 'payslips.id').where('transfer_items.released', '=', false),
-      ),
-    ),
-  ]);
-}
-
-/** The staff list's order: organization, period, name, the id last (unique). */
-export const AVAILABLE_ORDER = [
-  { ref: 'organizations.name', direction: 'asc', kind: 'text' },
-  { ref: 'payslips.period', direction: 'asc', kind: 'text' },
-  { ref: 'employees.last_name', direction: 'asc', kind: 'text' },
-  { ref: 'employees.first_name', direction: 'asc', kind: 'text' },
-  { ref: 'payslips.id', direction: 'asc', kind: 'uuid' },
-] as const satisfies KeysetOrder;
-
-/** A page of the payslips a transfer may pay (every organization, or `orgId`), after `cursor`. */
-export function listAvailable(db: Database, filters: { orgId?: string; period?: string }, cursor: CursorValue[] | null, limit: number) {
-  let query = db
-    .selectFrom('payslips')
-    .innerJoin('employees', 'employees.id', 'payslips.employee_id')
-    .innerJoin('organizations', 'organizations.id', 'payslips.org_id')
-    .select([
-      'payslips.id',
-      'payslips.org_id',
-      'organizations.name as org_name',
-      'payslips.employee_id',
-      'employees.first_name',
-      'employees.last_name',
-      'employees.iban',
-      'payslips.period',
-      'payslips.net_to_pay',
-    ])
-    .where(availableWhere);
-  if (filters.orgId) query = query.where('payslips.org_id', '=', filters.orgId);
-  if (filters.period) query = query.where('payslips.period', '=', filters.period);
-  return keyset(query, AVAILABLE_ORDER, cursor, limit).execute();
-}

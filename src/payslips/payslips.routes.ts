@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { ErrorBody, IdParams, PlainText, useFieldErrors } from '../http/schemas.ts';
 import { orgScope, staffCaller } from '../org/scope.ts';
-import { AvailableList, AvailableQuery, Payslip, PayslipBody, PayslipConflictBody, PayslipList, PayslipListQuery, SignedUrl } from '../schemas/payslips.ts';
+import { Payslip, PayslipBody, PayslipConflictBody, PayslipList, PayslipListQuery, SignedUrl } from '../schemas/payslips.ts';
 import * as payslips from './payslips.service.ts';
 
 const errors = { 400: ErrorBody, 401: PlainText, 403: Type.Union([ErrorBody, PlainText]), 404: ErrorBody, 409: ErrorBody };
@@ -89,19 +89,5 @@ export default async function payslipsRoutes(fastify: FastifyInstance): Promise<
       },
     },
     async (request) => payslips.cancelPayslip(ctx, staffCaller(request), request.params.id),
-  );
-
-  fastify.get<{ Querystring: Static<typeof AvailableQuery> }>(
-    '/api/staff/payslips/available',
-    {
-      config: { gate: 'staff' },
-      schema: {
-        tags: ['staff'],
-        summary: 'The payslips a salary transfer may pay (MODULES 5), every organization or `org_id`',
-        querystring: AvailableQuery,
-        response: { 200: AvailableList, ...errors },
-      },
-    },
-    async (request) => payslips.listAvailablePayslips(db, request.query),
   );
 }

@@ -9,15 +9,14 @@ import { applyChange, type Change, type ChangeContext } from '../audit/change.ts
 import { actorOf } from '../audit/audit.repository.ts';
 import { fieldErrors } from '../http/errors.ts';
 import { isUuid } from '../http/input.ts';
-import { decodeCursor, keysetPage, parseLimit, type CursorValue } from '../http/list.ts';
+import { decodeCursor, keysetPage, parseLimit } from '../http/list.ts';
 import type { Caller } from '../identity/identity.service.ts';
 import { moneyFromDb } from '../money/money.ts';
 import { findOrganization } from '../org/org.repository.ts';
-import { findEmployee } from '../employees/employees.repository.ts';
-import { ibanLast4 } from '../employees/employee.rules.ts';
-import { isSepaIban } from '../format/sepa.ts';
+import { findEmployeeOfOrg } from '../employees/employees.service.ts';
+import { ibanLast4 } from '../money/iban.ts';
 import { payslipErrors } from './payslip.errors.ts';
-import { parsePeriod } from '../format/period.ts';
+import { parsePeriod } from '../format/calendar.ts';
 import { checkNetWithinGross, parseContractIds, requirePayslipAmount, requirePeriod } from './payslip.rules.ts';
 import * as repo from './payslips.repository.ts';
 
@@ -66,7 +65,7 @@ export async function insertNewPayslip(change: Change, caller: Pick<Caller, 'use
   const org = isUuid(input.org_id) ? await findOrganization(change.trx, input.org_id.toLowerCase()) : undefined;
   if (!org) throw payslipErrors.unknownOrg();
   if (input.employee_id === undefined || input.employee_id === null || input.employee_id === '') throw fieldErrors.missing('employee_id', 'Le salarié');
-  const employee = isUuid(input.employee_id) ? await findEmployee(change.trx, org.id, input.employee_id.toLowerCase()) : undefined;
+  const employee = isUuid(input.employee_id) ? await findEmployeeOfOrg(change.trx, org.id, input.employee_id.toLowerCase()) : undefined;
   if (!employee) throw payslipErrors.unknownEmployee();
   const period = requirePeriod(input.period);
   const gross = requirePayslipAmount(input.gross, 'gross', 'Le salaire brut');
@@ -141,7 +140,7 @@ export async function attachPayslipPdf(ctx: PayslipContext, caller: Caller, id: 
   await applyChange(ctx, async (change) => {
     const current = isUuid(id) ? await repo.lockPayslip(change.trx, id.toLowerCase()) : undefined;
     if (!current) throw payslipErrors.notFound();
-    const employee = await findEmployee(change.trx, current.org_id, current.employee_id);
+    const employee = await findEmployeeOfOrg(change.trx, current.org_id, current.employee_id);
     const name = employee ? `${employee.last_name}-${employee.first_name}` : current.employee_id;
     const fileId = await ctx.files.put(change.trx, {
       content,
@@ -185,41 +184,3 @@ export async function listPayslips(db: Database, orgId: string, query: { limit?:
   return { items: page.items.map(payslipView), next_cursor: page.next_cursor };
 }
 
-/**
- * `GET /api/staff/payslips/available`: exactly the payslips MODULES 5 lets a transfer pay
- * (`repo.availableWhere`, the IBAN checked by ibantools as well: valid, SEPA zone), with the IBAN's last four
- * characters only.
- */
-type AvailableRow = Awaited<ReturnType<typeof repo.listAvailable>>[number];
-
-export async function listAvailablePayslips(db: Database, query: { limit?: string; cursor?: string; org_id?: string; period?: string }) {
-  const limit = parseLimit(query.limit);
-  const cursor = decodeCursor(query.cursor);
-  if (query.org_id && !isUuid(query.org_id)) throw fieldErrors.invalid('org_id', "L'organisation");
-  const filters = { orgId: query.org_id ? query.org_id.toLowerCase() : undefined, period: optionalPeriod(query.period) };
-  // The SQL reads the IBAN's country; ibantools has the last word on its validity. Rows it
-  // refuses are skipped and the next ones read, so that a page is full when more follow.
-  const keyOf = (row: AvailableRow) => [row.org_name, row.period, row.last_name, row.first_name, row.id];
-  const kept: AvailableRow[] = [];
-  let after = cursor;
-  for (;;) {
-    const rows = await repo.listAvailable(db, filters, after, limit);
-    kept.push(...rows.filter((row) => isSepaIban(row.iban)));
-    if (rows.length <= limit || kept.length > limit) break;
-    after = keyOf(rows.at(-1)!) as CursorValue[];
-  }
-  const page = keysetPage(kept.slice(0, limit + 1), limit, keyOf);
-  return {
-    items: page.items.map((row) => ({
-      id: row.id,
-      org_id: row.org_id,
-      org_name: row.org_name,
-      employee_id: row.employee_id,
-      employee: { first_name: row.first_name, last_name: row.last_name },
-      iban_last4: ibanLast4(row.iban),
-      period: row.period,
-      net_to_pay: moneyFromDb(row.net_to_pay),
-    })),
-    next_cursor: page.next_cursor,
-  };
-}

@@ -4,7 +4,7 @@
  */
 import type { TransferStatus } from '../db/schema.ts';
 import { fieldErrors } from '../http/errors.ts';
-import { parseIsoDate } from '../contracts/contract.rules.ts';
+import { addDays, parseIsoDate } from '../format/calendar.ts';
 import { todayInFrance } from '../format/french.ts';
 import { MAX_BATCH_SIZE, transferErrors } from './transfer.errors.ts';
 
@@ -37,12 +37,6 @@ export function parseExecutionDate(raw: unknown, today: string = todayInFrance()
   const date = parseIsoDate(raw);
   if (!date || date < today || date > addDays(today, 366)) throw transferErrors.invalidExecutionDate();
   return date;
-}
-
-function addDays(isoDate: string, days: number): string {
-  const date = new Date(`${isoDate}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + days);
-  return date.toISOString().slice(0, 10);
 }
 
 /** `POST …/executed`: from `genere` only. */

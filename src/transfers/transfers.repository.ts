@@ -1,8 +1,9 @@
 /** SQL of salary transfers (MODULES 5): batches, their lines, and the payslips they take. */
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { Database } from '../db/database.ts';
-import type { TransferStatus } from '../db/schema.ts';
+import type { DB, TransferStatus } from '../db/schema.ts';
 import { keyset, type CursorValue, type KeysetOrder } from '../http/list.ts';
+import { SEPA_COUNTRIES } from '../format/sepa.ts';
 
 const TRANSFER_COLUMNS = [
   'transfers.id',
@@ -47,18 +48,22 @@ export function listLines(db: Database, transferId: string) {
 }
 
 /**
- * The payslips named, locked until the end of the transaction, in id order (two batches
- * naming the same payslips lock them in the same order: no deadlock), with what MODULES 5's
- * availability reads: the organization's transfer mode, the employee's name and IBAN as they
- * are now, and whether a batch that is not cancelled already holds the payslip.
- *
- * The lock is what makes the check hold at commit: a second batch naming a payslip waits
- * here until the first commits, then reads its line (`held`) and refuses the payslip.
+ * Locks the payslips named until the end of the transaction, in id order (two batches naming
+ * the same payslips lock them in the same order: no deadlock); their organizations. The lock is
+ * what makes the check hold at commit: a second batch naming a payslip waits here until the
+ * first commits, then reads its line and finds the payslip no longer available.
  */
-export async function lockPayslipsForTransfer(db: Database, ids: readonly string[]) {
-  if (ids.length === 0) return [];
-  const locked = await db.selectFrom('payslips').select(['id']).where('id', 'in', ids).orderBy('id').forUpdate().execute();
-  if (locked.length === 0) return [];
+export function lockPayslipsForTransfer(db: Database, ids: readonly string[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('payslips').select(['id', 'org_id']).where('id', 'in', ids).orderBy('id').forUpdate().execute();
+}
+
+/**
+ * The locked payslips with what a line needs (the employee's name and IBAN as they are now)
+ * and whether MODULES 5 lets a transfer pay each now (`availableWhere`): read once the
+ * payslips and their organization's transfer mode are locked.
+ */
+export function readPayslipsForTransfer(db: Database, ids: readonly string[]) {
   return db
     .selectFrom('payslips')
     .innerJoin('employees', 'employees.id', 'payslips.employee_id')
@@ -66,8 +71,6 @@ export async function lockPayslipsForTransfer(db: Database, ids: readonly string
     .select((eb) => [
       'payslips.id',
       'payslips.org_id',
-      'organizations.virements_salaires',
-      'payslips.status',
       'payslips.period',
       'payslips.net_to_pay',
       'payslips.employee_id',
@@ -75,13 +78,77 @@ export async function lockPayslipsForTransfer(db: Database, ids: readonly string
       'employees.last_name',
       'employees.iban',
       'employees.bic',
-      eb
-        .exists(eb.selectFrom('transfer_items').select(sql.lit(1).as('one')).whereRef('transfer_items.payslip_id', '=', 'payslips.id').where('transfer_items.released', '=', false))
-        .as('held'),
+      availableWhere(eb).as('available'),
     ])
-    .where('payslips.id', 'in', locked.map((row) => row.id))
+    .where('payslips.id', 'in', ids)
     .orderBy('payslips.id')
     .execute();
+}
+
+/**
+ * MODULES 5's availability, in SQL: the organization pays by `Odentas`, the payslip is
+ * `publie` with `net_to_pay` > 0, its employee has an IBAN of the SEPA zone (a bank refuses a
+ * SEPA transfer to any other; its check digits hold (ISO 13616: mod 97 = 1, ibantools checked them when it was typed, this
+ * keeps a row written otherwise out)), and no batch
+ * but cancelled ones holds it. The one definition, used by the list and by the batch check at
+ * commit (`readPayslipsForTransfer`'s `available`), so that the two cannot differ.
+ */
+/**
+ * The IBAN's check digits (ISO 13616): the first four characters moved to the end, letters as
+ * numbers (A = 10 … Z = 35), the whole mod 97 is 1. PostgreSQL's `numeric` holds the 68 digits.
+ */
+const IBAN_CHECK_DIGITS_HOLD = sql<boolean>`(employees.iban ~ '^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$' and (
+  select mod(string_agg(case when ch between '0' and '9' then ch else (ascii(ch) - 55)::text end, '' order by pos)::numeric, 97) = 1
+    from (select substr(employees.iban, 5) || left(employees.iban, 4) as s) rearranged,
+         generate_series(1, length(rearranged.s)) as pos,
+         substr(rearranged.s, pos, 1) as ch))`;
+
+export function availableWhere(eb: ExpressionBuilder<DB, 'payslips' | 'employees' | 'organizations'>) {
+  return eb.and([
+    eb('organizations.virements_salaires', '=', 'Odentas'),
+    eb('payslips.status', '=', 'publie'),
+    eb('payslips.net_to_pay', '>', '0'),
+    eb('employees.iban', 'is not', null),
+    eb(eb.fn<string>('left', ['employees.iban', sql.lit(2)]), 'in', SEPA_COUNTRIES),
+    IBAN_CHECK_DIGITS_HOLD,
+    eb.not(
+      eb.exists(
+        eb.selectFrom('transfer_items').select(sql.lit(1).as('one')).whereRef('transfer_items.payslip_id', '=', 'payslips.id').where('transfer_items.released', '=', false),
+      ),
+    ),
+  ]);
+}
+
+/** The staff list's order: organization, period, name, the id last (unique). */
+export const AVAILABLE_ORDER = [
+  { ref: 'organizations.name', direction: 'asc', kind: 'text' },
+  { ref: 'payslips.period', direction: 'asc', kind: 'text' },
+  { ref: 'employees.last_name', direction: 'asc', kind: 'text' },
+  { ref: 'employees.first_name', direction: 'asc', kind: 'text' },
+  { ref: 'payslips.id', direction: 'asc', kind: 'uuid' },
+] as const satisfies KeysetOrder;
+
+/** A page of the payslips a transfer may pay (every organization, or `orgId`), after `cursor`. */
+export function listAvailable(db: Database, filters: { orgId?: string; period?: string }, cursor: CursorValue[] | null, limit: number) {
+  let query = db
+    .selectFrom('payslips')
+    .innerJoin('employees', 'employees.id', 'payslips.employee_id')
+    .innerJoin('organizations', 'organizations.id', 'payslips.org_id')
+    .select([
+      'payslips.id',
+      'payslips.org_id',
+      'organizations.name as org_name',
+      'payslips.employee_id',
+      'employees.first_name',
+      'employees.last_name',
+      'employees.iban',
+      'payslips.period',
+      'payslips.net_to_pay',
+    ])
+    .where(availableWhere);
+  if (filters.orgId) query = query.where('payslips.org_id', '=', filters.orgId);
+  if (filters.period) query = query.where('payslips.period', '=', filters.period);
+  return keyset(query, AVAILABLE_ORDER, cursor, limit).execute();
 }
 
 /** The organization's transfer mode, share-locked: a change of mode waits for the batch to commit. */

@@ -16,6 +16,7 @@ import {
   TransferList,
   UnavailableBody,
 } from '../schemas/transfers.ts';
+import { AvailableList, AvailableQuery } from '../schemas/payslips.ts';
 import * as transfers from './transfers.service.ts';
 
 const errors = { 400: ErrorBody, 401: PlainText, 403: Type.Union([ErrorBody, PlainText]), 404: ErrorBody, 409: ErrorBody };
@@ -28,6 +29,20 @@ type IdRoute<Extra = object> = { Params: Static<typeof IdParams> } & Extra;
 export default async function transfersRoutes(fastify: FastifyInstance): Promise<void> {
   const { db, config } = fastify;
   const ctx = { db, config, mail: fastify.mail };
+
+  fastify.get<{ Querystring: Static<typeof AvailableQuery> }>(
+    '/api/staff/payslips/available',
+    {
+      config: { gate: 'staff' },
+      schema: {
+        tags: ['staff'],
+        summary: 'The payslips a salary transfer may pay (MODULES 5), every organization or `org_id`',
+        querystring: AvailableQuery,
+        response: { 200: AvailableList, ...errors },
+      },
+    },
+    async (request) => transfers.listAvailablePayslips(db, request.query),
+  );
   useFieldErrors(fastify);
 
   fastify.get<{ Querystring: Static<typeof ClientTransferQuery> }>(

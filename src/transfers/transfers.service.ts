@@ -15,10 +15,11 @@ import { isUuid } from '../http/input.ts';
 import { decodeCursor, keysetPage, parseLimit } from '../http/list.ts';
 import type { Caller } from '../identity/identity.service.ts';
 import { isStorableMoney, moneyFromDb, sumMoney } from '../money/money.ts';
-import { numberingYear } from '../contracts/contract.rules.ts';
+import { numberingYear, parsePeriod } from '../format/calendar.ts';
+import { payslipErrors } from '../payslips/payslip.errors.ts';
 import { nextInSeries } from '../db/number-series.ts';
-import { ibanLast4 } from '../employees/employee.rules.ts';
-import { isSepaIban, isSepaWritable } from '../format/sepa.ts';
+import { ibanLast4 } from '../money/iban.ts';
+import { isSepaWritable } from '../format/sepa.ts';
 import { transferErrors } from './transfer.errors.ts';
 import { formatTransferReference, parseExecutionDate, parsePayslipIds, statusAfterCancel, statusAfterExecuted, TRANSFER_STATUSES } from './transfer.rules.ts';
 import { operatorAccount, sepaCreditTransfer } from './transfer.sepa.ts';
@@ -71,17 +72,6 @@ export async function readTransfer(db: Database, id: string) {
   };
 }
 
-/** Is this payslip payable now (MODULES 5)? The SQL of `availableWhere`, on the locked rows (an IBAN of the SEPA zone). */
-function isAvailable(row: Awaited<ReturnType<typeof repo.lockPayslipsForTransfer>>[number], orgMode: string | undefined): boolean {
-  return (
-    orgMode === 'Odentas' &&
-    row.status === 'publie' &&
-    moneyFromDb(row.net_to_pay) !== '0.00' &&
-    isSepaIban(row.iban) &&
-    !row.held
-  );
-}
-
 /** The unique index that forbids a payslip in two batches that are not cancelled. */
 const ONE_LIVE_BATCH = 'transfer_items_one_live_batch_key';
 
@@ -98,12 +88,13 @@ function isOneLiveBatchViolation(error: unknown): boolean {
  */
 export async function insertNewTransfer(change: Change, caller: Pick<Caller, 'userId' | 'email'>, requested: readonly string[], executionDate: string): Promise<string> {
   const uuids = requested.filter(isUuid).map((id) => id.toLowerCase());
-  const rows = await repo.lockPayslipsForTransfer(change.trx, uuids);
-  const orgIds = new Set(rows.map((row) => row.org_id));
+  const locked = await repo.lockPayslipsForTransfer(change.trx, uuids);
+  const orgIds = new Set(locked.map((row) => row.org_id));
   if (orgIds.size > 1) throw transferErrors.mixedOrganizations();
-  const orgId = rows[0]?.org_id;
-  const org = orgId ? await repo.lockOrgForTransfer(change.trx, orgId) : undefined;
-  const payable = new Map(rows.filter((row) => isAvailable(row, org?.virements_salaires)).map((row) => [row.id, row]));
+  const orgId = locked[0]?.org_id;
+  if (orgId) await repo.lockOrgForTransfer(change.trx, orgId);
+  const rows = locked.length > 0 ? await repo.readPayslipsForTransfer(change.trx, locked.map((row) => row.id)) : [];
+  const payable = new Map(rows.filter((row) => row.available).map((row) => [row.id, row]));
   const refused = requested.filter((given) => !payable.has(given.toLowerCase()));
   if (refused.length > 0 || !orgId) throw transferErrors.unavailable(refused);
   // An employee saved before names were checked may have one a bank file cannot write ("😀"):
@@ -205,4 +196,34 @@ export async function listOrgTransfers(db: Database, orgId: string, query: { lim
   const rows = await repo.listTransfers(db, { orgId }, decodeCursor(query.cursor), limit);
   const page = keysetPage(rows, limit, (row) => [row.execution_date, row.id]);
   return { items: page.items.map(clientView), next_cursor: page.next_cursor };
+}
+
+type AvailableRow = Awaited<ReturnType<typeof repo.listAvailable>>[number];
+
+/**
+ * `GET /api/staff/payslips/available`: exactly the payslips MODULES 5 lets a transfer pay
+ * (`repo.availableWhere`, the rule a batch is checked by), with the IBAN's last four
+ * characters only.
+ */
+export async function listAvailablePayslips(db: Database, query: { limit?: string; cursor?: string; org_id?: string; period?: string }) {
+  const limit = parseLimit(query.limit);
+  const cursor = decodeCursor(query.cursor);
+  if (query.org_id && !isUuid(query.org_id)) throw fieldErrors.invalid('org_id', "L'organisation");
+  const period = query.period ? parsePeriod(query.period) : undefined;
+  if (period === null) throw payslipErrors.invalidPeriod();
+  const rows = await repo.listAvailable(db, { orgId: query.org_id ? query.org_id.toLowerCase() : undefined, period }, cursor, limit);
+  const page = keysetPage(rows, limit, (row: AvailableRow) => [row.org_name, row.period, row.last_name, row.first_name, row.id]);
+  return {
+    items: page.items.map((row) => ({
+      id: row.id,
+      org_id: row.org_id,
+      org_name: row.org_name,
+      employee_id: row.employee_id,
+      employee: { first_name: row.first_name, last_name: row.last_name },
+      iban_last4: ibanLast4(row.iban),
+      period: row.period,
+      net_to_pay: moneyFromDb(row.net_to_pay),
+    })),
+    next_cursor: page.next_cursor,
+  };
 }

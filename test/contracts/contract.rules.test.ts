@@ -1,13 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { numberingYear, parseIsoDate } from '../../src/format/calendar.ts';
 import {
   checkContractFields,
   checkDates,
   foldForSearch,
   formatContractNumber,
   grossTotal,
-  numberingYear,
-  parseIsoDate,
   searchTerms,
   searchTextOf,
   statusAfterCancel,

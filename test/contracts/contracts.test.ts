@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { build } from '../helper.ts';
 import { createOrg, member, outbox, signedIn, type Person } from '../support/fixtures.ts';
 import { pdfText } from '../support/documents.ts';
-import { numberingYear } from '../../src/contracts/contract.rules.ts';
+import { numberingYear } from '../../src/format/calendar.ts';
 import { replaceGeneratedPdf } from '../../src/contracts/contracts.repository.ts';
 import * as noteAuthorStaff from '../../src/db/migrations/2026_11_27_01_00_00_contract_note_author_staff.ts';
 

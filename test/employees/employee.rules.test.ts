@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkEmployeeFields, ibanLast4, parseIban } from '../../src/employees/employee.rules.ts';
+import { checkEmployeeFields, parseIban } from '../../src/employees/employee.rules.ts';
+import { ibanLast4 } from '../../src/money/iban.ts';
 import { AppError } from '../../src/http/errors.ts';
 
 const code = (fn: () => unknown) => {

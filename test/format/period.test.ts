@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { parsePeriod } from '../../src/format/period.ts';
+import { parsePeriod } from '../../src/format/calendar.ts';
 
 describe('parsePeriod', () => {
   it('should take a month of the years 1900 to 2999 and nothing else', () => {

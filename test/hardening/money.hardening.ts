@@ -16,7 +16,7 @@ import { assertValidXml, xmlTexts } from '../support/documents.ts';
 import { setup as payroll } from '../payslips/support.ts';
 import { todayInFrance } from '../../src/format/french.ts';
 import { isSepaWritable } from '../../src/format/sepa.ts';
-import { addDays } from '../../src/invoices/invoice.rules.ts';
+import { addDays } from '../../src/format/calendar.ts';
 import { count } from './counts.ts';
 
 const XSD = path.join(import.meta.dirname, '..', 'fixtures', 'pain.001.001.03.xsd');

@@ -7,7 +7,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { parsePeriod } from '../../src/format/period.ts';
+import { parsePeriod } from '../../src/format/calendar.ts';
 import { count } from './counts.ts';
 import { inDays, setup } from '../payslips/support.ts';
 

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { build, usingPostgres } from '../helper.ts';
 import { createOrg, signedIn } from '../support/fixtures.ts';
 import { todayInFrance } from '../../src/format/french.ts';
-import { addDays, checkHeader } from '../../src/invoices/invoice.rules.ts';
+import { checkHeader } from '../../src/invoices/invoice.rules.ts';
+import { addDays } from '../../src/format/calendar.ts';
 
 const LINE = { label: 'Traitement de la paie', quantity: 1, unit_price: '25.00', vat_rate: '20.00' };
 

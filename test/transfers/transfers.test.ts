@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { usingPostgres } from '../helper.ts';
 import { assertValidXml, xmlTexts as texts } from '../support/documents.ts';
 import { inDays, setup } from '../payslips/support.ts';
-import { numberingYear } from '../../src/contracts/contract.rules.ts';
+import { numberingYear } from '../../src/format/calendar.ts';
 
 const YEAR = numberingYear(new Date());
 const UNKNOWN = '6f1c2d3e-0000-4000-8000-000000000000';
