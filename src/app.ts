@@ -12,7 +12,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from './config.ts';
 import type { Database, DatabaseHandle } from './db/database.ts';
 import afterAnswer from './http/after-answer.ts';
-import { normalizeId } from './http/input.ts';
+import { jsonTooDeep, MAX_JSON_DEPTH, normalizeId } from './http/input.ts';
+import textRule, { textRuleValidators } from './http/text-rule.ts';
 import sessionPlugin from './identity/session.plugin.ts';
 import gatePlugin from './org/gate.plugin.ts';
 import { databaseRateLimitStore } from './http/rate-limit-store.ts';
@@ -70,6 +71,8 @@ export function appOptions(config: Pick<Config, 'trustProxy'> = { trustProxy: fa
     bodyLimit: BODY_LIMIT,
     genReqId: () => crypto.randomUUID(),
     ajv: { customOptions: { removeAdditional: 'all', allErrors: false } },
+    // Bodies without type coercion, and input.ts's rule on every string (http/text-rule.ts).
+    schemaController: { compilersFactory: { buildValidator: textRuleValidators() } },
     trustProxy: trustedProxies(config.trustProxy),
     frameworkErrors,
     clientErrorHandler,
@@ -78,6 +81,8 @@ export function appOptions(config: Pick<Config, 'trustProxy'> = { trustProxy: fa
 
 /** SPEC 4.2 rule 1: a body that is not valid JSON (or not an object) is an empty object. */
 function lenientJsonParser(_request: unknown, body: string, done: (err: Error | null, value?: unknown) => void): void {
+  // Nested deeper than any body of ours: refused before it is parsed (issue 32 D).
+  if (jsonTooDeep(body, MAX_JSON_DEPTH)) return done(httpErrors.jsonTooDeep(MAX_JSON_DEPTH));
   try {
     const value: unknown = body === '' ? {} : JSON.parse(body);
     done(null, value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {});
@@ -144,6 +149,7 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
   await fastify.register(rateLimit, { global: false, store: databaseRateLimitStore(options.database.db) });
   await fastify.register(sessionPlugin);
   await fastify.register(gatePlugin);
+  await fastify.register(textRule);
   await fastify.register(mailPlugin, options);
   await fastify.register(filesPlugin);
 
