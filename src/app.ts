@@ -12,6 +12,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from './config.ts';
 import type { Database, DatabaseHandle } from './db/database.ts';
 import afterAnswer from './http/after-answer.ts';
+import unreadBody from './http/unread-body.ts';
 import { jsonTooDeep, MAX_JSON_DEPTH, normalizeId } from './http/input.ts';
 import textRule, { textRuleValidators } from './http/text-rule.ts';
 import sessionPlugin from './identity/session.plugin.ts';
@@ -116,6 +117,7 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
 
   // First: its hooks must reach every route, /docs included (see pages/security.ts).
   await fastify.register(securityHeaders);
+  await fastify.register(unreadBody);
   await fastify.register(swagger, {
     openapi: {
       openapi: '3.0.3',
