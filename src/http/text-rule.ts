@@ -90,9 +90,10 @@ function codeName(name: string, part: string): string {
   return /^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(name) ? name : part;
 }
 
-/** 400 `invalid_<field>` for a text that breaks the rule. */
+/** 400 `invalid_<field>` for a text that breaks the rule (a search: README's `invalid_q` and its sentence). */
 export function unsafeTextError(field: string, part: string): AppError {
   const name = codeName(field, part);
+  if (name === 'q') return new AppError(400, 'invalid_q', 'La recherche contient des caractères non autorisés');
   return fieldErrors.invalid(name, `Le champ ${name}`);
 }
 
