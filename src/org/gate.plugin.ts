@@ -25,7 +25,7 @@ const deferred = new WeakMap<FastifyRequest, ScopeFacts | null>();
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Who may call the route (`permissions.ts`); enforced before validation. */
+    /** Who may call the route (`permissions.ts`); enforced when the request arrives, before its body is read. */
     gate?: Gate;
     /** The route needs no session (sign-in, signed file links). */
     public?: boolean;
