@@ -3,7 +3,7 @@
  * with the same options (`appOptions`), so validation behaves the same everywhere.
  */
 import crypto from 'node:crypto';
-import type { FastifyInstance, FastifySchema, FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifySchema, FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
@@ -12,7 +12,9 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from './config.ts';
 import type { Database, DatabaseHandle } from './db/database.ts';
 import afterAnswer from './http/after-answer.ts';
-import { normalizeId } from './http/input.ts';
+import unreadBody from './http/unread-body.ts';
+import { jsonTooDeep, MAX_JSON_DEPTH, normalizeId } from './http/input.ts';
+import textRule, { isSpecAccessRoute, textRuleValidators } from './http/text-rule.ts';
 import sessionPlugin from './identity/session.plugin.ts';
 import gatePlugin from './org/gate.plugin.ts';
 import { databaseRateLimitStore } from './http/rate-limit-store.ts';
@@ -70,6 +72,8 @@ export function appOptions(config: Pick<Config, 'trustProxy'> = { trustProxy: fa
     bodyLimit: BODY_LIMIT,
     genReqId: () => crypto.randomUUID(),
     ajv: { customOptions: { removeAdditional: 'all', allErrors: false } },
+    // Bodies without type coercion, and input.ts's rule on every string (http/text-rule.ts).
+    schemaController: { compilersFactory: { buildValidator: textRuleValidators() } },
     trustProxy: trustedProxies(config.trustProxy),
     frameworkErrors,
     clientErrorHandler,
@@ -77,7 +81,10 @@ export function appOptions(config: Pick<Config, 'trustProxy'> = { trustProxy: fa
 }
 
 /** SPEC 4.2 rule 1: a body that is not valid JSON (or not an object) is an empty object. */
-function lenientJsonParser(_request: unknown, body: string, done: (err: Error | null, value?: unknown) => void): void {
+function lenientJsonParser(request: FastifyRequest, body: string, done: (err: Error | null, value?: unknown) => void): void {
+  // Nested deeper than any body of ours: never parsed (issue 32 D). SPEC 4.2 rule 1 makes what
+  // the access routes cannot read an empty object; the other routes say why they refuse it.
+  if (jsonTooDeep(body, MAX_JSON_DEPTH)) return isSpecAccessRoute(request.routeOptions.url) ? done(null, {}) : done(httpErrors.jsonTooDeep(MAX_JSON_DEPTH));
   try {
     const value: unknown = body === '' ? {} : JSON.parse(body);
     done(null, value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {});
@@ -111,6 +118,7 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
 
   // First: its hooks must reach every route, /docs included (see pages/security.ts).
   await fastify.register(securityHeaders);
+  await fastify.register(unreadBody);
   await fastify.register(swagger, {
     openapi: {
       openapi: '3.0.3',
@@ -144,6 +152,7 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
   await fastify.register(rateLimit, { global: false, store: databaseRateLimitStore(options.database.db) });
   await fastify.register(sessionPlugin);
   await fastify.register(gatePlugin);
+  await fastify.register(textRule);
   await fastify.register(mailPlugin, options);
   await fastify.register(filesPlugin);
 

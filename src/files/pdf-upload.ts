@@ -37,8 +37,8 @@ export function registerPdfUploads(fastify: FastifyInstance): void {
     done(null, body);
   });
 
-  // Checked after the route's gate (registered before this hook): a caller without the right
-  // learns nothing about the body, 401/403 come first.
+  // Checked after the route's gate (decided on arrival, before the body is even read): a caller
+  // without the right learns nothing about the body, 401/403 come first.
   fastify.addHook('preValidation', async (request) => {
     if (request.routeOptions.config.pdfUpload && !isPdf(request.body)) throw fileErrors.invalidPdf();
   });

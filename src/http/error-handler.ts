@@ -9,11 +9,12 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/errors.ts';
 import { AppError, errorBody } from './errors.ts';
 import { httpErrors } from './http.errors.ts';
+import { textRuleError } from './text-rule.ts';
 
 /** The known error a failure stands for; anything unknown is logged and becomes a 500. */
 function toAppError(error: FastifyError | AppError, request: FastifyRequest): AppError {
   if (error instanceof AppError) return error;
-  if (error.validation) return httpErrors.invalidRequest(error.message);
+  if (error.validation) return textRuleError(error.validation, error.validationContext ?? 'body') ?? httpErrors.invalidRequest(error.message);
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return httpErrors.payloadTooLarge(request.routeOptions.bodyLimit);
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return httpErrors.unsupportedMediaType();
   if (error.statusCode === 429) return httpErrors.rateLimited();

@@ -21,6 +21,7 @@ export const httpErrors = {
   // Fastify's parsing and validation.
   invalidRequest: (detail: string) => new AppError(400, 'invalid_request', `Requête invalide : ${detail}`),
   payloadTooLarge: (limitBytes: number) => new AppError(413, 'payload_too_large', `Requête trop volumineuse (${sizeFr(limitBytes)} au plus).`),
+  jsonTooDeep: (maxDepth: number) => new AppError(400, 'json_too_deep', `Le JSON est imbriqué trop profondément (${maxDepth} niveaux au plus).`),
   unsupportedMediaType: () => new AppError(415, 'unsupported_media_type', 'Le corps doit être du JSON.'),
   badRequest: (status: number) => new AppError(status, 'bad_request', 'Requête invalide.'),
   /** With `Retry-After` when the limit is ours; `@fastify/rate-limit` sets that header itself. */

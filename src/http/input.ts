@@ -13,9 +13,20 @@
  */
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]|\p{Cs}/u;
 
-export function hasUnsafeCharacters(text: string): boolean {
-  return UNSAFE.test(text);
+/** The same, less the line feed and the tab: a multi-line text (a note) may hold those two. */
+const UNSAFE_MULTILINE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]|\p{Cs}/u;
+
+/**
+ * The one check of every text that comes from outside: names, addresses, hints, every string
+ * field of every body and every query parameter (`text-rule.ts` applies it to each), and every
+ * key of a list cursor (`list.ts`). `multiline` lets a line feed and a tab through (a note).
+ */
+export function hasUnsafeCharacters(text: string, kind: TextKind = 'line'): boolean {
+  return (kind === 'multiline' ? UNSAFE_MULTILINE : UNSAFE).test(text);
 }
+
+/** What a text field holds: one line (every field unless it says otherwise), or several. */
+export type TextKind = 'line' | 'multiline';
 
 /** Longest first name kept (the access and staff forms, the command line). */
 export const FIRST_NAME_MAX = 100;
@@ -44,3 +55,29 @@ export function normalizeId(value: string): string {
   return isUuid(value) ? value.toLowerCase() : value;
 }
 
+/** The deepest nesting of arrays and objects a JSON body may have: ours nest 4 or 5 deep. */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Whether JSON `text` nests arrays and objects deeper than `max`, told by one pass over its
+ * characters without parsing it (so a 4 MiB `[[[[…` costs a few microseconds, not a recursive
+ * parse). Brackets inside strings do not count; malformed text is left to the parser.
+ */
+export function jsonTooDeep(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return false;
+}

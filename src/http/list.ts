@@ -22,7 +22,7 @@ import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuil
 import type { FastifyReply } from 'fastify';
 import { asPrepared } from '../db/database.ts';
 import { AppError } from './errors.ts';
-import { isUuid } from './input.ts';
+import { hasUnsafeCharacters, isUuid } from './input.ts';
 
 export const DEFAULT_LIMIT = 50;
 /** SPEC 8's grid page size. */
@@ -90,7 +90,9 @@ export function decodeCursor(raw: unknown): CursorValue[] | null {
     throw listErrors.invalidCursor();
   }
   if (!Array.isArray(values) || values.length === 0) throw listErrors.invalidCursor();
-  if (!values.every((v) => typeof v === 'string' || (typeof v === 'number' && Number.isSafeInteger(v)))) {
+  // A text key holds what any text from outside may hold (input.ts): a NUL, which PostgreSQL
+  // cannot take, must be 400 here, not a database error.
+  if (!values.every((v) => (typeof v === 'string' && !hasUnsafeCharacters(v)) || (typeof v === 'number' && Number.isSafeInteger(v)))) {
     throw listErrors.invalidCursor();
   }
   return values as CursorValue[];

@@ -2,6 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifySchemaValidationError } from 'fastify';
 import { fieldErrors } from './errors.ts';
+import { lastProperty, textRuleError } from './text-rule.ts';
 
 /** SPEC 7: `{ error, message? }`. */
 export const ErrorBody = Type.Object(
@@ -25,6 +26,8 @@ export const OkMessage = Type.Object({ ok: Type.Literal(true), message: Type.Str
  * their name (MODULES 1). Module routes install it with `useFieldErrors(fastify)`.
  */
 export function fieldErrorFormatter(errors: FastifySchemaValidationError[], dataVar: string): Error {
+  const unsafe = textRuleError(errors, dataVar);
+  if (unsafe) return unsafe;
   const [first] = errors;
   const property = first?.keyword === 'required' ? String(first.params.missingProperty ?? '') : lastProperty(first?.instancePath ?? '');
   if (!first || !property || dataVar !== 'body') {
@@ -36,11 +39,6 @@ export function fieldErrorFormatter(errors: FastifySchemaValidationError[], data
 
 /** Property names that hold money (MODULES 1: a wrong amount is `invalid_amount`). */
 const MONEY_FIELDS = new Set(['amount', 'monthly_gross', 'gross', 'net_to_pay', 'unit_price']);
-
-function lastProperty(instancePath: string): string {
-  const names = instancePath.split('/').filter((segment) => segment !== '' && !/^\d+$/.test(segment));
-  return names.at(-1) ?? '';
-}
 
 /** Every route declared in this plugin after the call reports body errors by field (see above). */
 export function useFieldErrors(fastify: FastifyInstance): void {

@@ -1,7 +1,9 @@
 /**
  * Route gates (MODULES 1, SPEC 4.4). A route declares who may call it as data, and this one
- * hook enforces it before the body is validated, so that 401, 400 `no_active_org` and 403
- * come first, as the SPEC orders them:
+ * hook enforces it when the request arrives, before its body is even read, so that 401, 400
+ * `no_active_org` and 403 come first, as the SPEC orders them (a route whose organization may
+ * come from the body, `orgFallback: 'body'`, decides the caller then and the rest once the
+ * body is read):
  *
  * ```ts
  * fastify.post('/api/factures', { config: { gate: 'money' }, schema }, handler);   // an organization gate
@@ -13,13 +15,17 @@
  * forgetting a gate can never open a route.
  */
 import fp from 'fastify-plugin';
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { can, isOrgGate, type Gate } from './permissions.ts';
 import { enforce, scopeFor, type OrgFallback, type ScopeFacts } from './scope.ts';
+import { AppError } from '../http/errors.ts';
+
+/** Requests of a route whose organization comes from the body, with the facts read on arrival. */
+const deferred = new WeakMap<FastifyRequest, ScopeFacts | null>();
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Who may call the route (`permissions.ts`); enforced before validation. */
+    /** Who may call the route (`permissions.ts`); enforced when the request arrives, before its body is read. */
     gate?: Gate;
     /** The route needs no session (sign-in, signed file links). */
     public?: boolean;
@@ -65,15 +71,31 @@ export default fp(
       if (problem) throw new Error(`route ${route.method} ${problem} (see src/org/gate.plugin.ts)`);
     });
 
-    fastify.addHook('preValidation', async (request) => {
+    // Decided when the request arrives, before its body is read (issue 32 D): nobody may make
+    // the server read, buffer or parse a body (4 MiB of JSON, 10 MiB of PDF) and then hear 401.
+    fastify.addHook('onRequest', async (request) => {
       const { gate, orgFallback, scopeReader } = request.routeOptions.config;
       if (gate === undefined) return;
       const facts = scopeReader ? await scopeReader(request) : null;
-      if (isOrgGate(gate) || orgFallback) {
-        request.scope = await scopeFor(fastify.db, request, gate, orgFallback ?? 'staffSettings', facts ?? undefined);
-      } else {
-        enforce(can(request.caller, undefined, gate));
+      if (!isOrgGate(gate) && !orgFallback) return enforce(can(request.caller, undefined, gate));
+      if (orgFallback === 'body' && !facts?.orgId) {
+        // The organization may come from the body: who calls is decided now (401, and 403 for
+        // a staff-only gate), the organization and the role there once the body is read.
+        const caller = facts ? facts.caller : request.caller;
+        if (!caller) throw AppError.unauthorized();
+        if (!isOrgGate(gate)) enforce(can(caller, undefined, gate));
+        deferred.set(request, facts);
+        return;
       }
+      request.scope = await scopeFor(fastify.db, request, gate, orgFallback ?? 'staffSettings', facts ?? undefined);
+    });
+
+    fastify.addHook('preValidation', async (request) => {
+      if (!deferred.has(request)) return;
+      const { gate } = request.routeOptions.config;
+      const facts = deferred.get(request);
+      deferred.delete(request);
+      request.scope = await scopeFor(fastify.db, request, gate!, 'body', facts ?? undefined);
     });
   },
   { name: 'route-gates', dependencies: ['session-caller'] },

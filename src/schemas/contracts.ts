@@ -80,7 +80,9 @@ export const StaffGridQuery = Type.Object({ ...GridQuery.properties, org_id: Typ
 
 export const DatesAnswer = Type.Object({ gross_total: Type.Union([MoneyString, Type.Null()]), dates: Type.Array(DateLine) });
 
-export const NoteBody = Type.Object({ text: Type.Optional(Type.String({ maxLength: 5000, description: '1 to 5000 characters' })) });
+export const NoteBody = Type.Object({
+  text: Type.Optional(Type.String({ maxLength: 5000, description: '1 to 5000 characters; several lines', 'x-text': 'multiline' })),
+});
 export const Note = Type.Object({
   id: Type.String(),
   author_email: Type.String(),
