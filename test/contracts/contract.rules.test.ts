@@ -16,17 +16,8 @@ import {
   assertDatesEditable,
   assertEditable,
 } from '../../src/contracts/contract.rules.ts';
-import { AppError } from '../../src/http/errors.ts';
+import { code } from '../support/rules.ts';
 import type { Money } from '../../src/money/money.ts';
-
-const code = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (error) {
-    return error instanceof AppError ? `${error.status} ${error.code}` : String(error);
-  }
-  return 'no error';
-};
 
 const CDDU = { kind: 'CDDU', show_title: 'Le Songe', start_date: '2027-03-01', end_date: '2027-03-31' };
 

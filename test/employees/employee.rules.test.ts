@@ -2,16 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkEmployeeFields, parseIban } from '../../src/employees/employee.rules.ts';
 import { ibanLast4 } from '../../src/money/iban.ts';
-import { AppError } from '../../src/http/errors.ts';
-
-const code = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (error) {
-    return error instanceof AppError ? `${error.status} ${error.code}` : String(error);
-  }
-  return 'no error';
-};
+import { code } from '../support/rules.ts';
 
 describe('parseIban', () => {
   it('should keep a valid IBAN in electronic form', () => {

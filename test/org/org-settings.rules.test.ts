@@ -1,18 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyOrgSettings, type OrgSettings } from '../../src/org/org-settings.rules.ts';
-import { AppError } from '../../src/http/errors.ts';
+import { code } from '../support/rules.ts';
 
 const NEW_ORG: OrgSettings = { email_notifs: [], email_notifs_cc: [], virements_salaires: 'client', documents_slug: null, siret: null };
-
-const code = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (error) {
-    return error instanceof AppError ? `${error.status} ${error.code}` : String(error);
-  }
-  return 'no error';
-};
 
 describe('applyOrgSettings', () => {
   it('should set the fields given, normalized, and keep the others', () => {
