@@ -5,7 +5,6 @@ export const contractErrors = {
   /** MODULES 1: unknown, or of another organization: nobody learns that it exists. */
   notFound: () => new AppError(404, 'not_found', 'Contrat introuvable.'),
   /** The employee named by a contract is unknown in the organization. */
-  unknownEmployee: () => new AppError(400, 'invalid_employee_id', 'Salarié introuvable dans cette organisation.'),
   invalidDate: () => new AppError(400, 'invalid_date', 'Date invalide : format AAAA-MM-JJ, dans la période du contrat.'),
   totalTooLarge: () => new AppError(400, 'invalid_amount', 'Le total des dates dépasse le montant le plus grand accepté (9 999 999 999,99 €).'),
   endDateOfCdi: () => new AppError(400, 'invalid_end_date', "Un CDI n'a pas de date de fin."),

@@ -21,6 +21,7 @@ import { renderPdf } from '../pdf/render.ts';
 import { todayInFrance } from '../format/french.ts';
 import { contractDocument } from './contract.pdf.ts';
 import { findEmployeeOfOrg, whenEmployeeRenamed } from '../employees/employees.service.ts';
+import { employeeErrors } from '../employees/employee.errors.ts';
 import { contractErrors } from './contract.errors.ts';
 import { numberingYear, parseIsoDate } from '../format/calendar.ts';
 import {
@@ -122,7 +123,7 @@ async function lockOrNotFound(trx: Database, orgId: string | null, id: string) {
 async function employeeOf(trx: Database, orgId: string, employeeId: unknown) {
   if (employeeId === undefined || employeeId === null || employeeId === '') throw fieldErrors.missing('employee_id', 'Le salarié');
   const employee = isUuid(employeeId) ? await findEmployeeOfOrg(trx, orgId, employeeId) : undefined;
-  if (!employee) throw contractErrors.unknownEmployee();
+  if (!employee) throw employeeErrors.unknownEmployee();
   return employee;
 }
 

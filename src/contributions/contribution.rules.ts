@@ -2,6 +2,7 @@
  * The rules of contribution calls (MODULES 6) as pure functions: the period, the due date, the
  * lines (organism and amount) and their total.
  */
+import { orgErrors } from '../org/org.errors.ts';
 import type { ContributionLine } from '../db/schema.ts';
 import { parseIsoDate, parsePeriod } from '../format/calendar.ts';
 import { fieldErrors } from '../http/errors.ts';
@@ -26,7 +27,7 @@ export interface ContributionCallInput {
 
 export function checkContributionCall(input: Record<string, unknown>): ContributionCallInput {
   if (absent(input.org_id)) throw fieldErrors.missing('org_id', "L'organisation");
-  if (!isUuid(input.org_id)) throw contributionErrors.orgNotFound();
+  if (!isUuid(input.org_id)) throw orgErrors.orgInBodyNotFound();
   if (absent(input.period)) throw fieldErrors.missing('period', 'La période');
   const period = parsePeriod(input.period);
   if (!period) throw contributionErrors.invalidPeriod();

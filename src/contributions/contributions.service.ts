@@ -2,6 +2,7 @@
  * Contribution calls (appels de cotisations, MODULES 6): staff create them for an
  * organization; its COMPTA and administrators read them (`GET /api/cotisations`).
  */
+import { orgErrors } from '../org/org.errors.ts';
 import { applyChange, type Change, type ChangeContext } from '../audit/change.ts';
 import { actorOf } from '../audit/audit.repository.ts';
 import type { Database } from '../db/database.ts';
@@ -31,7 +32,7 @@ function callOf(row: Row) {
 /** A contribution call in the change's transaction (also used by seed-demo). */
 export async function insertNewContributionCall(change: Change, caller: Pick<Caller, 'userId' | 'email'> | null, input: Record<string, unknown>) {
   const call = checkContributionCall(input);
-  if (!(await repo.organizationExists(change.trx, call.org_id))) throw contributionErrors.orgNotFound();
+  if (!(await repo.organizationExists(change.trx, call.org_id))) throw orgErrors.orgInBodyNotFound();
   const row = await repo.insertContributionCall(change.trx, call);
   await change.event({
     org_id: call.org_id, action: 'contribution_call.created', subject_type: 'contribution_call', subject_id: row.id, ...actorOf(caller),

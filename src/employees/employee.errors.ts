@@ -4,6 +4,8 @@ import { AppError } from '../http/errors.ts';
 export const employeeErrors = {
   /** MODULES 1: unknown, or of another organization. */
   notFound: () => new AppError(404, 'not_found', 'Salarié introuvable.'),
+  /** An `employee_id` in another module's body (a contract, a payslip) that names none of the organization's employees. */
+  unknownEmployee: () => new AppError(400, 'invalid_employee_id', 'Salarié introuvable dans cette organisation.'),
   invalidIban: () => new AppError(400, 'invalid_iban', "L'IBAN n'est pas valide (clé de contrôle, longueur ou pays)."),
   /** A valid IBAN outside the SEPA zone: a SEPA salary transfer cannot pay it (MODULES 5). */
   ibanOutsideSepa: (country: string) =>

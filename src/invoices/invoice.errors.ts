@@ -1,4 +1,5 @@
 /** Every error of the invoices module (MODULES 1, 6), with its status and French message. */
+import { orgErrors } from '../org/org.errors.ts';
 import { AppError } from '../http/errors.ts';
 
 /** 'YYYY-MM-DD' as '26/11/2026'. */
@@ -8,7 +9,7 @@ export const invoiceErrors = {
   /** MODULES 1: unknown, or of another organization: nobody learns that it exists. */
   notFound: () => new AppError(404, 'not_found', 'Facture introuvable.'),
   /** MODULES 6: an organization of the bulk names nothing; nothing is created. */
-  orgNotFound: (where: string) => new AppError(400, 'org_not_found', `Organisation introuvable (${where}) : aucune facture n'a été créée.`),
+  orgNotFound: (where: string) => orgErrors.orgInBodyNotFound(` (${where}) : aucune facture n'a été créée`),
   invalidDate: () => new AppError(400, 'invalid_date', 'Date invalide : format AAAA-MM-JJ attendu.'),
   /** Further ahead than an invoice may be dated (README): a date in 2027 typed for 2026. */
   issueDateTooFar: (days: number, latest: string) =>

@@ -4,8 +4,6 @@ import { AppError } from '../http/errors.ts';
 export const payslipErrors = {
   /** MODULES 1: unknown, or of another organization: nobody learns that it exists. */
   notFound: () => new AppError(404, 'not_found', 'Bulletin de paie introuvable.'),
-  unknownOrg: () => new AppError(400, 'invalid_org_id', 'Organisation introuvable.'),
-  unknownEmployee: () => new AppError(400, 'invalid_employee_id', 'Salarié introuvable dans cette organisation.'),
   invalidPeriod: () => new AppError(400, 'invalid_period', 'Période invalide : format AAAA-MM attendu (ex. 2027-01).'),
   invalidContractIds: () =>
     new AppError(400, 'invalid_contract_ids', 'contract_ids doit être une liste de contrats de ce salarié, dans cette organisation.'),

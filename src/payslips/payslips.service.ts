@@ -15,6 +15,8 @@ import { moneyFromDb } from '../money/money.ts';
 import { findOrganization } from '../org/org.repository.ts';
 import { findEmployeeOfOrg } from '../employees/employees.service.ts';
 import { ibanLast4 } from '../money/iban.ts';
+import { employeeErrors } from '../employees/employee.errors.ts';
+import { orgErrors } from '../org/org.errors.ts';
 import { payslipErrors } from './payslip.errors.ts';
 import { parsePeriod } from '../format/calendar.ts';
 import { checkNetWithinGross, parseContractIds, requirePayslipAmount, requirePeriod } from './payslip.rules.ts';
@@ -63,10 +65,10 @@ export interface PayslipInput {
 export async function insertNewPayslip(change: Change, caller: Pick<Caller, 'userId' | 'email'>, input: PayslipInput): Promise<string> {
   if (input.org_id === undefined || input.org_id === null || input.org_id === '') throw fieldErrors.missing('org_id', "L'organisation");
   const org = isUuid(input.org_id) ? await findOrganization(change.trx, input.org_id.toLowerCase()) : undefined;
-  if (!org) throw payslipErrors.unknownOrg();
+  if (!org) throw orgErrors.orgInBodyNotFound();
   if (input.employee_id === undefined || input.employee_id === null || input.employee_id === '') throw fieldErrors.missing('employee_id', 'Le salarié');
   const employee = isUuid(input.employee_id) ? await findEmployeeOfOrg(change.trx, org.id, input.employee_id.toLowerCase()) : undefined;
-  if (!employee) throw payslipErrors.unknownEmployee();
+  if (!employee) throw employeeErrors.unknownEmployee();
   const period = requirePeriod(input.period);
   const gross = requirePayslipAmount(input.gross, 'gross', 'Le salaire brut');
   const netToPay = requirePayslipAmount(input.net_to_pay, 'net_to_pay', 'Le net à payer');

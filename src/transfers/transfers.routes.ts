@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { ErrorBody, IdParams, PlainText, useFieldErrors } from '../http/schemas.ts';
+import { BULK_BODY_LIMIT } from '../http/bulk.ts';
 import { orgScope, staffCaller } from '../org/scope.ts';
 import {
   ClientTransferList,
@@ -21,8 +22,6 @@ import * as transfers from './transfers.service.ts';
 
 const errors = { 400: ErrorBody, 401: PlainText, 403: Type.Union([ErrorBody, PlainText]), 404: ErrorBody, 409: ErrorBody };
 
-/** MODULES 1: the bulk routes take bodies of up to 4 MiB. */
-export const BULK_BODY_LIMIT = 4 * 1024 * 1024;
 
 type IdRoute<Extra = object> = { Params: Static<typeof IdParams> } & Extra;
 

@@ -41,8 +41,8 @@ describe('POST /api/staff/payslips', () => {
     const ok = { org_id: soleil, employee_id: helene, period: '2027-01', gross: '2000', net_to_pay: '1500' };
     const cases: Array<[object, string]> = [
       [{ ...ok, org_id: undefined }, 'missing_org_id'],
-      [{ ...ok, org_id: 'soleil' }, 'invalid_org_id'],
-      [{ ...ok, org_id: UNKNOWN }, 'invalid_org_id'],
+      [{ ...ok, org_id: 'soleil' }, 'org_not_found'],
+      [{ ...ok, org_id: UNKNOWN }, 'org_not_found'],
       [{ ...ok, employee_id: undefined }, 'missing_employee_id'],
       [{ ...ok, employee_id: leonie }, 'invalid_employee_id'],
       [{ ...ok, org_id: lumiere }, 'invalid_employee_id'],
