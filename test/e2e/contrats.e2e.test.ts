@@ -2,20 +2,19 @@
  * The contract pages in a real browser (MODULES 10): an AGENT's day without the API, with the
  * keyboard, on a desktop and on a phone; a COMPTA who may not open them.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
 import { createOrg, member, type Person } from '../support/fixtures.ts';
 import { pdfText } from '../support/documents.ts';
-import { horizontalOverflow, launchBrowser, mailTo, screenshot, signedInPage, skipReason, startApp, tabTo, texts, focusedId } from './support.ts';
+import { horizontalOverflow, mailTo, screenshot, signedInPage, skipReason, startApp, suiteBrowser, type TestContext, tabTo, texts, focusedId } from './support.ts';
 
 const NBSP = '\u00a0';
 
 /** An organization with an agent, a COMPTA, two employees and three contracts made through the API. */
-async function organization(t: { after(fn: () => unknown): void }) {
+async function organization(t: TestContext) {
   const app = await startApp(t);
   const db = app.database.db;
   const orgId = await createOrg(db, 'Théâtre du Soleil', 'TDS001');
@@ -43,17 +42,11 @@ async function organization(t: { after(fn: () => unknown): void }) {
 }
 
 describe('contract pages in chromium', { skip: skipReason }, () => {
-  let browser: Browser;
-  before(async () => {
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-  });
+  const browser = suiteBrowser();
 
   it("should let an AGENT find a contract, create and edit a draft with its dates, add a note and get the PDF, with the keyboard", { timeout: 400_000 }, async (t) => {
     const { app, agent } = await organization(t);
-    const { page, errors } = await signedInPage(browser, app, agent, t);
+    const { page, errors } = await signedInPage(browser(), app, agent, t);
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'contrats-e2e-'));
     t.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -213,7 +206,7 @@ describe('contract pages in chromium', { skip: skipReason }, () => {
 
   it('should fit a phone: the grid, a contract and the form without sideways scrolling', async (t) => {
     const { app, agent } = await organization(t);
-    const { page, errors } = await signedInPage(browser, app, agent, t);
+    const { page, errors } = await signedInPage(browser(), app, agent, t);
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${app.url}/contrats`);
     assert.equal(await horizontalOverflow(page), 0);
@@ -231,7 +224,7 @@ describe('contract pages in chromium', { skip: skipReason }, () => {
 
   it('should neither offer nor open the contracts to a COMPTA', async (t) => {
     const { app, compta } = await organization(t);
-    const { page, errors } = await signedInPage(browser, app, compta, t);
+    const { page, errors } = await signedInPage(browser(), app, compta, t);
     await page.goto(`${app.url}/vos-acces`);
     assert.deepEqual(await texts(page, '.main-nav a'), ['Paie', 'Factures', 'Accès']);
     const response = await page.goto(`${app.url}/contrats`);

@@ -4,20 +4,20 @@
  * one, with the keyboard; an AGENT sees the payslips but neither is offered nor may open the
  * invoices; both pages fit a phone. The money is made through the staff APIs.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { moneyOrganizations } from '../support/money-fixtures.ts';
 import { formatDateFr } from '../../src/format/french.ts';
-import { horizontalOverflow, launchBrowser, screenshot, signedInPage, skipReason, startApp, texts } from './support.ts';
+import { horizontalOverflow, screenshot, signedInPage, skipReason, startApp, suiteBrowser, type TestContext, texts } from './support.ts';
 
 const NBSP = '\u00a0';
 const eur = (text: string) => `${text.replace(/ /g, NBSP)}${NBSP}€`;
 
-async function organization(t: { after(fn: () => unknown): void }) {
+async function organization(t: TestContext) {
   const app = await startApp(t);
   return { app, ...(await moneyOrganizations(app.app, app.database.db)) };
 }
@@ -42,17 +42,11 @@ async function downloadWithEnter(page: Page, dir: string): Promise<{ head: strin
 }
 
 describe('payslip and invoice pages in chromium', { skip: skipReason }, () => {
-  let browser: Browser;
-  before(async () => {
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-  });
+  const browser = suiteBrowser();
 
   it('should let a COMPTA read the invoices, contribution calls and transfers, open an invoice and a payslip PDF, with the keyboard', { timeout: 300_000 }, async (t) => {
     const { app, compta, invoices, payslips, executionDate } = await organization(t);
-    const { page, errors } = await signedInPage(browser, app, compta, t);
+    const { page, errors } = await signedInPage(browser(), app, compta, t);
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'money-e2e-'));
     t.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -127,7 +121,7 @@ describe('payslip and invoice pages in chromium', { skip: skipReason }, () => {
 
   it('should show an AGENT the payslips but neither offer nor open the invoices', async (t) => {
     const { app, agent } = await organization(t);
-    const { page, errors } = await signedInPage(browser, app, agent, t);
+    const { page, errors } = await signedInPage(browser(), app, agent, t);
     await page.goto(`${app.url}/paie`);
     assert.deepEqual(await texts(page, '.main-nav a'), ['Contrats', 'Paie', 'Accès']);
     assert.equal(await page.locator('.payslips tbody tr').count(), 3);
@@ -140,7 +134,7 @@ describe('payslip and invoice pages in chromium', { skip: skipReason }, () => {
 
   it('should fit a phone: the payslips and the invoices without sideways scrolling', async (t) => {
     const { app, compta } = await organization(t);
-    const { page, errors } = await signedInPage(browser, app, compta, t);
+    const { page, errors } = await signedInPage(browser(), app, compta, t);
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${app.url}/paie`);
     assert.equal(await horizontalOverflow(page), 0);

@@ -2,25 +2,18 @@
  * The pages in a real browser (CONTRACT 7): each scenario has its own app, database, SMTP
  * capture and browser context.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import type { Browser } from 'playwright-core';
 import { addMembership, createOrg, member, signedIn } from '../support/fixtures.ts';
 import {
-  activationLink, freePort, horizontalOverflow, launchBrowser, mailTo, screenshot, signInBrowser, skipReason, startApp, watchErrors,
+  activationLink, freePort, horizontalOverflow, mailTo, newPage, screenshot, skipReason, startApp, suiteBrowser,
 } from './support.ts';
 
 const LINK_SENT = "Si un compte existe pour cette adresse, un lien de connexion vient d'être envoyé.";
 
 describe('pages in chromium', { skip: skipReason }, () => {
-  let browser: Browser;
-  before(async () => {
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-  });
+  const browser = suiteBrowser();
 
   it('should let an administrator invite a new member through the form', async (t) => {
     const app = await startApp(t);
@@ -28,11 +21,7 @@ describe('pages in chromium', { skip: skipReason }, () => {
     const orgId = await createOrg(db, 'Compagnie Lumière', 'LUM001');
     const admin = await member(app.app, db, orgId, 'alice@example.com', 'ADMIN', { metadata: { first_name: 'Alice' } });
     await member(app.app, db, orgId, 'bruno@example.com', 'AGENT', { metadata: { first_name: 'Bruno' } });
-    const context = await browser.newContext();
-    t.after(() => context.close());
-    await signInBrowser(context, app, admin);
-    const page = await context.newPage();
-    const errors = watchErrors(page);
+    const { page, errors } = await newPage(browser(), t, { app, who: admin });
 
     await page.goto(`${app.url}/vos-acces`);
     assert.equal(await page.locator('h1').textContent(), 'Vos accès');
@@ -86,10 +75,7 @@ describe('pages in chromium', { skip: skipReason }, () => {
     assert.equal(invite.json().message, 'Invitation envoyée');
     const link = activationLink(await mailTo(app.smtp, 'nina@example.com', 'Activez votre compte'));
 
-    const context = await browser.newContext();
-    t.after(() => context.close());
-    const page = await context.newPage();
-    const errors = watchErrors(page);
+    const { page, errors } = await newPage(browser(), t);
     await page.goto(link);
     await page.locator('#status', { hasText: 'Votre compte est activé. Redirection vers vos accès…' }).waitFor();
     const confirmedAt = Date.now();
@@ -110,7 +96,7 @@ describe('pages in chromium', { skip: skipReason }, () => {
     assert.equal(list.json().items.find((i: { email: string }) => i.email === 'nina@example.com').activated, true);
 
     // The same link a second time: the API's message, and a way to ask for a new link.
-    const second = await (await browser.newContext()).newPage();
+    const second = await (await browser().newContext()).newPage();
     t.after(() => second.context().close());
     await second.goto(link);
     await second.locator('#status', { hasText: 'Ce lien est invalide, expiré ou déjà utilisé. Demandez un nouveau lien.' }).waitFor();
@@ -136,11 +122,7 @@ describe('pages in chromium', { skip: skipReason }, () => {
     const zoe = await member(app.app, db, beta, 'zoe@example.com', 'COMPTA', { metadata: { first_name: 'Zoé' } });
     const staff = await signedIn(app.app, db, 'staff@example.com', { staff: 'STAFF', metadata: { first_name: 'Sam' } });
 
-    const context = await browser.newContext();
-    t.after(() => context.close());
-    await signInBrowser(context, app, staff);
-    const page = await context.newPage();
-    const errors = watchErrors(page);
+    const { page, errors } = await newPage(browser(), t, { app, who: staff });
     await page.goto(`${app.url}/vos-acces`);
     assert.equal(await page.locator('#current-org-name').textContent(), 'Vue globale : toutes les organisations');
     assert.equal(await page.locator('#members').count(), 0);
@@ -224,11 +206,7 @@ describe('pages in chromium', { skip: skipReason }, () => {
     const other = await createOrg(db, 'Ancienne Compagnie');
     await addMembership(db, other, agent.userId, 'COMPTA', { revoked: true });
 
-    const context = await browser.newContext();
-    t.after(() => context.close());
-    await signInBrowser(context, app, agent);
-    const page = await context.newPage();
-    const errors = watchErrors(page);
+    const { page, errors } = await newPage(browser(), t, { app, who: agent });
     await page.goto(`${app.url}/vos-acces`);
     const rows = await page.locator('#own tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim())));
     assert.deepEqual(rows, [
@@ -257,10 +235,7 @@ describe('pages in chromium', { skip: skipReason }, () => {
     const db = app.database.db;
     const orgId = await createOrg(db, 'Compagnie Lumière');
     await member(app.app, db, orgId, 'alice@example.com', 'ADMIN');
-    const context = await browser.newContext();
-    t.after(() => context.close());
-    const page = await context.newPage();
-    const errors = watchErrors(page);
+    const { page, errors } = await newPage(browser(), t);
     await page.goto(`${app.url}/login`);
     assert.equal(await page.evaluate(() => document.activeElement?.id), 'email', 'the field has the focus');
     // Its focus ring is blue, not the orange or red of an error.
@@ -314,10 +289,7 @@ describe('pages in chromium', { skip: skipReason }, () => {
     await new Promise<void>((resolve) => evil.listen(evilPort, '127.0.0.1', resolve));
     t.after(() => new Promise((resolve) => evil.close(resolve)));
 
-    const context = await browser.newContext();
-    t.after(() => context.close());
-    await signInBrowser(context, app, admin);
-    const page = await context.newPage();
+    const { page } = await newPage(browser(), t, { app, who: admin });
     await page.goto(`http://localhost:${evilPort}/`);
     const [response] = await Promise.all([
       page.waitForResponse((r) => r.url() === `${app.url}/api/access` && r.request().method() === 'POST'),
@@ -338,11 +310,7 @@ describe('pages in chromium', { skip: skipReason }, () => {
     const longEmail = `${'tres.long.prenom.nom'.repeat(5)}@${'sous-domaine'.repeat(4)}.example.com`;
     await member(app.app, db, orgId, longEmail, 'AGENT', { metadata: { first_name: longName } });
     await member(app.app, db, orgId, 'bruno@example.com', 'COMPTA', { metadata: { first_name: 'Bruno' } });
-    const context = await browser.newContext();
-    t.after(() => context.close());
-    await signInBrowser(context, app, admin);
-    const page = await context.newPage();
-    const errors = watchErrors(page);
+    const { page, errors } = await newPage(browser(), t, { app, who: admin });
     await page.goto(`${app.url}/vos-acces`);
     const row = page.locator(`#members tr[data-email="${longEmail}"]`);
     assert.equal(await row.locator('td.name .clip').getAttribute('title'), longName, 'the full name in a tooltip');
@@ -373,11 +341,7 @@ describe('pages in chromium', { skip: skipReason }, () => {
     const orgId = await createOrg(db, 'Compagnie Lumière', 'LUM001');
     const admin = await member(app.app, db, orgId, 'alice@example.com', 'ADMIN', { metadata: { first_name: 'Alice' } });
     for (let i = 1; i <= 9; i++) await member(app.app, db, orgId, `membre${i}@example.com`, 'AGENT');
-    const context = await browser.newContext();
-    t.after(() => context.close());
-    await signInBrowser(context, app, admin);
-    const page = await context.newPage();
-    const errors = watchErrors(page);
+    const { page, errors } = await newPage(browser(), t, { app, who: admin });
     await page.goto(`${app.url}/vos-acces`);
     assert.equal(await page.locator('#members tbody tr').count(), 10);
 
@@ -423,11 +387,7 @@ describe('pages in chromium', { skip: skipReason }, () => {
     const gone = await member(app.app, db, tds, 'gone@tds.example', 'AGENT');
     await db.updateTable('organization_members').set({ revoked: true, revoked_at: new Date() }).where('user_id', '=', gone.userId).execute();
     const staff = await signedIn(app.app, db, 'staff@example.com', { staff: 'SUPER_STAFF', metadata: { first_name: 'Sam' } });
-    const context = await browser.newContext();
-    t.after(() => context.close());
-    await signInBrowser(context, app, staff);
-    const page = await context.newPage();
-    const errors = watchErrors(page);
+    const { page, errors } = await newPage(browser(), t, { app, who: staff });
     await page.goto(`${app.url}/vos-acces`);
     assert.doesNotMatch(await page.locator('main').innerText(), /membre d'aucune organisation/);
     await screenshot(page, 'vos-acces-staff-global');
@@ -488,11 +448,7 @@ describe('pages in chromium', { skip: skipReason }, () => {
     await member(app.app, db, orgId, 'alice@example.com', 'ADMIN');
     const agent = await member(app.app, db, orgId, 'agent@example.com', 'AGENT');
     await db.updateTable('organization_members').set({ revoked: true, revoked_at: new Date() }).where('user_id', '=', agent.userId).execute();
-    const context = await browser.newContext();
-    t.after(() => context.close());
-    await signInBrowser(context, app, agent);
-    const page = await context.newPage();
-    const errors = watchErrors(page);
+    const { page, errors } = await newPage(browser(), t, { app, who: agent });
     await page.goto(`${app.url}/vos-acces`);
     const notice = page.locator('#revoked-notice');
     assert.match(await notice.innerText(), /Votre accès à Compagnie Lumière a été révoqué le \d\d\/\d\d\/\d{4} \d\d:\d\d par un administrateur de cette organisation\./);
@@ -511,11 +467,7 @@ describe('pages in chromium', { skip: skipReason }, () => {
     const db = app.database.db;
     const orgId = await createOrg(db, 'Théâtre du Soleil', 'TDS001');
     const admin = await member(app.app, db, orgId, 'alice@example.com', 'ADMIN');
-    const context = await browser.newContext();
-    t.after(() => context.close());
-    await signInBrowser(context, app, admin);
-    const page = await context.newPage();
-    const errors = watchErrors(page);
+    const { page, errors } = await newPage(browser(), t, { app, who: admin });
 
     // A reload of /activate (the token gone from the address) while signed in.
     await page.goto(`${app.url}/activate`);
@@ -548,10 +500,7 @@ describe('pages in chromium', { skip: skipReason }, () => {
 
   it('should keep /docs working under the Content-Security-Policy', async (t) => {
     const app = await startApp(t);
-    const context = await browser.newContext();
-    t.after(() => context.close());
-    const page = await context.newPage();
-    const errors = watchErrors(page);
+    const { page, errors } = await newPage(browser(), t);
     const response = await page.goto(`${app.url}/docs`);
     assert.match(response?.headers()['content-security-policy'] ?? '', /script-src 'self'/);
     await page.locator('.swagger-ui .info .title', { hasText: 'payroll-access' }).waitFor();

@@ -4,18 +4,17 @@
  * transfer batch, downloads its SEPA file and marks it executed; with the keyboard, on a
  * desktop and on a phone. A client ADMIN may not open them.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import type { Browser } from 'playwright-core';
 import { createOrg, member, signedIn, type Person } from '../support/fixtures.ts';
 import { IBAN, OPERATOR_ENV } from '../payslips/support.ts';
-import { horizontalOverflow, launchBrowser, mailTo, screenshot, signedInPage, skipReason, startApp, tabTo, texts, focusedId } from './support.ts';
+import { horizontalOverflow, mailTo, screenshot, signedInPage, skipReason, startApp, suiteBrowser, type TestContext, tabTo, texts, focusedId } from './support.ts';
 
 const NBSP = '\u00a0';
 
 /** Two organizations whose salaries the operator pays; March invoices and payslips made through the staff APIs. */
-async function payroll(t: { after(fn: () => unknown): void }) {
+async function payroll(t: TestContext) {
   const app = await startApp(t, OPERATOR_ENV);
   const db = app.database.db;
   const soleil = await createOrg(db, 'Théâtre du Soleil', 'TDS001');
@@ -56,17 +55,11 @@ async function payroll(t: { after(fn: () => unknown): void }) {
 const todayFr = () => new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', day: '2-digit', month: '2-digit', year: 'numeric' }).format(new Date());
 
 describe('staff money pages in chromium', { skip: skipReason }, () => {
-  let browser: Browser;
-  before(async () => {
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-  });
+  const browser = suiteBrowser();
 
   it("should let staff notify a month's invoices and see each result, then pay payslips by a SEPA batch, with the keyboard", { timeout: 400_000 }, async (t) => {
     const { app, staff, soleilInvoice, lumiereInvoice } = await payroll(t);
-    const { page, errors } = await signedInPage(browser, app, staff, t);
+    const { page, errors } = await signedInPage(browser(), app, staff, t);
 
     // Every organization's invoices, newest number first, in French; no active organization needed.
     await page.goto(`${app.url}/staff/facturation`);
@@ -167,7 +160,7 @@ describe('staff money pages in chromium', { skip: skipReason }, () => {
 
   it('should mark a payslip taken meanwhile (409 payslip_unavailable) in its row, and cancel a batch after a confirmation', async (t) => {
     const { app, staff, soleil } = await payroll(t);
-    const { page, errors } = await signedInPage(browser, app, staff, t);
+    const { page, errors } = await signedInPage(browser(), app, staff, t);
     await page.goto(`${app.url}/staff/virements?org_id=${soleil}`);
     assert.deepEqual(await texts(page, '#payslip-table tbody td[data-label="Salarié"]'), ['Marc Dupont', 'Hélène Lefèvre']);
     await page.locator('#select-all').check();
@@ -196,7 +189,7 @@ describe('staff money pages in chromium', { skip: skipReason }, () => {
 
   it('should fit a phone: both pages without sideways scrolling', async (t) => {
     const { app, staff } = await payroll(t);
-    const { page, errors } = await signedInPage(browser, app, staff, t);
+    const { page, errors } = await signedInPage(browser(), app, staff, t);
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${app.url}/staff/facturation`);
     assert.equal(await horizontalOverflow(page), 0);
@@ -209,7 +202,7 @@ describe('staff money pages in chromium', { skip: skipReason }, () => {
 
   it('should neither offer nor open the staff pages to a client ADMIN', async (t) => {
     const { app, admin } = await payroll(t);
-    const { page, errors } = await signedInPage(browser, app, admin, t);
+    const { page, errors } = await signedInPage(browser(), app, admin, t);
     await page.goto(`${app.url}/vos-acces`);
     assert.deepEqual(await texts(page, '.main-nav a'), ['Contrats', 'Paie', 'Factures', 'Accès']);
     for (const path of ['/staff/facturation', '/staff/virements']) {

@@ -3,11 +3,12 @@
  * free port of 127.0.0.1 (with `PUBLIC_URL` set to that address, so the links in e-mails
  * open in the browser) and a real SMTP capture server fed by the mail worker.
  */
+import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { build, type TestApp } from '../helper.ts';
 import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '../support/smtp.ts';
 import type { Person } from '../support/fixtures.ts';
@@ -31,6 +32,18 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+/** The suite's browser, launched before its tests and closed after them: call it in the `describe`, read it in the tests. */
+export function suiteBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  before(async () => {
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+  return () => browser!;
+}
+
 /** A port nobody listens on right now. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -49,7 +62,7 @@ export interface RunningApp extends TestApp {
   smtp: TestSmtpServer;
 }
 
-type TestContext = { after(fn: () => unknown): void };
+export type TestContext = { after(fn: () => unknown): void };
 
 /** The app with a fresh database, listening, its mail worker delivering to a capture server; `env` adds variables (`OPERATOR_IBAN`…). */
 export async function startApp(t: TestContext, env: Record<string, string> = {}): Promise<RunningApp> {
@@ -120,14 +133,28 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
 }
 
+/**
+ * A new browser context (closed after the test), with `options`, signed in as `as.who` when given,
+ * its page, and the page's console errors.
+ */
+export async function newPage(
+  browser: Browser,
+  t: TestContext,
+  as?: { app: RunningApp; who: Person },
+  options: BrowserContextOptions = {},
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext(options);
+  t.after(() => context.close());
+  if (as) await signInBrowser(context, as.app, as.who);
+  const page = await context.newPage();
+  return { context, page, errors: watchErrors(page) };
+}
+
 /** A French browser context signed in as `who` (downloads allowed), its page, and the page's console errors. */
 export async function signedInPage(browser: Browser, app: RunningApp, who: Person, t: TestContext): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ locale: 'fr-FR', acceptDownloads: true });
-  t.after(() => context.close());
-  await signInBrowser(context, app, who);
-  const page = await context.newPage();
+  const { page, errors } = await newPage(browser, t, { app, who }, { locale: 'fr-FR', acceptDownloads: true });
   page.setDefaultTimeout(30_000);
-  return { page, errors: watchErrors(page) };
+  return { page, errors };
 }
 
 /** The text of every element `selector` matches, its white space collapsed. */
