@@ -30,6 +30,11 @@ declare module 'fastify' {
     /** The route needs no session (sign-in, signed file links). */
     public?: boolean;
     /**
+     * A page whose refused callers (403) are sent to another page rather than shown the refusal:
+     * a member who opens the staff team's page goes to their own accesses.
+     */
+    refusedPage?: string;
+    /**
      * Where the organization comes from when SPEC 4.3 resolves none (see `OrgFallback`). Set
      * on a `staff` route, it gives the route an organization scope too.
      * @default 'staffSettings'

@@ -6,6 +6,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { isDatabaseUnavailable } from '../db/errors.ts';
 import { AppError } from '../http/errors.ts';
 import { setActiveOrgCookie } from '../org/active-org-cookie.ts';
+import { gatedCaller, staffCaller } from '../org/scope.ts';
 import assetRoutes from './assets.ts';
 import { html } from '../format/html.ts';
 import { renderPage } from './layout.ts';
@@ -69,6 +70,8 @@ export default async function pagesRoutes(fastify: FastifyInstance): Promise<voi
     // other (400 `no_active_org`, 404 `not_found`, 409) with the API's status and French message.
     if (error instanceof AppError && error.status < 500) {
       if (error.status === 401) return reply.redirect('/login');
+      const { refusedPage } = request.routeOptions.config;
+      if (error.status === 403 && refusedPage) return reply.redirect(refusedPage);
       if (error.plainText !== undefined) return reply.code(error.status).type('text/plain; charset=utf-8').send(error.plainText);
       return sendHtml(reply, errorPage(error.userMessage ?? 'Cette page ne peut pas être affichée.'), error.status);
     }
@@ -93,17 +96,15 @@ export default async function pagesRoutes(fastify: FastifyInstance): Promise<voi
   fastify.get('/activate', hidden, async (_request, reply) => sendHtml(reply, activatePage()));
 
   // The staff team (SPEC 2.3): staff only; anyone else is sent to their own accesses.
-  fastify.get('/staff/equipe', hidden, async (request, reply) => {
-    const caller = request.caller;
-    if (!caller) return reply.redirect('/login');
-    if (!caller.isStaff) return reply.redirect('/vos-acces');
+  fastify.get('/staff/equipe', { ...hidden, config: { gate: 'staff', refusedPage: '/vos-acces' } }, async (request, reply) => {
+    const caller = staffCaller(request);
     const nav = renderNav(navFor(caller, undefined), '/staff/equipe');
     return sendHtml(reply, renderStaffTeam(caller, await loadStaffTeam(db), config.mailTimezone, nav));
   });
 
-  fastify.get('/vos-acces', hidden, async (request, reply) => {
-    const caller = request.caller;
-    if (!caller) return reply.redirect('/login');
+  // Any signed-in caller: what they may see is decided inside, by SPEC 4.1's rules.
+  fastify.get('/vos-acces', { ...hidden, config: { gate: 'signedIn' } }, async (request, reply) => {
+    const caller = gatedCaller(request);
     const view = await loadVosAcces(db, request, caller);
     if (view.restoreOrgCookie && view.org) setActiveOrgCookie(reply, view.org.id, config.secureCookies);
     const nav = renderNav(navFor(caller, await membershipOfRequest(db, request)), '/vos-acces');
