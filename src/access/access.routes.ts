@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { listAccessEvents } from '../audit/audit.repository.ts';
-import { ErrorBody, OkMessage, PlainText } from '../http/schemas.ts';
+import { OkMessage, errorResponses } from '../http/schemas.ts';
 import { requestScope } from '../org/scope.ts';
 import { AccessEventsPage, AccessEventsQuery, AccessList, AddMemberBody, UserIdParams } from '../schemas/access.ts';
 import { addMember, createAccess, MESSAGES, parseMemberInput, resendInvitation, revokeMember, type AccessContext } from './access.service.ts';
@@ -15,7 +15,7 @@ import { readScope } from '../org/scope-reader.ts';
 import { readListScope } from './list-scope.ts';
 import { globalMemberListStream, orgMemberListBody } from './member-list.ts';
 
-const errors = { 400: ErrorBody, 401: PlainText, 403: Type.Union([ErrorBody, PlainText]), 404: ErrorBody, 409: ErrorBody, 500: ErrorBody };
+const errors = errorResponses(409, 500);
 
 export default async function accessRoutes(fastify: FastifyInstance): Promise<void> {
   fastify.decorateRequest('accessListJson', null);

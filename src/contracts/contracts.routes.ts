@@ -3,9 +3,9 @@
  * `/api/staff/contrats`: every organization, salaries by date, the signed PDF.
  */
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
 import { sendJsonPage } from '../http/list.ts';
-import { ErrorBody, IdParams, PlainText, useFieldErrors } from '../http/schemas.ts';
+import { ErrorBody, IdParams, useFieldErrors, errorResponses, type IdRoute } from '../http/schemas.ts';
 import { orgScope, staffCaller } from '../org/scope.ts';
 import { readScope } from '../org/scope-reader.ts';
 import {
@@ -28,9 +28,7 @@ import {
 import * as contracts from './contracts.service.ts';
 import { memberGridJson, readGridScope } from './grid-scope.ts';
 
-const errors = { 400: ErrorBody, 401: PlainText, 403: Type.Union([ErrorBody, PlainText]), 404: ErrorBody, 409: ErrorBody };
-
-type IdRoute<Extra = object> = { Params: Static<typeof IdParams> } & Extra;
+const errors = errorResponses(409);
 
 export default async function contractsRoutes(fastify: FastifyInstance): Promise<void> {
   const { db, config } = fastify;

@@ -1,12 +1,12 @@
 /** Contribution calls (MODULES 6): `POST /api/staff/cotisations` (staff), `GET /api/cotisations` (money set). */
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
-import { ErrorBody, PlainText, useFieldErrors } from '../http/schemas.ts';
+import type { Static } from '@sinclair/typebox';
+import { useFieldErrors, errorResponses } from '../http/schemas.ts';
 import { orgScope, staffCaller } from '../org/scope.ts';
 import { ContributionCall, ContributionCallBody, ContributionCallList, ContributionListQuery } from '../schemas/invoices.ts';
 import * as contributions from './contributions.service.ts';
 
-const errors = { 400: ErrorBody, 401: PlainText, 403: Type.Union([ErrorBody, PlainText]), 404: ErrorBody };
+const errors = errorResponses();
 
 export default async function contributionsRoutes(fastify: FastifyInstance): Promise<void> {
   const { db } = fastify;

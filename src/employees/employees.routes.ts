@@ -1,12 +1,12 @@
 /** `/api/salaries` (MODULES 3): read by every role, written by the contract set. */
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
-import { ErrorBody, IdParams, PlainText, useFieldErrors } from '../http/schemas.ts';
+import type { Static } from '@sinclair/typebox';
+import { IdParams, useFieldErrors, errorResponses } from '../http/schemas.ts';
 import { orgScope } from '../org/scope.ts';
 import { Employee, EmployeeBody, EmployeeList, EmployeeListQuery } from '../schemas/employees.ts';
 import { createEmployee, editEmployee, listEmployees } from './employees.service.ts';
 
-const errors = { 400: ErrorBody, 401: PlainText, 403: Type.Union([ErrorBody, PlainText]), 404: ErrorBody };
+const errors = errorResponses();
 
 export default async function employeesRoutes(fastify: FastifyInstance): Promise<void> {
   const { db } = fastify;

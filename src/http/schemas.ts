@@ -1,5 +1,5 @@
 /** Schemas shared by every route. */
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifySchemaValidationError } from 'fastify';
 import { fieldErrors } from './errors.ts';
 import { lastProperty, textRuleError } from './text-rule.ts';
@@ -15,6 +15,25 @@ export const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 
 /** SPEC 7: the plain-text 401 `Unauthorized` and 403 `Forbidden`. */
 export const PlainText = Type.String({ description: 'plain text: `Unauthorized` or `Forbidden`' });
+
+/** A route whose path names one resource (`/…/:id`), with what else it takes. */
+export type IdRoute<Extra = object> = { Params: Static<typeof IdParams> } & Extra;
+
+/**
+ * The error answers of a route, for its OpenAPI `response`: 400 and 404 in the error shape, 401
+ * plain text and 403 plain or in the error shape (SPEC 7), and each status of `more` (409, 413…)
+ * in the error shape.
+ * @example response: { 200: Contract, ...errorResponses(409) }
+ */
+export function errorResponses(...more: number[]) {
+  return {
+    400: ErrorBody,
+    401: PlainText,
+    403: Type.Union([ErrorBody, PlainText]),
+    404: ErrorBody,
+    ...Object.fromEntries(more.map((status) => [status, ErrorBody])),
+  };
+}
 
 /** `{ ok: true, message }`: the answer of a change that returns nothing else. */
 export const OkMessage = Type.Object({ ok: Type.Literal(true), message: Type.String() });

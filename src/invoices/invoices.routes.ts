@@ -3,9 +3,9 @@
  * bulk notification) and the client's `/api/factures`, gated on the money set.
  */
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
 import { BULK_BODY_LIMIT } from '../http/bulk.ts';
-import { ErrorBody, IdParams, PlainText, useFieldErrors } from '../http/schemas.ts';
+import { IdParams, useFieldErrors, errorResponses, type IdRoute } from '../http/schemas.ts';
 import { orgScope, staffCaller } from '../org/scope.ts';
 import {
   BulkCreateBody,
@@ -21,9 +21,7 @@ import {
 } from '../schemas/invoices.ts';
 import * as invoices from './invoices.service.ts';
 
-const errors = { 400: ErrorBody, 401: PlainText, 403: Type.Union([ErrorBody, PlainText]), 404: ErrorBody, 409: ErrorBody, 413: ErrorBody };
-
-type IdRoute<Extra = object> = { Params: Static<typeof IdParams> } & Extra;
+const errors = errorResponses(409, 413);
 
 export default async function invoicesRoutes(fastify: FastifyInstance): Promise<void> {
   const { db } = fastify;

@@ -3,15 +3,13 @@
  * the staff's `/api/staff/payslips`: publish, attach the PDF, list what a transfer may pay.
  */
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
-import { ErrorBody, IdParams, PlainText, useFieldErrors } from '../http/schemas.ts';
+import type { Static } from '@sinclair/typebox';
+import { ErrorBody, IdParams, useFieldErrors, errorResponses, type IdRoute } from '../http/schemas.ts';
 import { orgScope, staffCaller } from '../org/scope.ts';
 import { Payslip, PayslipBody, PayslipConflictBody, PayslipList, PayslipListQuery, SignedUrl } from '../schemas/payslips.ts';
 import * as payslips from './payslips.service.ts';
 
-const errors = { 400: ErrorBody, 401: PlainText, 403: Type.Union([ErrorBody, PlainText]), 404: ErrorBody, 409: ErrorBody };
-
-type IdRoute<Extra = object> = { Params: Static<typeof IdParams> } & Extra;
+const errors = errorResponses(409);
 
 export default async function payslipsRoutes(fastify: FastifyInstance): Promise<void> {
   const { db } = fastify;

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { hasUnsafeCharacters } from '../http/input.ts';
-import { ErrorBody, OkMessage, PlainText } from '../http/schemas.ts';
+import { OkMessage, errorResponses } from '../http/schemas.ts';
 import { clearActiveOrgCookies, setActiveOrgCookie } from '../org/active-org-cookie.ts';
 import { clearSavedActiveOrg, searchOrganizations } from '../org/org.repository.ts';
 import { staffCaller } from '../org/scope.ts';
@@ -13,7 +13,7 @@ import { levelToCreate, revokeStaff, selectActiveOrg } from './staff-team.servic
 import { staffErrors } from './staff.errors.ts';
 import { listStaffUsers } from './staff.repository.ts';
 
-const errors = { 400: ErrorBody, 401: PlainText, 403: Type.Union([ErrorBody, PlainText]), 404: ErrorBody };
+const errors = errorResponses();
 
 export default async function staffRoutes(fastify: FastifyInstance): Promise<void> {
   const { db, config, mail } = fastify;

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
-import { ErrorBody, IdParams, PlainText, useFieldErrors } from '../http/schemas.ts';
+import { ErrorBody, IdParams, useFieldErrors, errorResponses, type IdRoute } from '../http/schemas.ts';
 import { BULK_BODY_LIMIT } from '../http/bulk.ts';
 import { orgScope, staffCaller } from '../org/scope.ts';
 import {
@@ -20,10 +20,8 @@ import {
 import { AvailableList, AvailableQuery } from '../schemas/payslips.ts';
 import * as transfers from './transfers.service.ts';
 
-const errors = { 400: ErrorBody, 401: PlainText, 403: Type.Union([ErrorBody, PlainText]), 404: ErrorBody, 409: ErrorBody };
+const errors = errorResponses(409);
 
-
-type IdRoute<Extra = object> = { Params: Static<typeof IdParams> } & Extra;
 
 export default async function transfersRoutes(fastify: FastifyInstance): Promise<void> {
   const { db, config } = fastify;
