@@ -19,16 +19,9 @@ import { acquireDataDirLock, DataDirBusyError, type DataDirLock } from './db/dat
 import { keepNewFilesPrivate } from './db/private-files.ts';
 import controlSocket, { controlSocketPath } from './cli/control-socket.ts';
 import { redactFileSignature } from './files/signed-url.ts';
+import { LOG_REDACTION } from './http/log-redaction.ts';
 import app, { appOptions } from './app.ts';
 
-/**
- * What never reaches the logs: session cookies, tokens, authorization headers, in any
- * `headers` object logged. A request or a reply is logged through Fastify's serializers
- * (method, url, host, addresses; status code), which write no header at all, and pino
- * redacts what a serializer returned: paths under `req` or `res` would match nothing, yet
- * cost every request line a redaction pass. test/ops/server.test.ts sends each secret.
- */
-const LOG_REDACT = ['headers.cookie', 'headers.authorization', 'headers["x-api-key"]', 'headers["set-cookie"]'];
 
 /** A request as Fastify logs it (method, url, host, address), a signed file URL's `sig` redacted. */
 function loggedRequest(request: FastifyRequest) {
@@ -102,7 +95,7 @@ async function start(config: Config): Promise<void> {
 
   const server = Fastify({
     ...appOptions(config),
-    logger: { level: config.logLevel, redact: { paths: LOG_REDACT, censor: '[redacted]' }, serializers: { req: loggedRequest } },
+    logger: { level: config.logLevel, redact: LOG_REDACTION, serializers: { req: loggedRequest } },
     logController: new OneLinePerRequest(),
     // Once shutdown starts, new requests get 503 while those in flight finish.
     return503OnClosing: true,
