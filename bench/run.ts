@@ -492,20 +492,34 @@ async function main(): Promise<number> {
 
     const orgFilter = args.orgs ? new Set(args.orgs.split(',').map(Number)) : null;
     if (orgFilter) data.orgs = data.orgs.filter((org) => orgFilter.has(org.members));
-    if (only.has('get')) await getScenarios(database.url, data);
-    if (only.has('global')) await globalScenario(database.url, data);
+    const file = path.join(RESULTS, `${args.out ?? (quick ? 'quick' : 'latest')}.json`);
+    // Each scenario's figures are written as soon as it ends; one that fails is recorded as
+    // failed and the others still run, so that no figure measured is thrown away.
+    const scenario = async (name: string, run: () => Promise<void>) => {
+      if (!only.has(name)) return;
+      try {
+        await run();
+      } catch (error) {
+        killChildren();
+        problem(`scenario ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+        results.push({ scenario: name, rps: null, p50_ms: null, p99_ms: null, limit_rps: null, ratio: null, failed: true });
+      }
+      fs.mkdirSync(RESULTS, { recursive: true });
+      fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+    };
+    await scenario('get', () => getScenarios(database.url, data));
+    await scenario('global', () => globalScenario(database.url, data));
     // POST before the modules, as in every earlier run (resetting its invitations deletes
     // accounts, which had to scan the million contracts' `created_by` until that column went).
-    if (only.has('post')) await postScenarios(database.url, data, client);
+    await scenario('post', () => postScenarios(database.url, data, client));
     if (['grid', 'pdf', 'files'].some((name) => only.has(name))) {
       const modules = await seedModules(client, data, contracts);
-      if (only.has('grid')) await gridScenario(database.url, modules);
-      if (only.has('pdf')) await pdfScenario(database.url, modules);
-      if (only.has('files')) await filesScenario(database.url, modules);
+      await scenario('grid', () => gridScenario(database.url, modules));
+      await scenario('pdf', () => pdfScenario(database.url, modules));
+      await scenario('files', () => filesScenario(database.url, modules));
     }
-    if (only.has('billing')) await billingScenario(database.url, data.staffCookie, client);
+    await scenario('billing', () => billingScenario(database.url, data.staffCookie, client));
 
-    const file = path.join(RESULTS, `${args.out ?? (quick ? 'quick' : 'latest')}.json`);
     fs.mkdirSync(RESULTS, { recursive: true });
     fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
     const report = [
