@@ -139,7 +139,7 @@ const MODULE_RULES: RouteRule[] = [
   {
     name: 'POST /api/staff/payslips',
     readsBody: false,
-    payload: (f) => ({ org_id: f.org, employee_id: f.employee, period: '2027-01', gross: '2000', net_to_pay: '1500' }),
+    payload: (f) => ({ org_id: f.org, employee_id: f.employee, period: '2027-03', gross: '2000', net_to_pay: '1500' }),
     expect: staffOnlyWith(201),
   },
   { name: 'PUT /api/staff/payslips/:payslip/pdf', readsBody: false, payload: () => PDF, expect: staffOnlyWith(200) },
@@ -191,7 +191,8 @@ async function makeFixtures(app: FastifyInstance, orgId: string, agent: Person, 
     const payslip = await insertNewPayslip(change, actor.caller, payslipOf);
     const payslipPdf = await app.files.put(change.trx, { content: PDF, contentType: 'application/pdf', filename: 'bulletin.pdf', orgId });
     await change.trx.updateTable('payslips').set({ pdf_id: payslipPdf }).where('id', '=', payslip).execute();
-    const paid = await insertNewPayslip(change, actor.caller, payslipOf);
+    // One payslip an employee and month (issue 32 H): the one a batch holds is February's.
+    const paid = await insertNewPayslip(change, actor.caller, { ...payslipOf, period: '2027-02' });
     const batch = await insertNewTransfer(change, actor.caller, [paid], todayInFrance());
     const [invoice] = await insertInvoiceBulk(change, null, { invoice_type: 'paie_mensuelle', payment_method: 'virement', period_label: 'Confidentiel', invoices: [{ org_id: orgId, lines: INVOICE_LINES }] });
     return { org: orgId, employee: employee.id, contract, signed, payslip, batch, invoice: invoice!.id };
