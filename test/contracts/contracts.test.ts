@@ -622,3 +622,16 @@ describe('POST /api/generate-contract-pdf', () => {
     assert.equal((await db.selectFrom('contracts').select('generated_pdf_id').where('id', '=', id).executeTakeFirstOrThrow()).generated_pdf_id, c);
   });
 });
+
+describe('an employee renamed', () => {
+  it("should be found on their contracts by the new name only (employees tell contracts through whenEmployeeRenamed)", async (t) => {
+    const { agent, call, helene } = await setup(t);
+    const created = (await call(agent, 'POST', '/api/contrats', cddu(helene))).json().contract_number as string;
+    const found = async (q: string) => (await call(agent, 'GET', `/api/contrats?q=${encodeURIComponent(q)}`)).json().items.map((c: { contract_number: string }) => c.contract_number);
+    assert.deepEqual(await found('lefevre'), [created]);
+    assert.equal((await call(agent, 'PATCH', `/api/salaries/${helene}`, { last_name: 'Dupré' })).statusCode, 200);
+    assert.deepEqual(await found('dupre'), [created]);
+    assert.deepEqual(await found('lefevre'), []);
+    assert.deepEqual(await found('helene dupre'), [created]);
+  });
+});
