@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { build } from '../helper.ts';
-import { createOrg, member, outbox, signedIn, type Person } from '../support/fixtures.ts';
+import { cddu, createOrg, member, outbox, signedIn, type Person } from '../support/fixtures.ts';
 import { pdfText } from '../support/documents.ts';
 import { numberingYear } from '../../src/format/calendar.ts';
 import { replaceGeneratedPdf } from '../../src/contracts/contracts.repository.ts';
@@ -26,20 +26,6 @@ async function setup(t: Parameters<typeof build>[0]) {
   return { app, db, orgId, otherId, agent, outsider, staff, call, employee, helene };
 }
 
-const cddu = (employee_id: string, extra: object = {}) => ({
-  employee_id,
-  kind: 'CDDU',
-  job_title: 'Comédienne',
-  show_title: 'Les Misérables',
-  idcc: '3090',
-  start_date: '2027-03-01',
-  end_date: '2027-03-31',
-  dates: [
-    { date: '2027-03-02', nature: 'repetition', quantity: 1, amount: '180' },
-    { date: '2027-03-20', nature: 'representation', quantity: '2', amount: 462.4 },
-  ],
-  ...extra,
-});
 
 describe('POST /api/contrats', () => {
   it('should create a numbered draft with its dates and their total', async (t) => {

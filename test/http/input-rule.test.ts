@@ -5,7 +5,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { build } from '../helper.ts';
-import { createOrg, member, signedIn, type Person } from '../support/fixtures.ts';
+import { cddu, createOrg, member, signedIn, type Person } from '../support/fixtures.ts';
 
 async function setup(t: Parameters<typeof build>[0]) {
   const { app, database } = await build(t);
@@ -26,16 +26,6 @@ async function setup(t: Parameters<typeof build>[0]) {
   return { app, db, orgId, agent, compta, staff, call, employee };
 }
 
-const cddu = (employee_id: string, extra: object = {}) => ({
-  employee_id,
-  kind: 'CDDU',
-  job_title: 'Comédienne',
-  show_title: 'Les Misérables',
-  idcc: '3090',
-  start_date: '2027-03-01',
-  end_date: '2027-03-31',
-  ...extra,
-});
 
 const cursorOf = (values: unknown[]) => Buffer.from(JSON.stringify(values)).toString('base64url');
 

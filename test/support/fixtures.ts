@@ -78,3 +78,19 @@ export function linkToken(body: string, type: 'invite' | 'magiclink' = 'invite')
   if (!match) throw new Error(`no ${type} link in: ${body.slice(0, 300)}`);
   return decodeURIComponent(match[1]!);
 }
+
+/** A CDDU's body for `POST /api/contrats`: March 2027, two dated amounts (642.40 in all). */
+export const cddu = (employee_id: string, extra: object = {}) => ({
+  employee_id,
+  kind: 'CDDU',
+  job_title: 'Comédienne',
+  show_title: 'Les Misérables',
+  idcc: '3090',
+  start_date: '2027-03-01',
+  end_date: '2027-03-31',
+  dates: [
+    { date: '2027-03-02', nature: 'repetition', quantity: 1, amount: '180' },
+    { date: '2027-03-20', nature: 'representation', quantity: '2', amount: 462.4 },
+  ],
+  ...extra,
+});
