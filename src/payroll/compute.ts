@@ -1,0 +1,131 @@
+/**
+ * One payslip from the model (PAYROLL 4): the situation is set, the model's outputs and
+ * contributions are read in €/mois, each rounded half-up to the cent, and the bulletin is made
+ * to add up: totals are the sums of the rounded lines, `net_before_tax = gross − employee
+ * contributions`, `net_to_pay = net_before_tax − pas_amount`.
+ */
+import { sumMoney, type Money } from '../money/money.ts';
+import type { PayrollEngine } from './model.ts';
+import { BASE, LINE_RULES, organismOf, type Heading, type Organism } from './contribution-lines.ts';
+import type { Situation } from './situation.ts';
+
+export const OUTPUT_RULES = {
+  gross: 'salarié . rémunération . brut',
+  employee_contributions: 'salarié . cotisations . salarié',
+  employer_contributions: 'salarié . cotisations . employeur',
+  net_before_tax: 'salarié . rémunération . net . à payer avant impôt',
+  net_taxable: 'salarié . rémunération . net . imposable',
+  net_social: 'salarié . rémunération . montant net social',
+  pas_amount: 'impôt . montant',
+  pas_rate: "impôt . taux d'imposition",
+  net_to_pay: 'salarié . rémunération . net . payé après impôt',
+  employer_cost: 'salarié . coût total employeur',
+} as const;
+
+export interface PayslipLine {
+  code: string;
+  label: string;
+  heading: Heading;
+  organism: Organism;
+  base: Money;
+  employee_rate: string | null;
+  employee_amount: Money;
+  employer_rate: string | null;
+  employer_amount: Money;
+}
+
+export interface ComputedPayslip {
+  gross: Money;
+  employee_contributions: Money;
+  employer_contributions: Money;
+  net_before_tax: Money;
+  net_taxable: Money;
+  net_social: Money;
+  pas_rate: string;
+  pas_amount: Money;
+  net_to_pay: Money;
+  employer_cost: Money;
+  lines: PayslipLine[];
+}
+
+/** Why the model could not make a payslip: its own words, in French. */
+export class NotComputable extends Error {}
+
+/** A model figure rounded half-up (away from zero) to the cent. */
+export function roundToCent(value: number): Money {
+  const cents = Math.floor(Math.abs(Number((value * 100).toPrecision(12))) + 0.5);
+  const text = String(cents).padStart(3, '0');
+  const negative = value < 0 && cents !== 0;
+  return `${negative ? '-' : ''}${text.slice(0, -2)}.${text.slice(-2)}` as Money;
+}
+
+/** A percentage to at most four decimals (`"7"`, `"0.315"`). */
+function rateText(value: number): string {
+  return String(Number(value.toFixed(4)));
+}
+
+function subtract(a: Money, b: Money): Money {
+  return sumMoney([a, (b.startsWith('-') ? b.slice(1) : `-${b}`) as Money]);
+}
+
+export function evaluateMonthly(engine: PayrollEngine, rule: string): number | null {
+  const node = engine.evaluate({ valeur: rule, unité: '€/mois' });
+  return typeof node.nodeValue === 'number' ? node.nodeValue : node.nodeValue === null ? 0 : null;
+}
+
+function required(engine: PayrollEngine, rule: string): number {
+  const value = evaluateMonthly(engine, rule);
+  if (value === null || !Number.isFinite(value)) throw new NotComputable(`Le modèle ne sait pas calculer « ${rule} » pour ce contrat.`);
+  return value;
+}
+
+function optionalRate(engine: PayrollEngine, rule: string | undefined): string | null {
+  if (!rule) return null;
+  const value = engine.evaluate(rule).nodeValue;
+  return typeof value === 'number' && Number.isFinite(value) ? rateText(value) : null;
+}
+
+/** The model's payslip for a situation; `NotComputable` when one of its figures is undefined. */
+export function computePayslip(engine: PayrollEngine, situation: Situation): ComputedPayslip {
+  engine.setSituation(situation as never);
+  const intermittent = 'salarié . régimes spécifiques . intermittents du spectacle' in situation;
+  const contributionsBase = required(engine, BASE);
+  const lines: PayslipLine[] = [];
+  for (const rule of LINE_RULES) {
+    const employee = rule.employee ? roundToCent(required(engine, rule.employee)) : ('0.00' as Money);
+    const employer = rule.employer ? roundToCent(required(engine, rule.employer)) : ('0.00' as Money);
+    if (employee === '0.00' && employer === '0.00') continue;
+    // Exonerations are what the model subtracts from its totals: negative on the bulletin.
+    const sign = rule.code.endsWith(' . exonérations') ? -1 : 1;
+    lines.push({
+      code: rule.code,
+      label: rule.label,
+      heading: rule.heading,
+      organism: organismOf(rule, intermittent),
+      base: roundToCent(rule.base ? required(engine, rule.base) : contributionsBase),
+      employee_rate: optionalRate(engine, rule.employeeRate),
+      employee_amount: sign < 0 ? subtract('0.00' as Money, employee) : employee,
+      employer_rate: optionalRate(engine, rule.employerRate),
+      employer_amount: sign < 0 ? subtract('0.00' as Money, employer) : employer,
+    });
+  }
+  const gross = roundToCent(required(engine, OUTPUT_RULES.gross));
+  const employeeContributions = sumMoney(lines.map((line) => line.employee_amount));
+  const employerContributions = sumMoney(lines.map((line) => line.employer_amount));
+  const netBeforeTax = subtract(gross, employeeContributions);
+  const pasAmount = roundToCent(required(engine, OUTPUT_RULES.pas_amount));
+  const pasRate = engine.evaluate(OUTPUT_RULES.pas_rate).nodeValue;
+  return {
+    gross,
+    employee_contributions: employeeContributions,
+    employer_contributions: employerContributions,
+    net_before_tax: netBeforeTax,
+    net_taxable: roundToCent(required(engine, OUTPUT_RULES.net_taxable)),
+    net_social: roundToCent(required(engine, OUTPUT_RULES.net_social)),
+    pas_rate: typeof pasRate === 'number' ? rateText(pasRate) : '0',
+    pas_amount: pasAmount,
+    net_to_pay: subtract(netBeforeTax, pasAmount),
+    employer_cost: roundToCent(required(engine, OUTPUT_RULES.employer_cost)),
+    lines,
+  };
+}

@@ -1,0 +1,129 @@
+/**
+ * What is sent to the model (PAYROLL 2-3), as pure functions: the month's pay of one contract,
+ * then the situation of the model's rules. The README's table is this file; test/payroll
+ * checks every key against the pinned model's rule names.
+ */
+import { moneyFromDb, sumMoney, type Money } from '../money/money.ts';
+
+export type Convention = 'SVP' | 'droit_commun';
+export type CategorieJuridique = 'association' | 'SARL' | 'SAS' | 'SELARL' | 'SELAS' | 'EI' | 'autre';
+export type EmployeeCategory = 'artiste' | 'technicien' | 'permanent';
+
+export interface PayrollOrg {
+  effectif: number;
+  convention: Convention;
+  categorie_juridique: CategorieJuridique;
+  /** A percentage (`"1.50"`), or null for the model's default. */
+  taux_at: string | null;
+}
+
+export interface PayrollEmployee {
+  category: EmployeeCategory | null;
+  cadre: boolean;
+  /** A percentage (`"7.50"`), or null for the neutral grid. */
+  pas_rate: string | null;
+}
+
+export interface PayrollContract {
+  kind: 'CDDU' | 'CDD' | 'CDI';
+  start_date: string;
+  end_date: string | null;
+  monthly_gross: string | null;
+  dates: ReadonlyArray<{ date: string; amount: string }>;
+}
+
+/** Why a contract gets no payslip this month (PAYROLL 7's `skipped` reasons decided before the model). */
+export type SkipReason = 'cdd_not_computed' | 'no_date_in_period';
+
+export type MonthPay =
+  | { kind: 'CDDU'; gross: Money; days: number; dates: string[] }
+  | { kind: 'CDI'; gross: Money; covered_days: number; month_days: number }
+  | { skip: SkipReason };
+
+function daysInMonth(period: string): number {
+  const [year, month] = period.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/**
+ * The month's gross of a contract (PAYROLL 2): a CDDU's dates in the period, a CDI's monthly
+ * gross prorated to the calendar days it covers (rounded half-up to the cent), a CDD skipped.
+ */
+export function monthPay(contract: PayrollContract, period: string): MonthPay {
+  if (contract.kind === 'CDD') return { skip: 'cdd_not_computed' };
+  if (contract.kind === 'CDDU') {
+    const inPeriod = contract.dates.filter((d) => d.date.startsWith(`${period}-`));
+    if (inPeriod.length === 0) return { skip: 'no_date_in_period' };
+    const dates = [...new Set(inPeriod.map((d) => d.date))].sort();
+    return { kind: 'CDDU', gross: sumMoney(inPeriod.map((d) => moneyFromDb(d.amount))), days: dates.length, dates };
+  }
+  const monthDays = daysInMonth(period);
+  const first = `${period}-01`;
+  const last = `${period}-${String(monthDays).padStart(2, '0')}`;
+  const from = contract.start_date > first ? contract.start_date : first;
+  const to = contract.end_date !== null && contract.end_date < last ? contract.end_date : last;
+  if (from > to) return { skip: 'no_date_in_period' };
+  const covered = Number(to.slice(8)) - Number(from.slice(8)) + 1;
+  const monthly = moneyFromDb(contract.monthly_gross ?? '0');
+  return { kind: 'CDI', gross: prorate(monthly, covered, monthDays), covered_days: covered, month_days: monthDays };
+}
+
+/** `monthly × covered / days`, rounded half-up to the cent, exactly (no float). */
+function prorate(monthly: Money, covered: number, days: number): Money {
+  const cents = BigInt(monthly.replace('.', ''));
+  const quotient = (2n * cents * BigInt(covered) + BigInt(days)) / (2n * BigInt(days));
+  const text = quotient.toString().padStart(3, '0');
+  return `${text.slice(0, -2)}.${text.slice(-2)}` as Money;
+}
+
+/** A publicodes string literal. */
+const literal = (value: string) => `'${value}'`;
+/** `"7.50"` → `7.5 %`. */
+const percent = (rate: string) => `${Number(rate)} %`;
+
+const INTERMITTENT = 'salarié . régimes spécifiques . intermittents du spectacle';
+
+/** The model's name for our `convention`. */
+const CONVENTION_IN_MODEL: Record<Convention, string> = { SVP: 'SVP', droit_commun: 'droit commun' };
+
+export type Situation = Record<string, string>;
+
+/**
+ * PAYROLL 3's table, for a contract's `monthPay` that is not skipped. A CDDU is an artist's when
+ * the employee's category is `artiste`, a technician's otherwise; the caller refuses a CDDU
+ * whose employee has no category before this (`not_computable`).
+ */
+export function situationFor(period: string, org: PayrollOrg, employee: PayrollEmployee, pay: Exclude<MonthPay, { skip: SkipReason }>): Situation {
+  const [year, month] = period.split('-');
+  const situation: Situation = {
+    date: literal(`01/${month}/${year}`),
+    dirigeant: 'non',
+    'entreprise . catégorie juridique': literal(org.categorie_juridique),
+    'salarié . contrat . salaire brut': `${pay.gross} €/mois`,
+    'entreprise . salariés . effectif': `${org.effectif} employé`,
+    'salarié . contrat . statut cadre': employee.cadre ? 'oui' : 'non',
+  };
+  if (employee.pas_rate !== null) {
+    situation['impôt . méthode de calcul'] = literal('taux personnalisé');
+    situation['impôt . taux personnalisé'] = percent(employee.pas_rate);
+  } else {
+    situation['impôt . méthode de calcul'] = literal('taux neutre');
+  }
+  if (org.taux_at !== null) situation['salarié . cotisations . ATMP . taux'] = percent(org.taux_at);
+  if (pay.kind === 'CDI') {
+    situation['salarié . contrat'] = literal('CDI');
+    situation['salarié . convention collective'] = literal(CONVENTION_IN_MODEL[org.convention]);
+    return situation;
+  }
+  situation['salarié . contrat'] = literal('CDD');
+  situation['salarié . contrat . CDD . motif'] = literal('classique . usage');
+  situation['salarié . convention collective'] = literal('SVP');
+  const artist = employee.category === 'artiste';
+  situation[INTERMITTENT] = literal(artist ? 'artiste' : 'technicien');
+  if (artist) {
+    situation[`${INTERMITTENT} . artiste . nombre jours travaillés`] = `${pay.days} jour`;
+    situation[`${INTERMITTENT} . artiste . activité accessoire`] = 'non';
+    situation[`${INTERMITTENT} . artiste . acteur de complément`] = 'non';
+  }
+  return situation;
+}
