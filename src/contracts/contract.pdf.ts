@@ -5,7 +5,7 @@
  * of the contract: `renderPdf` (src/pdf) lays it out.
  */
 import type { ContractKind } from '../db/schema.ts';
-import { formatDateFr, formatEuros } from '../format/french.ts';
+import { formatDateFr, formatDecimalFr, formatEuros } from '../format/french.ts';
 import type { Money } from '../money/money.ts';
 import { a4Document, dataTable, documentTitle, fieldsBlock, heading, partiesBlock, signatureBlocks, totalsBlock } from '../pdf/blocks.ts';
 import type { PdfDocument } from '../pdf/document.ts';
@@ -39,11 +39,6 @@ export interface ContractDocumentInput extends ContractFields {
   issuedOn: string;
 }
 
-/** "7.5" → "7,5" (a quantity as a French reader writes it). */
-function quantityFr(quantity: string): string {
-  return quantity.replace('.', ',');
-}
-
 function periodOf(input: Pick<ContractDocumentInput, 'start_date' | 'end_date'>): string {
   return input.end_date === null
     ? `à compter du ${formatDateFr(input.start_date)}, pour une durée indéterminée`
@@ -63,7 +58,7 @@ export function contractDocument(input: ContractDocumentInput): PdfDocument {
               { header: 'Quantité', width: 60, alignment: 'right' },
               { header: 'Montant brut', width: 90, alignment: 'right' },
             ],
-            input.dates.map((d) => [formatDateFr(d.date), DATE_NATURE_LABELS[d.nature], quantityFr(d.quantity), formatEuros(d.amount)]),
+            input.dates.map((d) => [formatDateFr(d.date), DATE_NATURE_LABELS[d.nature], formatDecimalFr(d.quantity), formatEuros(d.amount)]),
           ),
           totalsBlock([['Total brut', input.gross_total === null ? '' : formatEuros(input.gross_total)]]),
         ]

@@ -19,6 +19,19 @@ export function formatEuros(value: Money): string {
   return `${negative ? '-' : ''}${grouped},${fraction}${NBSP}€`;
 }
 
+/** A decimal as a French reader writes it: `"7.5"` → `"7,5"` (a quantity, a rate). */
+export function formatDecimalFr(value: string): string {
+  return value.replace('.', ',');
+}
+
+/**
+ * A percentage, its trailing decimal zeros dropped: `"20.00"` → `"20 %"`, `"5.50"` → `"5,5 %"`,
+ * `"0.00"` → `"0 %"`, `"10"` → `"10 %"`: only zeros after a decimal point are dropped.
+ */
+export function formatRateFr(rate: string): string {
+  return `${formatDecimalFr(rate.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, ''))}${NBSP}%`;
+}
+
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** `"2027-03-12"` → `"12/03/2027"`. A date-only value: no time zone can shift it. */
@@ -26,6 +39,15 @@ export function formatDateFr(isoDate: string): string {
   const match = ISO_DATE.exec(isoDate);
   if (!match) throw new Error(`not a YYYY-MM-DD date: ${isoDate}`);
   return `${match[3]}/${match[2]}/${match[1]}`;
+}
+
+const MONTHS = ['janvier', 'février', 'mars', 'avril', 'mai', 'juin', 'juillet', 'août', 'septembre', 'octobre', 'novembre', 'décembre'];
+
+/** A pay period: `"2027-03"` → `"mars 2027"`; anything else as it is. */
+export function formatPeriodFr(period: string): string {
+  const match = /^(\d{4})-(\d{2})$/.exec(period);
+  const month = match ? MONTHS[Number(match[2]) - 1] : undefined;
+  return match && month ? `${month} ${match[1]}` : period;
 }
 
 /** The operator's calendar: documents are dated, and numbers counted by year, in French time. */

@@ -7,7 +7,7 @@
  */
 import type { OperatorConfig } from '../config.ts';
 import type { InvoiceLine, InvoiceType, PaymentMethod } from '../db/schema.ts';
-import { formatDateFr, formatEuros } from '../format/french.ts';
+import { formatDateFr, formatDecimalFr, formatEuros, formatRateFr } from '../format/french.ts';
 import { ibanForReading } from '../money/iban.ts';
 import type { Money } from '../money/money.ts';
 import { a4Document, dataTable, documentTitle, fieldsBlock, heading, partiesBlock, totalsBlock } from '../pdf/blocks.ts';
@@ -30,15 +30,6 @@ export interface InvoiceDocumentInput {
   buyer: { name: string; structure_api: string | null; siret: string | null };
 }
 
-/** "20.00" → "20 %", "5.50" → "5,5 %". */
-function rateFr(rate: string): string {
-  return `${rate.replace(/\.?0+$/, '').replace('.', ',')}\u00a0%`;
-}
-
-function quantityFr(quantity: string): string {
-  return quantity.replace('.', ',');
-}
-
 /** The payment terms and legal mentions, in the order an accountant reads them. */
 export function legalMentions(input: Pick<InvoiceDocumentInput, 'number' | 'payment_method' | 'due_date' | 'seller'>): string[] {
   const due = formatDateFr(input.due_date);
@@ -58,7 +49,7 @@ export function invoiceDocument(input: InvoiceDocumentInput): PdfDocument {
   const { seller, buyer } = input;
   const rows = input.lines.map((line) => {
     const { ht } = lineAmounts(line);
-    return [line.label, quantityFr(line.quantity), formatEuros(line.unit_price as Money), rateFr(line.vat_rate), formatEuros(ht)];
+    return [line.label, formatDecimalFr(line.quantity), formatEuros(line.unit_price as Money), formatRateFr(line.vat_rate), formatEuros(ht)];
   });
   return a4Document({
     title: `Facture ${input.number}`,

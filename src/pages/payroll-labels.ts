@@ -1,4 +1,5 @@
 /** What the module pages show of statuses (badges) and periods; each module's words are in its `<module>.labels.ts`. */
+import { formatPeriodFr } from '../format/french.ts';
 import { html, type SafeHtml } from '../format/html.ts';
 
 /** Statuses of payslips, transfer batches and contribution calls, with their badge's colour. */
@@ -13,14 +14,8 @@ export function labelBadge(kind: keyof typeof BADGES, value: string): SafeHtml {
   return html`<span class="badge badge-${known?.[1] ?? 'pending'}">${known?.[0] ?? value}</span>`;
 }
 
-const MONTHS = ['janvier', 'février', 'mars', 'avril', 'mai', 'juin', 'juillet', 'août', 'septembre', 'octobre', 'novembre', 'décembre'];
-
-/** `"2027-03"` → `"mars 2027"`; anything else as it is. */
-export function periodLabel(period: string): string {
-  const match = /^(\d{4})-(\d{2})$/.exec(period);
-  const month = match ? MONTHS[Number(match[2]) - 1] : undefined;
-  return match && month ? `${month} ${match[1]}` : period;
-}
+/** `"2027-03"` → `"mars 2027"` (the one wording, in `format/french.ts`: the bulletin writes it too). */
+export const periodLabel = formatPeriodFr;
 
 /** A period as a French user types it (`03/2027`, `3/2027`) in the API's form (`2027-03`); anything else as it is. */
 export function periodFromFr(value: string): string {
