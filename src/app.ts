@@ -21,6 +21,8 @@ import { databaseRateLimitStore } from './http/rate-limit-store.ts';
 import { clientErrorHandler, errorHandler, frameworkErrors, sendError } from './http/error-handler.ts';
 import { httpErrors } from './http/http.errors.ts';
 import mailPlugin, { type MailPluginOptions } from './mail/mail.plugin.ts';
+import payrollPlugin, { type PayrollPluginOptions } from './payroll/payroll.plugin.ts';
+import payrollRoutes from './payroll/payroll.routes.ts';
 import filesPlugin from './files/files.plugin.ts';
 import healthRoutes from './http/health.routes.ts';
 import identityRoutes from './identity/identity.routes.ts';
@@ -45,7 +47,7 @@ declare module 'fastify' {
   }
 }
 
-export interface AppOptions extends MailPluginOptions {
+export interface AppOptions extends MailPluginOptions, PayrollPluginOptions {
   config: Config;
   database: DatabaseHandle;
 }
@@ -155,6 +157,7 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
   await fastify.register(textRule);
   await fastify.register(mailPlugin, options);
   await fastify.register(filesPlugin);
+  await fastify.register(payrollPlugin, options);
 
   await fastify.register(healthRoutes);
   await fastify.register(identityRoutes);
@@ -168,6 +171,7 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
   await fastify.register(transfersRoutes);
   await fastify.register(invoicesRoutes);
   await fastify.register(contributionsRoutes);
+  await fastify.register(payrollRoutes);
   await fastify.register(pagesRoutes);
 }
 

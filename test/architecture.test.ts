@@ -23,6 +23,7 @@ const LAYERS: string[][] = [
   ['org'],
   ['files', 'pdf'],
   ['access', 'staff', 'contracts', 'employees', 'invoices', 'contributions', 'payslips', 'transfers'],
+  ['payroll'],
   ['pages', 'cli'],
   ['app.ts'],
   ['server.ts'],

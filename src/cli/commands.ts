@@ -25,8 +25,11 @@ import { isUuid } from '../org/resolution.ts';
 import type { OrgSettingsInput } from '../org/org-settings.rules.ts';
 import { updateOrgSettings } from '../org/org-settings.service.ts';
 import { AppError } from '../http/errors.ts';
-import { DEMO_PAYROLL, seedPayroll } from './demo-payroll.ts';
-import { seedBilling } from './demo-billing.ts';
+import { DEMO_PAYROLL, payrollCounts, seedPayroll } from './demo-payroll.ts';
+import { PayrollRunner } from '../payroll/runner.ts';
+import { closePayrollPool } from '../payroll/compute-pool.ts';
+import { readRun, startRun, validateDrafts } from '../payroll/payroll.service.ts';
+import { billingCounts, seedBilling } from './demo-billing.ts';
 import { createStaffUser } from '../staff/staff.service.ts';
 import { findStaffUser } from '../staff/staff.repository.ts';
 
@@ -234,9 +237,13 @@ export async function seedDemo({ db, config }: CommandContext) {
     for (const demo of DEMO_ORGANIZATIONS) result.push(await seedOrganization(change, config, demo));
     return result;
   });
+  const payroll = await seedComputedMonths(db);
+  // The counts after the computed months: the same output however often the seed runs.
+  for (const org of organizations) Object.assign(org, { payroll: await payrollCounts(db, org.id), billing: await billingCounts(db, org.id) });
   const admin = DEMO_ORGANIZATIONS[0]!.members.find((m) => isProtectedRole(m.role))!;
   return {
     organizations,
+    payroll,
     staff: { email: DEMO_STAFF_EMAIL, level: 'SUPER_STAFF', login_url: await signInLinkFor(db, config, DEMO_STAFF_EMAIL) },
     org_admin: {
       email: admin.email,
@@ -249,6 +256,35 @@ export async function seedDemo({ db, config }: CommandContext) {
       `The links start with PUBLIC_URL (${config.publicUrl}), as the server's will: start it with the same PORT or PUBLIC_URL. ` +
       'Sign-in links work once and expire after an hour; "login-link --email E" gives a new one for any account.',
   };
+}
+
+/**
+ * The demo months computed from the contracts and validated (PAYROLL), unless already done:
+ * the run is computed here, in this process, and the bulletins are rendered when first asked for.
+ */
+async function seedComputedMonths(db: Database) {
+  const done = [];
+  const runner = new PayrollRunner({ ctx: { db }, log: { info() {}, error() {} } });
+  const staff = (await findUserByEmail(db, DEMO_STAFF_EMAIL))!;
+  const caller = { userId: staff.id, email: DEMO_STAFF_EMAIL };
+  try {
+    for (const demo of DEMO_ORGANIZATIONS) {
+      const period = DEMO_PAYROLL[demo.key]?.computedPeriod;
+      const org = await findOrganizationByKey(db, demo.key);
+      if (!period || !org) continue;
+      const computed = await db.selectFrom('payslips').select('id').where('org_id', '=', org.id).where('period', '=', period).where('source', '=', 'calcule').executeTakeFirst();
+      if (computed) continue;
+      const { run_id } = await startRun(db, caller, { org_id: org.id, period });
+      await runner.computeWaiting();
+      const run = await readRun(db, run_id);
+      if (run.status !== 'termine') throw new Error(`seed-demo: the payroll run of ${period} failed: ${run.message ?? run.status}`);
+      const validated = await validateDrafts({ db }, caller, { org_id: org.id, period });
+      done.push({ organization: demo.name, period, payslips: validated.published.length, skipped: run.skipped.length, contribution_call_id: validated.contribution_call_id });
+    }
+  } finally {
+    await closePayrollPool();
+  }
+  return done;
 }
 
 /** `org update`'s options and the organization fields they set (MODULES 2). */

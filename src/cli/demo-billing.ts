@@ -5,6 +5,7 @@
  * events and e-mails as the API), in the seed's transaction.
  */
 import type { Change } from '../audit/change.ts';
+import type { Database } from '../db/database.ts';
 import type { Config } from '../config.ts';
 import { insertNewContributionCall } from '../contributions/contributions.service.ts';
 import { insertInvoiceBulk, notifyInvoiceBulk } from '../invoices/invoices.service.ts';
@@ -63,11 +64,16 @@ export async function seedBilling(change: Change, config: Config, orgId: string,
       ],
     });
   }
-  const invoices = await change.trx
+  return billingCounts(change.trx, orgId);
+}
+
+/** How many invoices (and notified ones) and contribution calls the organization has. */
+export async function billingCounts(db: Database, orgId: string) {
+  const invoices = await db
     .selectFrom('invoices')
     .select((eb) => [eb.fn.countAll<string>().as('all'), eb.fn.countAll<string>().filterWhere('notified', '=', true).as('notified')])
     .where('org_id', '=', orgId)
     .executeTakeFirstOrThrow();
-  const calls = await change.trx.selectFrom('contribution_calls').select((eb) => eb.fn.countAll<string>().as('n')).where('org_id', '=', orgId).executeTakeFirstOrThrow();
+  const calls = await db.selectFrom('contribution_calls').select((eb) => eb.fn.countAll<string>().as('n')).where('org_id', '=', orgId).executeTakeFirstOrThrow();
   return { invoices: Number(invoices.all), notified: Number(invoices.notified), contribution_calls: Number(calls.n) };
 }

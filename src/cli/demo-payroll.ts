@@ -5,6 +5,7 @@
  * transaction, as the organization's agent.
  */
 import type { Change } from '../audit/change.ts';
+import type { Database } from '../db/database.ts';
 import { applyStatusChange, insertNewContract, type ContractInput } from '../contracts/contracts.service.ts';
 import { statusAfterCancel, statusAfterSubmit } from '../contracts/contract.rules.ts';
 import { insertNewEmployee } from '../employees/employees.service.ts';
@@ -38,6 +39,8 @@ export interface DemoPayroll {
   payslips?: DemoPayslip[];
   /** Indexes in `payslips` paid by one batch (`genere`), executed a week from the seed. */
   transfer?: number[];
+  /** A month seed-demo computes from the contracts and validates (PAYROLL). */
+  computedPeriod?: string;
 }
 
 /** A CDDU's salaries by date: rehearsals then performances, at one fee each. */
@@ -83,7 +86,21 @@ export const DEMO_PAYROLL: Record<string, DemoPayroll> = {
       },
       { employee: 2, kind: 'CDD', job_title: 'Chargée de production', idcc: '3090', start_date: '2026-09-01', end_date: '2027-02-28', monthly_gross: '2150.00', then: 'submit' },
       { employee: 2, kind: 'CDI', job_title: 'Administratrice', idcc: '3090', start_date: '2027-03-01', monthly_gross: '2600.00' },
+      // January's tour, computed and validated by seed-demo (PAYROLL): real bulletins.
+      {
+        employee: 0, kind: 'CDDU', job_title: 'Comédienne', show_title: "Le Songe d'une nuit d'été (tournée)", idcc: '3090',
+        start_date: '2027-01-05', end_date: '2027-01-16',
+        dates: season(['2027-01-05', '2027-01-06'], ['2027-01-15', '2027-01-16'], '120.00', '231.20'),
+        then: 'submit',
+      },
+      {
+        employee: 1, kind: 'CDDU', job_title: 'Régisseur lumière', show_title: "Le Songe d'une nuit d'été (tournée)", idcc: '3090',
+        start_date: '2027-01-14', end_date: '2027-01-16',
+        dates: ['2027-01-14', '2027-01-15', '2027-01-16'].map((date) => ({ date, nature: 'service', quantity: 1, amount: '165.50' })),
+        then: 'submit',
+      },
     ],
+    computedPeriod: '2027-01',
     // Hélène's is in the batch; Marc's two are available for the next one; Zoé has no IBAN.
     payslips: [
       { employee: 0, contracts: [0], period: '2026-12', gross: '1284.80', net_to_pay: '1002.14' },
@@ -119,8 +136,13 @@ export const DEMO_PAYROLL: Record<string, DemoPayroll> = {
 export async function seedPayroll(change: Change, orgId: string, agent: { userId: string; email: string }, demo: DemoPayroll) {
   const existing = await change.trx.selectFrom('employees').select('id').where('org_id', '=', orgId).limit(1).executeTakeFirst();
   if (!existing) await createPayroll(change, orgId, agent, demo);
+  return payrollCounts(change.trx, orgId);
+}
+
+/** How many employees, contracts, payslips and transfers the organization has. */
+export async function payrollCounts(db: Database, orgId: string) {
   const count = async (table: 'employees' | 'contracts' | 'payslips' | 'transfers') =>
-    Number((await change.trx.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n')).where('org_id', '=', orgId).executeTakeFirstOrThrow()).n);
+    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n')).where('org_id', '=', orgId).executeTakeFirstOrThrow()).n);
   return { employees: await count('employees'), contracts: await count('contracts'), payslips: await count('payslips'), transfers: await count('transfers') };
 }
 

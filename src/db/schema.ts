@@ -247,8 +247,9 @@ export interface ModuleEventsTable {
   created_at: Generated<Date>;
 }
 
-/** MODULES 5: a payslip the operator publishes. */
-export type PayslipStatus = 'publie' | 'annule';
+/** MODULES 5: a payslip the operator publishes; PAYROLL 4: or computes (`brouillon` until validated). */
+export type PayslipStatus = 'brouillon' | 'publie' | 'annule';
+type NullableJson<T> = ColumnType<T | null, string | null | undefined, string | null>;
 export interface PayslipsTable {
   id: Generated<string>;
   org_id: string;
@@ -260,8 +261,44 @@ export interface PayslipsTable {
   contract_ids: ColumnType<string[], string[] | undefined, string[]>;
   pdf_id: string | null;
   status: Generated<PayslipStatus>;
+  /** `calcule` (the payroll run) or `saisi` (typed in). */
+  source: Generated<'calcule' | 'saisi'>;
+  model_version: string | null;
+  situation: NullableJson<Record<string, string>>;
+  lines: NullableJson<Array<Record<string, string | null>>>;
+  employee_contributions: NullableNumeric;
+  employer_contributions: NullableNumeric;
+  net_before_tax: NullableNumeric;
+  net_taxable: NullableNumeric;
+  net_social: NullableNumeric;
+  pas_rate: NullableNumeric;
+  pas_amount: NullableNumeric;
+  employer_cost: NullableNumeric;
+  run_id: string | null;
+  published_at: NullableTimestamp;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
+}
+
+/** PAYROLL 7: a computation of an organization's month, a durable job. */
+export type PayrollRunStatus = 'en_cours' | 'termine' | 'echoue';
+export interface PayrollRunsTable {
+  id: Generated<string>;
+  org_id: string;
+  period: string;
+  status: Generated<PayrollRunStatus>;
+  done: Generated<number>;
+  total: Generated<number>;
+  payslip_ids: ColumnType<string[], string | undefined, string>;
+  skipped: ColumnType<Array<{ contract_id: string; reason: string; message?: string }>, string | undefined, string>;
+  message: string | null;
+  attempts: Generated<number>;
+  lease_owner: string | null;
+  lease_until: NullableTimestamp;
+  created_by: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+  finished_at: NullableTimestamp;
 }
 
 /**
@@ -380,6 +417,7 @@ export interface DB {
   module_events: ModuleEventsTable;
   payslips: PayslipsTable;
   payslip_contracts: PayslipContractsTable;
+  payroll_runs: PayrollRunsTable;
   transfers: TransfersTable;
   transfer_items: TransferItemsTable;
   invoices: InvoicesTable;

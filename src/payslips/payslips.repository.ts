@@ -33,6 +33,16 @@ function payslipColumns(eb: ExpressionBuilder<DB, 'payslips' | 'employees'>) {
     eb('payslips.pdf_id', 'is not', null).as('has_pdf'),
     'payslips.status',
     transferStatus(eb),
+    'payslips.source',
+    'payslips.model_version',
+    'payslips.employee_contributions',
+    'payslips.employer_contributions',
+    'payslips.net_before_tax',
+    'payslips.net_taxable',
+    'payslips.net_social',
+    'payslips.pas_rate',
+    'payslips.pas_amount',
+    'payslips.employer_cost',
     'payslips.created_at',
   ] as const;
 }
@@ -43,11 +53,19 @@ function selectPayslips(db: Database) {
 
 export type PayslipRow = Awaited<ReturnType<typeof findPayslip>> & object;
 
-/** The payslip, or undefined when there is none with this id in `orgId` (null: any organization). */
+/**
+ * The payslip, or undefined when there is none with this id in `orgId` (null: any organization,
+ * the staff). An organization never sees a draft (PAYROLL 4): only the staff do.
+ */
 export function findPayslip(db: Database, orgId: string | null, id: string) {
   let query = selectPayslips(db).where('payslips.id', '=', id);
-  if (orgId !== null) query = query.where('payslips.org_id', '=', orgId);
+  if (orgId !== null) query = query.where('payslips.org_id', '=', orgId).where('payslips.status', '!=', 'brouillon');
   return query.executeTakeFirst();
+}
+
+/** A computed payslip's lines and situation (PAYROLL 4). */
+export function findPayslipDetail(db: Database, id: string) {
+  return db.selectFrom('payslips').select(['lines', 'situation']).where('id', '=', id).executeTakeFirst();
 }
 
 /** The payslip, locked until the end of the transaction (an upload, a cancellation). */
@@ -56,7 +74,7 @@ export function lockPayslip(db: Database, id: string) {
 }
 
 export function findPayslipFile(db: Database, orgId: string, id: string) {
-  return db.selectFrom('payslips').select(['pdf_id']).where('id', '=', id).where('org_id', '=', orgId).executeTakeFirst();
+  return db.selectFrom('payslips').select(['pdf_id', 'source']).where('id', '=', id).where('org_id', '=', orgId).where('status', '!=', 'brouillon').executeTakeFirst();
 }
 
 export interface NewPayslip {
@@ -171,7 +189,7 @@ export interface PayslipFilters {
 
 /** A page of the organization's payslips after `cursor`. */
 export function listPayslips(db: Database, filters: PayslipFilters, cursor: CursorValue[] | null, limit: number) {
-  let query = selectPayslips(db).where('payslips.org_id', '=', filters.orgId);
+  let query = selectPayslips(db).where('payslips.org_id', '=', filters.orgId).where('payslips.status', '!=', 'brouillon');
   if (filters.period) query = query.where('payslips.period', '=', filters.period);
   if (filters.employeeId) query = query.where('payslips.employee_id', '=', filters.employeeId);
   return keyset(query, PAYSLIP_ORDER, cursor, limit).execute();

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { ErrorBody, IdParams, useFieldErrors, errorResponses, type IdRoute } from '../http/schemas.ts';
 import { orgScope, staffCaller } from '../org/scope.ts';
-import { Payslip, PayslipBody, PayslipConflictBody, PayslipList, PayslipListQuery, SignedUrl } from '../schemas/payslips.ts';
+import { Payslip, PayslipBody, PayslipConflictBody, PayslipDetail, PayslipList, PayslipListQuery, SignedUrl } from '../schemas/payslips.ts';
 import * as payslips from './payslips.service.ts';
 
 const errors = errorResponses(409);
@@ -28,6 +28,20 @@ export default async function payslipsRoutes(fastify: FastifyInstance): Promise<
       },
     },
     async (request) => payslips.listPayslips(db, orgScope(request).orgId, request.query),
+  );
+
+  fastify.get<IdRoute>(
+    '/api/payslips/:id',
+    {
+      config: { gate: 'read' },
+      schema: {
+        tags: ['bulletins'],
+        summary: 'A payslip with its lines (a computed one: PAYROLL 4); never a draft',
+        params: IdParams,
+        response: { 200: PayslipDetail, ...errors },
+      },
+    },
+    async (request) => payslips.readPayslipDetail(db, orgScope(request).orgId, request.params.id, false),
   );
 
   fastify.get<IdRoute>(
@@ -58,6 +72,20 @@ export default async function payslipsRoutes(fastify: FastifyInstance): Promise<
       },
     },
     async (request, reply) => reply.code(201).send(await payslips.createPayslip(ctx, staffCaller(request), request.body)),
+  );
+
+  fastify.get<IdRoute>(
+    '/api/staff/payslips/:id',
+    {
+      config: { gate: 'staff' },
+      schema: {
+        tags: ['staff'],
+        summary: 'A payslip, draft or not, with its lines and the situation given to the model',
+        params: IdParams,
+        response: { 200: PayslipDetail, ...errors },
+      },
+    },
+    async (request) => payslips.readPayslipDetail(db, null, request.params.id, true),
   );
 
   fastify.put<IdRoute<{ Body: Buffer }>>(

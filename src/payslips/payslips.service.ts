@@ -40,11 +40,43 @@ function payslipView(row: repo.PayslipRow) {
     has_pdf: row.has_pdf,
     status: row.status,
     transfer_status: row.transfer_status ?? null,
+    source: row.source,
+    // PAYROLL 4's figures of a computed payslip; null for one typed in.
+    model_version: row.model_version,
+    employee_contributions: nullableMoney(row.employee_contributions),
+    employer_contributions: nullableMoney(row.employer_contributions),
+    net_before_tax: nullableMoney(row.net_before_tax),
+    net_taxable: nullableMoney(row.net_taxable),
+    net_social: nullableMoney(row.net_social),
+    pas_rate: row.pas_rate === null ? null : String(Number(row.pas_rate)),
+    pas_amount: nullableMoney(row.pas_amount),
+    employer_cost: nullableMoney(row.employer_cost),
     created_at: row.created_at,
   };
 }
 
+const nullableMoney = (value: string | null) => (value === null ? null : moneyFromDb(value));
+
 export type PayslipView = ReturnType<typeof payslipView>;
+
+/**
+ * `GET /api/staff/payslips/{id}` (with `situation`) and `GET /api/payslips/{id}` (without, and
+ * never a draft): the payslip with its lines (empty for one typed in).
+ */
+export async function readPayslipDetail(db: Database, orgId: string | null, id: string, withSituation: boolean) {
+  const view = await readPayslip(db, orgId, id);
+  const detail = await repo.findPayslipDetail(db, view.id);
+  return { ...view, lines: detail?.lines ?? [], ...(withSituation ? { situation: detail?.situation ?? null } : {}) };
+}
+
+/**
+ * Renders the missing PDF of a computed payslip (its bulletin) and returns the stored file id.
+ * The payroll module registers it (it sits above this one); without it, `no_pdf`.
+ */
+let renderMissingBulletin: ((ctx: PayslipContext, payslipId: string) => Promise<string | null>) | null = null;
+export function whenBulletinMissing(render: typeof renderMissingBulletin): void {
+  renderMissingBulletin = render;
+}
 
 export async function readPayslip(db: Database, orgId: string | null, id: string): Promise<PayslipView> {
   const row = isUuid(id) ? await repo.findPayslip(db, orgId, id.toLowerCase()) : undefined;
@@ -161,8 +193,9 @@ export async function attachPayslipPdf(ctx: PayslipContext, caller: Caller, id: 
 export async function payslipPdfUrl(ctx: PayslipContext, orgId: string, id: string) {
   const file = isUuid(id) ? await repo.findPayslipFile(ctx.db, orgId, id.toLowerCase()) : undefined;
   if (!file) throw payslipErrors.notFound();
-  if (!file.pdf_id) throw payslipErrors.noPdf();
-  return ctx.files.signedUrl(file.pdf_id);
+  const pdfId = file.pdf_id ?? (file.source === 'calcule' && renderMissingBulletin ? await renderMissingBulletin(ctx, id.toLowerCase()) : null);
+  if (!pdfId) throw payslipErrors.noPdf();
+  return ctx.files.signedUrl(pdfId);
 }
 
 function optionalPeriod(raw: string | undefined): string | undefined {

@@ -4,34 +4,12 @@
  *
  * What cannot cross threads (functions) is set up here: the fonts, the table layout, the footer.
  */
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
-import { isMainThread } from 'node:worker_threads';
 import pdfmake from 'pdfmake';
 import type { CustomTableLayout, TDocumentDefinitions } from 'pdfmake/interfaces.js';
 import type { PdfDocument } from './document.ts';
+import { yieldTheCpu } from './thread-priority.ts';
 
-/**
- * A render thread takes only the CPU nothing else wants, so that `GET /api/access` keeps its
- * latency while every core renders. On Linux a thread's scheduling is its own (the process's
- * other threads keep theirs): as SCHED_IDLE (set by util-linux's `chrt`) it gives up its core
- * the moment any other thread wakes, the event loop or PostgreSQL; under PDFs at 8 connections
- * the event loop then waited for a core 136-161 ms a second, against 233-238 at nice +10, which
- * remains the fallback (bench/README.md). Not in a main thread (the bench's loop imports this
- * module), nor elsewhere than Linux, where it would lower the whole process.
- */
-const RENDER_NICENESS = 10;
-function yieldTheCpu(): void {
-  if (isMainThread || process.platform !== 'linux') return;
-  try {
-    const threadId = fs.readlinkSync('/proc/thread-self').split('/').at(-1)!;
-    execFileSync('chrt', ['--idle', '--pid', '0', threadId], { stdio: 'ignore', timeout: 5_000 });
-  } catch {
-    os.setPriority(Math.min(19, os.getPriority() + RENDER_NICENESS));
-  }
-}
 yieldTheCpu();
 
 // Two fonts. Helvetica, a standard PDF font: nothing to embed (a contract is 4 KB and renders

@@ -4,6 +4,7 @@ import { ListQuery, Page } from '../http/list.ts';
 import { MoneyInput, MoneyString } from '../money/money.ts';
 
 const EmployeeName = Type.Object({ first_name: Type.String(), last_name: Type.String() });
+const NullableMoney = Type.Union([MoneyString, Type.Null()]);
 
 export const PayslipBody = Type.Object({
   org_id: Type.Optional(Type.String({ maxLength: 100 })),
@@ -26,8 +27,40 @@ export const Payslip = Type.Object({
   has_pdf: Type.Boolean(),
   status: Type.String({ description: 'publie or annule' }),
   transfer_status: Type.Union([Type.String({ description: 'genere or execute' }), Type.Null()]),
+  source: Type.String({ description: 'calcule (the payroll run) or saisi (typed in)' }),
+  model_version: Type.Union([Type.String({ description: 'e.g. modele-social@11.1.0' }), Type.Null()]),
+  employee_contributions: NullableMoney,
+  employer_contributions: NullableMoney,
+  net_before_tax: NullableMoney,
+  net_taxable: NullableMoney,
+  net_social: NullableMoney,
+  pas_rate: Type.Union([Type.String({ description: 'the withholding rate used, a percentage' }), Type.Null()]),
+  pas_amount: NullableMoney,
+  employer_cost: NullableMoney,
   created_at: Type.String({ format: 'date-time' }),
 });
+
+const Rate = Type.Union([Type.String({ description: 'a percentage, e.g. "6.9"' }), Type.Null()]);
+export const PayslipLine = Type.Object({
+  code: Type.String({ description: "the model's rule name" }),
+  label: Type.String(),
+  heading: Type.String(),
+  organism: Type.String(),
+  base: MoneyString,
+  employee_rate: Rate,
+  employee_amount: MoneyString,
+  employer_rate: Rate,
+  employer_amount: MoneyString,
+});
+
+/** A payslip with its lines; the staff's also with the situation given to the model. */
+export const PayslipDetail = Type.Composite([
+  Payslip,
+  Type.Object({
+    lines: Type.Array(PayslipLine),
+    situation: Type.Optional(Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()])),
+  }),
+]);
 
 export const PayslipList = Page(Payslip);
 

@@ -2,6 +2,7 @@
  * The commands' rules, run in-process on a fresh database (the child-process tests in
  * cli.test.ts check the process contract; these check what each command writes).
  */
+import { MODEL_VERSION } from '../../src/payroll/model.ts';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseInvocation } from '../../src/cli/args.ts';
@@ -305,14 +306,21 @@ describe('seed-demo', () => {
 
     // A living grid: employees and contracts of every kind, in several statuses, with dates.
     const soleil = first.organizations.find((o: { key: string }) => o.key === 'TDS001');
-    assert.deepEqual(soleil.payroll, { employees: 4, contracts: 6, payslips: 4, transfers: 1 });
+    assert.deepEqual(soleil.payroll, { employees: 4, contracts: 8, payslips: 6, transfers: 1 });
+    // January computed from the contracts and validated (PAYROLL): Hélène's and Marc's tour; Zoé's CDD skipped.
+    assert.deepEqual(first.payroll.map((p: Record<string, unknown>) => ({ ...p, contribution_call_id: typeof p.contribution_call_id })), [
+      { organization: 'Théâtre du Soleil', period: '2027-01', payslips: 2, skipped: 1, contribution_call_id: 'string' },
+    ]);
+    assert.deepEqual(second.payroll, []);
+    const computed = await db.selectFrom('payslips').select(['status', 'source', 'model_version']).where('source', '=', 'calcule').execute();
+    assert.deepEqual(computed.map((p) => [p.status, p.model_version]), [['publie', MODEL_VERSION], ['publie', MODEL_VERSION]]);
     const lumiere = first.organizations.find((o: { key: string }) => o.key === 'CLU002');
     assert.deepEqual(lumiere.payroll, { employees: 2, contracts: 2, payslips: 1, transfers: 0 });
     // Hélène's payslip is in the batch; Marc's two are available; Zoé has no IBAN; CLU002 pays itself.
     const batch = await db.selectFrom('transfers').select(['count', 'total', 'status']).execute();
     assert.deepEqual(batch, [{ count: 1, total: '1002.14', status: 'genere' }]);
     // Billing: two monthly invoices (October notified), a contribution call, notification addresses.
-    assert.deepEqual(soleil.billing, { invoices: 2, notified: 1, contribution_calls: 1 });
+    assert.deepEqual(soleil.billing, { invoices: 2, notified: 1, contribution_calls: 2 });
     const invoices = await db
       .selectFrom('invoices as i')
       .innerJoin('organizations as o', 'o.id', 'i.org_id')
@@ -327,7 +335,7 @@ describe('seed-demo', () => {
       [`F-${year}-000003`, 'CLU002', 'octobre 2026', true],
       [`F-${year}-000004`, 'CLU002', 'novembre 2026', false],
     ]);
-    assert.equal(invoices[0]!.total_ttc, '170.40', '6 payslips at 15.50 and 49.00 HT, VAT 20 %');
+    assert.equal(invoices[0]!.total_ttc, '207.60', '8 contracts at 15.50 and 49.00 HT, VAT 20 %');
     const invoiceMails = await db.selectFrom('mail_outbox').select(['recipient', 'cc', 'subject']).where('kind', '=', 'invoice').orderBy('id').execute();
     assert.deepEqual(invoiceMails, [
       { recipient: 'compta@soleil.demo.local', cc: ['direction@soleil.demo.local'], subject: `Votre facture F-${year}-000001 est disponible` },

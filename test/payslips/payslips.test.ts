@@ -29,6 +29,17 @@ describe('POST /api/staff/payslips', () => {
       has_pdf: false,
       status: 'publie',
       transfer_status: null,
+      // Typed in: none of the computed payroll's figures (PAYROLL 4).
+      source: 'saisi',
+      model_version: null,
+      employee_contributions: null,
+      employer_contributions: null,
+      net_before_tax: null,
+      net_taxable: null,
+      net_social: null,
+      pas_rate: null,
+      pas_amount: null,
+      employer_cost: null,
       created_at: undefined,
     });
     const events = await db.selectFrom('module_events').select(['action', 'subject_id']).where('subject_type', '=', 'payslip').execute();

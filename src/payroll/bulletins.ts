@@ -1,0 +1,71 @@
+/**
+ * The bulletins of validated payslips (PAYROLL 5): rendered by the PDF pool after the
+ * validation's commit, stored, then served like every payslip PDF (`has_pdf` turns true). A
+ * bulletin missing when asked for (the server stopped before rendering it) is rendered then.
+ */
+import { applyChange } from '../audit/change.ts';
+import { todayInFrance } from '../format/french.ts';
+import { moneyFromDb, type Money } from '../money/money.ts';
+import { renderPdf } from '../pdf/render.ts';
+import { bulletinDocument } from './bulletin.pdf.ts';
+import type { ComputedPayslip, PayslipLine } from './compute.ts';
+import type { PayrollContext } from './payroll.service.ts';
+import * as repo from './payroll.repository.ts';
+
+const money = (value: string | null): Money => moneyFromDb(value ?? '0');
+
+/** Renders and stores the bulletin of a published computed payslip; its file id (null: not one). */
+export async function ensureBulletin(ctx: PayrollContext, payslipId: string): Promise<string | null> {
+  const source = await repo.findBulletinSource(ctx.db, payslipId);
+  if (!source || source.status === 'brouillon') return null;
+  if (source.pdf_id) return source.pdf_id;
+  const [year, month] = source.period.split('-').map(Number) as [number, number];
+  const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const dates = source.kind === 'CDDU' ? await repo.contractDatesIn(ctx.db, source.contract_id, `${source.period}-01`, `${source.period}-${lastDay}`) : [];
+  const payslip: ComputedPayslip = {
+    gross: money(source.gross),
+    employee_contributions: money(source.employee_contributions),
+    employer_contributions: money(source.employer_contributions),
+    net_before_tax: money(source.net_before_tax),
+    net_taxable: money(source.net_taxable),
+    net_social: money(source.net_social),
+    pas_rate: String(Number(source.pas_rate ?? 0)),
+    pas_amount: money(source.pas_amount),
+    net_to_pay: money(source.net_to_pay),
+    employer_cost: money(source.employer_cost),
+    lines: (source.lines ?? []) as unknown as PayslipLine[],
+  };
+  const pdf = await renderPdf(
+    bulletinDocument({
+      employer: { name: source.org_name, siret: source.siret, address: null, convention: source.convention },
+      employee: { first_name: source.first_name, last_name: source.last_name, job_title: source.job_title, category: source.category, cadre: source.cadre },
+      period: source.period,
+      // Paid once validated: the validation's day (Paris).
+      payment_date: todayInFrance(source.published_at ?? new Date()),
+      contract: { number: source.contract_number, kind: source.kind === 'CDI' ? 'CDI' : 'CDDU', dates: dates.map((d) => ({ date: d.date, nature: d.nature, quantity: String(d.quantity) })) },
+      payslip,
+      intermittent: source.kind === 'CDDU',
+    }),
+  );
+  return applyChange(ctx, async (change) => {
+    const fileId = await ctx.files.put(change.trx, {
+      content: pdf,
+      contentType: 'application/pdf',
+      filename: `bulletin-${source.period}-${source.last_name}-${source.first_name}.pdf`,
+      orgId: source.org_id,
+    });
+    // Another request stored it meanwhile: this one is rolled back, that one kept.
+    if (!(await repo.setBulletin(change.trx, payslipId, fileId))) throw new BulletinStoredMeanwhile();
+    return fileId;
+  }).catch(async (error: unknown) => {
+    if (!(error instanceof BulletinStoredMeanwhile)) throw error;
+    return (await repo.findBulletinSource(ctx.db, payslipId))?.pdf_id ?? null;
+  });
+}
+
+class BulletinStoredMeanwhile extends Error {}
+
+/** After a validation's commit: each bulletin in turn (the PDF pool renders them off the event loop). */
+export async function renderBulletins(ctx: PayrollContext, payslipIds: readonly string[]): Promise<void> {
+  for (const id of payslipIds) await ensureBulletin(ctx, id);
+}

@@ -1,0 +1,305 @@
+/** The payroll run's SQL (PAYROLL 2, 4, 7): its inputs, its job row, its drafts. */
+import { sql } from 'kysely';
+import type { Database } from '../db/database.ts';
+import type { PayrollRunStatus } from '../db/schema.ts';
+
+// ---- Inputs.
+
+export function findPayrollOrg(db: Database, orgId: string) {
+  return db
+    .selectFrom('organizations')
+    .select(['id', 'name', 'siret', 'effectif', 'convention', 'categorie_juridique', 'taux_at'])
+    .where('id', '=', orgId)
+    .executeTakeFirst();
+}
+export type PayrollOrgRow = NonNullable<Awaited<ReturnType<typeof findPayrollOrg>>>;
+
+/**
+ * The contracts that may pay something in the period: `a_signer` or `signe`, covering part of
+ * it or with a date in it (a CDDU covering it without a date is then `no_date_in_period`).
+ * Each with its employee and, for a CDDU, its dates in the period.
+ */
+export async function contractsOfPeriod(db: Database, orgId: string, first: string, last: string) {
+  const contracts = await db
+    .selectFrom('contracts')
+    .innerJoin('employees', 'employees.id', 'contracts.employee_id')
+    .select([
+      'contracts.id',
+      'contracts.contract_number',
+      'contracts.kind',
+      'contracts.job_title',
+      'contracts.start_date',
+      'contracts.end_date',
+      'contracts.monthly_gross',
+      'contracts.employee_id',
+      'employees.first_name',
+      'employees.last_name',
+      'employees.category',
+      'employees.cadre',
+      'employees.pas_rate',
+    ])
+    .where('contracts.org_id', '=', orgId)
+    .where('contracts.status', 'in', ['a_signer', 'signe'])
+    .where((eb) =>
+      eb.or([
+        // A CDDU's dates may fall outside its stated dates: any of them in the period counts.
+        eb.exists(eb.selectFrom('contract_dates').select('contract_id').whereRef('contract_dates.contract_id', '=', 'contracts.id').where('contract_dates.date', '>=', first).where('contract_dates.date', '<=', last)),
+        eb.and([eb('contracts.start_date', '<=', last), eb.or([eb('contracts.end_date', 'is', null), eb('contracts.end_date', '>=', first)])]),
+      ]),
+    )
+    .orderBy('employees.last_name')
+    .orderBy('employees.first_name')
+    .orderBy('contracts.contract_number')
+    .execute();
+  const ids = contracts.filter((c) => c.kind === 'CDDU').map((c) => c.id);
+  const dates = ids.length === 0 ? [] : await db
+    .selectFrom('contract_dates')
+    .select(['contract_id', sql<string>`to_char(date, 'YYYY-MM-DD')`.as('date'), 'nature', 'quantity', 'amount'])
+    .where('contract_id', 'in', ids)
+    .where('date', '>=', first)
+    .where('date', '<=', last)
+    .orderBy('contract_id')
+    .orderBy('position')
+    .execute();
+  const byContract = new Map<string, typeof dates>();
+  for (const d of dates) byContract.set(d.contract_id, [...(byContract.get(d.contract_id) ?? []), d]);
+  return contracts.map((c) => ({ ...c, start_date: String(c.start_date), end_date: c.end_date === null ? null : String(c.end_date), dates: byContract.get(c.id) ?? [] }));
+}
+export type PeriodContract = Awaited<ReturnType<typeof contractsOfPeriod>>[number];
+
+/** The contracts of the period already paid by a published payslip (kept as they are by a run). */
+export async function publishedContracts(db: Database, orgId: string, period: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('payslip_contracts')
+    .innerJoin('payslips', 'payslips.id', 'payslip_contracts.payslip_id')
+    .select('payslip_contracts.contract_id')
+    .where('payslip_contracts.org_id', '=', orgId)
+    .where('payslip_contracts.period', '=', period)
+    .where('payslip_contracts.cancelled', '=', false)
+    .where('payslips.status', '=', 'publie')
+    .execute();
+  return new Set(rows.map((r) => r.contract_id));
+}
+
+// ---- The job.
+
+const RUN_COLUMNS = ['id', 'org_id', 'period', 'status', 'done', 'total', 'payslip_ids', 'skipped', 'message', 'attempts', 'created_at', 'finished_at'] as const;
+
+/** A new run `en_cours`, or undefined when one already runs for this organization and period. */
+export function insertRun(db: Database, orgId: string, period: string, createdBy: string | null) {
+  return db
+    .insertInto('payroll_runs')
+    .values({ org_id: orgId, period, created_by: createdBy })
+    .onConflict((oc) => oc.columns(['org_id', 'period']).where('status', '=', 'en_cours').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+}
+
+export function findRunningRun(db: Database, orgId: string, period: string) {
+  return db.selectFrom('payroll_runs').select('id').where('org_id', '=', orgId).where('period', '=', period).where('status', '=', 'en_cours').executeTakeFirst();
+}
+
+export function findRun(db: Database, id: string) {
+  return db.selectFrom('payroll_runs').select(RUN_COLUMNS).where('id', '=', id).executeTakeFirst();
+}
+export type RunRow = NonNullable<Awaited<ReturnType<typeof findRun>>>;
+
+/**
+ * Claims the oldest run nobody computes (never claimed, or its lease expired: the instance
+ * computing it died), counting the attempt. One statement; another instance skips the row.
+ */
+export async function claimRun(db: Database, owner: string, leaseMs: number) {
+  const { rows } = await sql<{ id: string; org_id: string; period: string; attempts: number; created_by: string | null }>`
+    update public.payroll_runs
+       set lease_owner = ${owner}, lease_until = now() + make_interval(secs => ${leaseMs / 1000}),
+           attempts = attempts + 1, done = 0, updated_at = now()
+     where id = (select id from public.payroll_runs
+                  where status = 'en_cours' and (lease_until is null or lease_until < now())
+                  order by created_at
+                  limit 1
+                  for update skip locked)
+    returning id, org_id, period, attempts, created_by`.execute(db);
+  return rows[0];
+}
+
+/** Progress, renewing the lease; false when the run is no longer this owner's. */
+export async function reportProgress(db: Database, id: string, owner: string, values: { done: number; total: number }, leaseMs: number): Promise<boolean> {
+  const result = await db
+    .updateTable('payroll_runs')
+    .set({ done: values.done, total: values.total, lease_until: sql`now() + make_interval(secs => ${leaseMs / 1000})`, updated_at: sql`now()` })
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .where('status', '=', 'en_cours')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** A stopping instance hands its run back: claimable at once, the attempt not counted. */
+export async function releaseRun(db: Database, id: string, owner: string): Promise<void> {
+  await db
+    .updateTable('payroll_runs')
+    .set({ lease_owner: null, lease_until: null, attempts: sql`greatest(attempts - 1, 0)`, done: 0, updated_at: sql`now()` })
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .where('status', '=', 'en_cours')
+    .execute();
+}
+
+/** Locks the run if it is still this owner's and running (the commit of its drafts). */
+export function lockOwnRun(db: Database, id: string, owner: string) {
+  return db.selectFrom('payroll_runs').select(['id']).where('id', '=', id).where('lease_owner', '=', owner).where('status', '=', 'en_cours').forUpdate().executeTakeFirst();
+}
+
+export async function finishRun(
+  db: Database,
+  id: string,
+  outcome: { status: Exclude<PayrollRunStatus, 'en_cours'>; payslip_ids?: string[]; skipped?: unknown[]; message?: string | null; done?: number; total?: number },
+): Promise<void> {
+  await db
+    .updateTable('payroll_runs')
+    .set({
+      status: outcome.status,
+      ...(outcome.payslip_ids ? { payslip_ids: JSON.stringify(outcome.payslip_ids) } : {}),
+      ...(outcome.skipped ? { skipped: JSON.stringify(outcome.skipped) } : {}),
+      ...(outcome.done !== undefined ? { done: outcome.done } : {}),
+      ...(outcome.total !== undefined ? { total: outcome.total } : {}),
+      message: outcome.message ?? null,
+      lease_owner: null,
+      lease_until: null,
+      finished_at: sql`now()`,
+      updated_at: sql`now()`,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+// ---- Drafts.
+
+/** Deletes the organization's drafts of the period (their contract links go with them). */
+export async function deleteDrafts(db: Database, orgId: string, period: string): Promise<number> {
+  const result = await db.deleteFrom('payslips').where('org_id', '=', orgId).where('period', '=', period).where('status', '=', 'brouillon').executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export interface DraftRow {
+  org_id: string;
+  employee_id: string;
+  contract_id: string;
+  period: string;
+  run_id: string;
+  model_version: string;
+  situation: Record<string, string>;
+  lines: unknown[];
+  gross: string;
+  net_to_pay: string;
+  employee_contributions: string;
+  employer_contributions: string;
+  net_before_tax: string;
+  net_taxable: string;
+  net_social: string;
+  pas_rate: string;
+  pas_amount: string;
+  employer_cost: string;
+}
+
+/** The drafts and their contract links, in two statements; their ids in order. */
+export async function insertDrafts(db: Database, drafts: readonly DraftRow[]): Promise<string[]> {
+  if (drafts.length === 0) return [];
+  const rows = await db
+    .insertInto('payslips')
+    .values(
+      drafts.map(({ contract_id, situation, lines, ...draft }) => ({
+        ...draft,
+        contract_ids: [contract_id],
+        status: 'brouillon' as const,
+        source: 'calcule' as const,
+        situation: JSON.stringify(situation),
+        lines: JSON.stringify(lines),
+      })),
+    )
+    .returning('id')
+    .execute();
+  await db
+    .insertInto('payslip_contracts')
+    .values(drafts.map((draft, i) => ({ payslip_id: rows[i]!.id, org_id: draft.org_id, contract_id: draft.contract_id, period: draft.period })))
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** The organization's drafts of the period, locked (the validation). */
+export function lockDrafts(db: Database, orgId: string, period: string) {
+  return db
+    .selectFrom('payslips')
+    .select(['id', 'employee_id', 'lines'])
+    .where('org_id', '=', orgId)
+    .where('period', '=', period)
+    .where('status', '=', 'brouillon')
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}
+
+export async function publishDrafts(db: Database, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable('payslips').set({ status: 'publie', published_at: sql`now()`, updated_at: sql`now()` }).where('id', 'in', ids).execute();
+}
+
+/** What the bulletin of a computed payslip needs, read after validation. */
+export function findBulletinSource(db: Database, payslipId: string) {
+  return db
+    .selectFrom('payslips')
+    .innerJoin('organizations', 'organizations.id', 'payslips.org_id')
+    .innerJoin('employees', 'employees.id', 'payslips.employee_id')
+    .innerJoin('payslip_contracts', 'payslip_contracts.payslip_id', 'payslips.id')
+    .innerJoin('contracts', 'contracts.id', 'payslip_contracts.contract_id')
+    .select([
+      'payslips.id',
+      'payslips.org_id',
+      'payslips.period',
+      'payslips.status',
+      'payslips.pdf_id',
+      'payslips.published_at',
+      'payslips.gross',
+      'payslips.net_to_pay',
+      'payslips.employee_contributions',
+      'payslips.employer_contributions',
+      'payslips.net_before_tax',
+      'payslips.net_taxable',
+      'payslips.net_social',
+      'payslips.pas_rate',
+      'payslips.pas_amount',
+      'payslips.employer_cost',
+      'payslips.lines',
+      'organizations.name as org_name',
+      'organizations.siret',
+      'organizations.convention',
+      'employees.first_name',
+      'employees.last_name',
+      'employees.category',
+      'employees.cadre',
+      'contracts.id as contract_id',
+      'contracts.contract_number',
+      'contracts.kind',
+      'contracts.job_title',
+    ])
+    .where('payslips.id', '=', payslipId)
+    .where('payslips.source', '=', 'calcule')
+    .executeTakeFirst();
+}
+
+export function contractDatesIn(db: Database, contractId: string, first: string, last: string) {
+  return db
+    .selectFrom('contract_dates')
+    .select([sql<string>`to_char(date, 'YYYY-MM-DD')`.as('date'), 'nature', 'quantity'])
+    .where('contract_id', '=', contractId)
+    .where('date', '>=', first)
+    .where('date', '<=', last)
+    .orderBy('position')
+    .execute();
+}
+
+/** Stores the bulletin unless one is there already; false when it was. */
+export async function setBulletin(db: Database, payslipId: string, fileId: string): Promise<boolean> {
+  const result = await db.updateTable('payslips').set({ pdf_id: fileId, updated_at: sql`now()` }).where('id', '=', payslipId).where('pdf_id', 'is', null).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

@@ -1,0 +1,66 @@
+/** The payroll run's routes (PAYROLL 7), staff only: compute, follow, validate. */
+import type { FastifyInstance } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import { errorResponses, IdParams, useFieldErrors, type IdRoute } from '../http/schemas.ts';
+import { staffCaller } from '../org/scope.ts';
+import { NotDraftBody, PayrollRun, PayrollRunBody, PayrollValidateBody, RunStarted, Validated } from '../schemas/payroll.ts';
+import { renderBulletins } from './bulletins.ts';
+import * as payroll from './payroll.service.ts';
+
+const errors = errorResponses(413);
+
+export default async function payrollRoutes(fastify: FastifyInstance): Promise<void> {
+  const { db } = fastify;
+  const ctx = { db, mail: fastify.mail, files: fastify.files };
+  useFieldErrors(fastify);
+
+  fastify.post<{ Body: Static<typeof PayrollRunBody> }>(
+    '/api/staff/paie/calcul',
+    {
+      config: { gate: 'staff' },
+      schema: {
+        tags: ['staff'],
+        summary: "Compute an organization's month from its contracts (a durable job): 202 with the run, or the one already running for this organization and period",
+        body: PayrollRunBody,
+        response: { 202: RunStarted, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { run_id, created } = await payroll.startRun(db, staffCaller(request), request.body);
+      if (created) fastify.payroll.nudge();
+      return reply.code(202).send({ run_id });
+    },
+  );
+
+  fastify.get<IdRoute>(
+    '/api/staff/paie/runs/:id',
+    {
+      config: { gate: 'staff' },
+      schema: {
+        tags: ['staff'],
+        summary: 'A run: its progress (done/total) while en_cours; its drafts and skipped contracts once termine; its reason once echoue',
+        params: IdParams,
+        response: { 200: PayrollRun, ...errors },
+      },
+    },
+    async (request) => payroll.readRun(db, request.params.id),
+  );
+
+  fastify.post<{ Body: Static<typeof PayrollValidateBody> }>(
+    '/api/staff/paie/valider',
+    {
+      config: { gate: 'staff' },
+      schema: {
+        tags: ['staff'],
+        summary: "Validate the period's drafts (or those named): published, and the contribution call made, in one transaction; bulletins rendered after; 409 payslip_not_draft, nothing changed",
+        body: PayrollValidateBody,
+        response: { 200: Validated, ...errors, 409: NotDraftBody },
+      },
+    },
+    async (request) => {
+      const result = await payroll.validateDrafts(ctx, staffCaller(request), request.body);
+      fastify.afterAnswer.run(() => renderBulletins(ctx, result.published));
+      return result;
+    },
+  );
+}

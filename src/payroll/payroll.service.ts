@@ -1,0 +1,159 @@
+/**
+ * The payroll run (PAYROLL 7): staff ask for an organization's month, a runner computes it off
+ * the event loop and replaces the period's drafts in one transaction; staff validate the drafts,
+ * which publishes them and calls the contributions (PAYROLL 6) in the same transaction; the
+ * bulletins are rendered after the commit.
+ */
+import { applyChange, type ChangeContext } from '../audit/change.ts';
+import { actorOf } from '../audit/audit.repository.ts';
+import type { Database } from '../db/database.ts';
+import type { FileStore } from '../files/file-store.ts';
+import { parsePeriod } from '../format/calendar.ts';
+import { fieldErrors } from '../http/errors.ts';
+import { isUuid } from '../http/input.ts';
+import type { Caller } from '../identity/identity.service.ts';
+import { moneyFromDb, sumMoney, type Money } from '../money/money.ts';
+import { findOrganization } from '../org/org.repository.ts';
+import { orgErrors } from '../org/org.errors.ts';
+import { insertNewContributionCall } from '../contributions/contributions.service.ts';
+import type { PayslipLine } from './compute.ts';
+import { payrollErrors } from './payroll.errors.ts';
+import * as repo from './payroll.repository.ts';
+
+export interface PayrollContext extends ChangeContext {
+  files: FileStore;
+}
+
+const absent = (value: unknown) => value === undefined || value === null || value === '';
+
+async function requireOrgAndPeriod(db: Database, input: Record<string, unknown>): Promise<{ orgId: string; period: string }> {
+  if (absent(input.org_id)) throw fieldErrors.missing('org_id', "L'organisation");
+  const org = isUuid(input.org_id) ? await findOrganization(db, input.org_id.toLowerCase()) : undefined;
+  if (!org) throw orgErrors.orgInBodyNotFound();
+  if (absent(input.period)) throw fieldErrors.missing('period', 'La période');
+  const period = parsePeriod(input.period);
+  if (!period) throw payrollErrors.invalidPeriod();
+  return { orgId: org.id, period };
+}
+
+/**
+ * `POST /api/staff/paie/calcul`: a new run, or the one already running for this organization
+ * and period (the partial unique index decides between two requests racing).
+ */
+export async function startRun(db: Database, caller: Pick<Caller, 'userId'>, input: Record<string, unknown>): Promise<{ run_id: string; created: boolean }> {
+  const { orgId, period } = await requireOrgAndPeriod(db, input);
+  for (;;) {
+    const inserted = await repo.insertRun(db, orgId, period, caller.userId);
+    if (inserted) return { run_id: inserted.id, created: true };
+    const running = await repo.findRunningRun(db, orgId, period);
+    // The running one finished between the two statements: ask again.
+    if (running) return { run_id: running.id, created: false };
+  }
+}
+
+/** The drafts a finished run made, as the page lists them. */
+async function runPayslips(db: Database, ids: string[]) {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('payslips')
+    .innerJoin('employees', 'employees.id', 'payslips.employee_id')
+    .innerJoin('payslip_contracts', 'payslip_contracts.payslip_id', 'payslips.id')
+    .innerJoin('contracts', 'contracts.id', 'payslip_contracts.contract_id')
+    .select(['payslips.id', 'payslips.status', 'payslips.employee_id', 'employees.first_name', 'employees.last_name', 'contracts.id as contract_id', 'contracts.contract_number', 'payslips.gross', 'payslips.net_before_tax', 'payslips.net_to_pay', 'payslips.employer_cost'])
+    .where('payslips.id', 'in', ids)
+    .execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => {
+    const r = byId.get(id);
+    if (!r) return [];
+    return [{
+      id: r.id,
+      status: r.status,
+      employee_id: r.employee_id,
+      employee: { first_name: r.first_name, last_name: r.last_name },
+      contract_id: r.contract_id,
+      contract_number: r.contract_number,
+      gross: moneyFromDb(r.gross),
+      net_before_tax: moneyFromDb(r.net_before_tax ?? '0'),
+      net_to_pay: moneyFromDb(r.net_to_pay),
+      employer_cost: moneyFromDb(r.employer_cost ?? '0'),
+    }];
+  });
+}
+
+/** `GET /api/staff/paie/runs/{id}`. */
+export async function readRun(db: Database, id: string) {
+  const run = isUuid(id) ? await repo.findRun(db, id.toLowerCase()) : undefined;
+  if (!run) throw payrollErrors.runNotFound();
+  const finished = run.status === 'termine';
+  return {
+    id: run.id,
+    org_id: run.org_id,
+    period: run.period,
+    status: run.status,
+    done: run.done,
+    total: run.total,
+    payslips: finished ? await runPayslips(db, run.payslip_ids) : [],
+    skipped: finished ? run.skipped : [],
+    ...(run.message ? { message: run.message } : {}),
+    created_at: run.created_at,
+    finished_at: run.finished_at,
+  };
+}
+
+const MAX_PAYSLIP_IDS = 1000;
+
+function parsePayslipIds(raw: unknown): string[] | null {
+  if (raw === undefined || raw === null) return null;
+  if (!Array.isArray(raw) || raw.length > MAX_PAYSLIP_IDS || !raw.every((id) => isUuid(id))) throw payrollErrors.invalidPayslipIds();
+  return [...new Set(raw.map((id: string) => id.toLowerCase()))];
+}
+
+/** The 15th of the month after the period (PAYROLL 6). */
+export function contributionDueDate(period: string): string {
+  const [year, month] = period.split('-').map(Number) as [number, number];
+  const next = month === 12 ? { y: year + 1, m: 1 } : { y: year, m: month + 1 };
+  return `${next.y}-${String(next.m).padStart(2, '0')}-15`;
+}
+
+/** PAYROLL 6: one line per organism, the sum of the employee and employer amounts of its lines. */
+export function contributionLines(payslipLines: ReadonlyArray<readonly PayslipLine[]>): Array<{ organism: string; amount: Money }> {
+  const byOrganism = new Map<string, Money[]>();
+  for (const lines of payslipLines) {
+    for (const line of lines) {
+      const amounts = byOrganism.get(line.organism) ?? [];
+      amounts.push(line.employee_amount, line.employer_amount);
+      byOrganism.set(line.organism, amounts);
+    }
+  }
+  return [...byOrganism].map(([organism, amounts]) => ({ organism, amount: sumMoney(amounts) })).filter((line) => line.amount !== '0.00');
+}
+
+/**
+ * `POST /api/staff/paie/valider`: the drafts named (default: all of the period's) published,
+ * and the contribution call made, in one transaction; 409 `payslip_not_draft` naming those that
+ * are not drafts of this organization and period, nothing changed. The caller renders the
+ * bulletins after the commit (`renderBulletins`).
+ */
+export async function validateDrafts(ctx: ChangeContext, caller: Pick<Caller, 'userId' | 'email'>, input: Record<string, unknown>) {
+  const { orgId, period } = await requireOrgAndPeriod(ctx.db, input);
+  const requested = parsePayslipIds(input.payslip_ids);
+  return applyChange(ctx, async (change) => {
+    const drafts = await repo.lockDrafts(change.trx, orgId, period);
+    const draftIds = new Set(drafts.map((d) => d.id));
+    if (requested) {
+      const notDrafts = requested.filter((id) => !draftIds.has(id));
+      if (notDrafts.length > 0) throw payrollErrors.notDraft(notDrafts);
+    }
+    const chosen = requested ? drafts.filter((d) => requested.includes(d.id)) : drafts;
+    if (chosen.length === 0) throw payrollErrors.notDraft([]);
+    const ids = chosen.map((d) => d.id);
+    await repo.publishDrafts(change.trx, ids);
+    const lines = contributionLines(chosen.map((d) => (d.lines ?? []) as unknown as PayslipLine[]));
+    const call = await insertNewContributionCall(change, caller, { org_id: orgId, period, due_date: contributionDueDate(period), lines });
+    await change.events(
+      ids.map((id) => ({ org_id: orgId, action: 'payslip.published', subject_type: 'payslip', subject_id: id, ...actorOf(caller), details: { period, source: 'calcule' } })),
+    );
+    return { published: ids, contribution_call_id: call.id };
+  });
+}

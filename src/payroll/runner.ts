@@ -1,0 +1,257 @@
+/**
+ * The payroll runner (PAYROLL 7): in every instance of the service, it claims runs nobody is
+ * computing, computes them in the worker pool and commits their drafts. The pattern is the mail
+ * outbox's (src/mail/worker.ts): a claim is one short statement that takes a row with
+ * `FOR UPDATE SKIP LOCKED` and leases it; the lease is renewed with each progress report.
+ *
+ * - Two instances share the work: each claims other runs; a run is computed by its lease holder.
+ * - A killed instance's run is taken up again once its lease expires (`leaseMs`, 30 s), from the
+ *   start (nothing of a run is written before its commit). After `maxAttempts` claims it is
+ *   marked `echoue` with the reason, never left `en_cours`.
+ * - The drafts of a run replace the period's previous drafts in one transaction that first
+ *   checks the run is still this instance's: two sets of drafts are never written.
+ * - A run that fails leaves the previous drafts as they were.
+ */
+import crypto from 'node:crypto';
+import { applyChange, type ChangeContext } from '../audit/change.ts';
+import { computeInPool, PAYROLL_THREADS } from './compute-pool.ts';
+import { MODEL_VERSION } from './model.ts';
+import { SKIP_MESSAGES, type SkipReasonCode } from './payroll.errors.ts';
+import * as repo from './payroll.repository.ts';
+import { monthPay, situationFor, type PayrollContract, type Situation } from './situation.ts';
+
+export interface RunnerLogger {
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface PayrollRunnerOptions {
+  ctx: ChangeContext;
+  log: RunnerLogger;
+  /** @default 1000 */
+  pollMs?: number;
+  /** How long a claimed run is this instance's without news. @default 30000 */
+  leaseMs?: number;
+  /** Claims of one run before it is marked `echoue`. @default 3 */
+  maxAttempts?: number;
+  /** Situations sent to a thread at once (progress is reported after each). @default 8 */
+  chunkSize?: number;
+}
+
+interface Skipped {
+  contract_id: string;
+  reason: SkipReasonCode;
+  message: string;
+}
+
+class LeaseLost extends Error {}
+/** The server is stopping: the run is handed back for another instance (or this one, restarted). */
+class Stopping extends Error {}
+
+function periodBounds(period: string): { first: string; last: string } {
+  const [year, month] = period.split('-').map(Number) as [number, number];
+  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return { first: `${period}-01`, last: `${period}-${String(days).padStart(2, '0')}` };
+}
+
+export class PayrollRunner {
+  readonly owner = `${process.pid}-${crypto.randomUUID()}`;
+  private readonly pollMs: number;
+  private readonly leaseMs: number;
+  private readonly maxAttempts: number;
+  private readonly chunkSize: number;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private stopped = true;
+  /** Set by `stop()`: a run in progress is handed back after its chunk. */
+  private stopRequested = false;
+  private again = false;
+
+  constructor(private readonly options: PayrollRunnerOptions) {
+    this.pollMs = options.pollMs ?? 1000;
+    this.leaseMs = options.leaseMs ?? 30_000;
+    this.maxAttempts = options.maxAttempts ?? 3;
+    this.chunkSize = options.chunkSize ?? 8;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.stopRequested = false;
+    this.nudge();
+  }
+
+  /** Looks for work now rather than at the next poll. */
+  nudge(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.running = this.drain().finally(() => {
+      this.running = null;
+      if (this.stopped) return;
+      if (this.again) {
+        this.again = false;
+        this.nudge();
+      } else {
+        this.timer = setTimeout(() => this.nudge(), this.pollMs);
+        this.timer.unref();
+      }
+    });
+  }
+
+  /**
+   * Stops claiming; a run in progress stops after its current chunk and is handed back (its
+   * lease released, the attempt not counted), so that a restart or another instance takes it
+   * up at once rather than after the lease.
+   */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.stopRequested = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  /** Computes every run waiting, now, in this process (the command line's seed-demo); then resolves. */
+  async computeWaiting(): Promise<void> {
+    await this.drain(true);
+  }
+
+  /** Claims and computes runs until none is left (or the runner stops). */
+  private async drain(evenStopped = false): Promise<void> {
+    for (;;) {
+      if (this.stopped && !evenStopped) return;
+      let claimed: Awaited<ReturnType<typeof repo.claimRun>>;
+      try {
+        claimed = await repo.claimRun(this.options.ctx.db, this.owner, this.leaseMs);
+      } catch (err) {
+        this.options.log.error({ err }, 'payroll: claiming a run failed');
+        return;
+      }
+      if (!claimed) return;
+      await this.compute(claimed);
+    }
+  }
+
+  private async compute(run: { id: string; org_id: string; period: string; attempts: number }): Promise<void> {
+    const { db } = this.options.ctx;
+    const log = this.options.log;
+    if (run.attempts > this.maxAttempts) {
+      await repo.finishRun(db, run.id, {
+        status: 'echoue',
+        message: `Le calcul a été interrompu ${run.attempts - 1} fois (arrêt du serveur) sans aboutir : relancez-le.`,
+      });
+      log.error({ run_id: run.id, attempts: run.attempts - 1 }, 'payroll: run abandoned after repeated interruptions');
+      return;
+    }
+    try {
+      await this.computeRun(run);
+    } catch (err) {
+      if (err instanceof LeaseLost) {
+        log.info({ run_id: run.id }, 'payroll: run taken over by another instance');
+        return;
+      }
+      if (err instanceof Stopping) {
+        await repo.releaseRun(db, run.id, this.owner).catch((e: unknown) => log.error({ err: e, run_id: run.id }, 'payroll: handing the run back failed'));
+        log.info({ run_id: run.id }, 'payroll: run handed back (stopping)');
+        return;
+      }
+      log.error({ err, run_id: run.id }, 'payroll: run failed');
+      await repo
+        .finishRun(db, run.id, { status: 'echoue', message: 'Le calcul a échoué sur une erreur du service ; les brouillons précédents sont inchangés. Relancez-le, ou signalez-le si cela se reproduit.' })
+        .catch((e: unknown) => log.error({ err: e, run_id: run.id }, 'payroll: recording the failure failed'));
+    }
+  }
+
+  private async computeRun(run: { id: string; org_id: string; period: string }): Promise<void> {
+    const { ctx } = this.options;
+    const org = await repo.findPayrollOrg(ctx.db, run.org_id);
+    if (!org) {
+      await repo.finishRun(ctx.db, run.id, { status: 'echoue', message: 'Organisation introuvable.' });
+      return;
+    }
+    const { first, last } = periodBounds(run.period);
+    const contracts = await repo.contractsOfPeriod(ctx.db, org.id, first, last);
+    const published = await repo.publishedContracts(ctx.db, org.id, run.period);
+    const skipped: Skipped[] = [];
+    const skip = (contractId: string, reason: SkipReasonCode, message: string = SKIP_MESSAGES[reason]) => skipped.push({ contract_id: contractId, reason, message });
+    const todo: Array<{ contract: repo.PeriodContract; situation: Situation }> = [];
+    for (const contract of contracts) {
+      if (published.has(contract.id)) {
+        skip(contract.id, 'already_published');
+        continue;
+      }
+      const pay = monthPay(contract as PayrollContract, run.period);
+      if ('skip' in pay) {
+        skip(contract.id, pay.skip);
+        continue;
+      }
+      if (contract.kind === 'CDDU' && contract.category === null) {
+        skip(contract.id, 'not_computable', 'La catégorie du salarié (artiste ou technicien) n\u2019est pas renseignée : le régime des intermittents ne peut pas être choisi.');
+        continue;
+      }
+      const situation = situationFor(
+        run.period,
+        { effectif: org.effectif, convention: org.convention, categorie_juridique: org.categorie_juridique, taux_at: org.taux_at },
+        { category: contract.category, cadre: contract.cadre, pas_rate: contract.pas_rate },
+        pay,
+      );
+      todo.push({ contract, situation });
+    }
+    const total = todo.length;
+    if (!(await repo.reportProgress(ctx.db, run.id, this.owner, { done: 0, total }, this.leaseMs))) throw new LeaseLost();
+
+    // Chunks to every thread at once; progress (and the lease) after each.
+    const outcomes: Awaited<ReturnType<typeof computeInPool>> = new Array(total);
+    let done = 0;
+    let next = 0;
+    const worker = async () => {
+      while (next < total) {
+        const start = next;
+        next = Math.min(total, next + this.chunkSize);
+        if (this.stopRequested) throw new Stopping();
+        const results = await computeInPool(todo.slice(start, next).map((t) => t.situation));
+        results.forEach((result, i) => (outcomes[start + i] = result));
+        done += results.length;
+        if (!(await repo.reportProgress(ctx.db, run.id, this.owner, { done, total }, this.leaseMs))) throw new LeaseLost();
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(PAYROLL_THREADS, total)) }, worker));
+    if (this.stopRequested) throw new Stopping();
+
+    const drafts: repo.DraftRow[] = [];
+    todo.forEach(({ contract, situation }, i) => {
+      const outcome = outcomes[i]!;
+      if (!outcome.ok) return skip(contract.id, 'not_computable', outcome.message);
+      const p = outcome.payslip;
+      drafts.push({
+        org_id: org.id, employee_id: contract.employee_id, contract_id: contract.id, period: run.period, run_id: run.id,
+        model_version: MODEL_VERSION, situation, lines: p.lines,
+        gross: p.gross, net_to_pay: p.net_to_pay, employee_contributions: p.employee_contributions, employer_contributions: p.employer_contributions,
+        net_before_tax: p.net_before_tax, net_taxable: p.net_taxable, net_social: p.net_social, pas_rate: p.pas_rate, pas_amount: p.pas_amount, employer_cost: p.employer_cost,
+      });
+    });
+
+    await applyChange(ctx, async (change) => {
+      if (!(await repo.lockOwnRun(change.trx, run.id, this.owner))) throw new LeaseLost();
+      // A payslip published while this run computed keeps its contract.
+      const publishedNow = await repo.publishedContracts(change.trx, org.id, run.period);
+      const kept = drafts.filter((d) => {
+        if (!publishedNow.has(d.contract_id)) return true;
+        skip(d.contract_id, 'already_published');
+        return false;
+      });
+      const replaced = await repo.deleteDrafts(change.trx, org.id, run.period);
+      const ids = await repo.insertDrafts(change.trx, kept);
+      await repo.finishRun(change.trx, run.id, { status: 'termine', payslip_ids: ids, skipped, done: total, total });
+      await change.event({
+        org_id: org.id, action: 'payroll.computed', subject_type: 'payroll_run', subject_id: run.id, actor_user_id: null, actor_email: null,
+        details: { period: run.period, drafts: ids.length, skipped: skipped.length, replaced, model_version: MODEL_VERSION },
+      });
+    });
+    this.options.log.info({ run_id: run.id, drafts: drafts.length, skipped: skipped.length }, 'payroll: run done');
+  }
+}

@@ -1,0 +1,47 @@
+/** Schemas of the payroll run (PAYROLL 7). */
+import { Type } from '@sinclair/typebox';
+import { MoneyString } from '../money/money.ts';
+
+export const PayrollRunBody = Type.Object({
+  org_id: Type.Optional(Type.String({ maxLength: 100 })),
+  period: Type.Optional(Type.Unsafe<unknown>({ description: 'YYYY-MM' })),
+});
+
+export const PayrollValidateBody = Type.Object({
+  org_id: Type.Optional(Type.String({ maxLength: 100 })),
+  period: Type.Optional(Type.Unsafe<unknown>({ description: 'YYYY-MM' })),
+  payslip_ids: Type.Optional(Type.Unsafe<unknown>({ description: 'drafts to validate (default: every draft of the period)' })),
+});
+
+export const RunStarted = Type.Object({ run_id: Type.String() });
+
+const RunPayslip = Type.Object({
+  id: Type.String(),
+  status: Type.String(),
+  employee_id: Type.String(),
+  employee: Type.Object({ first_name: Type.String(), last_name: Type.String() }),
+  contract_id: Type.String(),
+  contract_number: Type.String(),
+  gross: MoneyString,
+  net_before_tax: MoneyString,
+  net_to_pay: MoneyString,
+  employer_cost: MoneyString,
+});
+
+export const PayrollRun = Type.Object({
+  id: Type.String(),
+  org_id: Type.String(),
+  period: Type.String(),
+  status: Type.String({ description: 'en_cours, termine or echoue' }),
+  done: Type.Integer(),
+  total: Type.Integer(),
+  payslips: Type.Array(RunPayslip),
+  skipped: Type.Array(Type.Object({ contract_id: Type.String(), reason: Type.String(), message: Type.Optional(Type.String()) })),
+  message: Type.Optional(Type.String({ description: 'echoue: why, in French' })),
+  created_at: Type.String({ format: 'date-time' }),
+  finished_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+});
+
+export const Validated = Type.Object({ published: Type.Array(Type.String()), contribution_call_id: Type.String() });
+
+export const NotDraftBody = Type.Object({ error: Type.String(), message: Type.Optional(Type.String()), payslip_ids: Type.Optional(Type.Array(Type.String())) });
