@@ -294,6 +294,10 @@ const ORG_UPDATE_OPTIONS: Array<[string, keyof OrgSettingsInput]> = [
   ['virements-salaires', 'virements_salaires'],
   ['documents-slug', 'documents_slug'],
   ['siret', 'siret'],
+  ['effectif', 'effectif'],
+  ['convention', 'convention'],
+  ['categorie-juridique', 'categorie_juridique'],
+  ['taux-at', 'taux_at'],
 ];
 
 // ---------------------------------------------------------------------------------------
@@ -331,8 +335,14 @@ export const COMMANDS: Record<string, CommandDefinition<unknown>> = {
       'virements-salaires': { type: 'string' },
       'documents-slug': { type: 'string' },
       siret: { type: 'string' },
+      effectif: { type: 'string' },
+      convention: { type: 'string' },
+      'categorie-juridique': { type: 'string' },
+      'taux-at': { type: 'string' },
     },
-    usage: 'org update --id ID [--email-notifs a@x,b@y] [--email-notifs-cc c@z] [--virements-salaires Odentas|client] [--documents-slug S] [--siret N]',
+    usage:
+      'org update --id ID [--email-notifs a@x,b@y] [--email-notifs-cc c@z] [--virements-salaires Odentas|client] [--documents-slug S] [--siret N]' +
+      ' [--effectif N] [--convention SVP|droit_commun] [--categorie-juridique association|SARL|SAS|SELARL|SELAS|EI|autre] [--taux-at R]',
     prepare: (args) => {
       const id = requiredText(args, 'id');
       if (!isUuid(id)) throw new CommandError(`--id "${id}" is not an organization id (a UUID, as printed by "org create")`);

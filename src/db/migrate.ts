@@ -16,6 +16,7 @@ import * as searchStatistics from './migrations/2026_11_26_01_00_00_search_stati
 import * as payslipUniqueness from './migrations/2026_11_27_00_00_00_payslip_uniqueness.ts';
 import * as contractNoteAuthorStaff from './migrations/2026_11_27_01_00_00_contract_note_author_staff.ts';
 import * as invoiceIssueDate from './migrations/2026_11_27_02_00_00_invoice_issue_date.ts';
+import * as payrollInputs from './migrations/2026_11_27_10_00_00_payroll_inputs.ts';
 import * as payrollRuns from './migrations/2026_11_27_11_00_00_payroll_runs.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
@@ -34,6 +35,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_27_00_00_00_payslip_uniqueness': payslipUniqueness,
   '2026_11_27_01_00_00_contract_note_author_staff': contractNoteAuthorStaff,
   '2026_11_27_02_00_00_invoice_issue_date': invoiceIssueDate,
+  '2026_11_27_10_00_00_payroll_inputs': payrollInputs,
   '2026_11_27_11_00_00_payroll_runs': payrollRuns,
 };
 

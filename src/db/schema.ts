@@ -53,8 +53,22 @@ export interface OrganizationsTable {
   virements_salaires: Generated<SalaryTransferMode>;
   documents_slug: string | null;
   siret: string | null;
+  /** PAYROLL 2: the headcount, at least 1 (default 1). */
+  effectif: Generated<number>;
+  /** PAYROLL 2: the collective agreement (default `SVP`). */
+  convention: Generated<OrgConvention>;
+  /** PAYROLL 2: the legal form, as the payroll model names it (default `association`). */
+  categorie_juridique: Generated<CategorieJuridique>;
+  /** PAYROLL 2: the AT/MP rate, a percentage `numeric(5,2)` ("2.30"); null: the model's default. */
+  taux_at: NullableNumeric;
   created_at: Generated<Date>;
 }
+
+/** PAYROLL 2: the collective agreement an organization's contracts fall under. */
+export type OrgConvention = 'SVP' | 'droit_commun';
+
+/** PAYROLL 2: an organization's legal form (the payroll model's values). */
+export type CategorieJuridique = 'association' | 'SARL' | 'SAS' | 'SELARL' | 'SELAS' | 'EI' | 'autre';
 
 /** MODULES 2: `Odentas`, the operator pays the salaries by transfer; `client`, the organization does. */
 export type SalaryTransferMode = 'Odentas' | 'client';
@@ -167,6 +181,10 @@ export interface EmployeesTable {
   category: EmployeeCategory | null;
   iban: string | null;
   bic: string | null;
+  /** PAYROLL 2: cadre status (default false). */
+  cadre: Generated<boolean>;
+  /** PAYROLL 2: the personalised withholding (PAS) rate, a percentage `numeric(5,2)`; null: the neutral grid. */
+  pas_rate: NullableNumeric;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }

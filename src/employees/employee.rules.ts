@@ -12,6 +12,7 @@ import { fieldErrors } from '../http/errors.ts';
 import { FIRST_NAME_MAX, hasUnsafeCharacters } from '../http/input.ts';
 import { isPlausibleEmail, normalizeEmail } from '../identity/email.ts';
 import { isSepaIban, isSepaWritable } from '../format/sepa.ts';
+import { parseRate } from '../money/money.ts';
 import { employeeErrors } from './employee.errors.ts';
 
 export const EMPLOYEE_CATEGORIES = ['artiste', 'technicien', 'permanent'] as const satisfies readonly EmployeeCategory[];
@@ -81,6 +82,15 @@ export function checkEmployeeFields(input: EmployeeFieldsInput, current?: Employ
   const bic = blank(rawBic) ? null : typeof rawBic === 'string' ? rawBic.replace(/\s+/g, '').toUpperCase() : '';
   if (bic !== null && !isValidBIC(bic)) throw employeeErrors.invalidBic();
 
+  // PAYROLL 2: cadre status, a boolean (default false).
+  const cadre = input.cadre === undefined ? (current?.cadre ?? false) : input.cadre;
+  if (typeof cadre !== 'boolean') throw fieldErrors.invalid('cadre', 'Le statut cadre (true ou false)');
+
+  // PAYROLL 2: the personalised withholding rate, a percentage as `vat_rate`; null: the neutral grid.
+  const rawPasRate = pick('pas_rate');
+  const pasRate = blank(rawPasRate) ? null : parseRate(rawPasRate);
+  if (pasRate === null && !blank(rawPasRate)) throw fieldErrors.invalid('pas_rate', 'Le taux personnalisé de prélèvement à la source (de 0 à 100, deux décimales au plus)');
+
   return {
     first_name: firstName,
     last_name: lastName,
@@ -88,5 +98,7 @@ export function checkEmployeeFields(input: EmployeeFieldsInput, current?: Employ
     category: blank(category) ? null : (category as EmployeeCategory),
     iban,
     bic,
+    cadre,
+    pas_rate: pasRate,
   };
 }

@@ -22,12 +22,18 @@ interface EmployeeRow {
   category: string | null;
   iban: string | null;
   bic: string | null;
+  cadre: boolean;
+  pas_rate: string | null;
   created_at: Date;
   updated_at: Date;
 }
 
 /** An employee as answers show it (MODULES 3): the IBAN reduced to `iban_last4`. */
-/** One employee of an organization, or undefined (another organization's employee is not found). */
+/**
+ * One employee of an organization, or undefined (another organization's employee is not found).
+ * The row carries the payroll inputs (PAYROLL 2): `category`, `cadre` (boolean) and `pas_rate`
+ * (`"7.50"`, or null: the neutral grid).
+ */
 export function findEmployeeOfOrg(db: Database, orgId: string, id: string) {
   return repo.findEmployee(db, orgId, id);
 }
@@ -53,6 +59,8 @@ export function employeeView(row: EmployeeRow) {
     category: row.category,
     iban_last4: ibanLast4(row.iban),
     bic: row.bic,
+    cadre: row.cadre,
+    pas_rate: row.pas_rate,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

@@ -14,7 +14,7 @@ export default async function orgSettingsRoutes(fastify: FastifyInstance): Promi
       config: { gate: 'staff' },
       schema: {
         tags: ['staff'],
-        summary: 'Set the notification addresses, the salary transfer mode, the documents slug, the SIRET',
+        summary: 'Set the notification addresses, the salary transfer mode, the documents slug, the SIRET, the payroll inputs',
         params: IdParams,
         body: OrgSettingsBody,
         response: { 200: Organization, 400: ErrorBody, 401: PlainText, 403: PlainText, 404: ErrorBody, 409: ErrorBody },

@@ -2,11 +2,21 @@
  * The organization fields the payroll modules use (MODULES 2), as set by
  * `PATCH /api/staff/orgs/{id}` and `org update`: checked and normalized here, once.
  */
-import type { SalaryTransferMode } from '../db/schema.ts';
+import type { CategorieJuridique, OrgConvention, SalaryTransferMode } from '../db/schema.ts';
 import { AppError, fieldErrors } from '../http/errors.ts';
 import { isPlausibleEmail, normalizeEmail } from '../identity/email.ts';
+import { parseRate } from '../money/money.ts';
 
 export const SALARY_TRANSFER_MODES = ['Odentas', 'client'] as const satisfies readonly SalaryTransferMode[];
+
+/** PAYROLL 2: the collective agreements. */
+export const ORG_CONVENTIONS = ['SVP', 'droit_commun'] as const satisfies readonly OrgConvention[];
+
+/** PAYROLL 2: the legal forms, as the payroll model names them. */
+export const CATEGORIES_JURIDIQUES = ['association', 'SARL', 'SAS', 'SELARL', 'SELAS', 'EI', 'autre'] as const satisfies readonly CategorieJuridique[];
+
+/** The largest headcount the `integer` column holds. */
+export const EFFECTIF_MAX = 2_147_483_647;
 
 export interface OrgSettings {
   email_notifs: string[];
@@ -14,6 +24,12 @@ export interface OrgSettings {
   virements_salaires: SalaryTransferMode;
   documents_slug: string | null;
   siret: string | null;
+  /** PAYROLL 2: the headcount, an integer of at least 1. */
+  effectif: number;
+  convention: OrgConvention;
+  categorie_juridique: CategorieJuridique;
+  /** PAYROLL 2: the AT/MP rate, a percentage as `vat_rate` (`"2.30"`); null: the model's default. */
+  taux_at: string | null;
 }
 
 export type OrgSettingsInput = Partial<Record<keyof OrgSettings, unknown>>;
@@ -34,6 +50,16 @@ function addressList(value: unknown, field: 'email_notifs' | 'email_notifs_cc'):
     throw fieldErrors.invalid(field, `La liste ${field}`);
   }
   return [...new Set(addresses as string[])];
+}
+
+/** A headcount: an integer of at least 1, as a JSON number or digits (the command line gives text). */
+function parseEffectif(value: unknown): number {
+  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+  const effectif = /^[0-9]+$/.test(text) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(effectif) || effectif < 1 || effectif > EFFECTIF_MAX) {
+    throw fieldErrors.invalid('effectif', "L'effectif (un nombre entier de salariés, au moins 1)");
+  }
+  return effectif;
 }
 
 const blank = (value: unknown) => value === null || (typeof value === 'string' && value.trim() === '');
@@ -65,6 +91,25 @@ export function applyOrgSettings(current: OrgSettings, input: OrgSettingsInput):
     const siret = blank(input.siret) ? null : typeof input.siret === 'string' ? input.siret.replace(/\s+/g, '') : '';
     if (siret !== null && !/^\d{14}$/.test(siret)) throw fieldErrors.invalid('siret', 'Le SIRET (14 chiffres)');
     next.siret = siret;
+  }
+  if (input.effectif !== undefined) next.effectif = parseEffectif(input.effectif);
+  if (input.convention !== undefined) {
+    if (!(ORG_CONVENTIONS as readonly unknown[]).includes(input.convention)) {
+      throw fieldErrors.invalid('convention', 'La convention collective (SVP ou droit_commun)');
+    }
+    next.convention = input.convention as OrgConvention;
+  }
+  if (input.categorie_juridique !== undefined) {
+    if (!(CATEGORIES_JURIDIQUES as readonly unknown[]).includes(input.categorie_juridique)) {
+      throw fieldErrors.invalid('categorie_juridique', `La catégorie juridique (${CATEGORIES_JURIDIQUES.join(', ')})`);
+    }
+    next.categorie_juridique = input.categorie_juridique as CategorieJuridique;
+  }
+  if (input.taux_at !== undefined) {
+    // null or empty clears: the model's default rate applies.
+    const rate = blank(input.taux_at) ? null : parseRate(input.taux_at);
+    if (rate === null && !blank(input.taux_at)) throw fieldErrors.invalid('taux_at', 'Le taux AT/MP (de 0 à 100, deux décimales au plus)');
+    next.taux_at = rate;
   }
   return next;
 }

@@ -7,8 +7,18 @@ import { actorOf } from '../audit/audit.repository.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { applyOrgSettings, orgSettingsErrors, type OrgSettingsInput } from './org-settings.rules.ts';
 import { orgErrors } from './org.errors.ts';
-import { lockOrganizationSettings, updateOrganizationSettings } from './org.repository.ts';
+import type { Database } from '../db/database.ts';
+import { findOrganizationPayrollInputs, lockOrganizationSettings, updateOrganizationSettings } from './org.repository.ts';
 import { isUuid } from './resolution.ts';
+
+/**
+ * What the payroll run needs to know of an organization (PAYROLL 2): `effectif` (integer ≥ 1),
+ * `convention` (`SVP` | `droit_commun`), `categorie_juridique`, `taux_at` (`"2.30"`, or null: the
+ * model's default). Undefined when the id names no organization.
+ */
+export function findOrgPayrollInputs(db: Database, orgId: string) {
+  return isUuid(orgId) ? findOrganizationPayrollInputs(db, orgId) : Promise.resolve(undefined);
+}
 
 /** The caller (null: the command line). */
 export async function updateOrgSettings(ctx: ChangeContext, caller: { userId: string; email: string } | null, orgId: string, input: OrgSettingsInput) {

@@ -91,7 +91,15 @@ export async function saveActiveOrg(db: Database, userId: string, orgId: string)
     .execute();
 }
 
-const SETTINGS_COLUMNS = ['id', 'name', 'structure_api', 'email_notifs', 'email_notifs_cc', 'virements_salaires', 'documents_slug', 'siret', 'created_at'] as const;
+const SETTINGS_COLUMNS = [
+  'id', 'name', 'structure_api', 'email_notifs', 'email_notifs_cc', 'virements_salaires', 'documents_slug', 'siret',
+  'effectif', 'convention', 'categorie_juridique', 'taux_at', 'created_at',
+] as const;
+
+/** The organization's payroll inputs (PAYROLL 2), or undefined when it names none. */
+export function findOrganizationPayrollInputs(db: Database, orgId: string) {
+  return db.selectFrom('organizations').select(['id', 'effectif', 'convention', 'categorie_juridique', 'taux_at']).where('id', '=', orgId).executeTakeFirst();
+}
 
 /** The organization with the fields of MODULES 2, locked for an edit. */
 export function lockOrganizationSettings(db: Database, orgId: string) {

@@ -13,6 +13,11 @@ export const EmployeeBody = Type.Object({
   category: Optional('artiste, technicien or permanent', 20),
   iban: Optional('write-only: a valid IBAN of the SEPA zone (salaries are paid by SEPA transfer; another country: 400 invalid_iban), then shown as iban_last4 only', 64),
   bic: Optional('8 or 11 characters', 20),
+  cadre: Type.Optional(Type.Boolean({ description: 'PAYROLL 2: cadre status (default false)' })),
+  // Left loose for the validator, as vat_rate: the rules answer invalid_pas_rate in French.
+  pas_rate: Type.Optional(
+    Type.Unsafe<unknown>({ description: 'PAYROLL 2: the personalised withholding (PAS) rate, a percentage as vat_rate ("7.50", 7.5, 0; 0 to 100, two decimals at most); null clears it (the neutral grid)', examples: ['7.50'] }),
+  ),
 });
 
 export const Employee = Type.Object({
@@ -23,6 +28,8 @@ export const Employee = Type.Object({
   category: NullableString,
   iban_last4: Type.Union([Type.String({ description: 'the last four characters of the IBAN' }), Type.Null()]),
   bic: NullableString,
+  cadre: Type.Boolean(),
+  pas_rate: Type.Union([Type.String({ description: 'percentage, two decimals' }), Type.Null()], { description: 'the personalised withholding rate; null: the neutral grid' }),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
 });

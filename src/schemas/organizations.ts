@@ -11,6 +11,15 @@ export const OrgSettingsBody = Type.Object({
   virements_salaires: Type.Optional(Type.String({ description: 'Odentas (the operator pays the salaries) or client' })),
   documents_slug: Type.Optional(Type.Union([Type.String({ maxLength: 100, description: 'unique, URL-safe: a-z, 0-9, -' }), Type.Null()])),
   siret: Type.Optional(Type.Union([Type.String({ maxLength: 20, description: '14 digits' }), Type.Null()])),
+  // Left loose for the validator: the rules answer invalid_effectif / invalid_taux_at in French.
+  effectif: Type.Optional(Type.Unsafe<unknown>({ description: 'PAYROLL 2: the headcount, an integer of at least 1 (default 1)', examples: [12] })),
+  convention: Type.Optional(Type.String({ maxLength: 40, description: 'PAYROLL 2: SVP (default) or droit_commun' })),
+  categorie_juridique: Type.Optional(
+    Type.String({ maxLength: 40, description: 'PAYROLL 2: association (default), SARL, SAS, SELARL, SELAS, EI or autre' }),
+  ),
+  taux_at: Type.Optional(
+    Type.Unsafe<unknown>({ description: 'PAYROLL 2: the AT/MP rate, a percentage as vat_rate ("2.30", 1.5, 0; 0 to 100, two decimals at most); null clears it (the model\'s default)', examples: ['2.30'] }),
+  ),
 });
 
 export const Organization = Type.Object({
@@ -22,5 +31,9 @@ export const Organization = Type.Object({
   virements_salaires: Type.String(),
   documents_slug: NullableString,
   siret: NullableString,
+  effectif: Type.Integer({ minimum: 1 }),
+  convention: Type.String({ description: 'SVP or droit_commun' }),
+  categorie_juridique: Type.String({ description: 'association, SARL, SAS, SELARL, SELAS, EI or autre' }),
+  taux_at: Type.Union([Type.String({ description: 'percentage, two decimals' }), Type.Null()], { description: "the AT/MP rate; null: the model's default" }),
   created_at: Type.String({ format: 'date-time' }),
 });

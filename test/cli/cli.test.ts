@@ -90,6 +90,17 @@ describe(`payroll-access on ${usingPostgres ? 'PostgreSQL' : 'the embedded datab
     orgId = result.id;
   });
 
+  it('should set the payroll inputs with org update and print the organization, or refuse a wrong one with one line', async () => {
+    const result = await cliJson<Record<string, unknown>>(
+      ['org', 'update', '--id', orgId, '--effectif', '8', '--convention', 'droit_commun', '--categorie-juridique', 'SARL', '--taux-at', '2.5'],
+      env,
+    );
+    assert.deepEqual([result.id, result.effectif, result.convention, result.categorie_juridique, result.taux_at], [orgId, 8, 'droit_commun', 'SARL', '2.50']);
+    assertOneLineError(await runCli(['org', 'update', '--id', orgId, '--taux-at', '150'], env), /^payroll-access: invalid_taux_at: /);
+    const cleared = await cliJson<Record<string, unknown>>(['org', 'update', '--id', orgId, '--taux-at', '', '--effectif', '1'], env);
+    assert.deepEqual([cleared.effectif, cleared.convention, cleared.taux_at], [1, 'droit_commun', null]);
+  });
+
   it('should add a member, creating the account, and print user_id and created', async () => {
     const result = await cliJson<{ user_id: string; created: boolean }>(
       ['member', 'add', '--org', orgId, '--email', 'Direction@Example.com', '--role', 'super_admin', '--first-name', 'Dora'],

@@ -24,7 +24,7 @@ describe('checkEmployeeFields', () => {
   it('should normalize a creation', () => {
     assert.deepEqual(
       checkEmployeeFields({ first_name: '  Élise ', last_name: 'Durand  Martin', email: ' Elise@Example.COM ', category: 'artiste', iban: 'fr76 3000 6000 0112 3456 7890 189', bic: 'bnpa frpp' }),
-      { first_name: 'Élise', last_name: 'Durand Martin', email: 'elise@example.com', category: 'artiste', iban: 'FR7630006000011234567890189', bic: 'BNPAFRPP' },
+      { first_name: 'Élise', last_name: 'Durand Martin', email: 'elise@example.com', category: 'artiste', iban: 'FR7630006000011234567890189', bic: 'BNPAFRPP', cadre: false, pas_rate: null },
     );
   });
   it('should answer MODULES codes for missing and wrong fields', () => {
@@ -46,5 +46,30 @@ describe('checkEmployeeFields', () => {
     assert.deepEqual(checkEmployeeFields({ last_name: 'Martin', iban: null }, current), { ...current, last_name: 'Martin', iban: null });
     assert.deepEqual(checkEmployeeFields({}, current), current);
     assert.equal(code(() => checkEmployeeFields({ first_name: '' }, current)), '400 missing_first_name');
+  });
+});
+
+describe('checkEmployeeFields: cadre and pas_rate (PAYROLL 2)', () => {
+  const name = { first_name: 'Élise', last_name: 'Durand' };
+  it('should default to cadre false and pas_rate null, and read a rate as vat_rate (two decimals, 0 to 100)', () => {
+    assert.deepEqual([checkEmployeeFields(name).cadre, checkEmployeeFields(name).pas_rate], [false, null]);
+    assert.equal(checkEmployeeFields({ ...name, cadre: true }).cadre, true);
+    for (const [pas_rate, stored] of [['7.5', '7.50'], [12.25, '12.25'], [0, '0.00'], ['100', '100.00'], ['', null], [null, null]] as const) {
+      assert.equal(checkEmployeeFields({ ...name, pas_rate }).pas_rate, stored, JSON.stringify(pas_rate));
+    }
+  });
+  it('should keep them when an edit leaves them out, and clear pas_rate with null', () => {
+    const current = checkEmployeeFields({ ...name, cadre: true, pas_rate: '7.5' });
+    assert.deepEqual(checkEmployeeFields({ last_name: 'Martin' }, current), { ...current, last_name: 'Martin' });
+    assert.deepEqual(checkEmployeeFields({ pas_rate: null }, current), { ...current, pas_rate: null });
+    assert.deepEqual(checkEmployeeFields({ cadre: false }, current), { ...current, cadre: false });
+  });
+  it('should refuse wrong values with invalid_cadre / invalid_pas_rate', () => {
+    for (const cadre of ['oui', 'true', 1, 0, null, {}]) {
+      assert.equal(code(() => checkEmployeeFields({ ...name, cadre })), '400 invalid_cadre', JSON.stringify(cadre));
+    }
+    for (const pas_rate of ['100.01', 101, -1, '7.555', 7.555, '7,5', 'abc', true, [7]]) {
+      assert.equal(code(() => checkEmployeeFields({ ...name, pas_rate })), '400 invalid_pas_rate', JSON.stringify(pas_rate));
+    }
   });
 });

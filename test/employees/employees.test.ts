@@ -25,7 +25,8 @@ describe('POST /api/salaries', () => {
     assert.equal(res.statusCode, 201);
     const body = res.json();
     assert.deepEqual({ ...body, id: undefined, created_at: undefined, updated_at: undefined }, {
-      id: undefined, first_name: 'Élise', last_name: 'Durand', email: 'elise@example.com', category: 'artiste', iban_last4: '0189', bic: 'BNPAFRPP', created_at: undefined, updated_at: undefined,
+      id: undefined, first_name: 'Élise', last_name: 'Durand', email: 'elise@example.com', category: 'artiste', iban_last4: '0189', bic: 'BNPAFRPP',
+      cadre: false, pas_rate: null, created_at: undefined, updated_at: undefined,
     });
     assert.doesNotMatch(res.body, /FR76|3000 6000|30006000/);
     const row = await db.selectFrom('employees').select('iban').where('id', '=', body.id).executeTakeFirstOrThrow();
@@ -79,6 +80,74 @@ describe('PATCH /api/salaries/{id}', () => {
       assert.equal(missing.statusCode, 404);
       assert.deepEqual(missing.json(), { error: 'not_found', message: 'Salarié introuvable.' });
     }
+  });
+});
+
+describe('the payroll inputs of an employee (PAYROLL 2: cadre, pas_rate)', () => {
+  it('should default to cadre false and no pas_rate, set both at creation and by PATCH, clear pas_rate with null, and show them in the list', async (t) => {
+    const { db, agent, compta, call } = await setup(t);
+    const plain = (await call(agent.cookie, 'POST', '/api/salaries', { first_name: 'Luc', last_name: 'Arnaud' })).json();
+    assert.deepEqual([plain.cadre, plain.pas_rate], [false, null]);
+
+    const created = await call(agent.cookie, 'POST', '/api/salaries', { first_name: 'Élise', last_name: 'Durand', category: 'permanent', cadre: true, pas_rate: '7.5' });
+    assert.equal(created.statusCode, 201, created.body);
+    assert.deepEqual([created.json().cadre, created.json().pas_rate], [true, '7.50']);
+    const id = created.json().id;
+    const row = await db.selectFrom('employees').select(['cadre', 'pas_rate']).where('id', '=', id).executeTakeFirstOrThrow();
+    assert.deepEqual(row, { cadre: true, pas_rate: '7.50' });
+
+    // A PATCH that leaves them out keeps them.
+    const renamed = (await call(agent.cookie, 'PATCH', `/api/salaries/${id}`, { last_name: 'Martin' })).json();
+    assert.deepEqual([renamed.cadre, renamed.pas_rate], [true, '7.50']);
+    // A number with two decimals, as vat_rate; the limits 0 and 100.
+    for (const [pas_rate, stored] of [[12.25, '12.25'], [0, '0.00'], ['100', '100.00']] as const) {
+      const res = await call(agent.cookie, 'PATCH', `/api/salaries/${id}`, { pas_rate });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.json().pas_rate, stored);
+    }
+    const changed = await call(agent.cookie, 'PATCH', `/api/salaries/${id}`, { cadre: false, pas_rate: null });
+    assert.equal(changed.statusCode, 200, changed.body);
+    assert.deepEqual([changed.json().cadre, changed.json().pas_rate], [false, null]);
+    const event = await db.selectFrom('module_events').select(['action', 'details']).where('subject_id', '=', id).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    assert.deepEqual(event, { action: 'employee.updated', details: { changed: ['cadre', 'pas_rate'] } });
+
+    await call(agent.cookie, 'PATCH', `/api/salaries/${id}`, { cadre: true, pas_rate: '3.1' });
+    const list = (await call(compta.cookie, 'GET', '/api/salaries')).json();
+    assert.deepEqual(
+      list.items.map((e: { last_name: string; cadre: boolean; pas_rate: string | null }) => [e.last_name, e.cadre, e.pas_rate]),
+      [['Arnaud', false, null], ['Martin', true, '3.10']],
+    );
+  });
+
+  it('should refuse a wrong cadre or pas_rate with 400 invalid_cadre / invalid_pas_rate, at creation and by PATCH', async (t) => {
+    const { db, agent, call } = await setup(t);
+    const id = (await call(agent.cookie, 'POST', '/api/salaries', { first_name: 'Élise', last_name: 'Durand', pas_rate: '4' })).json().id;
+    const name = { first_name: 'Élise', last_name: 'Durand' };
+    const cases: Array<[object, string]> = [
+      [{ cadre: 'oui' }, 'invalid_cadre'],
+      [{ cadre: 'true' }, 'invalid_cadre'],
+      [{ cadre: 1 }, 'invalid_cadre'],
+      [{ cadre: null }, 'invalid_cadre'],
+      [{ pas_rate: '100.01' }, 'invalid_pas_rate'],
+      [{ pas_rate: -2 }, 'invalid_pas_rate'],
+      [{ pas_rate: '7.555' }, 'invalid_pas_rate'],
+      [{ pas_rate: 7.555 }, 'invalid_pas_rate'],
+      [{ pas_rate: '7,5' }, 'invalid_pas_rate'],
+      [{ pas_rate: 'neutre' }, 'invalid_pas_rate'],
+      [{ pas_rate: true }, 'invalid_pas_rate'],
+      [{ pas_rate: [7] }, 'invalid_pas_rate'],
+    ];
+    for (const [payload, error] of cases) {
+      const created = await call(agent.cookie, 'POST', '/api/salaries', { ...name, ...payload });
+      assert.equal(created.statusCode, 400, JSON.stringify(payload));
+      assert.equal(created.json().error, error, JSON.stringify(payload));
+      assert.equal(typeof created.json().message, 'string');
+      const edited = await call(agent.cookie, 'PATCH', `/api/salaries/${id}`, payload);
+      assert.equal(edited.statusCode, 400, JSON.stringify(payload));
+      assert.equal(edited.json().error, error, JSON.stringify(payload));
+    }
+    const row = await db.selectFrom('employees').select(['cadre', 'pas_rate']).where('id', '=', id).executeTakeFirstOrThrow();
+    assert.deepEqual(row, { cadre: false, pas_rate: '4.00' }, 'a refused change changes nothing');
   });
 });
 
