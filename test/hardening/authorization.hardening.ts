@@ -135,6 +135,11 @@ const MODULE_RULES: RouteRule[] = [
   // MODULES 5: payslips (read set), salary transfers (money set), their staff routes.
   { name: 'GET /api/payslips', readsBody: false, expect: moduleGate(READ_SET, () => 200) },
   { name: 'GET /api/payslips/:payslip/pdf-url', readsBody: false, expect: moduleGate(READ_SET, targetsOnly(200)) },
+  { name: 'GET /api/payslips/:payslip', readsBody: false, expect: moduleGate(READ_SET, targetsOnly(200)) },
+  { name: 'GET /api/staff/payslips/:payslip', readsBody: false, expect: staffOnlyWith(200) },
+  // PAYROLL 7: the run (its job is not started here) and the validation (no draft: 409).
+  { name: 'POST /api/staff/paie/calcul', readsBody: false, payload: (f) => ({ org_id: f.org, period: '2027-03' }), expect: staffOnlyWith(202) },
+  { name: 'POST /api/staff/paie/valider', readsBody: false, payload: (f) => ({ org_id: f.org, period: '2027-03' }), expect: staffOnlyWith(409) },
   { name: 'GET /api/virements', readsBody: false, expect: moduleGate(MONEY_SET, () => 200) },
   {
     name: 'POST /api/staff/payslips',

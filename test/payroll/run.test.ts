@@ -127,6 +127,14 @@ describe('POST /api/staff/paie/calcul (PAYROLL 7)', () => {
     assert.equal((await ctx.call(ctx.admin, 'GET', `/api/payslips/${draftId}`)).statusCode, 404);
     assert.equal((await ctx.call(ctx.admin, 'GET', `/api/payslips/${draftId}/pdf-url`)).statusCode, 404);
     assert.deepEqual(await ctx.available(), []);
+
+    // One payslip that is not cancelled per contract and period, whoever made it: a typed one
+    // for the artist's contract is refused, naming the draft.
+    const typed = await ctx.call(ctx.staff, 'POST', '/api/staff/payslips', {
+      org_id: ctx.soleil, employee_id: ctx.helene, period: PERIOD, gross: '1000', net_to_pay: '700', contract_ids: [ids.artist],
+    });
+    assert.equal(typed.statusCode, 409);
+    assert.deepEqual({ error: typed.json().error, payslip_id: typed.json().payslip_id }, { error: 'payslip_exists', payslip_id: draftId });
   });
 
   it('should answer the running run to a second request, and replace the drafts when computed again, keeping the published', async (t) => {
@@ -189,7 +197,7 @@ describe('POST /api/staff/paie/calcul (PAYROLL 7)', () => {
     ctx.app.payroll.runner.start();
     t.after(() => ctx.app.payroll.runner.stop());
     const resumed = await runToEnd(ctx, orphan!.id);
-    assert.equal(resumed.status, 'termine');
+    assert.equal(resumed.status, 'termine', JSON.stringify(resumed));
     assert.equal(resumed.payslips.length, 3);
     const abandoned = await runToEnd(ctx, hopeless!.id);
     assert.equal(abandoned.status, 'echoue');
