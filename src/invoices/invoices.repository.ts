@@ -155,15 +155,19 @@ export async function lockForCredit(db: Database, id: string) {
     issue_date: string;
     lines: InvoiceLine[];
     total_ttc: string;
-    credited_ttc: string;
   }>`
     select i.id, i.number, i.org_id, i.kind, i.invoice_type, i.payment_method, i.period_label, i.issue_date::text as issue_date, i.lines,
-           i.total_ttc::text as total_ttc,
-           (select coalesce(sum(a.total_ttc), 0)::text from public.invoices a where a.credited_invoice_id = i.id) as credited_ttc
+           i.total_ttc::text as total_ttc
       from public.invoices i
      where i.id = ${id}::uuid
        for update of i`.execute(db);
-  return rows[0];
+  const invoice = rows[0];
+  if (!invoice) return undefined;
+  // A statement of its own, after the lock: under READ COMMITTED it sees the credit notes
+  // committed while this one waited (a subquery of the locking statement would not).
+  const { rows: sums } = await sql<{ credited_ttc: string }>`
+    select coalesce(sum(total_ttc), 0)::text as credited_ttc from public.invoices where credited_invoice_id = ${id}::uuid`.execute(db);
+  return { ...invoice, credited_ttc: sums[0]!.credited_ttc };
 }
 
 /** EINVOICE 3: inserts a credit note and its `invoice.credited` event (one statement). */
