@@ -55,10 +55,17 @@ export type StorageConfig =
 export interface OperatorConfig {
   /** @default 'Payroll' */
   name: string;
-  /** Nine digits, or empty. */
+  /** Nine digits, or empty: `OPERATOR_SIRET`'s first nine, else `OPERATOR_SIREN`. */
   siren: string;
+  /** EINVOICE 2: fourteen digits, or empty. */
+  siret: string;
+  /** EINVOICE 2: the intra-community VAT number (`OPERATOR_VAT_ID`, formerly `OPERATOR_VAT`), upper case without spaces, or empty. */
   vat: string;
+  /** The street line (`OPERATOR_ADDRESS`), or empty. */
   address: string;
+  /** EINVOICE 2: `OPERATOR_POSTCODE`, `OPERATOR_CITY`, or empty; the country is FR. */
+  postcode: string;
+  city: string;
   /** Without spaces, upper case; null when unset. */
   iban: string | null;
   bic: string | null;
@@ -198,16 +205,43 @@ function parseBankId(env: Env, name: string, shape: RegExp): string | null {
 }
 
 function parseOperator(env: Env): OperatorConfig {
-  const siren = nonEmpty(env, 'OPERATOR_SIREN')?.replace(/\s+/g, '') ?? '';
+  let siren = nonEmpty(env, 'OPERATOR_SIREN')?.replace(/\s+/g, '') ?? '';
   if (siren && !/^\d{9}$/.test(siren)) throw new ConfigError(`OPERATOR_SIREN must be nine digits, got ${quote(siren)}`);
+  const siret = nonEmpty(env, 'OPERATOR_SIRET')?.replace(/\s+/g, '') ?? '';
+  if (siret && !/^\d{14}$/.test(siret)) throw new ConfigError(`OPERATOR_SIRET must be fourteen digits, got ${quote(siret)}`);
+  if (siret && siren && !siret.startsWith(siren)) throw new ConfigError(`OPERATOR_SIRET ${siret} does not start with OPERATOR_SIREN ${siren}`);
+  if (siret) siren = siret.slice(0, 9);
+  const vatId = nonEmpty(env, 'OPERATOR_VAT_ID') ?? nonEmpty(env, 'OPERATOR_VAT');
+  const vat = vatId?.replace(/\s+/g, '').toUpperCase() ?? '';
+  if (vat && !/^[A-Z]{2}[A-Z0-9]{2,13}$/.test(vat)) throw new ConfigError(`OPERATOR_VAT_ID is not a VAT number (two letters, then 2 to 13 letters or digits): ${quote(vatId!)}`);
+  const postcode = nonEmpty(env, 'OPERATOR_POSTCODE') ?? '';
+  if (postcode && !/^\d{5}$/.test(postcode)) throw new ConfigError(`OPERATOR_POSTCODE must be a French postcode (five digits), got ${quote(postcode)}`);
   return {
     name: nonEmpty(env, 'OPERATOR_NAME') ?? 'Payroll',
     siren,
-    vat: nonEmpty(env, 'OPERATOR_VAT') ?? '',
+    siret,
+    vat,
     address: nonEmpty(env, 'OPERATOR_ADDRESS') ?? '',
+    postcode,
+    city: nonEmpty(env, 'OPERATOR_CITY') ?? '',
     iban: parseBankId(env, 'OPERATOR_IBAN', /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/),
     bic: parseBankId(env, 'OPERATOR_BIC', /^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/),
   };
+}
+
+/**
+ * EINVOICE 2: the operator variables a Factur-X invoice needs (the seller), those unset. An
+ * invoice document is not produced without them (409 `operator_identity_missing`); start-up
+ * warns with this list.
+ */
+export function missingOperatorIdentity(operator: OperatorConfig): string[] {
+  const missing: string[] = [];
+  if (!operator.siret) missing.push('OPERATOR_SIRET');
+  if (!operator.vat) missing.push('OPERATOR_VAT_ID');
+  if (!operator.address) missing.push('OPERATOR_ADDRESS');
+  if (!operator.postcode) missing.push('OPERATOR_POSTCODE');
+  if (!operator.city) missing.push('OPERATOR_CITY');
+  return missing;
 }
 
 export function loadConfig(env: Env = process.env): Config {

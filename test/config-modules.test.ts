@@ -9,7 +9,7 @@ describe('loadConfig: MODULES 9 variables', () => {
     assert.equal(config.payrollEmail, 'paie@localhost');
     assert.deepEqual(config.storage, { kind: 'database' });
     assert.equal(config.fileUrlSecret, null);
-    assert.deepEqual(config.operator, { name: 'Payroll', siren: '', vat: '', address: '', iban: null, bic: null });
+    assert.deepEqual(config.operator, { name: 'Payroll', siren: '', siret: '', vat: '', address: '', postcode: '', city: '', iban: null, bic: null });
   });
 
   it('should read S3 storage with its bucket, prefix, endpoint and region', () => {
@@ -28,7 +28,7 @@ describe('loadConfig: MODULES 9 variables', () => {
     });
     assert.equal(config.payrollEmail, 'paie@operateur.fr');
     assert.deepEqual(config.operator, {
-      name: 'Odentas', siren: '123456789', vat: 'FR12123456789', address: '1 rue de la Paix, 75002 Paris',
+      name: 'Odentas', siren: '123456789', siret: '', vat: 'FR12123456789', address: '1 rue de la Paix, 75002 Paris', postcode: '', city: '',
       iban: 'FR7630006000011234567890189', bic: 'AGRIFRPP',
     });
     assert.equal(config.fileUrlSecret, 'x'.repeat(32));

@@ -298,6 +298,10 @@ const ORG_UPDATE_OPTIONS: Array<[string, keyof OrgSettingsInput]> = [
   ['convention', 'convention'],
   ['categorie-juridique', 'categorie_juridique'],
   ['taux-at', 'taux_at'],
+  ['address-line', 'address_line'],
+  ['postcode', 'postcode'],
+  ['city', 'city'],
+  ['country', 'country'],
 ];
 
 // ---------------------------------------------------------------------------------------
@@ -339,10 +343,15 @@ export const COMMANDS: Record<string, CommandDefinition<unknown>> = {
       convention: { type: 'string' },
       'categorie-juridique': { type: 'string' },
       'taux-at': { type: 'string' },
+      'address-line': { type: 'string' },
+      postcode: { type: 'string' },
+      city: { type: 'string' },
+      country: { type: 'string' },
     },
     usage:
       'org update --id ID [--email-notifs a@x,b@y] [--email-notifs-cc c@z] [--virements-salaires Odentas|client] [--documents-slug S] [--siret N]' +
-      ' [--effectif N] [--convention SVP|droit_commun] [--categorie-juridique association|SARL|SAS|SELARL|SELAS|EI|autre] [--taux-at R]',
+      ' [--effectif N] [--convention SVP|droit_commun] [--categorie-juridique association|SARL|SAS|SELARL|SELAS|EI|autre] [--taux-at R]' +
+      ' [--address-line L] [--postcode P] [--city C] [--country FR]',
     prepare: (args) => {
       const id = requiredText(args, 'id');
       if (!isUuid(id)) throw new CommandError(`--id "${id}" is not an organization id (a UUID, as printed by "org create")`);

@@ -18,6 +18,7 @@ import * as contractNoteAuthorStaff from './migrations/2026_11_27_01_00_00_contr
 import * as invoiceIssueDate from './migrations/2026_11_27_02_00_00_invoice_issue_date.ts';
 import * as payrollInputs from './migrations/2026_11_27_10_00_00_payroll_inputs.ts';
 import * as payrollRuns from './migrations/2026_11_27_11_00_00_payroll_runs.ts';
+import * as facturX from './migrations/2026_11_27_12_00_00_factur_x.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_22_00_00_00_initial': initial,
@@ -37,6 +38,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_27_02_00_00_invoice_issue_date': invoiceIssueDate,
   '2026_11_27_10_00_00_payroll_inputs': payrollInputs,
   '2026_11_27_11_00_00_payroll_runs': payrollRuns,
+  '2026_11_27_12_00_00_factur_x': facturX,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

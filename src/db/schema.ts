@@ -61,6 +61,12 @@ export interface OrganizationsTable {
   categorie_juridique: Generated<CategorieJuridique>;
   /** PAYROLL 2: the AT/MP rate, a percentage `numeric(5,2)` ("2.30"); null: the model's default. */
   taux_at: NullableNumeric;
+  /** EINVOICE 2: the buyer's postal address on invoices (null: unset). */
+  address_line: string | null;
+  postcode: string | null;
+  city: string | null;
+  /** EINVOICE 2: ISO 3166 alpha-2 (default `FR`). */
+  country: Generated<string>;
   created_at: Generated<Date>;
 }
 
@@ -390,8 +396,17 @@ export interface InvoicesTable {
   notified: Generated<boolean>;
   notified_at: NullableTimestamp;
   pdf_id: string | null;
+  /** EINVOICE 3: `facture` (F-YYYY-NNNNNN) or `avoir` (A-YYYY-NNNNNN, a credit note). */
+  kind: Generated<InvoiceKind>;
+  /** EINVOICE 3: the invoice a credit note credits, and why. */
+  credited_invoice_id: string | null;
+  credit_reason: string | null;
+  /** EINVOICE 4: the stored `factur-x.xml`, byte for byte the one inside the PDF. */
+  xml_id: string | null;
   created_at: Generated<Date>;
 }
+
+export type InvoiceKind = 'facture' | 'avoir';
 
 /** A line of a contribution call: the organism and the amount called. */
 export interface ContributionLine {

@@ -25,6 +25,22 @@ export const invoiceErrors = {
   tooMany: (max: number) => new AppError(400, 'invalid_invoices', `De 1 à ${max.toLocaleString('fr-FR').replace(/\s/g, '\u00a0')} factures par envoi.`),
   tooManyIds: (max: number) => new AppError(400, 'invalid_invoice_ids', `De 1 à ${max.toLocaleString('fr-FR').replace(/\s/g, '\u00a0')} factures par envoi.`),
   totalTooLarge: (where: string) => new AppError(400, 'invalid_amount', `Le total de la facture (${where}) dépasse le montant le plus grand accepté (9 999 999 999,99 €).`),
+  /** EINVOICE 2: the seller's identity is incomplete: no invoice document rather than an invalid one. */
+  operatorIdentityMissing: (missing: readonly string[]) =>
+    new AppError(
+      409,
+      'operator_identity_missing',
+      `L'identité de l'opérateur est incomplète (${missing.join(', ')}) : la facture électronique ne peut pas être émise.`,
+    ).withDetails({ missing: [...missing] }),
+  /** EINVOICE 3: a credit note credits an invoice, not another credit note. */
+  notAnInvoice: () => new AppError(409, 'not_an_invoice', "Un avoir porte sur une facture, pas sur un autre avoir."),
+  /** EINVOICE 3: the credit notes of an invoice never credit more than its total. */
+  creditExceedsInvoice: (number: string, remaining: string) =>
+    new AppError(
+      409,
+      'credit_exceeds_invoice',
+      `Le total des avoirs dépasserait celui de la facture ${number} : il reste au plus ${remaining} € TTC à créditer.`,
+    ).withDetails({ invoice_number: number, remaining_ttc: remaining }),
   /** A field error located in the bulk: `invoices[12].lines[0]`. */
   at: (where: string, error: AppError) => new AppError(error.status, error.code, `${where} : ${error.userMessage ?? error.code}`),
 };

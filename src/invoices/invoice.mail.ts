@@ -5,6 +5,8 @@ import { ibanForReading } from '../money/iban.ts';
 
 export interface InvoiceMailInput {
   number: string;
+  /** EINVOICE 3: a credit note (`avoir`) is notified like an invoice, in its own words. @default 'facture' */
+  kind?: 'facture' | 'avoir';
   orgName: string;
   invoiceType: 'paie_mensuelle' | 'frais_ouverture' | 'prestation';
   paymentMethod: 'prelevement' | 'virement';
@@ -44,6 +46,7 @@ export function invoiceSubjectLine(invoiceType: InvoiceMailInput['invoiceType'],
 
 /** SPEC 6, MODULES 6: an invoice is available; the text by type and payment method. */
 export function invoiceEmail(input: InvoiceMailInput): RenderedMail {
+  if (input.kind === 'avoir') return creditNoteEmail(input);
   const number = oneLine(input.number);
   const orgName = oneLine(input.orgName);
   const what = invoiceSubjectLine(input.invoiceType, input.periodLabel);
@@ -89,6 +92,33 @@ export function invoiceEmail(input: InvoiceMailInput): RenderedMail {
         ],
       },
       ...payment,
+      { type: 'button', label: 'Voir mes factures', url: input.invoicesUrl },
+      { type: 'contact', supportEmail: input.supportEmail },
+    ],
+  });
+}
+
+/** EINVOICE 3: a credit note is available; nothing to pay. */
+function creditNoteEmail(input: InvoiceMailInput): RenderedMail {
+  const number = oneLine(input.number);
+  const orgName = oneLine(input.orgName);
+  return renderMail({
+    subject: `Votre avoir ${number} est disponible`,
+    title: `Votre avoir ${number} est disponible`,
+    preheader: `Votre avoir est disponible : ${input.totalTtc}.`,
+    greeting: 'Bonjour,',
+    blocks: [
+      { type: 'paragraph', text: `Un avoir de ${input.totalTtc} a été émis pour ${orgName} : il est disponible dans votre espace, avec vos factures.` },
+      {
+        type: 'facts',
+        facts: [
+          { label: 'Avoir', value: number },
+          { label: "Date d'émission", value: input.issueDate },
+          { label: 'Montant HT', value: input.totalHt },
+          { label: 'TVA', value: input.totalVat },
+          { label: 'Montant TTC', value: input.totalTtc },
+        ],
+      },
       { type: 'button', label: 'Voir mes factures', url: input.invoicesUrl },
       { type: 'contact', supportEmail: input.supportEmail },
     ],

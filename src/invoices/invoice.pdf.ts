@@ -6,7 +6,7 @@
  * recovery indemnity, discount terms. A pure function of the invoice: `renderPdf` lays it out.
  */
 import type { OperatorConfig } from '../config.ts';
-import type { InvoiceLine, InvoiceType, PaymentMethod } from '../db/schema.ts';
+import type { InvoiceKind, InvoiceLine, InvoiceType, PaymentMethod } from '../db/schema.ts';
 import { formatDateFr, formatDecimalFr, formatEuros, formatRateFr } from '../format/french.ts';
 import { ibanForReading } from '../money/iban.ts';
 import type { Money } from '../money/money.ts';
@@ -27,7 +27,17 @@ export interface InvoiceDocumentInput {
   total_vat: Money;
   total_ttc: Money;
   seller: OperatorConfig;
-  buyer: { name: string; structure_api: string | null; siret: string | null };
+  buyer: { name: string; structure_api: string | null; siret: string | null; address_line?: string | null; postcode?: string | null; city?: string | null; country?: string };
+  /** EINVOICE 3: a credit note (`avoir`) names the invoice it credits and why. @default 'facture' */
+  kind?: InvoiceKind;
+  credited?: { number: string; issue_date: string } | null;
+  credit_reason?: string | null;
+}
+
+/** "12 rue de la Paix, 75002 Paris" (and the country when not France), from the parts set. */
+export function postalAddress(street: string | null | undefined, postcode: string | null | undefined, city: string | null | undefined, country = 'FR'): string {
+  const town = [postcode, city].filter(Boolean).join(' ');
+  return [street, town, country === 'FR' ? '' : country].filter(Boolean).join(', ');
 }
 
 /** The payment terms and legal mentions, in the order an accountant reads them. */
@@ -47,30 +57,43 @@ export function legalMentions(input: Pick<InvoiceDocumentInput, 'number' | 'paym
 
 export function invoiceDocument(input: InvoiceDocumentInput): PdfDocument {
   const { seller, buyer } = input;
+  const word = input.kind === 'avoir' ? 'Avoir' : 'Facture';
   const rows = input.lines.map((line) => {
     const { ht } = lineAmounts(line);
     return [line.label, formatDecimalFr(line.quantity), formatEuros(line.unit_price as Money), formatRateFr(line.vat_rate), formatEuros(ht)];
   });
   return a4Document({
-    title: `Facture ${input.number}`,
+    title: `${word} ${input.number}`,
     author: seller.name,
-    pageFooter: `Facture ${input.number} · ${seller.name}${seller.siren ? ` · SIREN ${seller.siren}` : ''}`,
+    pageFooter: `${word} ${input.number} · ${seller.name}${seller.siren ? ` · SIREN ${seller.siren}` : ''}`,
+    // EINVOICE 1: the Factur-X file is PDF/A-3, whose fonts are embedded.
+    embedFonts: true,
     content: [
-      ...documentTitle('Facture', `N° ${input.number}`),
+      ...documentTitle(word, `N° ${input.number}`),
       partiesBlock([
         {
           role: 'Vendeur',
           name: seller.name,
-          lines: [seller.address, seller.siren ? `SIREN : ${seller.siren}` : '', seller.vat ? `N° TVA intracommunautaire : ${seller.vat}` : ''],
+          lines: [postalAddress(seller.address, seller.postcode, seller.city), seller.siren ? `SIREN : ${seller.siren}` : '', seller.siret ? `SIRET : ${seller.siret}` : '', seller.vat ? `N° TVA intracommunautaire : ${seller.vat}` : ''],
         },
         {
           role: 'Client',
           name: buyer.name,
-          lines: [buyer.structure_api ? `Code client : ${buyer.structure_api}` : '', buyer.siret ? `SIRET : ${buyer.siret}` : ''],
+          lines: [
+            postalAddress(buyer.address_line, buyer.postcode, buyer.city, buyer.country),
+            buyer.structure_api ? `Code client : ${buyer.structure_api}` : '',
+            buyer.siret ? `SIRET : ${buyer.siret}` : '',
+          ],
         },
       ]),
       fieldsBlock([
-        ['Numéro de facture', input.number],
+        [input.kind === 'avoir' ? "Numéro d'avoir" : 'Numéro de facture', input.number],
+        ...(input.kind === 'avoir' && input.credited
+          ? ([
+              ['Facture créditée', `${input.credited.number} du ${formatDateFr(input.credited.issue_date)}`],
+              ['Motif', input.credit_reason ?? ''],
+            ] as [string, string][])
+          : []),
         ["Date d'émission", formatDateFr(input.issue_date)],
         ["Date d'échéance", formatDateFr(input.due_date)],
         ['Objet', INVOICE_TYPE_LABELS[input.invoice_type]],

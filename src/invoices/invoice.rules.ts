@@ -35,6 +35,41 @@ export const MAX_ISSUE_DAYS_AHEAD = 5;
 /** The number series of invoices in `number_series`. */
 export const INVOICE_SERIES = 'invoice';
 
+/** EINVOICE 3: the number series of credit notes (avoirs), A-YYYY-NNNNNN. */
+export const CREDIT_NOTE_SERIES = 'credit_note';
+
+/** @example formatCreditNoteNumber(2027, 42) // 'A-2027-000042' */
+export function formatCreditNoteNumber(year: number, sequence: number): string {
+  return formatSeriesNumber('A', year, sequence);
+}
+
+export const CREDIT_REASON_MAX = 300;
+
+export interface CheckedCreditNote extends InvoiceTotals {
+  lines: InvoiceLine[];
+  reason: string;
+}
+
+/**
+ * EINVOICE 3: the body of `POST /api/staff/facturation/{id}/avoir`, `{ lines?, reason }`: the
+ * lines credited (default: every line of the invoice) and why, with their totals.
+ */
+export function checkCreditNote(input: Record<string, unknown>, invoiceLines: readonly InvoiceLine[]): CheckedCreditNote {
+  if (absent(input.reason) || (typeof input.reason === 'string' && input.reason.trim() === '')) throw fieldErrors.missing('reason', "Le motif de l'avoir");
+  if (typeof input.reason !== 'string') throw fieldErrors.invalid('reason', "Le motif de l'avoir");
+  const reason = input.reason.trim();
+  if (reason.length > CREDIT_REASON_MAX || hasUnsafeCharacters(reason)) throw fieldErrors.invalid('reason', `Le motif de l'avoir (${CREDIT_REASON_MAX} caractères au plus)`);
+  let lines: InvoiceLine[];
+  if (absent(input.lines)) lines = invoiceLines.map((line) => ({ ...line }));
+  else {
+    if (!Array.isArray(input.lines) || input.lines.length === 0 || input.lines.length > MAX_LINES) {
+      throw fieldErrors.invalid('lines', `La liste des lignes (de 1 à ${MAX_LINES})`);
+    }
+    lines = input.lines.map((line, j) => located(`lines[${j}]`, () => checkLine(line)));
+  }
+  return { lines, reason, ...invoiceTotals(lines) };
+}
+
 /** @example formatInvoiceNumber(2027, 42) // 'F-2027-000042' */
 export function formatInvoiceNumber(year: number, sequence: number): string {
   return formatSeriesNumber('F', year, sequence);

@@ -6,7 +6,7 @@
  */
 import { sql } from 'kysely';
 import type { Database } from '../db/database.ts';
-import type { InvoiceLine, InvoiceType, PaymentMethod } from '../db/schema.ts';
+import type { InvoiceKind, InvoiceLine, InvoiceType, PaymentMethod } from '../db/schema.ts';
 import { keyset, type CursorValue, type KeysetOrder } from '../http/list.ts';
 import type { CheckedInvoice, InvoiceHeader } from './invoice.rules.ts';
 
@@ -59,9 +59,9 @@ export async function insertInvoices(
  * The invoice with the latest issue date (the highest number among those of that date), every
  * year: what a new invoice may not be dated before. One probe of `invoices_issue_date_idx`.
  */
-export async function lastIssued(db: Database): Promise<{ number: string; issue_date: string } | undefined> {
+export async function lastIssued(db: Database, kind: InvoiceKind = 'facture'): Promise<{ number: string; issue_date: string } | undefined> {
   const { rows } = await sql<{ number: string; issue_date: string }>`
-    select number, issue_date::text as issue_date from public.invoices order by issue_date desc, number desc limit 1`.execute(db);
+    select number, issue_date::text as issue_date from public.invoices where kind = ${kind} order by issue_date desc, number desc limit 1`.execute(db);
   return rows[0];
 }
 
@@ -87,17 +87,26 @@ const INVOICE_COLUMNS = [
   'i.notified',
   'i.notified_at',
   'i.created_at',
+  'i.kind',
+  'i.credited_invoice_id',
+  'i.credit_reason',
 ] as const;
 
 function selectInvoices(db: Database) {
-  return db.selectFrom('invoices as i').innerJoin('organizations as o', 'o.id', 'i.org_id').select([...INVOICE_COLUMNS, 'o.name as org_name']);
+  return db
+    .selectFrom('invoices as i')
+    .innerJoin('organizations as o', 'o.id', 'i.org_id')
+    .leftJoin('invoices as c', 'c.id', 'i.credited_invoice_id')
+    .select([...INVOICE_COLUMNS, 'o.name as org_name', 'c.number as credited_number', 'c.issue_date as credited_issue_date']);
 }
 
 export type InvoiceRow = Awaited<ReturnType<typeof findInvoice>> & object;
 
 /** The invoice, or undefined (unknown, or not of `orgId` when given). */
 export function findInvoice(db: Database, orgId: string | null, id: string) {
-  let query = selectInvoices(db).select(['o.structure_api', 'o.siret', 'o.email_notifs', 'o.email_notifs_cc', 'i.pdf_id']).where('i.id', '=', id);
+  let query = selectInvoices(db)
+    .select(['o.structure_api', 'o.siret', 'o.email_notifs', 'o.email_notifs_cc', 'o.address_line', 'o.postcode', 'o.city', 'o.country', 'i.pdf_id', 'i.xml_id'])
+    .where('i.id', '=', id);
   if (orgId !== null) query = query.where('i.org_id', '=', orgId);
   return query.executeTakeFirst();
 }
@@ -109,6 +118,7 @@ export interface InvoiceFilters {
   orgId: string | null;
   notified?: boolean;
   invoiceType?: InvoiceType;
+  kind?: InvoiceKind;
 }
 
 export function listInvoices(db: Database, filters: InvoiceFilters, cursor: CursorValue[] | null, limit: number) {
@@ -116,21 +126,92 @@ export function listInvoices(db: Database, filters: InvoiceFilters, cursor: Curs
   if (filters.orgId !== null) query = query.where('i.org_id', '=', filters.orgId);
   if (filters.notified !== undefined) query = query.where('i.notified', '=', filters.notified);
   if (filters.invoiceType) query = query.where('i.invoice_type', '=', filters.invoiceType);
+  if (filters.kind) query = query.where('i.kind', '=', filters.kind);
   return keyset(query, INVOICE_ORDER, cursor, limit).execute();
 }
 
-/** The stored PDF of an invoice, set once (an issued invoice never changes). */
-export async function setPdf(db: Database, id: string, fileId: string): Promise<void> {
-  await db.updateTable('invoices').set({ pdf_id: fileId }).where('id', '=', id).execute();
+/** The stored Factur-X PDF and its XML (EINVOICE 1, 4), each set once (an issued invoice never changes). */
+export async function setDocuments(db: Database, id: string, files: { pdf_id: string; xml_id: string }): Promise<void> {
+  await db.updateTable('invoices').set(files).where('id', '=', id).execute();
 }
 
-export function lockInvoicePdf(db: Database, id: string) {
-  return db.selectFrom('invoices').select(['id', 'pdf_id']).where('id', '=', id).forUpdate().executeTakeFirst();
+export function lockInvoiceDocuments(db: Database, id: string) {
+  return db.selectFrom('invoices').select(['id', 'pdf_id', 'xml_id']).where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+/**
+ * EINVOICE 3: the invoice to credit, locked until commit (two credit notes of one invoice
+ * follow each other), with the TTC its credit notes already credit.
+ */
+export async function lockForCredit(db: Database, id: string) {
+  const { rows } = await sql<{
+    id: string;
+    number: string;
+    org_id: string;
+    kind: InvoiceKind;
+    invoice_type: InvoiceType;
+    payment_method: PaymentMethod;
+    period_label: string;
+    issue_date: string;
+    lines: InvoiceLine[];
+    total_ttc: string;
+  }>`
+    select i.id, i.number, i.org_id, i.kind, i.invoice_type, i.payment_method, i.period_label, i.issue_date::text as issue_date, i.lines,
+           i.total_ttc::text as total_ttc
+      from public.invoices i
+     where i.id = ${id}::uuid
+       for update of i`.execute(db);
+  const invoice = rows[0];
+  if (!invoice) return undefined;
+  // A statement of its own, after the lock: under READ COMMITTED it sees the credit notes
+  // committed while this one waited (a subquery of the locking statement would not).
+  const { rows: sums } = await sql<{ credited_ttc: string }>`
+    select coalesce(sum(total_ttc), 0)::text as credited_ttc from public.invoices where credited_invoice_id = ${id}::uuid`.execute(db);
+  return { ...invoice, credited_ttc: sums[0]!.credited_ttc };
+}
+
+/** EINVOICE 3: inserts a credit note and its `invoice.credited` event (one statement). */
+export async function insertCreditNote(
+  db: Database,
+  note: {
+    number: string;
+    org_id: string;
+    invoice_type: InvoiceType;
+    payment_method: PaymentMethod;
+    period_label: string;
+    issue_date: string;
+    due_date: string;
+    lines: InvoiceLine[];
+    total_ht: string;
+    total_vat: string;
+    total_ttc: string;
+    credited_invoice_id: string;
+    credit_reason: string;
+  },
+  actor: { actor_user_id?: string | null; actor_email?: string | null },
+): Promise<CreatedInvoice> {
+  const { rows } = await sql<CreatedInvoice>`
+    with created as (
+      insert into public.invoices
+        (number, kind, org_id, invoice_type, payment_method, period_label, issue_date, due_date, lines, total_ht, total_vat, total_ttc, credited_invoice_id, credit_reason)
+      values (${note.number}, 'avoir', ${note.org_id}::uuid, ${note.invoice_type}, ${note.payment_method}, ${note.period_label}, ${note.issue_date}::date,
+              ${note.due_date}::date, ${JSON.stringify(note.lines)}::jsonb, ${note.total_ht}::numeric, ${note.total_vat}::numeric, ${note.total_ttc}::numeric,
+              ${note.credited_invoice_id}::uuid, ${note.credit_reason})
+      returning id, number, org_id, total_ttc, credited_invoice_id
+    ), events as (
+      insert into public.module_events (org_id, action, subject_type, subject_id, actor_user_id, actor_email, details)
+      select org_id, 'invoice.credited', 'invoice', credited_invoice_id::text, ${actor.actor_user_id ?? null}::uuid, ${actor.actor_email ?? null},
+             jsonb_build_object('number', number, 'credit_note_id', id)
+        from created
+    )
+    select id, number, org_id, total_ttc::text as total_ttc from created`.execute(db);
+  return rows[0]!;
 }
 
 export interface NotifiableInvoice {
   id: string;
   number: string;
+  kind: InvoiceKind;
   org_id: string;
   invoice_type: InvoiceType;
   payment_method: PaymentMethod;
@@ -150,7 +231,7 @@ export interface NotifiableInvoice {
 export async function lockForNotification(db: Database, ids: readonly string[]): Promise<NotifiableInvoice[]> {
   if (ids.length === 0) return [];
   const { rows } = await sql<NotifiableInvoice>`
-    select i.id, i.number, i.org_id, i.invoice_type, i.payment_method, i.period_label, i.issue_date, i.due_date,
+    select i.id, i.number, i.kind, i.org_id, i.invoice_type, i.payment_method, i.period_label, i.issue_date, i.due_date,
            i.total_ht::text as total_ht, i.total_vat::text as total_vat, i.total_ttc::text as total_ttc, i.notified,
            o.name as org_name, o.email_notifs, o.email_notifs_cc
       from public.invoices i

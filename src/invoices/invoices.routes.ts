@@ -2,8 +2,8 @@
  * Invoices (MODULES 6): the staff's `/api/staff/facturation` (bulk creation, list, detail, PDF,
  * bulk notification) and the client's `/api/factures`, gated on the money set.
  */
-import type { FastifyInstance } from 'fastify';
-import type { Static } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
 import { BULK_BODY_LIMIT } from '../http/bulk.ts';
 import { IdParams, useFieldErrors, errorResponses, type IdRoute } from '../http/schemas.ts';
 import { orgScope, staffCaller } from '../org/scope.ts';
@@ -12,6 +12,9 @@ import {
   BulkCreated,
   BulkNotified,
   BulkNotifyBody,
+  CreatedCreditNote,
+  CreditExceedsInvoice,
+  CreditNoteBody,
   InvoiceList,
   IssueDateBeforeLast,
   InvoiceListQuery,
@@ -88,7 +91,7 @@ export default async function invoicesRoutes(fastify: FastifyInstance): Promise<
     '/api/staff/facturation/:id/pdf-url',
     {
       config: { gate: 'staff' },
-      schema: { tags: ['facturation'], summary: 'A link (5 minutes) to the invoice PDF', params: IdParams, response: { 200: PdfLink, ...errors } },
+      schema: { tags: ['facturation'], summary: 'A link (5 minutes) to the invoice PDF', params: IdParams, response: { 200: PdfLink, ...errors, 409: CreditExceedsInvoice } },
     },
     async (request) => {
       staffCaller(request);
@@ -96,7 +99,45 @@ export default async function invoicesRoutes(fastify: FastifyInstance): Promise<
     },
   );
 
+  fastify.post<{ Params: Static<typeof IdParams>; Body: Static<typeof CreditNoteBody> }>(
+    '/api/staff/facturation/:id/avoir',
+    {
+      config: { gate: 'staff' },
+      schema: {
+        tags: ['facturation'],
+        summary: 'Credit an invoice (EINVOICE 3): a credit note A-YYYY-NNNNNN of some or all of its lines; 409 credit_exceeds_invoice beyond its total',
+        params: IdParams,
+        body: CreditNoteBody,
+        response: { 201: CreatedCreditNote, ...errors, 409: CreditExceedsInvoice },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await invoices.createCreditNote(ctx, staffCaller(request), request.params.id, request.body)),
+  );
+
+  const facturXml = {
+    tags: ['facturation'],
+    summary: 'The invoice as EN 16931 data (EINVOICE 4): the factur-x.xml embedded in its PDF, byte for byte (UN/CEFACT CII D16B)',
+    params: IdParams,
+    produces: ['application/xml'],
+    response: { 200: Type.String({ description: 'CII D16B XML, profile EN 16931' }), ...errors, 409: CreditExceedsInvoice },
+  };
+  const sendXml = (reply: FastifyReply, file: { filename: string; xml: Buffer }) =>
+    reply
+      .type('application/xml; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${file.filename}"`) // F-YYYY-NNNNNN-factur-x.xml: plain ASCII
+      .header('cache-control', 'private, no-store')
+      .send(file.xml);
+
+  fastify.get<IdRoute>('/api/staff/facturation/:id/factur-x.xml', { config: { gate: 'staff' }, schema: facturXml }, async (request, reply) => {
+    staffCaller(request);
+    return sendXml(reply, await invoices.invoiceFacturXml(ctx, null, request.params.id));
+  });
+
   // ---- The organization's invoices (money set).
+
+  fastify.get<IdRoute>('/api/factures/:id/factur-x.xml', { config: { gate: 'money' }, schema: { ...facturXml, tags: ['factures'] } }, async (request, reply) =>
+    sendXml(reply, await invoices.invoiceFacturXml(ctx, orgScope(request).orgId, request.params.id)),
+  );
 
   fastify.get<{ Querystring: Static<typeof InvoiceListQuery> }>(
     '/api/factures',
@@ -111,7 +152,7 @@ export default async function invoicesRoutes(fastify: FastifyInstance): Promise<
     '/api/factures/:id/pdf-url',
     {
       config: { gate: 'money' },
-      schema: { tags: ['factures'], summary: 'A link (5 minutes) to the invoice PDF', params: IdParams, response: { 200: PdfLink, ...errors } },
+      schema: { tags: ['factures'], summary: 'A link (5 minutes) to the invoice PDF', params: IdParams, response: { 200: PdfLink, ...errors, 409: CreditExceedsInvoice } },
     },
     async (request) => invoices.invoicePdfUrl(ctx, orgScope(request).orgId, request.params.id),
   );

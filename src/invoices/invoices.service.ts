@@ -3,7 +3,7 @@
  * bulk notification through the outbox. Every change is one `applyChange`: its writes, its
  * audit events and its e-mails in one transaction.
  */
-import type { Config } from '../config.ts';
+import { missingOperatorIdentity, type Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { FileStore } from '../files/file-store.ts';
 import { applyChange, type Change, type ChangeContext } from '../audit/change.ts';
@@ -16,12 +16,18 @@ import { decodeCursor, keysetPage, parseLimit } from '../http/list.ts';
 import type { Caller } from '../identity/identity.service.ts';
 import type { OutgoingMail } from '../mail/outbox.ts';
 import { invoiceEmail } from './invoice.mail.ts';
-import { moneyFromDb } from '../money/money.ts';
+import { compareMoney, moneyFromDb, subtractMoney, sumMoney } from '../money/money.ts';
+import { todayInFrance } from '../format/french.ts';
+import { transferErrors } from '../transfers/transfer.errors.ts';
+import { FACTUR_X_FILENAME, facturXInvoice, makeFacturX, type FacturXInput } from './invoice.facturx.ts';
 import { renderPdf } from '../pdf/render.ts';
 import { invoiceErrors } from './invoice.errors.ts';
 import { invoiceDocument } from './invoice.pdf.ts';
 import {
+  checkCreditNote,
   checkHeader,
+  CREDIT_NOTE_SERIES,
+  formatCreditNoteNumber,
   checkInvoiceIds,
   checkIssueDateAfterLast,
   checkInvoices,
@@ -43,10 +49,15 @@ type ActorCaller = Pick<Caller, 'userId' | 'email'>;
 // ---------------------------------------------------------------------------------------
 // Answers.
 
-function invoiceOf(row: Omit<repo.InvoiceRow, 'structure_api' | 'siret' | 'email_notifs' | 'email_notifs_cc' | 'pdf_id'>) {
+function invoiceOf(
+  row: Omit<repo.InvoiceRow, 'structure_api' | 'siret' | 'email_notifs' | 'email_notifs_cc' | 'pdf_id' | 'xml_id' | 'address_line' | 'postcode' | 'city' | 'country'>,
+) {
   return {
     id: row.id,
     number: row.number,
+    kind: row.kind,
+    credited_invoice: row.credited_invoice_id ? { id: row.credited_invoice_id, number: row.credited_number!, issue_date: row.credited_issue_date! } : null,
+    credit_reason: row.credit_reason,
     org_id: row.org_id,
     org_name: row.org_name,
     invoice_type: row.invoice_type,
@@ -122,6 +133,7 @@ export interface InvoiceListQuery {
   notified?: string;
   org_id?: string;
   invoice_type?: string;
+  kind?: string;
 }
 
 /** `GET /api/factures` (the organization's) and `GET /api/staff/facturation` (orgId null: all, or `?org_id=`). */
@@ -136,6 +148,10 @@ export async function listInvoices(db: Database, orgId: string | null, query: In
   if (query.invoice_type) {
     if (!(INVOICE_TYPES as readonly string[]).includes(query.invoice_type)) throw fieldErrors.invalid('invoice_type', 'Le type de facture');
     filters.invoiceType = query.invoice_type as repo.InvoiceFilters['invoiceType'];
+  }
+  if (query.kind) {
+    if (query.kind !== 'facture' && query.kind !== 'avoir') throw fieldErrors.invalid('kind', 'Le type de document (facture ou avoir)');
+    filters.kind = query.kind;
   }
   const rows = await repo.listInvoices(db, filters, cursor, limit);
   const page = keysetPage(rows, limit, (row) => [row.number]);
@@ -163,31 +179,123 @@ export async function readStaffInvoice(db: Database, id: string) {
   };
 }
 
+/** What the PDF and the Factur-X XML say of an invoice (the same content, EINVOICE 2). */
+function documentInput(row: repo.InvoiceRow, config: Config): FacturXInput {
+  return {
+    ...invoiceOf(row),
+    credited: row.credited_number ? { number: row.credited_number, issue_date: row.credited_issue_date! } : null,
+    seller: config.operator,
+    buyer: {
+      name: row.org_name,
+      structure_api: row.structure_api,
+      siret: row.siret,
+      address_line: row.address_line,
+      postcode: row.postcode,
+      city: row.city,
+      country: row.country,
+    },
+  };
+}
+
+/**
+ * The Factur-X PDF and its `factur-x.xml` (EINVOICE 1, 4), rendered on first request (outside
+ * any transaction) and stored: an issued invoice never changes, and the documents first issued
+ * are the ones kept, whatever later becomes of the operator's settings. 409
+ * `operator_identity_missing` (EINVOICE 2) or `operator_account_missing` (a transfer with no
+ * IBAN, BR-61) rather than an invalid e-invoice. An invoice whose PDF was stored before
+ * Factur-X keeps it: only its XML is added.
+ */
+async function invoiceDocuments(ctx: InvoiceContext, row: repo.InvoiceRow): Promise<{ pdf_id: string; xml_id: string }> {
+  if (row.pdf_id && row.xml_id) return { pdf_id: row.pdf_id, xml_id: row.xml_id };
+  const missing = missingOperatorIdentity(ctx.config.operator);
+  if (missing.length > 0) throw invoiceErrors.operatorIdentityMissing(missing);
+  if (row.payment_method === 'virement' && !ctx.config.operator.iban) throw transferErrors.operatorAccountMissing();
+  const input = documentInput(row, ctx.config);
+  const { pdf, xml } = await makeFacturX(await renderPdf(invoiceDocument(input)), facturXInvoice(input));
+  const word = row.kind === 'avoir' ? 'Avoir' : 'Facture';
+  return applyChange(ctx, async (change) => {
+    const current = await repo.lockInvoiceDocuments(change.trx, row.id);
+    // Another request stored them meanwhile: keep those.
+    if (current?.pdf_id && current.xml_id) return { pdf_id: current.pdf_id, xml_id: current.xml_id };
+    const files = {
+      pdf_id: current?.pdf_id ?? (await ctx.files.put(change.trx, { content: pdf, contentType: 'application/pdf', filename: `${word}-${row.number}.pdf`, orgId: row.org_id })),
+      xml_id: await ctx.files.put(change.trx, { content: xml, contentType: 'application/xml', filename: FACTUR_X_FILENAME, orgId: row.org_id }),
+    };
+    await repo.setDocuments(change.trx, row.id, files);
+    return files;
+  });
+}
+
 /**
  * `GET /api/staff/facturation/{id}/pdf-url`, `GET /api/factures/{id}/pdf-url`: a 5-minute link
- * to the invoice PDF. It is rendered on first request (outside any transaction) and stored: an
- * issued invoice never changes, and the document first issued is the one kept, whatever later
- * becomes of the operator's settings.
+ * to the invoice's Factur-X PDF (EINVOICE 1).
  */
 export async function invoicePdfUrl(ctx: InvoiceContext, orgId: string | null, id: string) {
   const row = await findOrNotFound(ctx.db, orgId, id);
   if (row.pdf_id) return ctx.files.signedUrl(row.pdf_id);
-  const pdf = await renderPdf(
-    invoiceDocument({
-      ...invoiceOf(row),
-      seller: ctx.config.operator,
-      buyer: { name: row.org_name, structure_api: row.structure_api, siret: row.siret },
-    }),
-  );
-  const fileId = await applyChange(ctx, async (change) => {
-    const current = await repo.lockInvoicePdf(change.trx, row.id);
-    // Another request stored it meanwhile: keep that one.
-    if (current?.pdf_id) return current.pdf_id;
-    const stored = await ctx.files.put(change.trx, { content: pdf, contentType: 'application/pdf', filename: `Facture-${row.number}.pdf`, orgId: row.org_id });
-    await repo.setPdf(change.trx, row.id, stored);
-    return stored;
+  const { pdf_id } = await invoiceDocuments(ctx, row);
+  return ctx.files.signedUrl(pdf_id);
+}
+
+/**
+ * `GET /api/staff/facturation/{id}/factur-x.xml`, `GET /api/factures/{id}/factur-x.xml`
+ * (EINVOICE 4): the XML alone, byte for byte the one inside the PDF.
+ */
+export async function invoiceFacturXml(ctx: InvoiceContext, orgId: string | null, id: string): Promise<{ filename: string; xml: Buffer }> {
+  const row = await findOrNotFound(ctx.db, orgId, id);
+  const xmlId = row.xml_id ?? (await invoiceDocuments(ctx, row)).xml_id;
+  const file = await ctx.files.get(xmlId);
+  if (!file) throw new Error(`the factur-x.xml of ${row.number} is missing from the file store`);
+  return { filename: `${row.number}-factur-x.xml`, xml: file.content };
+}
+
+// ---------------------------------------------------------------------------------------
+// Credit notes (EINVOICE 3).
+
+/**
+ * `POST /api/staff/facturation/{id}/avoir` `{ lines?, reason }`: a credit note of the invoice,
+ * numbered A-YYYY-NNNNNN in its own continuous series. The invoice is locked first (its credit
+ * notes follow each other, and never credit more than its total: 409 `credit_exceeds_invoice`),
+ * then the series. Dated today, or the invoice's date, or the last credit note's, whichever is
+ * latest: the series stays chronological.
+ */
+export async function createCreditNote(ctx: InvoiceContext, caller: Caller, id: string, body: { lines?: unknown; reason?: unknown }) {
+  return applyChange(ctx, async (change) => {
+    const invoice = isUuid(id) ? await repo.lockForCredit(change.trx, id.toLowerCase()) : undefined;
+    if (!invoice) throw invoiceErrors.notFound();
+    if (invoice.kind !== 'facture') throw invoiceErrors.notAnInvoice();
+    const note = checkCreditNote(body as Record<string, unknown>, invoice.lines);
+    const total = moneyFromDb(invoice.total_ttc);
+    const credited = moneyFromDb(invoice.credited_ttc);
+    if (compareMoney(sumMoney([credited, note.total_ttc]), total) > 0) {
+      throw invoiceErrors.creditExceedsInvoice(invoice.number, subtractMoney(total, credited));
+    }
+    await lockSeries(change.trx, CREDIT_NOTE_SERIES);
+    const last = await repo.lastIssued(change.trx, 'avoir');
+    const issueDate = [todayInFrance(), invoice.issue_date, last?.issue_date ?? ''].sort().at(-1)!;
+    const year = Number(issueDate.slice(0, 4));
+    const number = formatCreditNoteNumber(year, await reserveInSeries(change.trx, CREDIT_NOTE_SERIES, year));
+    const created = await repo.insertCreditNote(
+      change.trx,
+      {
+        number,
+        org_id: invoice.org_id,
+        invoice_type: invoice.invoice_type,
+        payment_method: invoice.payment_method,
+        period_label: invoice.period_label,
+        issue_date: issueDate,
+        due_date: issueDate,
+        lines: note.lines,
+        total_ht: note.total_ht,
+        total_vat: note.total_vat,
+        total_ttc: note.total_ttc,
+        credited_invoice_id: invoice.id,
+        credit_reason: note.reason,
+      },
+      actorOf(caller),
+    );
+    return { id: created.id, number: created.number, org_id: created.org_id, total_ttc: moneyFromDb(created.total_ttc), credited_invoice_id: invoice.id };
   });
-  return ctx.files.signedUrl(fileId);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -206,6 +314,7 @@ export function invoiceMail(config: Config, invoice: repo.NotifiableInvoice): Ou
     cc: invoice.email_notifs_cc,
     ...invoiceEmail({
       number: invoice.number,
+      kind: invoice.kind,
       orgName: invoice.org_name,
       invoiceType: invoice.invoice_type,
       paymentMethod: invoice.payment_method,

@@ -101,6 +101,11 @@ export function sumMoney(values: readonly Money[]): Money {
   return fromCents(values.reduce((total, value) => total + toCents(value), 0n));
 }
 
+/** The exact difference `a - b` (negative when b is larger). */
+export function subtractMoney(a: Money, b: Money): Money {
+  return fromCents(toCents(a) - toCents(b));
+}
+
 /** True when the amount fits a `numeric(12,2)` column. */
 export function isStorableMoney(value: Money): boolean {
   const cents = toCents(value);

@@ -6,6 +6,7 @@ import type { CategorieJuridique, OrgConvention, SalaryTransferMode } from '../d
 import { AppError, fieldErrors } from '../http/errors.ts';
 import { isPlausibleEmail, normalizeEmail } from '../identity/email.ts';
 import { parseRate } from '../money/money.ts';
+import { hasUnsafeCharacters } from '../http/input.ts';
 
 export const SALARY_TRANSFER_MODES = ['Odentas', 'client'] as const satisfies readonly SalaryTransferMode[];
 
@@ -30,6 +31,12 @@ export interface OrgSettings {
   categorie_juridique: CategorieJuridique;
   /** PAYROLL 2: the AT/MP rate, a percentage as `vat_rate` (`"2.30"`); null: the model's default. */
   taux_at: string | null;
+  /** EINVOICE 2: the buyer's postal address on invoices; null: unset. */
+  address_line: string | null;
+  postcode: string | null;
+  city: string | null;
+  /** EINVOICE 2: ISO 3166 alpha-2, upper case (default `FR`). */
+  country: string;
 }
 
 export type OrgSettingsInput = Partial<Record<keyof OrgSettings, unknown>>;
@@ -60,6 +67,18 @@ function parseEffectif(value: unknown): number {
     throw fieldErrors.invalid('effectif', "L'effectif (un nombre entier de salariés, au moins 1)");
   }
   return effectif;
+}
+
+/** EINVOICE 2: the longest address line and city. */
+export const ADDRESS_LINE_MAX = 200;
+export const CITY_MAX = 100;
+
+/** A text field of the address: trimmed, null when blank; 400 `invalid_<field>` when not text, too long or with control characters. */
+function addressText(value: unknown, field: 'address_line' | 'city', max: number, what: string): string | null {
+  if (blank(value)) return null;
+  const text = typeof value === 'string' ? value.trim().replace(/\s+/g, ' ') : '';
+  if (text === '' || text.length > max || hasUnsafeCharacters(text)) throw fieldErrors.invalid(field, `${what} (${max} caractères au plus)`);
+  return text;
 }
 
 const blank = (value: unknown) => value === null || (typeof value === 'string' && value.trim() === '');
@@ -110,6 +129,24 @@ export function applyOrgSettings(current: OrgSettings, input: OrgSettingsInput):
     const rate = blank(input.taux_at) ? null : parseRate(input.taux_at);
     if (rate === null && !blank(input.taux_at)) throw fieldErrors.invalid('taux_at', 'Le taux AT/MP (de 0 à 100, deux décimales au plus)');
     next.taux_at = rate;
+  }
+  // EINVOICE 2: the buyer's address (null or empty clears a part; the country goes back to FR).
+  if (input.address_line !== undefined) next.address_line = addressText(input.address_line, 'address_line', ADDRESS_LINE_MAX, "L'adresse");
+  if (input.city !== undefined) next.city = addressText(input.city, 'city', CITY_MAX, 'La ville');
+  if (input.country !== undefined) {
+    const country = blank(input.country) ? 'FR' : typeof input.country === 'string' ? input.country.trim().toUpperCase() : '';
+    if (!/^[A-Z]{2}$/.test(country)) throw fieldErrors.invalid('country', 'Le pays (code ISO 3166 à deux lettres : FR, BE…)');
+    next.country = country;
+  }
+  if (input.postcode !== undefined || input.country !== undefined) {
+    const raw = input.postcode !== undefined ? input.postcode : current.postcode;
+    const postcode = blank(raw) ? null : typeof raw === 'string' ? raw.trim().toUpperCase() : typeof raw === 'number' ? String(raw) : '';
+    // France: five digits; elsewhere, 2 to 12 letters, digits, spaces or hyphens.
+    const shape = next.country === 'FR' ? /^\d{5}$/ : /^[A-Z0-9][A-Z0-9 -]{0,10}[A-Z0-9]$/;
+    if (postcode !== null && !shape.test(postcode)) {
+      throw fieldErrors.invalid('postcode', next.country === 'FR' ? 'Le code postal (cinq chiffres)' : 'Le code postal');
+    }
+    next.postcode = postcode;
   }
   return next;
 }

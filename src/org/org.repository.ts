@@ -93,7 +93,7 @@ export async function saveActiveOrg(db: Database, userId: string, orgId: string)
 
 const SETTINGS_COLUMNS = [
   'id', 'name', 'structure_api', 'email_notifs', 'email_notifs_cc', 'virements_salaires', 'documents_slug', 'siret',
-  'effectif', 'convention', 'categorie_juridique', 'taux_at', 'created_at',
+  'effectif', 'convention', 'categorie_juridique', 'taux_at', 'address_line', 'postcode', 'city', 'country', 'created_at',
 ] as const;
 
 /** The organization's payroll inputs (PAYROLL 2), or undefined when it names none. */

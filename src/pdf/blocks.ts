@@ -18,7 +18,7 @@ const STYLES: StyleDictionary = {
 };
 
 /** An A4 document with the house margins, font and styles. */
-export function a4Document(options: { title: string; author: string; content: Content[]; pageFooter?: string }): PdfDocument {
+export function a4Document(options: { title: string; author: string; content: Content[]; pageFooter?: string; embedFonts?: boolean }): PdfDocument {
   return {
     pageSize: 'A4',
     pageMargins: [50, 50, 50, 60],
@@ -28,6 +28,7 @@ export function a4Document(options: { title: string; author: string; content: Co
     styles: STYLES,
     content: options.content,
     ...(options.pageFooter === undefined ? {} : { pageFooter: options.pageFooter }),
+    ...(options.embedFonts ? { embedFonts: true } : {}),
   };
 }
 

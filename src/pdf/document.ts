@@ -8,4 +8,9 @@ import type { TDocumentDefinitions } from 'pdfmake/interfaces.js';
 export type PdfDocument = Omit<TDocumentDefinitions, 'header' | 'footer' | 'background' | 'pageBreakBefore'> & {
   /** Left of every page's footer (e.g. the operator's legal mentions). */
   pageFooter?: string;
+  /**
+   * Embed every font (Roboto, subset) even when Helvetica would do: PDF/A (a Factur-X invoice,
+   * EINVOICE 1) forbids fonts that are not embedded.
+   */
+  embedFonts?: boolean;
 };

@@ -33,7 +33,7 @@ pdfmake.setLocalAccessPolicy((path) => FONT_FILES.has(path));
 const OUTSIDE_WINANSI = /[^\t\n\r\x20-\x7e\xa0-\xff€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ]/;
 
 export function fontFor(doc: PdfDocument): 'Helvetica' | 'Roboto' {
-  return OUTSIDE_WINANSI.test(JSON.stringify(doc)) ? 'Roboto' : 'Helvetica';
+  return doc.embedFonts || OUTSIDE_WINANSI.test(JSON.stringify(doc)) ? 'Roboto' : 'Helvetica';
 }
 
 const GRID = '#9aa3ad';
@@ -50,7 +50,7 @@ const payrollTable: CustomTableLayout = {
 pdfmake.addTableLayouts({ payroll: payrollTable });
 
 export default async function render(doc: PdfDocument): Promise<Uint8Array> {
-  const { pageFooter, ...definition } = doc;
+  const { pageFooter, embedFonts: _embedFonts, ...definition } = doc;
   const full: TDocumentDefinitions = {
     ...definition,
     defaultStyle: { ...definition.defaultStyle, font: fontFor(doc) },

@@ -47,7 +47,12 @@ export const InvoiceLine = Type.Object({
 
 const invoiceProperties = {
   id: Type.String(),
-  number: Type.String({ description: 'F-YYYY-NNNNNN' }),
+  number: Type.String({ description: 'F-YYYY-NNNNNN (an invoice) or A-YYYY-NNNNNN (a credit note)' }),
+  kind: Type.String({ description: 'EINVOICE 3: facture or avoir (a credit note)' }),
+  credited_invoice: Type.Union([Type.Object({ id: Type.String(), number: Type.String(), issue_date: Type.String() }), Type.Null()], {
+    description: 'a credit note: the invoice it credits; null for an invoice',
+  }),
+  credit_reason: Type.Union([Type.String(), Type.Null()], { description: "a credit note's reason; null for an invoice" }),
   org_id: Type.String(),
   org_name: Type.String(),
   invoice_type: Type.String({ description: 'paie_mensuelle, frais_ouverture or prestation' }),
@@ -78,7 +83,12 @@ export const StaffInvoice = Type.Object({
   }),
 });
 
-export const InvoiceListQuery = Type.Object({ ...ListQuery, notified: Type.Optional(Type.String()), invoice_type: Type.Optional(Type.String()) });
+export const InvoiceListQuery = Type.Object({
+  ...ListQuery,
+  notified: Type.Optional(Type.String()),
+  invoice_type: Type.Optional(Type.String()),
+  kind: Type.Optional(Type.String({ description: 'facture or avoir' })),
+});
 export const StaffInvoiceListQuery = Type.Object({ ...InvoiceListQuery.properties, org_id: Type.Optional(Type.String()) });
 
 export const BulkNotifyBody = Type.Object({
@@ -90,6 +100,29 @@ export const BulkNotifyBody = Type.Object({
 export const BulkNotified = Type.Object({
   notified: Type.Array(Type.String()),
   skipped: Type.Array(Type.Object({ id: Type.String(), reason: Type.String({ description: 'not_found, no_recipient or already_notified' }) })),
+});
+
+/** EINVOICE 3: `POST /api/staff/facturation/{id}/avoir`. */
+export const CreditNoteBody = Type.Object({
+  reason: Loose('why the invoice is credited (1 to 300 characters)'),
+  lines: Type.Optional(
+    Type.Unsafe<unknown>({ description: 'the lines credited, as an invoice\'s (default: every line of the invoice)', type: 'array', items: InvoiceLineInput }),
+  ),
+});
+export const CreatedCreditNote = Type.Object({
+  id: Type.String(),
+  number: Type.String({ description: 'A-YYYY-NNNNNN' }),
+  org_id: Type.String(),
+  total_ttc: MoneyString,
+  credited_invoice_id: Type.String(),
+});
+/** 409 `credit_exceeds_invoice`: what may still be credited. */
+export const CreditExceedsInvoice = Type.Object({
+  error: Type.String(),
+  message: Type.Optional(Type.String()),
+  invoice_number: Type.Optional(Type.String()),
+  remaining_ttc: Type.Optional(Type.String()),
+  missing: Type.Optional(Type.Array(Type.String())),
 });
 
 export const PdfLink = Type.Object({ url: Type.String(), expires_at: Type.String({ format: 'date-time' }) });

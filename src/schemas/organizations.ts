@@ -20,6 +20,11 @@ export const OrgSettingsBody = Type.Object({
   taux_at: Type.Optional(
     Type.Unsafe<unknown>({ description: 'PAYROLL 2: the AT/MP rate, a percentage as vat_rate ("2.30", 1.5, 0; 0 to 100, two decimals at most); null clears it (the model\'s default)', examples: ['2.30'] }),
   ),
+  // Left loose for the validator: the rules answer invalid_address_line / invalid_postcode / invalid_city / invalid_country in French.
+  address_line: Type.Optional(Type.Unsafe<unknown>({ description: "EINVOICE 2: the buyer's street line on invoices (200 characters at most); null clears it", examples: ['3 place du Théâtre'] })),
+  postcode: Type.Optional(Type.Unsafe<unknown>({ description: 'EINVOICE 2: the postcode (five digits in France); null clears it', examples: ['69001'] })),
+  city: Type.Optional(Type.Unsafe<unknown>({ description: 'EINVOICE 2: the city (100 characters at most); null clears it', examples: ['Lyon'] })),
+  country: Type.Optional(Type.Unsafe<unknown>({ description: 'EINVOICE 2: ISO 3166 alpha-2 (default FR); null resets it to FR', examples: ['FR'] })),
 });
 
 export const Organization = Type.Object({
@@ -35,5 +40,9 @@ export const Organization = Type.Object({
   convention: Type.String({ description: 'SVP or droit_commun' }),
   categorie_juridique: Type.String({ description: 'association, SARL, SAS, SELARL, SELAS, EI or autre' }),
   taux_at: Type.Union([Type.String({ description: 'percentage, two decimals' }), Type.Null()], { description: "the AT/MP rate; null: the model's default" }),
+  address_line: NullableString,
+  postcode: NullableString,
+  city: NullableString,
+  country: Type.String({ description: 'ISO 3166 alpha-2' }),
   created_at: Type.String({ format: 'date-time' }),
 });

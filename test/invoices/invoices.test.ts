@@ -9,7 +9,7 @@ const OPERATOR = {
   OPERATOR_NAME: 'Odentas Paie SAS',
   OPERATOR_SIREN: '812345678',
   OPERATOR_VAT: 'FR40812345678',
-  OPERATOR_ADDRESS: '12 rue de la Paix, 75002 Paris',
+  OPERATOR_ADDRESS: '12 rue de la Paix',
   OPERATOR_IBAN: 'FR7630006000011234567890189',
   OPERATOR_BIC: 'AGRIFRPP',
 };
@@ -65,6 +65,9 @@ describe('POST /api/staff/facturation/bulk-create', () => {
       id: undefined,
       created_at: undefined,
       number: 'F-2026-000001',
+      kind: 'facture',
+      credited_invoice: null,
+      credit_reason: null,
       org_id: soleil,
       org_name: 'Théâtre du Soleil',
       invoice_type: 'paie_mensuelle',

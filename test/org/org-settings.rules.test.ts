@@ -5,7 +5,7 @@ import { code } from '../support/rules.ts';
 
 const NEW_ORG: OrgSettings = {
   email_notifs: [], email_notifs_cc: [], virements_salaires: 'client', documents_slug: null, siret: null,
-  effectif: 1, convention: 'SVP', categorie_juridique: 'association', taux_at: null,
+  effectif: 1, convention: 'SVP', categorie_juridique: 'association', taux_at: null, address_line: null, postcode: null, city: null, country: "FR",
 };
 
 describe('applyOrgSettings', () => {
