@@ -2,6 +2,7 @@
 import { sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { PayrollRunStatus } from '../db/schema.ts';
+import { COMPUTED_FIGURES } from '../payslips/payslips.repository.ts';
 
 // ---- Inputs.
 
@@ -261,14 +262,7 @@ export function findBulletinSource(db: Database, payslipId: string) {
       'payslips.published_at',
       'payslips.gross',
       'payslips.net_to_pay',
-      'payslips.employee_contributions',
-      'payslips.employer_contributions',
-      'payslips.net_before_tax',
-      'payslips.net_taxable',
-      'payslips.net_social',
-      'payslips.pas_rate',
-      'payslips.pas_amount',
-      'payslips.employer_cost',
+      ...COMPUTED_FIGURES,
       'payslips.lines',
       'organizations.name as org_name',
       'organizations.siret',

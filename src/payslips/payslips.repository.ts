@@ -19,6 +19,18 @@ function transferStatus(eb: ExpressionBuilder<DB, 'payslips'>) {
     .as('transfer_status');
 }
 
+/** PAYROLL 4's figures of a computed payslip (null for one typed in): the answer's and the bulletin's. */
+export const COMPUTED_FIGURES = [
+  'payslips.employee_contributions',
+  'payslips.employer_contributions',
+  'payslips.net_before_tax',
+  'payslips.net_taxable',
+  'payslips.net_social',
+  'payslips.pas_rate',
+  'payslips.pas_amount',
+  'payslips.employer_cost',
+] as const;
+
 function payslipColumns(eb: ExpressionBuilder<DB, 'payslips' | 'employees'>) {
   return [
     'payslips.id',
@@ -35,14 +47,7 @@ function payslipColumns(eb: ExpressionBuilder<DB, 'payslips' | 'employees'>) {
     transferStatus(eb),
     'payslips.source',
     'payslips.model_version',
-    'payslips.employee_contributions',
-    'payslips.employer_contributions',
-    'payslips.net_before_tax',
-    'payslips.net_taxable',
-    'payslips.net_social',
-    'payslips.pas_rate',
-    'payslips.pas_amount',
-    'payslips.employer_cost',
+    ...COMPUTED_FIGURES,
     'payslips.created_at',
   ] as const;
 }
