@@ -19,9 +19,13 @@ export function formatEuros(value: Money): string {
   return `${negative ? '-' : ''}${grouped},${fraction}${NBSP}€`;
 }
 
-/** A decimal as a French reader writes it: `"7.5"` → `"7,5"` (a quantity, a rate). */
+/**
+ * A decimal as a French reader writes it, its trailing decimal zeros dropped (a quantity, a
+ * rate): `"7.500"` → `"7,5"`, `"1.000"` → `"1"`, `"10"` → `"10"`. Only zeros after a decimal
+ * point are dropped: a stored `numeric(…,3)` quantity of one day reads "1", not "1,000".
+ */
 export function formatDecimalFr(value: string): string {
-  return value.replace('.', ',');
+  return value.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '').replace('.', ',');
 }
 
 /**
@@ -29,7 +33,7 @@ export function formatDecimalFr(value: string): string {
  * `"0.00"` → `"0 %"`, `"10"` → `"10 %"`: only zeros after a decimal point are dropped.
  */
 export function formatRateFr(rate: string): string {
-  return `${formatDecimalFr(rate.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, ''))}${NBSP}%`;
+  return `${formatDecimalFr(rate)}${NBSP}%`;
 }
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;

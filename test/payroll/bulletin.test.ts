@@ -20,8 +20,9 @@ const KEEP = 'Dans votre intérêt et pour vous aider à faire valoir vos droits
 const CONGES = 'Congés payés : Caisse des Congés Spectacles';
 
 const ARTIST_DATES = [
-  { date: '2026-03-02', nature: 'repetition', quantity: '1', amount: '180.00' },
-  { date: '2026-03-06', nature: 'representation', quantity: '1', amount: '260.00' },
+  // As the database gives them (numeric(…,3)): the bulletin prints "1", not "1,000".
+  { date: '2026-03-02', nature: 'repetition', quantity: '1.000', amount: '180.00' },
+  { date: '2026-03-06', nature: 'representation', quantity: '1.000', amount: '260.00' },
   { date: '2026-03-07', nature: 'representation', quantity: '1', amount: '260.00' },
 ] as const;
 
