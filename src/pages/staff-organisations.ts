@@ -114,8 +114,8 @@ export async function loadStaffOrg(db: Database, orgId: string, rawQuery: unknow
 }
 
 const TRANSFER_LABELS: Record<string, string> = {
-  Odentas: "L'opérateur paie les salaires (virements SEPA)",
-  client: "L'organisation paie elle-même ses salaires",
+  Odentas: "Payés par l'opérateur (Odentas)",
+  client: "Payés par l'organisation",
 };
 const CONVENTION_LABELS: Record<string, string> = {
   SVP: 'Spectacle vivant privé (SVP)',

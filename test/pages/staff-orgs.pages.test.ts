@@ -111,7 +111,7 @@ describe('GET /staff/organisations/{id}', () => {
     assert.equal(inputValue(res.body, 'org-country'), 'FR');
     assert.equal(inputValue(res.body, 'org-effectif'), '12');
     assert.equal(inputValue(res.body, 'org-taux_at'), '2,30');
-    assert.match(res.body, /<option value="Odentas" selected>L&#39;opérateur paie les salaires \(virements SEPA\)<\/option>/);
+    assert.match(res.body, /<option value="Odentas" selected>Payés par l&#39;opérateur \(Odentas\)<\/option>/);
     assert.match(res.body, /<option value="droit_commun" selected>Droit commun<\/option>/);
     assert.match(res.body, /<option value="SARL" selected>SARL<\/option>/);
     assert.match(res.body, /<p id="org-siret-error" class="field-error" hidden><\/p>/);
