@@ -260,7 +260,7 @@ function employeesSection(view: StaffOrgView): SafeHtml {
         <td data-label="Cadre" class="cell-cadre">${e.cadre ? 'Oui' : 'Non'}</td>
         <td data-label="Taux PAS" class="cell-pas_rate">${e.pas_rate === null ? 'Grille neutre' : formatRateFr(e.pas_rate)}</td>
         <td data-label="IBAN" class="nowrap cell-iban">${maskedIban(e.iban_last4)}</td>
-        <td data-label="Modifier">${employeeForm(org.id, e)}</td>
+        <td data-label="Modifier" class="cell-edit">${employeeForm(org.id, e)}</td>
       </tr>`,
       )}</tbody>
     </table></div>`

@@ -124,6 +124,7 @@ describe('staff organization pages in chromium', { skip: skipReason }, () => {
     await screenshot(page, 'staff-organisation-1280');
     await page.setViewportSize({ width: 390, height: 844 });
     assert.equal(await horizontalOverflow(page), 0, 'no horizontal scrolling on a phone');
+    assert.equal(await page.locator('#employees .table-wrap').evaluate((wrap) => wrap.scrollWidth - wrap.clientWidth), 0, 'the open editor fits its row');
     await screenshot(page, 'staff-organisation-390');
     assert.deepEqual(errors, []);
   });
