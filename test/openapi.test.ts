@@ -25,6 +25,7 @@ describe('GET /openapi.json', () => {
       'DELETE /api/staff/users/{user_id}',
       'PUT /api/staff/active-org',
       'GET /api/staff/orgs',
+      'PATCH /api/staff/orgs/{id}/salaries/{employee_id}',
       'POST /auth/session',
       'POST /auth/magic-link',
       'POST /auth/logout',

@@ -4,6 +4,7 @@
  */
 import { sql } from 'kysely';
 import type { Database } from '../db/database.ts';
+import { keyset, type CursorValue, type KeysetOrder } from '../http/list.ts';
 import type { OrgSettings } from './org-settings.rules.ts';
 
 export function findOrganization(db: Database, orgId: string) {
@@ -44,31 +45,42 @@ export async function orgIdByName(db: Database, name: string): Promise<string | 
   return row?.id ?? null;
 }
 
-/** Organizations for the staff switcher: by name, optionally filtered, with member counts. */
-export function searchOrganizations(db: Database, query: string, limit: number) {
-  let select = db
+/** The organizations whose name or employer key holds `query` (all when empty), with member counts. */
+function organizationSearch(db: Database, query: string) {
+  const select = db
     .selectFrom('organizations as o')
     .select([
       'o.id',
       'o.name',
       'o.structure_api',
       sql<number>`(select count(*)::int from public.organization_members m where m.org_id = o.id and not m.revoked)`.as('member_count'),
-    ])
-    .orderBy('o.name')
-    .orderBy('o.id')
-    .limit(limit);
-  if (query) {
-    // Case and accents ignored on both sides (`theatre` finds "Théâtre du Soleil"): search_fold
-    // is lower(unaccent()), migration 2026_11_23_14_00_00_search_fold.
-    const pattern = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    select = select.where((eb) =>
-      eb.or([
-        eb(sql`public.search_fold(o.name)`, 'like', sql`public.search_fold(${pattern})`),
-        eb(sql`public.search_fold(o.structure_api)`, 'like', sql`public.search_fold(${pattern})`),
-      ]),
-    );
-  }
-  return select.execute();
+    ]);
+  if (!query) return select;
+  // Case and accents ignored on both sides (`theatre` finds "Théâtre du Soleil"): search_fold
+  // is lower(unaccent()), migration 2026_11_23_14_00_00_search_fold.
+  const pattern = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return select.where((eb) =>
+    eb.or([
+      eb(sql`public.search_fold(o.name)`, 'like', sql`public.search_fold(${pattern})`),
+      eb(sql`public.search_fold(o.structure_api)`, 'like', sql`public.search_fold(${pattern})`),
+    ]),
+  );
+}
+
+/** Organizations for the staff switcher: by name, optionally filtered, with member counts. */
+export function searchOrganizations(db: Database, query: string, limit: number) {
+  return organizationSearch(db, query).orderBy('o.name').orderBy('o.id').limit(limit).execute();
+}
+
+/** The order of the organizations list (`GET /api/staff/orgs`): by name, the id breaking ties. */
+export const ORGANIZATION_ORDER = [
+  { ref: 'o.name', direction: 'asc', kind: 'text' },
+  { ref: 'o.id', direction: 'asc', kind: 'uuid' },
+] as const satisfies KeysetOrder;
+
+/** A keyset page of `searchOrganizations` (`limit + 1` rows: see `keysetPage`). */
+export function pageOrganizations(db: Database, query: string, cursor: readonly CursorValue[] | null, limit: number) {
+  return keyset(organizationSearch(db, query), ORGANIZATION_ORDER, cursor, limit).execute();
 }
 
 /** A staff member goes back to no organization (the global view, SPEC 4.1). */
@@ -95,6 +107,11 @@ const SETTINGS_COLUMNS = [
   'id', 'name', 'structure_api', 'email_notifs', 'email_notifs_cc', 'virements_salaires', 'documents_slug', 'siret',
   'effectif', 'convention', 'categorie_juridique', 'taux_at', 'address_line', 'postcode', 'city', 'country', 'created_at',
 ] as const;
+
+/** The organization with the fields of MODULES 2 (its settings page), or undefined. */
+export function findOrganizationSettings(db: Database, orgId: string) {
+  return db.selectFrom('organizations').select(SETTINGS_COLUMNS).where('id', '=', orgId).executeTakeFirst();
+}
 
 /** The organization's payroll inputs (PAYROLL 2), or undefined when it names none. */
 export function findOrganizationPayrollInputs(db: Database, orgId: string) {

@@ -398,6 +398,12 @@ export function renderForm(view: FormView): SafeHtml {
         <div class="form-row">
           <div class="field"><label for="new-employee-first">Prénom</label><input id="new-employee-first" type="text" maxlength="100" autocomplete="off"></div>
           <div class="field"><label for="new-employee-last">Nom</label><input id="new-employee-last" type="text" maxlength="100" autocomplete="off"></div>
+          <div class="field">
+            <label for="new-employee-iban">IBAN <span class="muted">(facultatif)</span></label>
+            <input id="new-employee-iban" type="text" maxlength="64" autocomplete="off" spellcheck="false" aria-describedby="new-employee-iban-hint new-employee-iban-error">
+            <p class="hint" id="new-employee-iban-hint">Pour payer le salaire par virement ; seuls ses 4 derniers caractères seront réaffichés.</p>
+            <p id="new-employee-iban-error" class="field-error" hidden></p>
+          </div>
           <div class="field field-submit"><button type="button" class="button button-secondary" id="add-employee">Ajouter le salarié</button></div>
         </div>
       </details>

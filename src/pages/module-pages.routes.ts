@@ -15,6 +15,7 @@ import { facturesStatus, loadFactures, renderFactures } from './factures.ts';
 import { loadPaie, renderPaie } from './paie.ts';
 import { loadStaffInvoices, renderStaffInvoices } from './staff-facturation.ts';
 import { loadStaffTransfers, renderStaffTransfers } from './staff-virements.ts';
+import { loadStaffOrg, loadStaffOrgs, renderStaffOrg, renderStaffOrgs } from './staff-organisations.ts';
 import { contractToOpen, mayChangeStateOnGet, openContractAsStaff, renderContractToOpen } from './staff-contrat.ts';
 
 export interface ModulePagesOptions {
@@ -80,6 +81,16 @@ export default async function modulePagesRoutes(fastify: FastifyInstance, option
   fastify.get('/staff/virements', { config: { gate: 'staff' }, schema: hidden }, async (request, reply) => {
     const view = await loadStaffTransfers(db, request.query);
     return page(request, reply, { title: 'Virements des salaires', script: 'staff-virements.js', main: renderStaffTransfers(view) }, view.error ? 400 : 200);
+  });
+
+  fastify.get('/staff/organisations', { config: { gate: 'staff' }, schema: hidden }, async (request, reply) => {
+    const view = await loadStaffOrgs(db, request.query);
+    return page(request, reply, { title: 'Organisations', main: renderStaffOrgs(view) }, view.error ? 400 : 200);
+  });
+
+  fastify.get<IdParams>('/staff/organisations/:id', { config: { gate: 'staff' }, schema: hidden }, async (request, reply) => {
+    const view = await loadStaffOrg(db, request.params.id, request.query);
+    return page(request, reply, { title: view.org.name, script: 'staff-organisation.js', main: renderStaffOrg(view) }, view.error ? 400 : 200);
   });
 
   // The link of the contract-note e-mail (MODULES 4): the contract's organization becomes the

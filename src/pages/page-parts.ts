@@ -48,6 +48,11 @@ export function listSummary(l: ListSummary): SafeHtml {
   return html`<p class="muted" id="${l.id}">${l.count === 1 ? l.one : l.many(l.count)}${l.afterFirst ? ' (page suivante)' : ''}${l.order}</p>`;
 }
 
+/** An IBAN as pages show it, never whole: `FR76…0189` shown as `•••• 0189`; none, a dash. */
+export function maskedIban(last4: string | null): string {
+  return last4 ? `•••• ${last4}` : '—';
+}
+
 export function euros(value: Money | null): SafeHtml | string {
   return value === null ? dash : formatEuros(value);
 }

@@ -56,7 +56,7 @@ function filterForm(view: StaffInvoicesView): SafeHtml {
 }
 
 function invoiceRow(invoice: Invoice): SafeHtml {
-  return html`<tr data-invoice-id="${invoice.id}" data-number="${invoice.number}">
+  return html`<tr data-invoice-id="${invoice.id}" data-number="${invoice.number}" data-org-id="${invoice.org_id}">
     <td data-label="Sélection"><input type="checkbox" class="row-select" id="select-${invoice.id}" value="${invoice.id}" aria-label="Sélectionner la facture ${invoice.number}"></td>
     <td data-label="Numéro" class="nowrap">${invoice.number}</td>
     <td data-label="Organisation" class="wrap">${invoice.org_name}</td>
@@ -82,7 +82,7 @@ export function renderStaffInvoices(view: StaffInvoicesView): SafeHtml {
   });
   return html`<div class="page" id="staff-facturation">
   <h1>Facturation</h1>
-  <p class="lead">Les factures de toutes les organisations. Cochez-les puis notifiez-les : chaque organisation reçoit un e-mail par facture, aux adresses de notification de sa fiche.</p>
+  <p class="lead">Les factures de toutes les organisations. Cochez-les puis notifiez-les : chaque organisation reçoit un e-mail par facture, aux adresses de notification de sa <a href="/staff/organisations">fiche</a>.</p>
   <section class="card" aria-labelledby="filters-title">
     <h2 id="filters-title" class="visually-hidden">Filtres</h2>
     ${filterForm(view)}

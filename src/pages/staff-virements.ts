@@ -11,7 +11,7 @@ import { isUuid } from '../http/input.ts';
 import { formatDateFr, formatEuros, todayInFrance } from '../format/french.ts';
 import { listAvailablePayslips, listStaffTransfers, readTransfer } from '../transfers/transfers.service.ts';
 import { html, type SafeHtml } from '../format/html.ts';
-import { dash, listHref, listQueryOf, listSummary, pagerNav, readList, type ListQuery } from './page-parts.ts';
+import { dash, listHref, maskedIban, listQueryOf, listSummary, pagerNav, readList, type ListQuery } from './page-parts.ts';
 import { confirmDialog, statusRegion } from './layout.ts';
 import { labelBadge, periodFromFr, periodLabel } from './payroll-labels.ts';
 import { loadOrgChoices, selectAllBox, staffFilterForm, type OrgChoice } from './staff-lists.ts';
@@ -67,11 +67,6 @@ export async function loadStaffTransfers(db: Database, rawQuery: unknown): Promi
     created,
     today: todayInFrance(),
   };
-}
-
-/** `FR76…0189` shown as `•••• 0189`. */
-export function maskedIban(last4: string | null): string {
-  return last4 ? `•••• ${last4}` : '—';
 }
 
 const plural = (n: number, one: string, many: string) => (n === 1 ? `1 ${one}` : `${n} ${many}`);

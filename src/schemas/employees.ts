@@ -37,3 +37,6 @@ export const Employee = Type.Object({
 export const EmployeeList = Page(Employee);
 
 export const EmployeeListQuery = Type.Object({ ...ListQuery });
+
+/** `/api/staff/orgs/{id}/salaries/{employee_id}`: the organization and its employee. */
+export const OrgEmployeeParams = Type.Object({ id: Type.String({ maxLength: 100 }), employee_id: Type.String({ maxLength: 100 }) });

@@ -25,6 +25,7 @@ export const ActiveOrgBody = Type.Object({ org_id: Type.Optional(Type.String({ m
 export const OrgSearchQuery = Type.Object({
   q: Type.Optional(Type.String({ maxLength: 200 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
+  cursor: Type.Optional(Type.String({ maxLength: 2048, description: 'the `next_cursor` of the previous page (opaque)' })),
 });
 
 export const OrgSummary = Type.Object({

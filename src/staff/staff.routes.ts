@@ -1,16 +1,15 @@
 /** `/api/staff/*`: the staff team and its organization switcher (CONTRACT 5). */
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
-import { hasUnsafeCharacters } from '../http/input.ts';
 import { OkMessage, errorResponses } from '../http/schemas.ts';
 import { clearActiveOrgCookies, setActiveOrgCookie } from '../org/active-org-cookie.ts';
-import { clearSavedActiveOrg, searchOrganizations } from '../org/org.repository.ts';
+import { clearSavedActiveOrg } from '../org/org.repository.ts';
 import { staffCaller } from '../org/scope.ts';
 import { ActiveOrgBody, InviteStaffBody, OrgSearchQuery, OrgSummary, StaffUser } from '../schemas/staff.ts';
 import { UserIdParams } from '../schemas/access.ts';
 import { createStaffUser } from './staff.service.ts';
 import { levelToCreate, revokeStaff, selectActiveOrg } from './staff-team.service.ts';
-import { staffErrors } from './staff.errors.ts';
+import { listOrganizations } from './staff-orgs.service.ts';
 import { listStaffUsers } from './staff.repository.ts';
 
 const errors = errorResponses();
@@ -109,15 +108,11 @@ export default async function staffRoutes(fastify: FastifyInstance): Promise<voi
       config: { gate: 'staff' },
       schema: {
         tags: ['staff'],
-        summary: 'Organizations by name, filtered by name or employer key (`q`)',
+        summary: 'Organizations by name, filtered by name or employer key (`q`, case and accents ignored), in keyset pages (`cursor`)',
         querystring: OrgSearchQuery,
-        response: { 200: Type.Object({ items: Type.Array(OrgSummary) }), ...errors },
+        response: { 200: Type.Object({ items: Type.Array(OrgSummary), next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'null on the last page' }) }), ...errors },
       },
     },
-    async (request) => {
-      const q = request.query.q?.trim() ?? '';
-      if (hasUnsafeCharacters(q)) throw staffErrors.invalidQuery();
-      return { items: await searchOrganizations(db, q, request.query.limit ?? 100) };
-    },
+    async (request) => listOrganizations(db, { q: request.query.q, limit: request.query.limit ?? 100, cursor: request.query.cursor }),
   );
 }

@@ -58,13 +58,13 @@ describe('staff money pages in chromium', { skip: skipReason }, () => {
   const browser = suiteBrowser();
 
   it("should let staff notify a month's invoices and see each result, then pay payslips by a SEPA batch, with the keyboard", { timeout: 400_000 }, async (t) => {
-    const { app, staff, soleilInvoice, lumiereInvoice } = await payroll(t);
+    const { app, staff, lumiere, soleilInvoice, lumiereInvoice } = await payroll(t);
     const { page, errors } = await signedInPage(browser(), app, staff, t);
 
     // Every organization's invoices, newest number first, in French; no active organization needed.
     await page.goto(`${app.url}/staff/facturation`);
     assert.equal(await page.locator('h1').textContent(), 'Facturation');
-    assert.deepEqual(await texts(page, '.main-nav a'), ['Contrats', 'Paie', 'Factures', 'Facturation', 'Virements', 'Accès', 'Équipe interne']);
+    assert.deepEqual(await texts(page, '.main-nav a'), ['Contrats', 'Paie', 'Factures', 'Facturation', 'Virements', 'Organisations', 'Accès', 'Équipe interne']);
     assert.deepEqual(await texts(page, '#invoice-table tbody td[data-label="Numéro"]'), ['F-2026-000003', lumiereInvoice.number, soleilInvoice.number]);
     assert.deepEqual(await texts(page, '#invoice-table tbody td[data-label="Type"]'), ["Frais d'ouverture", 'Paie mensuelle', 'Paie mensuelle']);
     // 12 × 85 + 214,58 = 1 234,58 € HT, 1 481,50 € TTC.
@@ -93,6 +93,9 @@ describe('staff money pages in chromium', { skip: skipReason }, () => {
     assert.deepEqual(await texts(page, '#invoice-table tbody td[data-label="Envoi"]'), ['Non envoyée : aucune adresse de notification', 'Notifiée']);
     assert.deepEqual(await texts(page, '#invoice-table tbody td[data-label="Notifiée"]'), ['Non', `Oui, le ${todayFr()}`]);
     assert.deepEqual(await texts(page, '#notify-details li'), [`${lumiereInvoice.number} : aucune adresse de notification`]);
+    // The reason leads to the organization's page, where its addresses are set.
+    assert.equal(await page.locator('#invoice-table tbody td[data-label="Envoi"] a').getAttribute('href'), `/staff/organisations/${lumiere}`);
+    assert.equal(await page.locator('#notify-details li a').getAttribute('href'), `/staff/organisations/${lumiere}`);
     assert.equal(await page.locator('#select-all').isChecked(), false, 'the selection is cleared');
     const mail = await mailTo(app.smtp, 'compta@soleil.example', `Votre facture ${soleilInvoice.number} est disponible`);
     assert.match(mail.text, /mars 2026/);

@@ -132,6 +132,7 @@ const MODULE_RULES: RouteRule[] = [
   { name: 'PUT /api/staff/contrats/:contract/signed-pdf', readsBody: false, payload: () => PDF, expect: staffOnlyWith(200) },
   { name: 'DELETE /api/staff/contrats/:signed/delete-signed-pdf', readsBody: false, expect: staffOnlyWith(200) },
   { name: 'PATCH /api/staff/orgs/:target', readsBody: false, payload: () => ({ virements_salaires: 'Odentas' }), expect: staffOnlyWith(200) },
+  { name: 'PATCH /api/staff/orgs/:target/salaries/:employee', readsBody: false, payload: () => ({ cadre: true, pas_rate: '7.50' }), expect: staffOnlyWith(200) },
   // MODULES 5: payslips (read set), salary transfers (money set), their staff routes.
   { name: 'GET /api/payslips', readsBody: false, expect: moduleGate(READ_SET, () => 200) },
   { name: 'GET /api/payslips/:payslip/pdf-url', readsBody: false, expect: moduleGate(READ_SET, targetsOnly(200)) },

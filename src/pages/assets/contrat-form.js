@@ -93,18 +93,34 @@ const employeeSelect = /** @type {HTMLSelectElement} */ (document.getElementById
 document.getElementById('add-employee')?.addEventListener('click', async () => {
   const first = /** @type {HTMLInputElement} */ (document.getElementById('new-employee-first'));
   const last = /** @type {HTMLInputElement} */ (document.getElementById('new-employee-last'));
+  const iban = /** @type {HTMLInputElement} */ (document.getElementById('new-employee-iban'));
+  const ibanError = /** @type {HTMLElement} */ (document.getElementById('new-employee-iban-error'));
+  iban.removeAttribute('aria-invalid');
+  ibanError.textContent = '';
+  ibanError.hidden = true;
   try {
-    const employee = await api('POST', '/api/salaries', { first_name: first.value.trim(), last_name: last.value.trim() });
+    const typedIban = iban.value.trim();
+    const employee = await api('POST', '/api/salaries', { first_name: first.value.trim(), last_name: last.value.trim(), ...(typedIban ? { iban: typedIban } : {}) });
     const option = new Option(`${employee.last_name} ${employee.first_name}`, employee.id, true, true);
     employeeSelect.append(option);
     first.value = '';
     last.value = '';
+    iban.value = '';
     /** @type {HTMLDetailsElement} */ (document.getElementById('new-employee')).open = false;
     clearErrors();
     announce(status, `${employee.first_name} ${employee.last_name} ajouté(e) et choisi(e) pour ce contrat.`, 'success');
     employeeSelect.focus();
   } catch (error) {
-    announce(status, error instanceof Error ? error.message : String(error), 'error');
+    const message = error instanceof Error ? error.message : String(error);
+    announce(status, message, 'error');
+    if (error instanceof ApiError && error.code === 'invalid_iban') {
+      // The refusal next to the IBAN field (invalid, or outside the SEPA zone).
+      iban.setAttribute('aria-invalid', 'true');
+      ibanError.textContent = message;
+      ibanError.hidden = false;
+      iban.focus();
+      return;
+    }
     (error instanceof ApiError && error.code.endsWith('first_name') ? first : last).focus();
   }
 });

@@ -14,6 +14,15 @@ const REASONS = {
   already_notified: 'déjà notifiée',
 };
 
+/** Turns `reason` at the end of `place`'s text into a link to the organization's page (`/staff/organisations/{id}`). */
+function linkReason(place, reason, orgId) {
+  const text = place.textContent ?? '';
+  const link = document.createElement('a');
+  link.href = `/staff/organisations/${encodeURIComponent(orgId)}`;
+  link.textContent = reason;
+  place.replaceChildren(text.slice(0, text.length - reason.length), link);
+}
+
 const status = /** @type {HTMLElement} */ (document.getElementById('notify-status'));
 const details = document.getElementById('notify-details');
 const count = document.getElementById('selection-count');
@@ -55,6 +64,10 @@ button?.addEventListener('click', async () => {
         const item = document.createElement('li');
         item.className = 'result-skipped';
         item.textContent = `${row?.dataset.number ?? skip.id} : ${reason}`;
+        // No address: the reason leads to the organization's page, where staff add one.
+        if (skip.reason === 'no_recipient' && row?.dataset.orgId) {
+          for (const place of [row.querySelector('.row-result span'), item]) if (place) linkReason(place, reason, row.dataset.orgId);
+        }
         return item;
       }),
     );

@@ -1,0 +1,158 @@
+/**
+ * /staff/organisations/{id}: the organization's settings sent to `PATCH /api/staff/orgs/{id}`,
+ * and each employee's category, cadre, PAS rate, IBAN and BIC sent to
+ * `PATCH /api/staff/orgs/{id}/salaries/{employee_id}`. The API checks everything; its refusal
+ * (`invalid_<field>`) is shown next to the field it names. A typed IBAN is sent, then cleared:
+ * the page only ever shows its last four characters, as the API answers them.
+ */
+import { announce, api, ApiError } from './api.js';
+import './session.js';
+
+/** `2,30` → `2.30`: the API reads a point; it has the last word on the value. */
+function decimal(value) {
+  return value.replace(/[\s\u00a0\u202f]/g, '').replace(',', '.');
+}
+
+/** An address list as typed (commas, semicolons or spaces between addresses). */
+function addresses(value) {
+  return value.split(/[\s,;]+/).filter((item) => item !== '');
+}
+
+/** Clears the refusals shown in `form`. */
+function clearErrors(form) {
+  for (const input of form.querySelectorAll('[aria-invalid]')) input.removeAttribute('aria-invalid');
+  for (const box of form.querySelectorAll('.field-error')) {
+    box.textContent = '';
+    box.hidden = true;
+  }
+}
+
+/** Shows `message` next to the input (`<id>-error`), and focuses it. */
+function showError(input, message) {
+  input.setAttribute('aria-invalid', 'true');
+  const box = document.getElementById(`${input.id}-error`);
+  if (box) {
+    box.textContent = message;
+    box.hidden = false;
+  }
+  input.focus();
+}
+
+/** The field an API error names: `invalid_siret` → `siret`, `documents_slug_taken` → `documents_slug`. */
+function fieldOf(error) {
+  if (!(error instanceof ApiError)) return '';
+  if (error.code === 'documents_slug_taken') return 'documents_slug';
+  return error.code.replace(/^(missing|invalid)_/, '');
+}
+
+// ---- the organization's settings ---------------------------------------------------------
+
+const orgForm = /** @type {HTMLFormElement | null} */ (document.getElementById('org-form'));
+const orgStatus = /** @type {HTMLElement} */ (document.getElementById('org-status'));
+let savingOrg = false;
+
+orgForm?.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  if (savingOrg) return;
+  savingOrg = true;
+  orgForm.setAttribute('aria-busy', 'true');
+  clearErrors(orgForm);
+  const value = (name) => /** @type {HTMLInputElement} */ (orgForm.elements.namedItem(name)).value.trim();
+  const body = {
+    email_notifs: addresses(value('email_notifs')),
+    email_notifs_cc: addresses(value('email_notifs_cc')),
+    virements_salaires: value('virements_salaires'),
+    documents_slug: value('documents_slug') || null,
+    siret: value('siret') || null,
+    address_line: value('address_line') || null,
+    postcode: value('postcode') || null,
+    city: value('city') || null,
+    country: value('country') || null,
+    effectif: value('effectif'),
+    convention: value('convention'),
+    categorie_juridique: value('categorie_juridique'),
+    taux_at: value('taux_at') ? decimal(value('taux_at')) : null,
+  };
+  try {
+    const org = await api('PATCH', `/api/staff/orgs/${encodeURIComponent(orgForm.dataset.orgId ?? '')}`, body);
+    // What the API kept (normalized: lower-case addresses, SIRET without spaces).
+    const set = (name, text) => {
+      /** @type {HTMLInputElement} */ (orgForm.elements.namedItem(name)).value = text;
+    };
+    set('email_notifs', org.email_notifs.join(', '));
+    set('email_notifs_cc', org.email_notifs_cc.join(', '));
+    set('siret', org.siret ?? '');
+    set('documents_slug', org.documents_slug ?? '');
+    set('address_line', org.address_line ?? '');
+    set('postcode', org.postcode ?? '');
+    set('city', org.city ?? '');
+    set('country', org.country);
+    set('effectif', String(org.effectif));
+    set('taux_at', org.taux_at === null ? '' : org.taux_at.replace('.', ','));
+    announce(orgStatus, 'Fiche enregistrée.', 'success');
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const input = document.getElementById(`org-${fieldOf(error)}`);
+    if (input) showError(input, message);
+    announce(orgStatus, message, 'error');
+  } finally {
+    savingOrg = false;
+    orgForm.removeAttribute('aria-busy');
+  }
+});
+
+// ---- its employees -------------------------------------------------------------------------
+
+const employeesStatus = /** @type {HTMLElement} */ (document.getElementById('employees-status'));
+const CATEGORY_LABELS = { artiste: 'Artiste', technicien: 'Technicien', permanent: 'Permanent' };
+
+/** `"7.50"` → `7,5 %`, as the server writes a rate. */
+function rateText(rate) {
+  return `${rate.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '').replace('.', ',')}\u00a0%`;
+}
+
+document.addEventListener('submit', async (event) => {
+  const form = /** @type {HTMLFormElement} */ (event.target);
+  if (!form.matches('[data-employee-form]')) return;
+  event.preventDefault();
+  if (form.getAttribute('aria-busy') === 'true') return;
+  form.setAttribute('aria-busy', 'true');
+  clearErrors(form);
+  const element = (name) => /** @type {HTMLInputElement} */ (form.elements.namedItem(name));
+  const iban = element('iban').value.trim();
+  const body = {
+    category: element('category').value || null,
+    cadre: element('cadre').checked,
+    pas_rate: element('pas_rate').value.trim() ? decimal(element('pas_rate').value.trim()) : null,
+    bic: element('bic').value.trim() || null,
+    // Sent only when typed: an empty field keeps the IBAN on file.
+    ...(iban ? { iban } : {}),
+  };
+  const name = form.dataset.name ?? '';
+  try {
+    const employee = await api(
+      'PATCH',
+      `/api/staff/orgs/${encodeURIComponent(form.dataset.orgId ?? '')}/salaries/${encodeURIComponent(form.dataset.employeeId ?? '')}`,
+      body,
+    );
+    element('iban').value = '';
+    element('bic').value = employee.bic ?? '';
+    const row = form.closest('tr');
+    const cell = (key) => row?.querySelector(`.cell-${key}`);
+    const masked = employee.iban_last4 ? `•••• ${employee.iban_last4}` : '—';
+    if (cell('iban')) cell('iban').textContent = masked;
+    if (cell('category')) cell('category').textContent = employee.category ? CATEGORY_LABELS[employee.category] ?? employee.category : '—';
+    if (cell('cadre')) cell('cadre').textContent = employee.cadre ? 'Oui' : 'Non';
+    if (cell('pas_rate')) cell('pas_rate').textContent = employee.pas_rate === null ? 'Grille neutre' : rateText(employee.pas_rate);
+    const hint = document.getElementById(`${element('iban').id}-hint`);
+    if (hint && employee.iban_last4) hint.textContent = `IBAN actuel : ${masked}. Laissez vide pour le garder.`;
+    announce(employeesStatus, `${name} : enregistré${employee.iban_last4 ? `, IBAN ${masked}` : ''}.`, 'success');
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const input = form.querySelector(`[name="${CSS.escape(fieldOf(error))}"]`);
+    if (input) showError(/** @type {HTMLElement} */ (input), message);
+    announce(employeesStatus, `${name} : ${message}`, 'error');
+  } finally {
+    form.removeAttribute('aria-busy');
+  }
+});
