@@ -147,7 +147,7 @@ function createSection(view: StaffInvoicesView): SafeHtml {
         <legend>Organisations facturées</legend>
         ${view.orgs.length
           ? html`<ul class="plain org-choices" id="create-orgs">${view.orgs.map(
-              (o) => html`<li><label class="checkbox" for="create-org-${o.id}"><input type="checkbox" class="org-choice" id="create-org-${o.id}" value="${o.id}" data-org-name="${o.name}"> ${o.name}${o.structure_api ? html` <span class="muted">(${o.structure_api})</span>` : ''}</label></li>`,
+              (o) => html`<li><label class="checkbox" for="create-org-${o.id}"><input type="checkbox" class="org-choice" id="create-org-${o.id}" value="${o.id}" data-org-name="${o.name}"> <span>${o.name}${o.structure_api ? html` <span class="muted">(${o.structure_api})</span>` : ''}</span></label></li>`,
             )}</ul>`
           : html`<p>Aucune organisation.</p>`}
         <p id="create-orgs-error" class="field-error" hidden></p>
