@@ -1,16 +1,29 @@
-/** Contribution calls (MODULES 6): `POST /api/staff/cotisations` (staff), `GET /api/cotisations` (money set). */
+/**
+ * Contribution calls (MODULES 6): `POST /api/staff/cotisations` (staff), `GET /api/cotisations`
+ * (money set). Issue 36: the staff's list, the notification by e-mail and the payment.
+ */
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
-import { useFieldErrors, errorResponses } from '../http/schemas.ts';
+import { IdParams, useFieldErrors, errorResponses, type IdRoute } from '../http/schemas.ts';
 import { orgScope, staffCaller } from '../org/scope.ts';
-import { ContributionCall, ContributionCallBody, ContributionCallList, ContributionListQuery } from '../schemas/invoices.ts';
+import {
+  ContributionCall,
+  ContributionCallBody,
+  ContributionCallList,
+  ContributionListQuery,
+  ContributionPaidBody,
+  StaffContributionCall,
+  StaffContributionCallList,
+  StaffContributionListQuery,
+} from '../schemas/invoices.ts';
 import * as contributions from './contributions.service.ts';
 
 const errors = errorResponses();
+const changeErrors = errorResponses(409);
 
 export default async function contributionsRoutes(fastify: FastifyInstance): Promise<void> {
   const { db } = fastify;
-  const ctx = { db, mail: fastify.mail };
+  const ctx = { db, mail: fastify.mail, config: fastify.config };
   useFieldErrors(fastify);
 
   fastify.post<{ Body: Static<typeof ContributionCallBody> }>(
@@ -25,6 +38,50 @@ export default async function contributionsRoutes(fastify: FastifyInstance): Pro
       },
     },
     async (request, reply) => reply.code(201).send(await contributions.createContributionCall(ctx, staffCaller(request), request.body as Record<string, unknown>)),
+  );
+
+  fastify.get<{ Querystring: Static<typeof StaffContributionListQuery> }>(
+    '/api/staff/cotisations',
+    {
+      config: { gate: 'staff' },
+      schema: {
+        tags: ['cotisations'],
+        summary: "Every organization's contribution calls (or `org_id`'s), newest period first; `period` (YYYY-MM) and `status` (a_payer, paye) filters",
+        querystring: StaffContributionListQuery,
+        response: { 200: StaffContributionCallList, ...errors },
+      },
+    },
+    async (request) => contributions.listStaffContributionCalls(db, request.query),
+  );
+
+  fastify.post<IdRoute>(
+    '/api/staff/cotisations/:id/notifier',
+    {
+      config: { gate: 'staff' },
+      schema: {
+        tags: ['cotisations'],
+        summary:
+          "E-mail the call to its organization (To email_notifs, Cc email_notifs_cc) through the outbox, and set notified_at; 409 no_recipient without an address, 409 already_paid once paid",
+        params: IdParams,
+        response: { 200: StaffContributionCall, ...changeErrors },
+      },
+    },
+    async (request) => contributions.notifyContributionCall(ctx, staffCaller(request), request.params.id),
+  );
+
+  fastify.post<{ Params: Static<typeof IdParams>; Body: Static<typeof ContributionPaidBody> }>(
+    '/api/staff/cotisations/:id/paye',
+    {
+      config: { gate: 'staff' },
+      schema: {
+        tags: ['cotisations'],
+        summary: 'The call was paid (status paye) on paid_date, never in the future; 409 already_paid',
+        params: IdParams,
+        body: ContributionPaidBody,
+        response: { 200: StaffContributionCall, ...changeErrors },
+      },
+    },
+    async (request) => contributions.markContributionCallPaid(ctx, staffCaller(request), request.params.id, (request.body ?? {}) as { paid_date?: unknown }),
   );
 
   fastify.get<{ Querystring: Static<typeof ContributionListQuery> }>(

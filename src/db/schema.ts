@@ -425,6 +425,10 @@ export interface ContributionCallsTable {
   lines: ColumnType<ContributionLine[], string, string>;
   total: Numeric;
   status: Generated<ContributionStatus>;
+  /** Issue 36: when the organization was last told of it by e-mail. */
+  notified_at: Date | null;
+  /** Issue 36: the day it was paid (set with status `paye`). */
+  paid_date: CalendarDate | null;
   created_at: Generated<Date>;
 }
 

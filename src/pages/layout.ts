@@ -66,6 +66,8 @@ export interface ConfirmDialog {
   text?: string;
   keepLabel: string;
   confirmLabel: string;
+  /** Fields the confirmation asks for (a date), read by the script once confirmed. */
+  fields?: SafeHtml;
 }
 
 /** A modal confirmation (`<dialog>`), opened by `confirmWith()`; the safe choice has the focus. */
@@ -75,6 +77,7 @@ export function confirmDialog(d: ConfirmDialog): SafeHtml {
   <form method="dialog">
     <h2 id="${id}-title">${d.title}</h2>
     <p id="${id}-text">${d.text ?? ''}</p>
+    ${d.fields ?? ''}
     <div class="dialog-actions">
       <button type="submit" value="cancel" class="button button-secondary" autofocus>${d.keepLabel}</button>
       <button type="submit" value="confirm" class="button button-danger" id="${id}-ok">${d.confirmLabel}</button>

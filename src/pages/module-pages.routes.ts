@@ -16,6 +16,7 @@ import { loadPaie, renderPaie } from './paie.ts';
 import { loadStaffInvoices, renderStaffInvoices } from './staff-facturation.ts';
 import { loadStaffTransfers, renderStaffTransfers } from './staff-virements.ts';
 import { loadStaffOrg, loadStaffOrgs, renderStaffOrg, renderStaffOrgs } from './staff-organisations.ts';
+import { loadStaffCalls, renderStaffCalls } from './staff-cotisations.ts';
 import { contractToOpen, mayChangeStateOnGet, openContractAsStaff, renderContractToOpen } from './staff-contrat.ts';
 
 export interface ModulePagesOptions {
@@ -91,6 +92,11 @@ export default async function modulePagesRoutes(fastify: FastifyInstance, option
   fastify.get<IdParams>('/staff/organisations/:id', { config: { gate: 'staff' }, schema: hidden }, async (request, reply) => {
     const view = await loadStaffOrg(db, request.params.id, request.query);
     return page(request, reply, { title: view.org.name, script: 'staff-organisation.js', main: renderStaffOrg(view) }, view.error ? 400 : 200);
+  });
+
+  fastify.get('/staff/cotisations', { config: { gate: 'staff' }, schema: hidden }, async (request, reply) => {
+    const view = await loadStaffCalls(db, request.query);
+    return page(request, reply, { title: 'Cotisations', script: 'staff-cotisations.js', main: renderStaffCalls(view) }, view.error ? 400 : 200);
   });
 
   // The link of the contract-note e-mail (MODULES 4): the contract's organization becomes the

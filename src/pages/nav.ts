@@ -26,6 +26,7 @@ export const NAV: readonly NavEntry[] = [
   { href: '/staff/facturation', label: 'Facturation', gate: 'staff' },
   { href: '/staff/virements', label: 'Virements', gate: 'staff' },
   { href: '/staff/organisations', label: 'Organisations', gate: 'staff' },
+  { href: '/staff/cotisations', label: 'Cotisations', gate: 'staff' },
   { href: '/vos-acces', label: 'Accès', gate: 'signedIn' },
   { href: '/staff/equipe', label: 'Équipe interne', gate: 'staff' },
 ];

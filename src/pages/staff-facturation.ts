@@ -3,16 +3,18 @@
  * `GET /api/staff/facturation` lists them (filters `notified`, `org_id`, `invoice_type`; keyset
  * pages of 200 at most), with a "Notifiée" column, a selection, and the bulk notification that
  * the page's script (`staff-facturation.js`) sends to `POST /api/staff/facturation/bulk-notify`,
- * showing its result per invoice.
+ * showing its result per invoice. Issue 36: the month's invoices for a selection of
+ * organizations (`POST /api/staff/facturation/bulk-create`, their numbers shown once created),
+ * and a credit note of an invoice (`POST /api/staff/facturation/{id}/avoir`).
  */
 import type { Database } from '../db/database.ts';
 import { formatDateFr, formatEuros, todayInFrance } from '../format/french.ts';
 import { listStaffInvoices } from '../invoices/invoices.service.ts';
-import { INVOICE_TYPES } from '../invoices/invoice.rules.ts';
+import { DEFAULT_TERM_DAYS, INVOICE_TYPES, MAX_ISSUE_DAYS_AHEAD, PAYMENT_METHODS } from '../invoices/invoice.rules.ts';
 import { html, type SafeHtml } from '../format/html.ts';
 import { dash, listHref, listQueryOf, listSummary, pagerNav, readList, selectOptions, type ListQuery } from './page-parts.ts';
 import { statusRegion } from './layout.ts';
-import { INVOICE_TYPE_LABELS, invoiceTypeLabel } from '../invoices/invoice.labels.ts';
+import { INVOICE_TYPE_LABELS, PAYMENT_METHOD_LABELS, invoiceTypeLabel } from '../invoices/invoice.labels.ts';
 import { loadOrgChoices, selectAllBox, staffFilterForm, type OrgChoice } from './staff-lists.ts';
 
 const PARAMS = ['notified', 'org_id', 'invoice_type', 'limit', 'cursor'] as const;
@@ -27,12 +29,13 @@ export interface StaffInvoicesView {
   nextCursor: string | null;
   /** A refused filter (the API's 400 message), shown instead of rows. */
   error: string | null;
+  today: string;
 }
 
 export async function loadStaffInvoices(db: Database, rawQuery: unknown): Promise<StaffInvoicesView> {
   const query = listQueryOf(PARAMS, rawQuery);
   const [orgs, list] = await Promise.all([loadOrgChoices(db), readList(() => listStaffInvoices(db, query))]);
-  return { query, orgs, ...list };
+  return { query, orgs, ...list, today: todayInFrance() };
 }
 
 /** "Oui, le 12/03/2027" (the day in the operator's calendar) or "Non". */
@@ -87,7 +90,7 @@ export function renderStaffInvoices(view: StaffInvoicesView): SafeHtml {
     <h2 id="filters-title" class="visually-hidden">Filtres</h2>
     ${filterForm(view)}
   </section>
-  <section class="card" id="invoices" aria-labelledby="invoices-title">
+  <section class="card" id="invoices" data-refresh aria-labelledby="invoices-title">
     <h2 id="invoices-title">Factures</h2>
     ${summary}
     ${statusRegion()}
@@ -108,5 +111,119 @@ export function renderStaffInvoices(view: StaffInvoicesView): SafeHtml {
       : ''}
     ${pagerNav({ href: (cursor) => listHref('/staff/facturation', PARAMS, query, { cursor }), current: query.cursor, next: view.nextCursor })}
   </section>
+  ${createSection(view)}
+  ${creditSection(view)}
 </div>`;
+}
+
+const VAT_RATES = ['20', '10', '5.5', '2.1', '0'];
+const VAT_LABELS: Record<string, string> = { '20': '20 %', '10': '10 %', '5.5': '5,5 %', '2.1': '2,1 %', '0': '0 %' };
+
+/** A line of the invoices to create: its fields carry `name`s, their ids are numbered by the script. */
+function invoiceLineRow(n: string): SafeHtml {
+  return html`<tr class="invoice-line">
+      <td data-label="Libellé"><label class="visually-hidden" for="line-label-${n}">Libellé de la ligne ${n}</label><input id="line-label-${n}" name="label" type="text" maxlength="300" autocomplete="off"></td>
+      <td data-label="Quantité"><label class="visually-hidden" for="line-quantity-${n}">Quantité de la ligne ${n}</label><input id="line-quantity-${n}" name="quantity" type="text" inputmode="decimal" autocomplete="off" value="1" size="6"></td>
+      <td data-label="Prix unitaire HT (€)"><label class="visually-hidden" for="line-unit_price-${n}">Prix unitaire HT de la ligne ${n} (€)</label><input id="line-unit_price-${n}" name="unit_price" type="text" inputmode="decimal" autocomplete="off" placeholder="0,00" size="10"></td>
+      <td data-label="TVA"><label class="visually-hidden" for="line-vat_rate-${n}">TVA de la ligne ${n}</label><select id="line-vat_rate-${n}" name="vat_rate">${selectOptions(VAT_RATES, VAT_LABELS, '20')}</select></td>
+      <td data-label="Retirer"><button type="button" class="button button-small button-secondary" data-remove-line>Retirer<span class="visually-hidden"> la ligne ${n}</span></button></td>
+    </tr>`;
+}
+
+/** Issue 36: the month's invoices, the same lines for every organization chosen. */
+function createSection(view: StaffInvoicesView): SafeHtml {
+  const field = (id: string, label: string, input: SafeHtml, hint = '') => html`<div class="field">
+        <label for="${id}">${label}</label>
+        ${input}
+        ${hint ? html`<p class="hint" id="${id}-hint">${hint}</p>` : ''}
+        <p id="${id}-error" class="field-error" hidden></p>
+      </div>`;
+  const described = (id: string, hint = false) => (hint ? `${id}-hint ${id}-error` : `${id}-error`);
+  return html`<section class="card" id="create-invoices" aria-labelledby="create-invoices-title">
+    <h2 id="create-invoices-title">Créer les factures du mois</h2>
+    <p class="hint">Une facture par organisation cochée, avec les mêmes lignes, numérotées à la suite (F-AAAA-NNNNNN) dans l'ordre de la liste.</p>
+    <form id="create-form" class="form" novalidate>
+      <fieldset class="fieldset" aria-describedby="create-orgs-error">
+        <legend>Organisations facturées</legend>
+        ${view.orgs.length
+          ? html`<ul class="plain org-choices" id="create-orgs">${view.orgs.map(
+              (o) => html`<li><label class="checkbox" for="create-org-${o.id}"><input type="checkbox" class="org-choice" id="create-org-${o.id}" value="${o.id}" data-org-name="${o.name}"> <span>${o.name}${o.structure_api ? html` <span class="muted">(${o.structure_api})</span>` : ''}</span></label></li>`,
+            )}</ul>`
+          : html`<p>Aucune organisation.</p>`}
+        <p id="create-orgs-error" class="field-error" hidden></p>
+      </fieldset>
+      <div class="form-row">
+        ${field('create-type', 'Type de facture', html`<select id="create-type" name="invoice_type" aria-describedby="${described('create-type')}">${selectOptions(INVOICE_TYPES, INVOICE_TYPE_LABELS, 'paie_mensuelle')}</select>`)}
+        ${field('create-method', 'Règlement', html`<select id="create-method" name="payment_method" aria-describedby="${described('create-method')}">${selectOptions(PAYMENT_METHODS, PAYMENT_METHOD_LABELS, 'prelevement')}</select>`)}
+        ${field('create-period', 'Libellé de période', html`<input id="create-period" name="period_label" type="text" maxlength="100" autocomplete="off" placeholder="novembre 2026" aria-describedby="${described('create-period', true)}">`, 'Facultatif. Par exemple : novembre 2026.')}
+      </div>
+      <div class="form-row">
+        ${field('create-issue', "Date d'émission", html`<input id="create-issue" name="issue_date" type="text" inputmode="numeric" placeholder="JJ/MM/AAAA" maxlength="10" autocomplete="off" value="${formatDateFr(view.today)}" aria-describedby="${described('create-issue', true)}">`, `Au plus ${MAX_ISSUE_DAYS_AHEAD} jours après aujourd'hui, jamais avant la dernière facture émise.`)}
+        ${field('create-due', 'Échéance', html`<input id="create-due" name="due_date" type="text" inputmode="numeric" placeholder="JJ/MM/AAAA" maxlength="10" autocomplete="off" aria-describedby="${described('create-due', true)}">`, `Facultative : ${DEFAULT_TERM_DAYS} jours après l'émission.`)}
+      </div>
+      <fieldset class="fieldset" aria-describedby="create-lines-hint create-lines-error">
+        <legend>Lignes de chaque facture</legend>
+        <p class="hint" id="create-lines-hint">Montants hors taxes en euros, avec une virgule : 85,00.</p>
+        <div class="table-wrap"><table class="table stack invoice-lines">
+          <caption class="visually-hidden">Lignes de chaque facture</caption>
+          <thead><tr><th scope="col">Libellé</th><th scope="col">Quantité</th><th scope="col">Prix unitaire HT (€)</th><th scope="col">TVA</th><th scope="col"><span class="visually-hidden">Retirer</span></th></tr></thead>
+          <tbody id="invoice-lines">${invoiceLineRow('1')}</tbody>
+        </table></div>
+        <template id="invoice-line-template">${invoiceLineRow('__N__')}</template>
+        <button type="button" class="button button-secondary" id="add-invoice-line">Ajouter une ligne</button>
+        <p id="create-lines-error" class="field-error" hidden></p>
+      </fieldset>
+      <div class="actions">
+        <button type="submit" class="button" id="create-invoices-submit">Créer les factures</button>
+      </div>
+      ${statusRegion('create-status')}
+      <ul class="plain" id="created-invoices"></ul>
+    </form>
+  </section>`;
+}
+
+/** EINVOICE 3: a credit note of one invoice of this page: all of it, or an amount. */
+function creditSection(view: StaffInvoicesView): SafeHtml {
+  const invoices = view.items.filter((i) => i.kind === 'facture');
+  return html`<section class="card" id="credit-note" data-refresh aria-labelledby="credit-note-title">
+    <h2 id="credit-note-title">Émettre un avoir</h2>
+    <p class="hint">Un avoir (A-AAAA-NNNNNN) annule tout ou partie d'une facture ; le total des avoirs d'une facture ne dépasse jamais le sien.</p>
+    ${invoices.length === 0
+      ? html`<p>Aucune facture sur cette page.</p>`
+      : html`<form id="credit-form" class="form" novalidate>
+      <div class="form-row">
+        <div class="field">
+          <label for="credit-invoice">Facture</label>
+          <select id="credit-invoice" name="invoice" aria-describedby="credit-invoice-error">${selectOptions(
+            invoices.map((i) => i.id),
+            Object.fromEntries(invoices.map((i) => [i.id, `${i.number} · ${i.org_name} · ${formatEuros(i.total_ttc)} TTC`])),
+            undefined,
+            'Choisissez une facture',
+          )}</select>
+          <p id="credit-invoice-error" class="field-error" hidden></p>
+        </div>
+        <div class="field">
+          <label for="credit-reason">Motif</label>
+          <input id="credit-reason" name="reason" type="text" maxlength="300" autocomplete="off" placeholder="Erreur de quantité" aria-describedby="credit-reason-error">
+          <p id="credit-reason-error" class="field-error" hidden></p>
+        </div>
+      </div>
+      <div class="form-row">
+        <div class="field">
+          <label for="credit-amount">Montant HT à créditer (€)</label>
+          <input id="credit-amount" name="amount" type="text" inputmode="decimal" autocomplete="off" placeholder="0,00" aria-describedby="credit-amount-hint credit-amount-error">
+          <p class="hint" id="credit-amount-hint">Laissez vide pour créditer toute la facture.</p>
+          <p id="credit-amount-error" class="field-error" hidden></p>
+        </div>
+        <div class="field">
+          <label for="credit-vat">TVA</label>
+          <select id="credit-vat" name="vat_rate">${selectOptions(VAT_RATES, VAT_LABELS, '20')}</select>
+        </div>
+      </div>
+      <div class="actions">
+        <button type="submit" class="button" id="credit-submit">Émettre l'avoir</button>
+      </div>
+      ${statusRegion('credit-status')}
+    </form>`}
+  </section>`;
 }

@@ -17,10 +17,10 @@ export async function loadOrgChoices(db: Database): Promise<OrgChoice[]> {
   return (await searchOrganizations(db, '', ORG_CHOICES_MAX)).map(({ id, name, structure_api }) => ({ id, name, structure_api }));
 }
 
-/** A select of every organization, "Toutes les organisations" first. */
-export function orgSelect(id: string, orgs: readonly OrgChoice[], selected: string | undefined): SafeHtml {
+/** A select of every organization, "Toutes les organisations" (or `none`) first; `describedBy`: its hint and error. */
+export function orgSelect(id: string, orgs: readonly OrgChoice[], selected: string | undefined, none = 'Toutes les organisations', describedBy?: string): SafeHtml {
   const labels = Object.fromEntries(orgs.map((o) => [o.id, o.structure_api ? `${o.name} (${o.structure_api})` : o.name]));
-  return html`<select id="${id}" name="org_id">${selectOptions(orgs.map((o) => o.id), labels, selected?.toLowerCase(), 'Toutes les organisations')}</select>`;
+  return html`<select id="${id}" name="org_id"${describedBy ? html` aria-describedby="${describedBy}"` : ''}>${selectOptions(orgs.map((o) => o.id), labels, selected?.toLowerCase(), none)}</select>`;
 }
 
 /** The box that checks every row of the page (`what`: "facture", "bulletin"). */

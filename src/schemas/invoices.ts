@@ -151,3 +151,21 @@ export const ContributionCall = Type.Object({
 
 export const ContributionCallList = Page(ContributionCall);
 export const ContributionListQuery = Type.Object({ ...ListQuery, period: Type.Optional(Type.String({ description: 'YYYY-MM' })) });
+
+// ---- Issue 36: the staff's contribution calls.
+
+export const StaffContributionCall = Type.Object({
+  ...ContributionCall.properties,
+  org_name: Type.String(),
+  notified_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'when the organization was last told by e-mail' }),
+  paid_date: Type.Union([Type.String({ description: 'YYYY-MM-DD' }), Type.Null()], { description: 'the day it was paid (status paye)' }),
+});
+export const StaffContributionCallList = Page(StaffContributionCall);
+export const StaffContributionListQuery = Type.Object({
+  ...ContributionListQuery.properties,
+  org_id: Type.Optional(Type.String()),
+  status: Type.Optional(Type.String({ description: 'a_payer or paye' })),
+});
+export const ContributionPaidBody = Type.Object({
+  paid_date: Loose('YYYY-MM-DD, today or before (default today, Europe/Paris); 400 invalid_paid_date otherwise'),
+});

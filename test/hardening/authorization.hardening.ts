@@ -17,6 +17,7 @@ import { insertNewPayslip } from '../../src/payslips/payslips.service.ts';
 import { insertNewTransfer } from '../../src/transfers/transfers.service.ts';
 import { todayInFrance } from '../../src/format/french.ts';
 import { insertInvoiceBulk } from '../../src/invoices/invoices.service.ts';
+import { insertNewContributionCall } from '../../src/contributions/contributions.service.ts';
 import { orgScope } from '../../src/org/scope.ts';
 
 const TARGET = { name: 'Cible SARL', key: 'CIBLE' };
@@ -69,6 +70,8 @@ interface Fixtures {
   batch: string;
   /** An invoice of the target (MODULES 6). */
   invoice: string;
+  /** A contribution call of the target (issue 36). */
+  call: string;
 }
 
 const orgScoped = (onAllowed: (org: 'target' | 'other') => number, onNoOrgForStaff: number): RouteRule['expect'] => (caller, org) => {
@@ -176,6 +179,10 @@ const MODULE_RULES: RouteRule[] = [
     payload: (f) => ({ org_id: f.org, period: '2026-11', due_date: '2026-12-15', lines: [{ organism: 'URSSAF', amount: '100' }] }),
     expect: staffOnlyWith(201),
   },
+  // Issue 36: the staff's contribution calls (the target has no notification address: 409).
+  { name: 'GET /api/staff/cotisations', readsBody: false, expect: staffOnlyWith(200) },
+  { name: 'POST /api/staff/cotisations/:call/notifier', readsBody: false, expect: staffOnlyWith(409) },
+  { name: 'POST /api/staff/cotisations/:call/paye', readsBody: false, payload: () => ({}), expect: staffOnlyWith(200) },
 ];
 
 /** A route gated on `money`, as the money modules will declare theirs. */
@@ -201,7 +208,8 @@ async function makeFixtures(app: FastifyInstance, orgId: string, agent: Person, 
     const paid = await insertNewPayslip(change, actor.caller, { ...payslipOf, period: '2027-02' });
     const batch = await insertNewTransfer(change, actor.caller, [paid], todayInFrance());
     const [invoice] = await insertInvoiceBulk(change, null, { invoice_type: 'paie_mensuelle', payment_method: 'virement', period_label: 'Confidentiel', invoices: [{ org_id: orgId, lines: INVOICE_LINES }] });
-    return { org: orgId, employee: employee.id, contract, signed, payslip, batch, invoice: invoice!.id };
+    const call = await insertNewContributionCall(change, null, { org_id: orgId, period: '2027-01', due_date: '2027-02-15', lines: [{ organism: 'URSSAF', amount: '100' }] });
+    return { org: orgId, employee: employee.id, contract, signed, payslip, batch, invoice: invoice!.id, call: call.id };
   });
 }
 
@@ -265,10 +273,10 @@ describe('authorization matrix', () => {
 
           let url = rule.name.split(' ')[1]!;
           const method = rule.name.split(' ')[0] as 'GET' | 'POST' | 'DELETE' | 'PATCH' | 'PUT';
-          const fixtures = /:(employee|contract|signed|payslip|batch|invoice)\b/.test(url) || rule.payload ? await makeFixtures(app, target, agentOfTarget, cell) : null;
+          const fixtures = /:(employee|contract|signed|payslip|batch|invoice|call)\b/.test(url) || rule.payload ? await makeFixtures(app, target, agentOfTarget, cell) : null;
           if (fixtures) {
             url = url.replace(':employee', fixtures.employee).replace(':contract', fixtures.contract).replace(':signed', fixtures.signed);
-            url = url.replace(':payslip', fixtures.payslip).replace(':batch', fixtures.batch).replace(':invoice', fixtures.invoice);
+            url = url.replace(':payslip', fixtures.payslip).replace(':batch', fixtures.batch).replace(':invoice', fixtures.invoice).replace(':call', fixtures.call);
           }
           url = url.replace(':target', target);
           if (url.includes(':victim')) {
@@ -294,7 +302,7 @@ describe('authorization matrix', () => {
 
           const outsider = callerKind === 'ADMIN of another org' || (callerKind === 'revoked ADMIN' && rule.name !== 'GET /api/me');
           if (outsider) {
-            const objects = fixtures ? [fixtures.employee, fixtures.contract, fixtures.signed, fixtures.payslip, fixtures.batch, fixtures.invoice] : [];
+            const objects = fixtures ? [fixtures.employee, fixtures.contract, fixtures.signed, fixtures.payslip, fixtures.batch, fixtures.invoice, fixtures.call] : [];
             for (const needle of [target, 'cible.example', TARGET.name, TARGET.key, secret.userId, 'Confidentiel', ...objects]) {
               if (res.body.includes(needle)) failures.push(`${label}: leaked "${needle}"`);
             }

@@ -131,7 +131,9 @@ export function looksLikeEmail(value) {
  * @param {string} message
  */
 export function setFieldError(input, message) {
-  const id = input.getAttribute('aria-describedby');
+  // The error box is the described-by id ending in `-error` (a hint may come first), else the only one.
+  const ids = (input.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean);
+  const id = ids.find((one) => one.endsWith('-error')) ?? (ids.length === 1 ? ids[0] : null);
   const box = id ? document.getElementById(id) : null;
   if (message) {
     input.setAttribute('aria-invalid', 'true');

@@ -1,11 +1,15 @@
 /**
  * /staff/facturation: the selection, the bulk notification (`POST
  * /api/staff/facturation/bulk-notify`) with its result written next to each invoice and
- * summed up under the button. Each invoice's PDF: `pdf-button.js`.
+ * summed up under the button. Each invoice's PDF: `pdf-button.js`. Issue 36: the month's
+ * invoices for the organizations checked, their numbers shown once created, and a credit note
+ * of an invoice; each refusal next to its field.
  */
-import { announce, api } from './api.js';
+import { announce, api, setFieldError } from './api.js';
+import { isoDate } from './dates.js';
 import './pdf-button.js';
 import { plural, setRowResult, wireSelection } from './selection.js';
+import { refreshSections } from './session.js';
 
 /** MODULES 6: why an invoice was not sent. */
 const REASONS = {
@@ -23,13 +27,11 @@ function linkReason(place, reason, orgId) {
   place.replaceChildren(text.slice(0, text.length - reason.length), link);
 }
 
-const status = /** @type {HTMLElement} */ (document.getElementById('notify-status'));
-const details = document.getElementById('notify-details');
-const count = document.getElementById('selection-count');
-const button = /** @type {HTMLButtonElement | null} */ (document.getElementById('notify-selected'));
-const force = /** @type {HTMLInputElement | null} */ (document.getElementById('notify-force'));
+// Looked up when used: the list is read again (`refreshSections`) after a creation.
+const byId = (/** @type {string} */ id) => document.getElementById(id);
 
 const selection = wireSelection((checked) => {
+  const count = byId('selection-count');
   if (count) count.textContent = checked.length === 0 ? 'Aucune facture sélectionnée.' : `${plural(checked.length, 'facture sélectionnée', 'factures sélectionnées')}.`;
 });
 
@@ -38,7 +40,12 @@ const today = () => new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris',
 
 let busy = false;
 
-button?.addEventListener('click', async () => {
+document.addEventListener('click', async (event) => {
+  const button = /** @type {HTMLElement} */ (event.target).closest('#notify-selected');
+  if (!(button instanceof HTMLButtonElement)) return;
+  const status = /** @type {HTMLElement} */ (byId('notify-status'));
+  const details = byId('notify-details');
+  const force = /** @type {HTMLInputElement | null} */ (byId('notify-force'));
   const rows = selection.selectedRows();
   if (rows.length === 0) {
     announce(status, 'Sélectionnez au moins une facture.', 'error');
@@ -47,18 +54,18 @@ button?.addEventListener('click', async () => {
   if (busy) return;
   busy = true;
   button.setAttribute('aria-disabled', 'true');
-  const byId = new Map(rows.map((row) => [row.dataset.invoiceId, row]));
+  const rowOf = new Map(rows.map((row) => [row.dataset.invoiceId, row]));
   try {
-    const answer = await api('POST', '/api/staff/facturation/bulk-notify', { invoice_ids: [...byId.keys()], force: Boolean(force?.checked) });
+    const answer = await api('POST', '/api/staff/facturation/bulk-notify', { invoice_ids: [...rowOf.keys()], force: Boolean(force?.checked) });
     for (const id of answer.notified) {
-      const row = byId.get(id);
+      const row = rowOf.get(id);
       setRowResult(row, 'Notifiée', 'ok');
       const cell = row?.querySelector('.notified');
       if (cell) cell.textContent = `Oui, le ${today()}`;
     }
     details?.replaceChildren(
       ...answer.skipped.map((/** @type {{ id: string, reason: string }} */ skip) => {
-        const row = byId.get(skip.id);
+        const row = rowOf.get(skip.id);
         const reason = REASONS[skip.reason] ?? skip.reason;
         setRowResult(row, `Non envoyée : ${reason}`, 'skipped');
         const item = document.createElement('li');
@@ -80,5 +87,236 @@ button?.addEventListener('click', async () => {
   } finally {
     busy = false;
     button.removeAttribute('aria-disabled');
+  }
+});
+
+// ---- Issue 36: the month's invoices (`POST /api/staff/facturation/bulk-create`) ----------
+
+const NBSP = '\u00a0';
+
+/** `1 234,50` or `1234.5` → `1234.50`-like text the API reads; the API has the last word. */
+function decimal(value) {
+  return value.replace(/[\s\u00a0\u202f]/g, '').replace(',', '.');
+}
+
+/** `"1234.5"` → `1 234,50 €`, as the server writes amounts. */
+function euros(value) {
+  const [whole, fraction = ''] = String(value).split('.');
+  return `${whole.replace(/\B(?=(\d{3})+$)/g, NBSP)},${fraction.padEnd(2, '0')}${NBSP}€`;
+}
+
+/** Whether `JJ/MM/AAAA` is a day of the calendar. */
+function realDate(value) {
+  const iso = isoDate(value);
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
+  if (!match) return false;
+  const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
+  return date.toISOString().slice(0, 10) === iso;
+}
+
+/** A message next to a box that is not an input (a fieldset's), or none. */
+function setBoxError(id, message) {
+  const box = document.getElementById(id);
+  if (!box) return;
+  box.textContent = message;
+  box.hidden = !message;
+}
+
+const createForm = /** @type {HTMLFormElement | null} */ (document.getElementById('create-form'));
+const lineRows = /** @type {HTMLTableSectionElement | null} */ (document.getElementById('invoice-lines'));
+const lineTemplate = /** @type {HTMLTemplateElement | null} */ (document.getElementById('invoice-line-template'));
+const createStatus = /** @type {HTMLElement | null} */ (document.getElementById('create-status'));
+const createdList = document.getElementById('created-invoices');
+const createField = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
+
+/** Numbers the lines' fields and labels in their order (`Quantité de la ligne 2`). */
+function renumberLines() {
+  if (!lineRows) return;
+  [...lineRows.rows].forEach((row, index) => {
+    const n = String(index + 1);
+    for (const label of row.querySelectorAll('label')) {
+      const input = row.querySelector(`#${CSS.escape(label.htmlFor)}`);
+      const id = `line-${input?.getAttribute('name') ?? ''}-${n}`;
+      label.textContent = label.textContent.replace(/ligne (\d+|__N__)/, `ligne ${n}`);
+      label.htmlFor = id;
+      if (input) input.id = id;
+    }
+    const hidden = row.querySelector('[data-remove-line] .visually-hidden');
+    if (hidden) hidden.textContent = ` la ligne ${n}`;
+    /** @type {HTMLButtonElement} */ (row.querySelector('[data-remove-line]')).hidden = lineRows.rows.length === 1;
+  });
+}
+renumberLines();
+
+document.getElementById('add-invoice-line')?.addEventListener('click', () => {
+  if (!lineRows || !lineTemplate) return;
+  lineRows.append(/** @type {DocumentFragment} */ (lineTemplate.content.cloneNode(true)));
+  renumberLines();
+  /** @type {HTMLInputElement} */ (lineRows.rows[lineRows.rows.length - 1].querySelector('input[name="label"]')).focus();
+});
+
+lineRows?.addEventListener('click', (event) => {
+  const remove = /** @type {HTMLElement} */ (event.target).closest('[data-remove-line]');
+  if (!remove || lineRows.rows.length === 1) return;
+  const row = /** @type {HTMLTableRowElement} */ (remove.closest('tr'));
+  const index = row.sectionRowIndex;
+  row.remove();
+  renumberLines();
+  /** @type {HTMLInputElement} */ (lineRows.rows[Math.min(index, lineRows.rows.length - 1)].querySelector('input[name="label"]')).focus();
+});
+
+/** The field an API refusal of the header names. */
+const CREATE_FIELDS = {
+  missing_invoice_type: 'create-type',
+  invalid_invoice_type: 'create-type',
+  missing_payment_method: 'create-method',
+  invalid_payment_method: 'create-method',
+  invalid_period_label: 'create-period',
+  invalid_issue_date: 'create-issue',
+  issue_date_before_last: 'create-issue',
+  invalid_due_date: 'create-due',
+};
+const LINE_FIELDS = { label: 'label', quantity: 'quantity', unit_price: 'unit_price', vat_rate: 'vat_rate', amount: 'unit_price' };
+
+function clearCreateErrors() {
+  for (const id of ['create-type', 'create-method', 'create-period', 'create-issue', 'create-due']) setFieldError(createField(id), '');
+  setBoxError('create-orgs-error', '');
+  setBoxError('create-lines-error', '');
+  for (const input of lineRows?.querySelectorAll('[aria-invalid]') ?? []) input.removeAttribute('aria-invalid');
+}
+
+/** A refusal of a line (`invoices[0].lines[1] : La quantité n'est pas valide.`): "Ligne 2 : …" next to the lines, the field marked. */
+function lineError(code, message) {
+  const at = /lines\[(\d+)\]/.exec(message);
+  const text = message.replace(/^invoices\[\d+\](\.lines\[\d+\])?\s*:\s*/, '');
+  const row = at ? lineRows?.rows[Number(at[1])] : undefined;
+  const name = LINE_FIELDS[code.replace(/^(missing|invalid)_/, '')];
+  const input = row && name ? /** @type {HTMLInputElement | null} */ (row.querySelector(`[name="${name}"]`)) : null;
+  setBoxError('create-lines-error', at ? `Ligne ${Number(at[1]) + 1} : ${text}` : text);
+  input?.setAttribute('aria-invalid', 'true');
+  input?.focus();
+}
+
+let creating = false;
+
+createForm?.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  if (creating || !createStatus) return;
+  clearCreateErrors();
+  const chosen = /** @type {HTMLInputElement[]} */ ([...createForm.querySelectorAll('input.org-choice:checked')]);
+  if (chosen.length === 0) {
+    setBoxError('create-orgs-error', 'Cochez au moins une organisation.');
+    /** @type {HTMLInputElement | null} */ (createForm.querySelector('input.org-choice'))?.focus();
+    announce(createStatus, 'Cochez au moins une organisation.', 'error');
+    return;
+  }
+  const issue = createField('create-issue');
+  const due = createField('create-due');
+  for (const input of [issue, due]) {
+    if (input.value.trim() && !realDate(input.value)) {
+      setFieldError(input, 'Date invalide : indiquez un jour au format JJ/MM/AAAA.');
+      input.focus();
+      return;
+    }
+  }
+  const lines = [...(lineRows?.rows ?? [])].map((row) => {
+    const value = (/** @type {string} */ name) => /** @type {HTMLInputElement} */ (row.querySelector(`[name="${name}"]`)).value.trim();
+    return { label: value('label'), quantity: decimal(value('quantity')), unit_price: decimal(value('unit_price')), vat_rate: value('vat_rate') };
+  });
+  creating = true;
+  createForm.setAttribute('aria-busy', 'true');
+  try {
+    const answer = await api('POST', '/api/staff/facturation/bulk-create', {
+      invoice_type: createField('create-type').value,
+      payment_method: createField('create-method').value,
+      period_label: createField('create-period').value.trim(),
+      ...(issue.value.trim() ? { issue_date: isoDate(issue.value) } : {}),
+      ...(due.value.trim() ? { due_date: isoDate(due.value) } : {}),
+      invoices: chosen.map((box) => ({ org_id: box.value, lines })),
+    });
+    const names = new Map(chosen.map((box) => [box.value, box.dataset.orgName ?? '']));
+    createdList?.replaceChildren(
+      ...answer.created.map((/** @type {{ number: string, org_id: string, total_ttc: string }} */ invoice) => {
+        const item = document.createElement('li');
+        item.className = 'result-ok';
+        item.textContent = `${invoice.number} : ${names.get(invoice.org_id)}, ${euros(invoice.total_ttc)} TTC`;
+        return item;
+      }),
+    );
+    for (const box of chosen) box.checked = false;
+    await refreshSections({ address: window.location.pathname + window.location.search });
+    const numbers = answer.created.map((/** @type {{ number: string }} */ i) => i.number);
+    announce(createStatus, `${plural(numbers.length, 'facture créée', 'factures créées')} : ${numbers.join(', ')}.`, 'success');
+  } catch (error) {
+    const e = /** @type {import('./api.js').ApiError} */ (error);
+    const id = CREATE_FIELDS[e.code] ?? (e.code === 'invalid_date' ? (issue.value.trim() && !realDate(issue.value) ? 'create-issue' : 'create-due') : null);
+    if (id) {
+      setFieldError(createField(id), e.message);
+      createField(id).focus();
+    } else if (/^(missing|invalid)_(invoices|lines|label|quantity|unit_price|vat_rate|amount)$/.test(e.code)) {
+      if (e.code.endsWith('invoices')) setBoxError('create-orgs-error', e.message);
+      else lineError(e.code, e.message);
+    } else if (e.code === 'org_not_found') {
+      setBoxError('create-orgs-error', e.message);
+    }
+    announce(createStatus, e.message, 'error');
+  } finally {
+    creating = false;
+    createForm.removeAttribute('aria-busy');
+  }
+});
+
+// ---- EINVOICE 3: a credit note (`POST /api/staff/facturation/{id}/avoir`) ----------------
+
+let crediting = false;
+
+document.addEventListener('submit', async (event) => {
+  const form = /** @type {HTMLFormElement} */ (event.target);
+  if (form.id !== 'credit-form') return;
+  event.preventDefault();
+  if (crediting) return;
+  const invoice = /** @type {HTMLSelectElement} */ (document.getElementById('credit-invoice'));
+  const reason = createField('credit-reason');
+  const amount = createField('credit-amount');
+  const vat = createField('credit-vat');
+  const region = /** @type {HTMLElement} */ (document.getElementById('credit-status'));
+  for (const input of [invoice, reason, amount]) setFieldError(/** @type {HTMLInputElement} */ (input), '');
+  if (!invoice.value) return void (setFieldError(/** @type {any} */ (invoice), 'Choisissez la facture à créditer.'), invoice.focus());
+  if (!reason.value.trim()) return void (setFieldError(reason, "Indiquez le motif de l'avoir."), reason.focus());
+  const number = (invoice.selectedOptions[0]?.textContent ?? '').split(' · ')[0];
+  const body = amount.value.trim()
+    ? { reason: reason.value.trim(), lines: [{ label: `Avoir sur la facture ${number}`, quantity: '1', unit_price: decimal(amount.value), vat_rate: vat.value }] }
+    : { reason: reason.value.trim() };
+  crediting = true;
+  form.setAttribute('aria-busy', 'true');
+  try {
+    const note = await api('POST', `/api/staff/facturation/${encodeURIComponent(invoice.value)}/avoir`, body);
+    await refreshSections({ address: window.location.pathname + window.location.search });
+    announce(/** @type {HTMLElement} */ (document.getElementById('credit-status')), `Avoir ${note.number} émis sur la facture ${number} : ${euros(note.total_ttc)} TTC.`, 'success');
+  } catch (error) {
+    const e = /** @type {import('./api.js').ApiError} */ (error);
+    let message = e.message;
+    if (e.code === 'credit_exceeds_invoice') {
+      const remaining = typeof e.body?.remaining_ttc === 'string' ? e.body.remaining_ttc : null;
+      message = remaining
+        ? `Ce montant dépasse ce qui reste à créditer sur la facture ${number} : ${euros(remaining)} TTC au plus.`
+        : e.message;
+      setFieldError(amount, message);
+      amount.focus();
+    } else if (e.code === 'missing_reason' || e.code === 'invalid_reason') {
+      setFieldError(reason, e.message);
+      reason.focus();
+    } else if (/^(missing|invalid)_(lines|label|quantity|unit_price|vat_rate|amount)$/.test(e.code)) {
+      message = e.message.replace(/^lines\[\d+\]\s*:\s*/, '');
+      setFieldError(amount, message);
+      amount.focus();
+    } else if (e.code === 'not_an_invoice' || e.code === 'not_found') {
+      setFieldError(/** @type {any} */ (invoice), e.message);
+      invoice.focus();
+    }
+    announce(region, message, 'error');
+  } finally {
+    crediting = false;
+    form.removeAttribute('aria-busy');
   }
 });

@@ -1,0 +1,185 @@
+/**
+ * `/staff/cotisations` (issue 36, gate `staff`): every organization's contribution calls as
+ * `GET /api/staff/cotisations` lists them (filters `org_id`, `period`, `status`; keyset pages),
+ * each with its lines per organism, total, due date, status and notification; the form of a new
+ * call, and each call's "Notifier" and "Marquer payé" (after a confirmation), which the page's
+ * script (`staff-cotisations.js`) sends to `POST /api/staff/cotisations`, `…/{id}/notifier` and
+ * `…/{id}/paye`.
+ */
+import type { Database } from '../db/database.ts';
+import { formatDateFr, formatEuros, todayInFrance } from '../format/french.ts';
+import { html, type SafeHtml } from '../format/html.ts';
+import { listStaffContributionCalls } from '../contributions/contributions.service.ts';
+import { KNOWN_ORGANISMS } from '../contributions/contribution.rules.ts';
+import { organismLabel } from '../contributions/contribution.labels.ts';
+import { dash, listHref, listQueryOf, listSummary, pagerNav, readList, selectOptions, type ListQuery } from './page-parts.ts';
+import { confirmDialog, statusRegion } from './layout.ts';
+import { labelBadge, periodFromFr, periodLabel } from './payroll-labels.ts';
+import { loadOrgChoices, orgSelect, staffFilterForm, type OrgChoice } from './staff-lists.ts';
+
+const PARAMS = ['org_id', 'period', 'status', 'limit', 'cursor'] as const;
+type Query = ListQuery<(typeof PARAMS)[number]>;
+
+type Call = Awaited<ReturnType<typeof listStaffContributionCalls>>['items'][number];
+
+export interface StaffCallsView {
+  query: Query;
+  orgs: OrgChoice[];
+  items: Call[];
+  nextCursor: string | null;
+  /** A refused filter (the API's 400 message), shown instead of rows. */
+  error: string | null;
+  today: string;
+}
+
+export async function loadStaffCalls(db: Database, rawQuery: unknown): Promise<StaffCallsView> {
+  const query = listQueryOf(PARAMS, rawQuery);
+  const [orgs, list] = await Promise.all([
+    loadOrgChoices(db),
+    readList(() => listStaffContributionCalls(db, { ...query, period: query.period ? periodFromFr(query.period) : undefined })),
+  ]);
+  return { query, orgs, ...list, today: todayInFrance() };
+}
+
+const STATUS_LABELS = { a_payer: 'À payer', paye: 'Payés' };
+
+/** "Oui, le 12/03/2027" (the day in the operator's calendar) or "Non". */
+function notifiedLabel(call: Call): string {
+  return call.notified_at ? `Oui, le ${formatDateFr(todayInFrance(new Date(call.notified_at)))}` : 'Non';
+}
+
+function filterForm(view: StaffCallsView): SafeHtml {
+  const { query } = view;
+  return staffFilterForm('/staff/cotisations', 'Filtrer les appels de cotisations', view.orgs, query, html`<div class="field">
+      <label for="filter-period">Période</label>
+      <input id="filter-period" name="period" type="text" inputmode="numeric" placeholder="MM/AAAA" maxlength="7" autocomplete="off" value="${query.period ?? ''}">
+    </div>
+    <div class="field">
+      <label for="filter-status">Statut</label>
+      <select id="filter-status" name="status">${selectOptions(['a_payer', 'paye'], STATUS_LABELS, query.status, 'Tous')}</select>
+    </div>`);
+}
+
+/** The form of a new call: one line per usual organism (an empty amount is left out), and one more for any other. */
+function createForm(view: StaffCallsView): SafeHtml {
+  const line = (organism: string, i: number) => html`<tr>
+        <th scope="row" data-label="Organisme">${organismLabel(organism)}<input type="hidden" name="organism" value="${organism}"></th>
+        <td data-label="Montant (€)"><label class="visually-hidden" for="call-amount-${i}">Montant ${organismLabel(organism)} (€)</label><input id="call-amount-${i}" name="amount" type="text" inputmode="decimal" autocomplete="off" placeholder="0,00"></td>
+      </tr>`;
+  const other = KNOWN_ORGANISMS.length;
+  return html`<section class="card" id="new-call" aria-labelledby="new-call-title">
+    <h2 id="new-call-title">Nouvel appel de cotisations</h2>
+    <form id="call-form" class="form" novalidate>
+      <div class="form-row">
+        <div class="field">
+          <label for="call-org">Organisation <span class="required">(obligatoire)</span></label>
+          ${orgSelect('call-org', view.orgs, undefined, 'Choisissez une organisation', 'call-org-error')}
+          <p id="call-org-error" class="field-error" hidden></p>
+        </div>
+        <div class="field">
+          <label for="call-period">Période <span class="required">(obligatoire)</span></label>
+          <input id="call-period" name="period" type="text" inputmode="numeric" placeholder="MM/AAAA" maxlength="7" autocomplete="off" aria-describedby="call-period-hint call-period-error">
+          <p class="hint" id="call-period-hint">Le mois des salaires, par exemple 11/2026.</p>
+          <p id="call-period-error" class="field-error" hidden></p>
+        </div>
+        <div class="field">
+          <label for="call-due">Échéance <span class="required">(obligatoire)</span></label>
+          <input id="call-due" name="due_date" type="text" inputmode="numeric" placeholder="JJ/MM/AAAA" maxlength="10" autocomplete="off" aria-describedby="call-due-hint call-due-error">
+          <p class="hint" id="call-due-hint">Format JJ/MM/AAAA.</p>
+          <p id="call-due-error" class="field-error" hidden></p>
+        </div>
+      </div>
+      <fieldset class="fieldset" aria-describedby="call-lines-hint">
+        <legend>Montants par organisme</legend>
+        <p class="hint" id="call-lines-hint">En euros, avec une virgule : 1 234,56. Un organisme sans montant n'est pas appelé.</p>
+        <div class="table-wrap"><table class="table stack call-lines" id="call-lines">
+          <caption class="visually-hidden">Montants par organisme</caption>
+          <thead><tr><th scope="col">Organisme</th><th scope="col">Montant (€)</th></tr></thead>
+          <tbody>${KNOWN_ORGANISMS.map(line)}
+          <tr>
+            <td data-label="Autre organisme"><label class="visually-hidden" for="call-other-organism">Autre organisme</label><input id="call-other-organism" name="organism" type="text" maxlength="100" autocomplete="off" placeholder="Autre organisme"></td>
+            <td data-label="Montant (€)"><label class="visually-hidden" for="call-amount-${other}">Montant de l'autre organisme (€)</label><input id="call-amount-${other}" name="amount" type="text" inputmode="decimal" autocomplete="off" placeholder="0,00"></td>
+          </tr></tbody>
+        </table></div>
+        <p class="total-line">Total : <strong id="call-total">0,00&nbsp;€</strong></p>
+        <p id="call-lines-error" class="field-error" hidden></p>
+      </fieldset>
+      <div class="actions">
+        <button type="submit" class="button" id="create-call">Créer l'appel</button>
+      </div>
+      ${statusRegion('call-status')}
+    </form>
+  </section>`;
+}
+
+function callActions(call: Call): SafeHtml {
+  if (call.status === 'paye') return html`<span class="muted">Payé le ${call.paid_date ? formatDateFr(call.paid_date) : dash}</span>`;
+  const what = `${call.org_name}, ${periodLabel(call.period)}`;
+  return html`<div class="actions">
+      <button type="button" class="button button-small button-secondary" data-action="notify" data-id="${call.id}">${call.notified_at ? 'Notifier à nouveau' : 'Notifier'}<span class="visually-hidden"> : ${what}</span></button>
+      <button type="button" class="button button-small" data-action="paid" data-id="${call.id}">Marquer payé<span class="visually-hidden"> : ${what}</span></button>
+    </div>`;
+}
+
+function callRow(call: Call): SafeHtml {
+  return html`<tr data-call-id="${call.id}" data-org-id="${call.org_id}" data-org-name="${call.org_name}" data-period="${periodLabel(call.period)}" data-total="${formatEuros(call.total)}">
+    <td data-label="Organisation" class="wrap">${call.org_name}</td>
+    <td data-label="Période">${periodLabel(call.period)}</td>
+    <td data-label="Échéance" class="date">${formatDateFr(call.due_date)}</td>
+    <td data-label="Organismes" class="wrap"><ul class="plain small call-organisms">${call.lines.map((l) => html`<li>${organismLabel(l.organism)} : <span class="nowrap">${formatEuros(l.amount)}</span></li>`)}</ul></td>
+    <td data-label="Total" class="amount">${formatEuros(call.total)}</td>
+    <td data-label="Statut" class="call-status">${labelBadge('call', call.status)}</td>
+    <td data-label="Notifié" class="notified">${notifiedLabel(call)}</td>
+    <td data-label="Actions">${callActions(call)}</td>
+    <td data-label="Résultat" class="row-result">${dash}</td>
+  </tr>`;
+}
+
+function listSection(view: StaffCallsView): SafeHtml {
+  const { query, items } = view;
+  const count = items.length;
+  const summary = listSummary({
+    error: view.error, count, filtered: Boolean(query.org_id || query.period || query.status), afterFirst: Boolean(query.cursor), id: 'list-summary',
+    noneMatching: 'Aucun appel de cotisations ne correspond à ces critères.',
+    none: 'Aucun appel de cotisations pour le moment.',
+    one: '1 appel affiché', many: (n) => `${n} appels affichés`, order: ', de la période la plus récente à la plus ancienne.',
+  });
+  return html`<section class="card" id="calls" data-refresh aria-labelledby="calls-title">
+    <h2 id="calls-title" tabindex="-1">Appels de cotisations</h2>
+    ${summary}
+    ${count
+      ? html`<div class="table-wrap"><table class="table stack" id="call-table">
+      <caption class="visually-hidden">Appels de cotisations, de la période la plus récente à la plus ancienne</caption>
+      <thead><tr><th scope="col">Organisation</th><th scope="col">Période</th><th scope="col">Échéance</th><th scope="col">Organismes</th><th scope="col" class="amount">Total</th><th scope="col">Statut</th><th scope="col">Notifié</th><th scope="col">Actions</th><th scope="col">Résultat</th></tr></thead>
+      <tbody>${items.map(callRow)}</tbody>
+    </table></div>`
+      : ''}
+    ${pagerNav({ href: (cursor) => listHref('/staff/cotisations', PARAMS, query, { cursor }), current: query.cursor, next: view.nextCursor })}
+  </section>`;
+}
+
+export function renderStaffCalls(view: StaffCallsView): SafeHtml {
+  return html`<div class="page" id="staff-cotisations">
+  <h1>Cotisations</h1>
+  <p class="lead">Les appels de cotisations de toutes les organisations : créez celui du mois, notifiez-le à l'organisation (un e-mail à ses adresses de notification), puis marquez-le payé.</p>
+  ${createForm(view)}
+  <section class="card" aria-labelledby="filters-title">
+    <h2 id="filters-title" class="visually-hidden">Filtres</h2>
+    ${filterForm(view)}
+  </section>
+  ${statusRegion('calls-status')}
+  ${listSection(view)}
+</div>
+${confirmDialog({
+    id: 'confirm-paid',
+    title: 'Marquer cet appel payé ?',
+    keepLabel: 'Ne rien changer',
+    confirmLabel: 'Marquer payé',
+    fields: html`<div class="field">
+      <label for="paid-date">Date du paiement</label>
+      <input id="paid-date" name="paid_date" type="text" inputmode="numeric" placeholder="JJ/MM/AAAA" maxlength="10" autocomplete="off" value="${formatDateFr(view.today)}" aria-describedby="paid-date-hint paid-date-error">
+      <p class="hint" id="paid-date-hint">Aujourd'hui ou avant, au format JJ/MM/AAAA.</p>
+      <p id="paid-date-error" class="field-error" hidden></p>
+    </div>`,
+  })}`;
+}
