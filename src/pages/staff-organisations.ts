@@ -147,7 +147,7 @@ function selectField(name: string, label: string, values: readonly string[], lab
       </div>`;
 }
 
-/** A rate as a French reader types it (`"2.30"` → `"2,30"`); empty when unset. */
+/** A rate as a French reader types it (`"2.30"` → `"2,3"`); empty when unset. */
 const rateInput = (rate: string | null) => (rate === null ? '' : formatDecimalFr(rate));
 
 function settingsForm(org: Settings): SafeHtml {

@@ -79,7 +79,7 @@ describe('staff organization pages in chromium', { skip: skipReason }, () => {
     assert.equal(await page.locator('#org-siret-error').isHidden(), true, 'the refusal is gone');
     assert.equal(await page.locator('#org-siret').inputValue(), '12345678900012');
     assert.equal(await page.locator('#org-email_notifs').inputValue(), 'compta@soleil.example');
-    assert.equal(await page.locator('#org-taux_at').inputValue(), '2,30');
+    assert.equal(await page.locator('#org-taux_at').inputValue(), '2,3');
     const saved = await db.selectFrom('organizations')
       .select(['email_notifs', 'email_notifs_cc', 'siret', 'address_line', 'postcode', 'city', 'effectif', 'convention', 'categorie_juridique', 'taux_at', 'virements_salaires'])
       .where('id', '=', soleil).executeTakeFirstOrThrow();

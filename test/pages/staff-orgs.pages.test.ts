@@ -110,7 +110,7 @@ describe('GET /staff/organisations/{id}', () => {
     assert.equal(inputValue(res.body, 'org-city'), 'Lyon');
     assert.equal(inputValue(res.body, 'org-country'), 'FR');
     assert.equal(inputValue(res.body, 'org-effectif'), '12');
-    assert.equal(inputValue(res.body, 'org-taux_at'), '2,30');
+    assert.equal(inputValue(res.body, 'org-taux_at'), '2,3');
     assert.match(res.body, /<option value="Odentas" selected>Payés par l&#39;opérateur \(Odentas\)<\/option>/);
     assert.match(res.body, /<option value="droit_commun" selected>Droit commun<\/option>/);
     assert.match(res.body, /<option value="SARL" selected>SARL<\/option>/);
