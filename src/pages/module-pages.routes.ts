@@ -15,6 +15,7 @@ import { facturesStatus, loadFactures, renderFactures } from './factures.ts';
 import { loadPaie, renderPaie } from './paie.ts';
 import { loadStaffInvoices, renderStaffInvoices } from './staff-facturation.ts';
 import { loadStaffTransfers, renderStaffTransfers } from './staff-virements.ts';
+import { loadStaffPaie, renderStaffPaie } from './staff-paie.ts';
 import { contractToOpen, mayChangeStateOnGet, openContractAsStaff, renderContractToOpen } from './staff-contrat.ts';
 
 export interface ModulePagesOptions {
@@ -80,6 +81,12 @@ export default async function modulePagesRoutes(fastify: FastifyInstance, option
   fastify.get('/staff/virements', { config: { gate: 'staff' }, schema: hidden }, async (request, reply) => {
     const view = await loadStaffTransfers(db, request.query);
     return page(request, reply, { title: 'Virements des salaires', script: 'staff-virements.js', main: renderStaffTransfers(view) }, view.error ? 400 : 200);
+  });
+
+  // PAYROLL 8: an organization's month, computed and validated, or typed in.
+  fastify.get('/staff/paie', { config: { gate: 'staff' }, schema: hidden }, async (request, reply) => {
+    const view = await loadStaffPaie(db, request.query);
+    return page(request, reply, { title: 'Calcul de la paie', script: 'staff-paie.js', main: renderStaffPaie(view) }, view.error ? 400 : 200);
   });
 
   // The link of the contract-note e-mail (MODULES 4): the contract's organization becomes the

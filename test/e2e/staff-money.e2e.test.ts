@@ -150,6 +150,8 @@ describe('staff money pages in chromium', { skip: skipReason }, () => {
 
     // Executed: no more actions but the file.
     await page.getByRole('button', { name: `Marquer exécuté : lot ${reference}` }).click();
+    // A confirmation first, as "Annuler" asks.
+    await page.locator('#confirm-executed').getByRole('button', { name: 'Marquer exécuté' }).click();
     await page.locator('#batches-status', { hasText: `Lot ${reference} marqué exécuté.` }).waitFor();
     assert.deepEqual(await texts(page, '#batch-table tbody td[data-label="Statut"]'), ['Exécuté']);
     assert.equal(await page.locator('#batch-table button[data-action]').count(), 0);
