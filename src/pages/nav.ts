@@ -24,8 +24,8 @@ export const NAV: readonly NavEntry[] = [
   { href: '/paie', label: 'Paie', gate: 'read' },
   { href: '/factures', label: 'Factures', gate: 'money' },
   { href: '/staff/facturation', label: 'Facturation', gate: 'staff' },
-  { href: '/staff/paie', label: 'Calcul de la paie', gate: 'staff' },
   { href: '/staff/virements', label: 'Virements', gate: 'staff' },
+  { href: '/staff/paie', label: 'Calcul de la paie', gate: 'staff' },
   { href: '/vos-acces', label: 'Accès', gate: 'signedIn' },
   { href: '/staff/equipe', label: 'Équipe interne', gate: 'staff' },
 ];

@@ -108,7 +108,7 @@ function choiceForm(view: StaffPaieView): SafeHtml {
     <div class="field">
       <label for="paie-period">Période</label>
       <input id="paie-period" name="period" type="text" inputmode="numeric" placeholder="MM/AAAA" maxlength="7" autocomplete="off" required value="${query.period ?? ''}" aria-describedby="paie-period-hint paie-period-error"${periodError ? html` aria-invalid="true"` : ''}>
-      <p class="hint" id="paie-period-hint">Mois et année, par exemple 03/2027.</p>
+      <p class="visually-hidden" id="paie-period-hint">Mois et année, par exemple 03/2027.</p>
       ${fieldError('paie-period-error', periodError)}
     </div>
     <div class="field field-submit actions">

@@ -163,9 +163,10 @@ describe('executed and cancel', () => {
     }
 
     const list = (await call(staff, 'GET', `/api/staff/virements?org_id=${soleil}`)).json();
+    // Newest execution date first: the cancelled one was for later (in 2 days), the executed one for today.
     assert.deepEqual(list.items.map((b: { reference: string; status: string }) => [b.reference, b.status]), [
-      [`VIR-${YEAR}-000002`, 'execute'],
       [`VIR-${YEAR}-000001`, 'annule'],
+      [`VIR-${YEAR}-000002`, 'execute'],
     ]);
     assert.deepEqual((await call(staff, 'GET', '/api/staff/virements?status=annule')).json().items.map((b: { id: string }) => b.id), [first.id]);
     assert.equal((await call(staff, 'GET', '/api/staff/virements?status=paye')).json().error, 'invalid_status');

@@ -146,7 +146,9 @@ export function looksLikeEmail(value) {
  * @param {string} message
  */
 export function setFieldError(input, message) {
-  const id = input.getAttribute('aria-describedby');
+  // The message's box: the one `aria-describedby` names ending in `-error` (it may name a hint too).
+  const ids = (input.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean);
+  const id = ids.find((name) => name.endsWith('-error')) ?? ids[ids.length - 1];
   const box = id ? document.getElementById(id) : null;
   if (message) {
     input.setAttribute('aria-invalid', 'true');
