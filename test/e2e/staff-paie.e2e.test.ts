@@ -10,8 +10,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createOrg, member, signedIn, type Person } from '../support/fixtures.ts';
-import { IBAN, OPERATOR_ENV } from '../payslips/support.ts';
-import { formatEuros } from '../../src/format/french.ts';
+import { IBAN, OPERATOR_ENV, inDays } from '../payslips/support.ts';
+import { formatDateFr, formatEuros } from '../../src/format/french.ts';
 import { moneyFromDb } from '../../src/money/money.ts';
 import { horizontalOverflow, screenshot, signedInPage, skipReason, startApp, suiteBrowser, type TestContext, texts, focusedId } from './support.ts';
 
@@ -152,5 +152,32 @@ describe('/staff/paie in chromium', { skip: skipReason }, () => {
     assert.equal(await horizontalOverflow(page), 0);
     await screenshot(page, 'staff-paie-390');
     assert.deepEqual(errors, []);
+  });
+
+  it('should say on /staff/virements which payslips cannot be paid and why, and refuse "Marquer exécuté" before the execution date, after a confirmation', { timeout: 200_000 }, async (t) => {
+    const { app, soleil, staff, call } = await month(t);
+    const db = app.database.db;
+    const byName = new Map((await db.selectFrom('employees').select(['id', 'last_name']).where('org_id', '=', soleil).execute()).map((e) => [e.last_name, e.id]));
+    // Zoé's IBAN taken away: her payslip cannot be paid.
+    const noIban = byName.get('Bernard')!;
+    await db.updateTable('employees').set({ iban: null }).where('id', '=', noIban).execute();
+    const paid = await call(staff, 'POST', '/api/staff/payslips', { org_id: soleil, employee_id: byName.get('Lefèvre'), period: '2027-02', gross: '1200.00', net_to_pay: '950.00' });
+    const unpaid = await call(staff, 'POST', '/api/staff/payslips', { org_id: soleil, employee_id: noIban, period: '2027-02', gross: '500.00', net_to_pay: '400.00' });
+    const batch = await call(staff, 'POST', '/api/staff/virements', { payslip_ids: [paid.id], execution_date: inDays(2) });
+
+    const { page, errors } = await signedInPage(browser(), app, staff, t);
+    await page.goto(`${app.url}/staff/virements`);
+    const row = page.locator(`#unpayable-table tr[data-unpayable-id="${unpaid.id}"]`);
+    assert.equal(await row.locator('td[data-label="Raison"]').textContent(), 'Aucun IBAN pour ce salarié');
+    assert.equal(await row.locator('a').getAttribute('href'), `/staff/organisations/${soleil}`);
+
+    await page.getByRole('button', { name: `Marquer exécuté : lot ${batch.reference}` }).click();
+    assert.equal(await page.locator('#confirm-executed').isVisible(), true, 'a confirmation first');
+    await page.locator('#confirm-executed-ok').click();
+    const error = page.locator(`#executed-error-${batch.id}`);
+    await error.waitFor();
+    assert.equal(await error.textContent(), `Ce lot ne peut pas être marqué exécuté avant sa date d'exécution (${formatDateFr(inDays(2))}).`);
+    assert.deepEqual(await texts(page, '#batch-table tbody td[data-label="Statut"]'), ['Généré']);
+    assert.deepEqual(errors.filter((e) => !e.includes('400')), []);
   });
 });
