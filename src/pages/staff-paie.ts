@@ -22,7 +22,7 @@ import { readRun, skippedContracts } from '../payroll/payroll.service.ts';
 import { listPayslips, type PayslipView } from '../payslips/payslips.service.ts';
 import { confirmDialog, statusRegion } from './layout.ts';
 import { allEmployees, dash, euros, listQueryOf, selectOptions, type EmployeeOption } from './page-parts.ts';
-import { labelBadge, periodFromFr, periodLabel } from './payroll-labels.ts';
+import { labelBadge, periodFromFr, periodLabel, periodToFr } from './payroll-labels.ts';
 import { loadOrgChoices, type OrgChoice } from './staff-lists.ts';
 
 const PARAMS = ['org_id', 'period', 'run', 'appel'] as const;
@@ -79,9 +79,6 @@ export async function loadStaffPaie(db: Database, rawQuery: unknown): Promise<St
     call: calls?.items.find((c) => c.id === query.appel!.toLowerCase()) ?? null,
   };
 }
-
-/** `2027-03` → `03/2027`, as the period fields are typed. */
-const periodInput = (period: string) => `${period.slice(5, 7)}/${period.slice(0, 4)}`;
 
 /** A skipped contract's reason in French: the run's words, the model's prefixed ("Le modèle ne peut pas calculer ce contrat : …"). */
 export function skipReasonFr(s: { reason: string; message?: string }): string {
@@ -214,7 +211,7 @@ function typedForm(view: StaffPaieView): SafeHtml {
     </div>`;
   return html`<form class="form" id="payslip-form" novalidate data-org-id="${chosen.org.id}">
     ${field('payslip-employee', 'Salarié', html`<select id="payslip-employee" name="employee_id" required aria-describedby="payslip-employee-error">${selectOptions(view.employees.map((e) => e.id), names, undefined, 'Choisissez un salarié')}</select>`)}
-    ${field('payslip-period', 'Période', html`<input id="payslip-period" name="period" type="text" inputmode="numeric" placeholder="MM/AAAA" maxlength="7" autocomplete="off" required value="${periodInput(chosen.period)}" aria-describedby="payslip-period-error">`)}
+    ${field('payslip-period', 'Période', html`<input id="payslip-period" name="period" type="text" inputmode="numeric" placeholder="MM/AAAA" maxlength="7" autocomplete="off" required value="${periodToFr(chosen.period)}" aria-describedby="payslip-period-error">`)}
     ${field('payslip-gross', 'Salaire brut (€)', html`<input id="payslip-gross" name="gross" type="text" inputmode="decimal" autocomplete="off" required aria-describedby="payslip-gross-hint payslip-gross-error">`, 'Par exemple 2 700,00.')}
     ${field('payslip-net', 'Net à payer (€)', html`<input id="payslip-net" name="net_to_pay" type="text" inputmode="decimal" autocomplete="off" required aria-describedby="payslip-net-hint payslip-net-error">`, 'Au plus le salaire brut.')}
     <div class="field field-submit actions"><button type="submit" class="button" id="payslip-submit">Publier le bulletin</button></div>

@@ -14,7 +14,7 @@ import { UNPAYABLE_LABELS, type UnpayableReason } from '../transfers/transfer.ru
 import { html, type SafeHtml } from '../format/html.ts';
 import { dash, listHref, listQueryOf, listSummary, pagerNav, readList, type ListQuery } from './page-parts.ts';
 import { confirmDialog, statusRegion } from './layout.ts';
-import { labelBadge, periodFromFr, periodLabel } from './payroll-labels.ts';
+import { labelBadge, periodFromFr, periodLabel, periodToFr } from './payroll-labels.ts';
 import { loadOrgChoices, selectAllBox, staffFilterForm, type OrgChoice } from './staff-lists.ts';
 
 /** `lots` is the batches list's own cursor. */
@@ -146,16 +146,10 @@ export function unpayableFix(p: { org_id: string; period: string; reason: Unpaya
     case 'own_salaries':
       return { href: org, label: 'Modifier le mode de virement' };
     case 'net_zero':
-      return { href: `/staff/paie?org_id=${p.org_id}&period=${formatPeriodInput(p.period)}`, label: 'Voir les bulletins du mois' };
+      return { href: `/staff/paie?org_id=${p.org_id}&period=${periodToFr(p.period)}`, label: 'Voir les bulletins du mois' };
     default:
       return { href: org, label: "Saisir l'IBAN du salarié" };
   }
-}
-
-/** `2027-03` → `03/2027`, as the period fields are typed. */
-export function formatPeriodInput(period: string): string {
-  const [year, month] = period.split('-');
-  return `${month}/${year}`;
 }
 
 function unpayableSection(view: StaffTransfersView): SafeHtml {

@@ -7,6 +7,7 @@
  * next to their fields, its PDF attached (`PUT …/pdf`), a payslip cancelled after a confirmation.
  */
 import { announce, api, download, sendFile, setFieldError } from './api.js';
+import { isoPeriod } from './dates.js';
 import { confirmWith, refreshSections } from './session.js';
 
 const POLL_MS = 500;
@@ -187,12 +188,6 @@ export function amountOf(value) {
   const [units, cents = ''] = text.split('.');
   return `${units}.${cents.padEnd(2, '0')}`;
 }
-
-/** `3/2027` → `2027-03`; anything else as it is, for the API to refuse. */
-const isoPeriod = (value) => {
-  const match = /^(\d{1,2})\/(\d{4})$/.exec(value.trim());
-  return match ? `${match[2]}-${match[1].padStart(2, '0')}` : value.trim();
-};
 
 /** Which field an API refusal of `POST /api/staff/payslips` is about. */
 const FIELD_OF = {
