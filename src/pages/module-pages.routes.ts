@@ -17,6 +17,7 @@ import { loadStaffInvoices, renderStaffInvoices } from './staff-facturation.ts';
 import { loadStaffTransfers, renderStaffTransfers } from './staff-virements.ts';
 import { loadStaffOrg, loadStaffOrgs, renderStaffOrg, renderStaffOrgs } from './staff-organisations.ts';
 import { loadStaffCalls, renderStaffCalls } from './staff-cotisations.ts';
+import { loadStaffPaie, renderStaffPaie } from './staff-paie.ts';
 import { contractToOpen, mayChangeStateOnGet, openContractAsStaff, renderContractToOpen } from './staff-contrat.ts';
 
 export interface ModulePagesOptions {
@@ -97,6 +98,12 @@ export default async function modulePagesRoutes(fastify: FastifyInstance, option
   fastify.get('/staff/cotisations', { config: { gate: 'staff' }, schema: hidden }, async (request, reply) => {
     const view = await loadStaffCalls(db, request.query);
     return page(request, reply, { title: 'Cotisations', script: 'staff-cotisations.js', main: renderStaffCalls(view) }, view.error ? 400 : 200);
+  });
+
+  // PAYROLL 8: an organization's month, computed and validated, or typed in.
+  fastify.get('/staff/paie', { config: { gate: 'staff' }, schema: hidden }, async (request, reply) => {
+    const view = await loadStaffPaie(db, request.query);
+    return page(request, reply, { title: 'Calcul de la paie', script: 'staff-paie.js', main: renderStaffPaie(view) }, view.error ? 400 : 200);
   });
 
   // The link of the contract-note e-mail (MODULES 4): the contract's organization becomes the

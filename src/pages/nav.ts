@@ -23,10 +23,11 @@ export const NAV: readonly NavEntry[] = [
   { href: '/contrats', label: 'Contrats', gate: 'contract' },
   { href: '/paie', label: 'Paie', gate: 'read' },
   { href: '/factures', label: 'Factures', gate: 'money' },
-  { href: '/staff/facturation', label: 'Facturation', gate: 'staff' },
-  { href: '/staff/virements', label: 'Virements', gate: 'staff' },
   { href: '/staff/organisations', label: 'Organisations', gate: 'staff' },
+  { href: '/staff/paie', label: 'Calcul de la paie', gate: 'staff' },
+  { href: '/staff/virements', label: 'Virements', gate: 'staff' },
   { href: '/staff/cotisations', label: 'Cotisations', gate: 'staff' },
+  { href: '/staff/facturation', label: 'Facturation', gate: 'staff' },
   { href: '/vos-acces', label: 'Accès', gate: 'signedIn' },
   { href: '/staff/equipe', label: 'Équipe interne', gate: 'staff' },
 ];

@@ -22,3 +22,8 @@ export function periodFromFr(value: string): string {
   const match = /^(\d{1,2})\/(\d{4})$/.exec(value.trim());
   return match ? `${match[2]}-${match[1]!.padStart(2, '0')}` : value.trim();
 }
+
+/** The API's period (`2027-03`) as a French user types it (`03/2027`), for a field's value or a link. */
+export function periodToFr(period: string): string {
+  return `${period.slice(5, 7)}/${period.slice(0, 4)}`;
+}

@@ -9,11 +9,12 @@ import type { Database } from '../db/database.ts';
 import { AppError } from '../http/errors.ts';
 import { isUuid } from '../http/input.ts';
 import { formatDateFr, formatEuros, todayInFrance } from '../format/french.ts';
-import { listAvailablePayslips, listStaffTransfers, readTransfer } from '../transfers/transfers.service.ts';
+import { listAvailablePayslips, listStaffTransfers, listUnpayablePayslips, readTransfer } from '../transfers/transfers.service.ts';
+import { UNPAYABLE_LABELS, type UnpayableReason } from '../transfers/transfer.rules.ts';
 import { html, type SafeHtml } from '../format/html.ts';
 import { dash, listHref, maskedIban, listQueryOf, listSummary, pagerNav, readList, type ListQuery } from './page-parts.ts';
 import { confirmDialog, statusRegion } from './layout.ts';
-import { labelBadge, periodFromFr, periodLabel } from './payroll-labels.ts';
+import { labelBadge, periodFromFr, periodLabel, periodToFr } from './payroll-labels.ts';
 import { loadOrgChoices, selectAllBox, staffFilterForm, type OrgChoice } from './staff-lists.ts';
 
 /** `lots` is the batches list's own cursor. */
@@ -25,6 +26,7 @@ type Query = ListQuery<Param>;
 export const BATCHES_PAGE = 50;
 
 type Payslip = Awaited<ReturnType<typeof listAvailablePayslips>>['items'][number];
+type Unpayable = Awaited<ReturnType<typeof listUnpayablePayslips>>[number];
 type Batch = Awaited<ReturnType<typeof listStaffTransfers>>['items'][number];
 type CreatedBatch = Awaited<ReturnType<typeof readTransfer>>;
 
@@ -33,6 +35,8 @@ export interface StaffTransfersView {
   orgs: OrgChoice[];
   payslips: Payslip[];
   nextCursor: string | null;
+  /** The published payslips left out of "Bulletins à payer", and why. */
+  unpayable: Unpayable[];
   /** A refused filter (the API's 400 message), shown instead of rows. */
   error: string | null;
   batches: Batch[];
@@ -50,9 +54,11 @@ function notFoundAsNull(error: unknown): null {
 
 export async function loadStaffTransfers(db: Database, rawQuery: unknown): Promise<StaffTransfersView> {
   const query = listQueryOf(PARAMS, rawQuery);
-  const [orgs, available, batches, created] = await Promise.all([
+  const period = query.period ? periodFromFr(query.period) : undefined;
+  const [orgs, available, unpayable, batches, created] = await Promise.all([
     loadOrgChoices(db),
-    readList(() => listAvailablePayslips(db, { org_id: query.org_id, period: query.period ? periodFromFr(query.period) : undefined, limit: query.limit, cursor: query.cursor })),
+    readList(() => listAvailablePayslips(db, { org_id: query.org_id, period, limit: query.limit, cursor: query.cursor })),
+    readList(async () => ({ items: await listUnpayablePayslips(db, { org_id: query.org_id, period }), next_cursor: null })),
     readList(() => listStaffTransfers(db, { limit: String(BATCHES_PAGE), cursor: query.lots })),
     query.lot && isUuid(query.lot) ? readTransfer(db, query.lot).catch(notFoundAsNull) : Promise.resolve(null),
   ]);
@@ -61,6 +67,7 @@ export async function loadStaffTransfers(db: Database, rawQuery: unknown): Promi
     orgs,
     payslips: available.items,
     nextCursor: available.nextCursor,
+    unpayable: unpayable.items,
     error: available.error ?? batches.error,
     batches: batches.items,
     nextBatches: batches.nextCursor,
@@ -127,6 +134,44 @@ function availableSection(view: StaffTransfersView): SafeHtml {
   </section>`;
 }
 
+/** Where each reason is fixed: the organization's page (its settings, its employees' IBAN), or the month's payslips. */
+export function unpayableFix(p: { org_id: string; period: string; reason: UnpayableReason }): { href: string; label: string } {
+  const org = `/staff/organisations/${p.org_id}`;
+  switch (p.reason) {
+    case 'own_salaries':
+      return { href: org, label: 'Modifier le mode de virement' };
+    case 'net_zero':
+      return { href: `/staff/paie?org_id=${p.org_id}&period=${periodToFr(p.period)}`, label: 'Voir les bulletins du mois' };
+    default:
+      return { href: org, label: "Saisir l'IBAN du salarié" };
+  }
+}
+
+function unpayableSection(view: StaffTransfersView): SafeHtml {
+  if (view.unpayable.length === 0) return html``;
+  return html`<section class="card" id="unpayable" data-refresh aria-labelledby="unpayable-title">
+    <h2 id="unpayable-title">Bulletins qui ne peuvent pas être payés</h2>
+    <p class="hint">Bulletins publiés absents de la liste ci-dessus, et pourquoi. Corrigez la cause : le bulletin devient à payer.</p>
+    <div class="table-wrap"><table class="table stack" id="unpayable-table">
+      <caption class="visually-hidden">Bulletins publiés qui ne peuvent pas être payés par virement, avec la raison</caption>
+      <thead><tr><th scope="col">Organisation</th><th scope="col">Salarié</th><th scope="col">IBAN</th><th scope="col">Période</th><th scope="col" class="amount">Net à payer</th><th scope="col">Raison</th><th scope="col">Corriger</th></tr></thead>
+      <tbody>${view.unpayable.map((p) => {
+        const name = `${p.employee.first_name} ${p.employee.last_name}`;
+        const fix = unpayableFix(p);
+        return html`<tr data-unpayable-id="${p.id}" data-reason="${p.reason}">
+        <td data-label="Organisation" class="wrap">${p.org_name}</td>
+        <td data-label="Salarié" class="wrap">${name}</td>
+        <td data-label="IBAN" class="nowrap">${maskedIban(p.iban_last4)}</td>
+        <td data-label="Période">${periodLabel(p.period)}</td>
+        <td data-label="Net à payer" class="amount">${formatEuros(p.net_to_pay)}</td>
+        <td data-label="Raison" class="wrap">${UNPAYABLE_LABELS[p.reason]}</td>
+        <td data-label="Corriger"><a href="${fix.href}">${fix.label}<span class="visually-hidden"> : ${name}, ${periodLabel(p.period)}</span></a></td>
+      </tr>`;
+      })}</tbody>
+    </table></div>
+  </section>`;
+}
+
 function createdSection(batch: CreatedBatch): SafeHtml {
   return html`<section class="card card-success" id="created" aria-labelledby="created-title">
     <h2 id="created-title" tabindex="-1">Lot ${batch.reference} créé</h2>
@@ -162,7 +207,7 @@ function batchesSection(view: StaffTransfersView): SafeHtml {
         (b) => html`<tr data-batch-id="${b.id}">
         <td data-label="Référence" class="nowrap">${b.reference}</td>
         <td data-label="Organisation" class="wrap">${b.org_name}</td>
-        <td data-label="Exécution" class="date">${formatDateFr(b.execution_date)}</td>
+        <td data-label="Exécution" class="date">${formatDateFr(b.execution_date)}${b.status === 'genere' ? html`<p class="field-error" id="executed-error-${b.id}" hidden></p>` : ''}</td>
         <td data-label="Virements" class="amount">${b.count}</td>
         <td data-label="Total" class="amount">${formatEuros(b.total)}</td>
         <td data-label="Statut">${labelBadge('transfer', b.status)}</td>
@@ -184,6 +229,7 @@ export function renderStaffTransfers(view: StaffTransfersView): SafeHtml {
     ${filterForm(view)}
   </section>
   ${availableSection(view)}
+  ${unpayableSection(view)}
   ${statusRegion('batches-status')}
   ${batchesSection(view)}
 </div>
@@ -193,5 +239,12 @@ ${confirmDialog({
     text: 'Le lot passera au statut « Annulé » : son fichier ne doit pas être remis à la banque, et ses bulletins redeviennent à payer.',
     keepLabel: 'Garder le lot',
     confirmLabel: 'Annuler le lot',
+  })}
+${confirmDialog({
+    id: 'confirm-executed',
+    title: 'Marquer ce lot exécuté ?',
+    text: "Confirmez que la banque a exécuté les virements de ce lot : il ne pourra plus être annulé, et ses bulletins seront payés.",
+    keepLabel: 'Ne rien changer',
+    confirmLabel: 'Marquer exécuté',
   })}`;
 }

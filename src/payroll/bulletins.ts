@@ -14,11 +14,10 @@ import * as repo from './payroll.repository.ts';
 
 const money = (value: string | null): Money => moneyFromDb(value ?? '0');
 
-/** Renders and stores the bulletin of a published computed payslip; its file id (null: not one). */
-export async function ensureBulletin(ctx: PayrollContext, payslipId: string): Promise<string | null> {
-  const source = await repo.findBulletinSource(ctx.db, payslipId);
-  if (!source || source.status === 'brouillon') return null;
-  if (source.pdf_id) return source.pdf_id;
+type BulletinSource = NonNullable<Awaited<ReturnType<typeof repo.findBulletinSource>>>;
+
+/** The bulletin's PDF of a computed payslip as its row stands (`payment_date`: its day of payment). */
+async function bulletinPdf(ctx: Pick<PayrollContext, 'db'>, source: BulletinSource, paymentDate: string): Promise<Buffer> {
   const [year, month] = source.period.split('-').map(Number) as [number, number];
   const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
   const dates = source.kind === 'CDDU' ? await repo.contractDatesIn(ctx.db, source.contract_id, `${source.period}-01`, `${source.period}-${lastDay}`) : [];
@@ -35,23 +34,44 @@ export async function ensureBulletin(ctx: PayrollContext, payslipId: string): Pr
     employer_cost: money(source.employer_cost),
     lines: (source.lines ?? []) as unknown as PayslipLine[],
   };
-  const pdf = await renderPdf(
+  return renderPdf(
     bulletinDocument({
       employer: { name: source.org_name, siret: source.siret, address: null, convention: source.convention },
       employee: { first_name: source.first_name, last_name: source.last_name, job_title: source.job_title, category: source.category, cadre: source.cadre },
       period: source.period,
-      // Paid once validated: the validation's day (Paris).
-      payment_date: todayInFrance(source.published_at ?? new Date()),
+      payment_date: paymentDate,
       contract: { number: source.contract_number, kind: source.kind === 'CDI' ? 'CDI' : 'CDDU', dates: dates.map((d) => ({ date: d.date, nature: d.nature, quantity: String(d.quantity) })) },
       payslip,
       intermittent: source.kind === 'CDDU',
     }),
   );
+}
+
+const bulletinFilename = (source: BulletinSource) => `bulletin-${source.period}-${source.last_name}-${source.first_name}.pdf`;
+
+/**
+ * A draft's bulletin, rendered on demand for staff to check it before validating (PAYROLL 8),
+ * never stored (the draft may be computed again); null when the payslip is not a draft. Its
+ * payment date is today's (Paris), the day it would be paid if validated now.
+ */
+export async function draftBulletin(ctx: Pick<PayrollContext, 'db'>, payslipId: string): Promise<{ filename: string; content: Buffer } | null> {
+  const source = await repo.findBulletinSource(ctx.db, payslipId);
+  if (!source || source.status !== 'brouillon') return null;
+  return { filename: `brouillon-${bulletinFilename(source)}`, content: await bulletinPdf(ctx, source, todayInFrance()) };
+}
+
+/** Renders and stores the bulletin of a published computed payslip; its file id (null: not one). */
+export async function ensureBulletin(ctx: PayrollContext, payslipId: string): Promise<string | null> {
+  const source = await repo.findBulletinSource(ctx.db, payslipId);
+  if (!source || source.status === 'brouillon') return null;
+  if (source.pdf_id) return source.pdf_id;
+  // Paid once validated: the validation's day (Paris).
+  const pdf = await bulletinPdf(ctx, source, todayInFrance(source.published_at ?? new Date()));
   return applyChange(ctx, async (change) => {
     const fileId = await ctx.files.put(change.trx, {
       content: pdf,
       contentType: 'application/pdf',
-      filename: `bulletin-${source.period}-${source.last_name}-${source.first_name}.pdf`,
+      filename: bulletinFilename(source),
       orgId: source.org_id,
     });
     // Another request stored it meanwhile: this one is rolled back, that one kept.

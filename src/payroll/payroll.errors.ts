@@ -4,6 +4,8 @@ import { AppError } from '../http/errors.ts';
 export const payrollErrors = {
   invalidPeriod: () => new AppError(400, 'invalid_period', 'Période invalide : format AAAA-MM attendu (ex. 2027-01).'),
   runNotFound: () => new AppError(404, 'not_found', 'Calcul de paie introuvable.'),
+  /** A draft's bulletin (PAYROLL 8): unknown, or no longer a draft (validated: its stored bulletin is the payslip's PDF). */
+  draftNotFound: () => new AppError(404, 'not_found', 'Bulletin en brouillon introuvable : il a peut-être été validé ou recalculé.'),
   invalidPayslipIds: () => new AppError(400, 'invalid_payslip_ids', 'payslip_ids doit être une liste d\u2019identifiants de bulletins (1 000 au plus).'),
   /** Validation: these payslips are not drafts of this organization and period; nothing changed. */
   notDraft: (payslipIds: string[]) =>

@@ -297,3 +297,14 @@ export async function setBulletin(db: Database, payslipId: string, fileId: strin
   const result = await db.updateTable('payslips').set({ pdf_id: fileId, updated_at: sql`now()` }).where('id', '=', payslipId).where('pdf_id', 'is', null).executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/** The contracts a run skipped, as the staff's page names them: number and employee. */
+export function contractsNamed(db: Database, ids: readonly string[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('contracts')
+    .innerJoin('employees', 'employees.id', 'contracts.employee_id')
+    .select(['contracts.id', 'contracts.contract_number', 'contracts.kind', 'employees.first_name', 'employees.last_name'])
+    .where('contracts.id', 'in', ids)
+    .execute();
+}

@@ -1,10 +1,12 @@
 /** The payroll run's routes (PAYROLL 7), staff only: compute, follow, validate. */
 import type { FastifyInstance } from 'fastify';
-import type { Static } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { errorResponses, IdParams, useFieldErrors, type IdRoute } from '../http/schemas.ts';
 import { staffCaller } from '../org/scope.ts';
 import { NotDraftBody, PayrollRun, PayrollRunBody, PayrollValidateBody, RunStarted, Validated } from '../schemas/payroll.ts';
-import { renderBulletins } from './bulletins.ts';
+import { isUuid } from '../http/input.ts';
+import { draftBulletin, renderBulletins } from './bulletins.ts';
+import { payrollErrors } from './payroll.errors.ts';
 import * as payroll from './payroll.service.ts';
 
 const errors = errorResponses(413);
@@ -61,6 +63,28 @@ export default async function payrollRoutes(fastify: FastifyInstance): Promise<v
       const result = await payroll.validateDrafts(ctx, staffCaller(request), request.body);
       fastify.afterAnswer.run(() => renderBulletins(ctx, result.published));
       return result;
+    },
+  );
+
+  fastify.get<IdRoute>(
+    '/api/staff/paie/brouillons/:id/bulletin.pdf',
+    {
+      config: { gate: 'staff' },
+      schema: {
+        tags: ['staff'],
+        summary: "A draft's bulletin (PAYROLL 5), rendered on demand to be checked before validating, never stored; 404 once it is no longer a draft",
+        params: IdParams,
+        produces: ['application/pdf'],
+        response: { 200: Type.String({ description: 'PDF' }), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const bulletin = isUuid(request.params.id) ? await draftBulletin(ctx, request.params.id.toLowerCase()) : null;
+      if (!bulletin) throw payrollErrors.draftNotFound();
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `attachment; filename="bulletin-brouillon.pdf"; filename*=UTF-8''${encodeURIComponent(bulletin.filename)}`)
+        .send(bulletin.content);
     },
   );
 }

@@ -157,3 +157,9 @@ export async function validateDrafts(ctx: ChangeContext, caller: Pick<Caller, 'u
     return { published: ids, contribution_call_id: call.id };
   });
 }
+
+/** The skipped contracts of a run, named (number, kind, employee) for the staff's page. */
+export async function skippedContracts(db: Database, skipped: ReadonlyArray<{ contract_id: string; reason: string; message?: string }>) {
+  const named = new Map((await repo.contractsNamed(db, skipped.map((s) => s.contract_id))).map((c) => [c.id, c]));
+  return skipped.map((s) => ({ ...s, contract: named.get(s.contract_id) ?? null }));
+}

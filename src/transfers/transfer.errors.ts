@@ -22,6 +22,9 @@ export const transferErrors = {
     ).withDetails({ payslip_ids: rows.map((row) => row.payslip_id), employee_ids: [...new Set(rows.map((row) => row.employee_id))] }),
   totalTooLarge: () => new AppError(400, 'invalid_amount', 'Le total du lot dépasse le montant le plus grand accepté (9 999 999 999,99 €).'),
   executed: () => new AppError(409, 'transfer_executed', 'Ce lot de virements a déjà été exécuté.'),
+  /** `POST …/executed` before the batch's execution date: the bank has not executed it yet. */
+  executionDateInFuture: (dateFr: string) =>
+    new AppError(400, 'execution_date_in_future', `Ce lot ne peut pas être marqué exécuté avant sa date d'exécution (${dateFr}).`),
   cancelled: () => new AppError(409, 'transfer_cancelled', 'Ce lot de virements est annulé.'),
   operatorAccountMissing: () =>
     new AppError(409, 'operator_account_missing', "Le compte de l'opérateur (OPERATOR_IBAN, OPERATOR_BIC) n'est pas configuré, ou n'est pas valide."),

@@ -5,7 +5,9 @@
 import type { TransferStatus } from '../db/schema.ts';
 import { fieldErrors } from '../http/errors.ts';
 import { addDays, parseIsoDate } from '../format/calendar.ts';
-import { todayInFrance } from '../format/french.ts';
+import { formatDateFr, todayInFrance } from '../format/french.ts';
+import { isSepaIban } from '../format/sepa.ts';
+import { isValidIBAN } from 'ibantools';
 import { MAX_BATCH_SIZE, transferErrors } from './transfer.errors.ts';
 
 export const TRANSFER_STATUSES = ['genere', 'execute', 'annule'] as const satisfies readonly TransferStatus[];
@@ -39,10 +41,14 @@ export function parseExecutionDate(raw: unknown, today: string = todayInFrance()
   return date;
 }
 
-/** `POST …/executed`: from `genere` only. */
-export function statusAfterExecuted(status: TransferStatus): TransferStatus {
+/**
+ * `POST …/executed`: from `genere` only, and not before the batch's execution date (Paris): a
+ * bank has not executed a transfer it was asked to make later (400 `execution_date_in_future`).
+ */
+export function statusAfterExecuted(status: TransferStatus, executionDate: string, today: string = todayInFrance()): TransferStatus {
   if (status === 'execute') throw transferErrors.executed();
   if (status === 'annule') throw transferErrors.cancelled();
+  if (executionDate > today) throw transferErrors.executionDateInFuture(formatDateFr(executionDate));
   return 'execute';
 }
 
@@ -57,3 +63,28 @@ export function statusAfterCancel(status: TransferStatus): TransferStatus {
 export function formatTransferReference(year: number, sequence: number): string {
   return `VIR-${year}-${String(sequence).padStart(6, '0')}`;
 }
+
+/**
+ * Why a published payslip in no live batch cannot be paid by transfer (MODULES 5's rule, that
+ * `availableWhere` applies in SQL), the first that holds in the order staff fix them; null when
+ * it can be paid.
+ */
+export type UnpayableReason = 'own_salaries' | 'net_zero' | 'no_iban' | 'invalid_iban' | 'iban_outside_sepa';
+
+export function unpayableReason(p: { virements_salaires: string; iban: string | null; net_to_pay: string }): UnpayableReason | null {
+  if (p.virements_salaires !== 'Odentas') return 'own_salaries';
+  if (!(Number(p.net_to_pay) > 0)) return 'net_zero';
+  if (!p.iban) return 'no_iban';
+  if (!isValidIBAN(p.iban)) return 'invalid_iban';
+  if (!isSepaIban(p.iban)) return 'iban_outside_sepa';
+  return null;
+}
+
+/** The French words of each reason, as the transfers page shows them. */
+export const UNPAYABLE_LABELS: Record<UnpayableReason, string> = {
+  own_salaries: "L'organisation paie elle-même ses salaires",
+  net_zero: 'Net à payer nul',
+  no_iban: 'Aucun IBAN pour ce salarié',
+  invalid_iban: 'IBAN invalide (clé de contrôle fausse)',
+  iban_outside_sepa: 'IBAN hors de la zone SEPA',
+};

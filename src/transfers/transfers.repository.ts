@@ -34,7 +34,7 @@ export function findTransfer(db: Database, orgId: string | null, id: string) {
 
 /** The state a change depends on, locked until the end of the transaction. */
 export function lockTransfer(db: Database, id: string) {
-  return db.selectFrom('transfers').select(['id', 'org_id', 'reference', 'status']).where('id', '=', id).forUpdate().executeTakeFirst();
+  return db.selectFrom('transfers').select(['id', 'org_id', 'reference', 'status', 'execution_date']).where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
 /** A batch's lines in the order they were given. */
@@ -149,6 +149,43 @@ export function listAvailable(db: Database, filters: { orgId?: string; period?: 
   if (filters.orgId) query = query.where('payslips.org_id', '=', filters.orgId);
   if (filters.period) query = query.where('payslips.period', '=', filters.period);
   return keyset(query, AVAILABLE_ORDER, cursor, limit).execute();
+}
+
+/**
+ * The published payslips in no live batch that a transfer may not pay (`availableWhere` fails),
+ * with what the reason depends on (`unpayableReason` of transfer.rules.ts), in the available
+ * list's order; the first `limit`.
+ */
+export function listUnpayable(db: Database, filters: { orgId?: string; period?: string }, limit: number) {
+  let query = db
+    .selectFrom('payslips')
+    .innerJoin('employees', 'employees.id', 'payslips.employee_id')
+    .innerJoin('organizations', 'organizations.id', 'payslips.org_id')
+    .select([
+      'payslips.id',
+      'payslips.org_id',
+      'organizations.name as org_name',
+      'organizations.virements_salaires',
+      'payslips.employee_id',
+      'employees.first_name',
+      'employees.last_name',
+      'employees.iban',
+      'payslips.period',
+      'payslips.net_to_pay',
+    ])
+    .where('payslips.status', '=', 'publie')
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb.selectFrom('transfer_items').select(sql.lit(1).as('one')).whereRef('transfer_items.payslip_id', '=', 'payslips.id').where('transfer_items.released', '=', false),
+        ),
+      ),
+    )
+    .where((eb) => eb.not(availableWhere(eb)));
+  if (filters.orgId) query = query.where('payslips.org_id', '=', filters.orgId);
+  if (filters.period) query = query.where('payslips.period', '=', filters.period);
+  for (const { ref } of AVAILABLE_ORDER) query = query.orderBy(ref);
+  return query.limit(limit).execute();
 }
 
 /** The organization's transfer mode, share-locked: a change of mode waits for the batch to commit. */

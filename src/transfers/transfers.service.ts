@@ -21,7 +21,7 @@ import { nextInSeries } from '../db/number-series.ts';
 import { ibanLast4 } from '../money/iban.ts';
 import { isSepaWritable } from '../format/sepa.ts';
 import { transferErrors } from './transfer.errors.ts';
-import { formatTransferReference, parseExecutionDate, parsePayslipIds, statusAfterCancel, statusAfterExecuted, TRANSFER_STATUSES } from './transfer.rules.ts';
+import { formatTransferReference, parseExecutionDate, parsePayslipIds, statusAfterCancel, statusAfterExecuted, TRANSFER_STATUSES, unpayableReason } from './transfer.rules.ts';
 import { operatorAccount, sepaCreditTransfer } from './transfer.sepa.ts';
 import * as repo from './transfers.repository.ts';
 
@@ -139,11 +139,11 @@ export async function createTransfer(ctx: TransferContext, caller: Caller, body:
   return transferView(await findOrNotFound(ctx.db, null, id));
 }
 
-async function changeStatus(ctx: TransferContext, caller: Caller, id: string, next: (status: TransferStatus) => TransferStatus, action: string) {
+async function changeStatus(ctx: TransferContext, caller: Caller, id: string, next: (status: TransferStatus, executionDate: string) => TransferStatus, action: string) {
   await applyChange(ctx, async (change) => {
     const current = isUuid(id) ? await repo.lockTransfer(change.trx, id.toLowerCase()) : undefined;
     if (!current) throw transferErrors.notFound();
-    const status = next(current.status);
+    const status = next(current.status, current.execution_date);
     await repo.setStatus(change.trx, current.id, status);
     if (status === 'annule') await repo.releaseLines(change.trx, current.id);
     await change.event({ org_id: current.org_id, action, subject_type: 'transfer', subject_id: current.id, ...actorOf(caller), details: { reference: current.reference, from: current.status, to: status } });
@@ -153,12 +153,12 @@ async function changeStatus(ctx: TransferContext, caller: Caller, id: string, ne
 
 /** `POST /api/staff/virements/{id}/executed`: the bank has executed the file. */
 export function markExecuted(ctx: TransferContext, caller: Caller, id: string) {
-  return changeStatus(ctx, caller, id, statusAfterExecuted, 'transfer.executed');
+  return changeStatus(ctx, caller, id, (status, executionDate) => statusAfterExecuted(status, executionDate), 'transfer.executed');
 }
 
 /** `POST /api/staff/virements/{id}/cancel`: its payslips become available again. */
 export function cancelTransfer(ctx: TransferContext, caller: Caller, id: string) {
-  return changeStatus(ctx, caller, id, statusAfterCancel, 'transfer.cancelled');
+  return changeStatus(ctx, caller, id, (status) => statusAfterCancel(status), 'transfer.cancelled');
 }
 
 /**
@@ -226,4 +226,35 @@ export async function listAvailablePayslips(db: Database, query: { limit?: strin
     })),
     next_cursor: page.next_cursor,
   };
+}
+
+/** How many payslips that cannot be paid the staff's transfers page lists at most. */
+export const UNPAYABLE_MAX = 200;
+
+/**
+ * The published payslips that "Bulletins à payer" leaves out (MODULES 5) and why
+ * (`unpayableReason`), every organization or `org_id`, a `period`; the IBAN's last four
+ * characters only. The same filters as `listAvailablePayslips`.
+ */
+export async function listUnpayablePayslips(db: Database, query: { org_id?: string; period?: string }) {
+  if (query.org_id && !isUuid(query.org_id)) throw fieldErrors.invalid('org_id', "L'organisation");
+  const period = query.period ? parsePeriod(query.period) : undefined;
+  if (period === null) throw payslipErrors.invalidPeriod();
+  const rows = await repo.listUnpayable(db, { orgId: query.org_id ? query.org_id.toLowerCase() : undefined, period }, UNPAYABLE_MAX);
+  return rows.flatMap((row) => {
+    const reason = unpayableReason({ virements_salaires: row.virements_salaires, iban: row.iban, net_to_pay: row.net_to_pay });
+    // SQL and the rule agree; a row they did not would be listed as payable, never here.
+    if (reason === null) return [];
+    return [{
+      id: row.id,
+      org_id: row.org_id,
+      org_name: row.org_name,
+      employee_id: row.employee_id,
+      employee: { first_name: row.first_name, last_name: row.last_name },
+      iban_last4: ibanLast4(row.iban),
+      period: row.period,
+      net_to_pay: moneyFromDb(row.net_to_pay),
+      reason,
+    }];
+  });
 }

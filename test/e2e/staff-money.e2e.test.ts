@@ -64,7 +64,7 @@ describe('staff money pages in chromium', { skip: skipReason }, () => {
     // Every organization's invoices, newest number first, in French; no active organization needed.
     await page.goto(`${app.url}/staff/facturation`);
     assert.equal(await page.locator('h1').textContent(), 'Facturation');
-    assert.deepEqual(await texts(page, '.main-nav a'), ['Contrats', 'Paie', 'Factures', 'Facturation', 'Virements', 'Organisations', 'Cotisations', 'Accès', 'Équipe interne']);
+    assert.deepEqual(await texts(page, '.main-nav a'), ['Contrats', 'Paie', 'Factures', 'Organisations', 'Calcul de la paie', 'Virements', 'Cotisations', 'Facturation', 'Accès', 'Équipe interne']);
     assert.deepEqual(await texts(page, '#invoice-table tbody td[data-label="Numéro"]'), ['F-2026-000003', lumiereInvoice.number, soleilInvoice.number]);
     assert.deepEqual(await texts(page, '#invoice-table tbody td[data-label="Type"]'), ["Frais d'ouverture", 'Paie mensuelle', 'Paie mensuelle']);
     // 12 × 85 + 214,58 = 1 234,58 € HT, 1 481,50 € TTC.
@@ -153,6 +153,8 @@ describe('staff money pages in chromium', { skip: skipReason }, () => {
 
     // Executed: no more actions but the file.
     await page.getByRole('button', { name: `Marquer exécuté : lot ${reference}` }).click();
+    // A confirmation first, as "Annuler" asks.
+    await page.locator('#confirm-executed').getByRole('button', { name: 'Marquer exécuté' }).click();
     await page.locator('#batches-status', { hasText: `Lot ${reference} marqué exécuté.` }).waitFor();
     assert.deepEqual(await texts(page, '#batch-table tbody td[data-label="Statut"]'), ['Exécuté']);
     assert.equal(await page.locator('#batch-table button[data-action]').count(), 0);

@@ -144,6 +144,8 @@ const MODULE_RULES: RouteRule[] = [
   // PAYROLL 7: the run (its job is not started here) and the validation (no draft: 409).
   { name: 'POST /api/staff/paie/calcul', readsBody: false, payload: (f) => ({ org_id: f.org, period: '2027-03' }), expect: staffOnlyWith(202) },
   { name: 'POST /api/staff/paie/valider', readsBody: false, payload: (f) => ({ org_id: f.org, period: '2027-03' }), expect: staffOnlyWith(409) },
+  // The fixture's payslip is published, not a draft: 404 for staff, refused before for everyone else.
+  { name: 'GET /api/staff/paie/brouillons/:payslip/bulletin.pdf', readsBody: false, expect: staffOnlyWith(404) },
   { name: 'GET /api/virements', readsBody: false, expect: moduleGate(MONEY_SET, () => 200) },
   {
     name: 'POST /api/staff/payslips',

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup } from './support.ts';
+import { inDays, setup } from './support.ts';
 
 const PDF = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(1024, 0x20), Buffer.from('\n%%EOF\n')]);
 const UNKNOWN = '6f1c2d3e-0000-4000-8000-000000000000';
@@ -171,7 +171,7 @@ describe('GET /api/staff/payslips/available', () => {
     const remi = (await call(agent, 'POST', '/api/salaries', { first_name: 'Rémi', last_name: 'Petit', iban: 'FR1420041010050500013M02606' })).json().id;
     const released = await payslip(soleil, remi, '2027-03', '10.00');
     assert.equal((await batch([inBatch])).statusCode, 201);
-    const done = (await batch([executed])).json().id;
+    const done = (await batch([executed], inDays(0))).json().id;
     assert.equal((await call(staff, 'POST', `/api/staff/virements/${done}/executed`)).statusCode, 200);
     const undone = (await batch([released])).json().id;
     assert.equal((await call(staff, 'POST', `/api/staff/virements/${undone}/cancel`)).statusCode, 200);

@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { usingPostgres } from '../helper.ts';
 import * as payslipUniqueness from '../../src/db/migrations/2026_11_27_00_00_00_payslip_uniqueness.ts';
-import { setup } from './support.ts';
+import { inDays, setup } from './support.ts';
 
 const UNKNOWN = '6f1c2d3e-0000-4000-8000-000000000000';
 
@@ -121,7 +121,7 @@ describe('POST /api/staff/payslips/{id}/cancel', () => {
   it('should refuse while a live batch holds it (409 payslip_in_transfer), and allow it once the batch is cancelled', async (t) => {
     const { staff, call, soleil, helene, payslip, batch, available } = await setup(t);
     const id = await payslip(soleil, helene, '2026-12', '1500.00');
-    const made = await batch([id]);
+    const made = await batch([id], inDays(0));
     assert.equal(made.statusCode, 201, made.body);
     const held = await call(staff, 'POST', `/api/staff/payslips/${id}/cancel`);
     assert.equal(held.statusCode, 409);

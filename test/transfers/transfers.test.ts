@@ -144,7 +144,8 @@ describe('executed and cancel', () => {
     const cancelledFile = await call(staff, 'GET', `/api/staff/virements/${first.id}/sepa.xml`);
     assert.deepEqual([cancelledFile.statusCode, cancelledFile.json().error], [409, 'transfer_cancelled']);
 
-    const second = (await batch([jan, feb], inDays(3))).json();
+    // Executed on its day: a batch is not marked executed before its execution date.
+    const second = (await batch([jan, feb], inDays(0))).json();
     assert.equal(second.reference, `VIR-${YEAR}-000002`);
     const executed = await call(staff, 'POST', `/api/staff/virements/${second.id}/executed`);
     assert.equal(executed.statusCode, 200);
@@ -162,9 +163,10 @@ describe('executed and cancel', () => {
     }
 
     const list = (await call(staff, 'GET', `/api/staff/virements?org_id=${soleil}`)).json();
+    // Newest execution date first: the cancelled one was for later (in 2 days), the executed one for today.
     assert.deepEqual(list.items.map((b: { reference: string; status: string }) => [b.reference, b.status]), [
-      [`VIR-${YEAR}-000002`, 'execute'],
       [`VIR-${YEAR}-000001`, 'annule'],
+      [`VIR-${YEAR}-000002`, 'execute'],
     ]);
     assert.deepEqual((await call(staff, 'GET', '/api/staff/virements?status=annule')).json().items.map((b: { id: string }) => b.id), [first.id]);
     assert.equal((await call(staff, 'GET', '/api/staff/virements?status=paye')).json().error, 'invalid_status');

@@ -70,6 +70,21 @@ export async function download(path, filename) {
   window.setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
+/**
+ * Sends a file as the request's body (e.g. `PUT …/pdf` with `application/pdf`). Resolves with
+ * the parsed JSON answer; rejects with an ApiError whose message is French (413, 415…).
+ * @param {string} method
+ * @param {string} path same-origin path
+ * @param {File | Blob} file
+ * @param {string} contentType
+ */
+export async function sendFile(method, path, file, contentType) {
+  const response = await send(path, { method, headers: { accept: 'application/json', 'content-type': contentType }, body: file });
+  const data = await jsonOf(response);
+  if (response.ok) return data ?? {};
+  throw failure(response, data);
+}
+
 /** fetch, same origin, never cached; a network failure is an ApiError. */
 async function send(path, init) {
   try {

@@ -92,11 +92,27 @@ document.addEventListener('click', async (event) => {
       return;
     }
     const executed = button.dataset.action === 'executed';
-    if (!executed && !(await confirmWith(/** @type {HTMLDialogElement} */ (document.getElementById('confirm-cancel'))))) {
+    const dialog = document.getElementById(executed ? 'confirm-executed' : 'confirm-cancel');
+    if (!(await confirmWith(/** @type {HTMLDialogElement} */ (dialog)))) {
       button.focus();
       return;
     }
-    await api('POST', `/api/staff/virements/${encodeURIComponent(button.dataset.id ?? '')}/${executed ? 'executed' : 'cancel'}`);
+    const dateError = document.getElementById(`executed-error-${button.dataset.id}`);
+    if (dateError) {
+      dateError.textContent = '';
+      dateError.hidden = true;
+    }
+    try {
+      await api('POST', `/api/staff/virements/${encodeURIComponent(button.dataset.id ?? '')}/${executed ? 'executed' : 'cancel'}`);
+    } catch (error) {
+      // Before its execution date: said next to the batch's date.
+      const e = /** @type {import('./api.js').ApiError} */ (error);
+      if (e.code === 'execution_date_in_future' && dateError) {
+        dateError.textContent = e.message;
+        dateError.hidden = false;
+      }
+      throw error;
+    }
     await refreshSections({ address: window.location.pathname + window.location.search });
     announce(batchesStatus, executed ? `Lot ${reference} marqué exécuté.` : `Lot ${reference} annulé : ses bulletins sont de nouveau à payer.`, 'success');
     document.getElementById('batches-title')?.focus();
