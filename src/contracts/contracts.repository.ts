@@ -7,6 +7,9 @@ import { keyset, keysetJsonPage, keysetJsonPageRow, type CursorValue, type JsonP
 import type { ContractKind, ContractStatus, DB } from '../db/schema.ts';
 import type { ContractDate, ContractFields } from './contract.rules.ts';
 
+/** The action of an amendment's audit event: the contract's history holds its avenants. */
+export const AMENDMENT_ACTION = 'contract.amended';
+
 /** The columns of a contract as answers show it (the employee's name joined). */
 function contractColumns(eb: ExpressionBuilder<DB, 'contracts' | 'employees'>) {
   return [
@@ -54,6 +57,12 @@ const contractDates = () => sql<ContractDate[]>`(
   select coalesce(json_agg(json_build_object('date', d.date::text, 'nature', d.nature, 'quantity', d.quantity::text, 'amount', d.amount::text) order by d.position), '[]')
   from contract_dates d where d.contract_id = contracts.id)`;
 
+/** The `details` of the contract's avenants (issue 36: its `contract.amended` events), oldest first, as one JSON array. */
+const amendmentDetails = () => sql<Record<string, unknown>[]>`(
+  select coalesce(json_agg(e.details order by e.id), '[]')
+  from module_events e
+  where e.subject_type = 'contract' and e.subject_id = contracts.id::text and e.action = ${sql.lit(AMENDMENT_ACTION)})`;
+
 /** The contract with its dates, in one statement; undefined as `findContract`. */
 export function findContractWithDates(db: Database, orgId: string | null, id: string) {
   let query = selectContracts(db).select(contractDates().as('dates')).where('contracts.id', '=', id);
@@ -70,6 +79,7 @@ export function findContractDocument(db: Database, orgId: string, id: string) {
     .innerJoin('organizations', 'organizations.id', 'contracts.org_id')
     .select(['organizations.name as employer_name', 'organizations.structure_api as employer_structure_api', 'organizations.siret as employer_siret', 'employees.category as employee_category'])
     .select(contractDates().as('dates'))
+    .select(amendmentDetails().as('amendments'))
     .where('contracts.id', '=', id)
     .where('contracts.org_id', '=', orgId);
   return takeFirstPrepared(db, 'contract_document', query);
@@ -282,9 +292,6 @@ export async function noteWritersOf(db: Database, orgId: string, contractId: str
     .execute();
   return rows.map((row) => row.email).filter((email): email is string => Boolean(email));
 }
-
-/** The action of an amendment's audit event: the contract's history holds its avenants. */
-export const AMENDMENT_ACTION = 'contract.amended';
 
 /** A contract's amendments (their audit events), oldest first: the PDF and the page list them. */
 export function listAmendmentEvents(db: Database, contractId: string) {

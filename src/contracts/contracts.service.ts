@@ -324,6 +324,17 @@ export async function listGrid(db: Database, orgId: string | null, query: GridQu
   return { items: JSON.parse(page.items) as GridItem[], next_cursor: page.next_cursor };
 }
 
+/** The staff grid's page read back into items (the `/staff/contrats` page). */
+export async function listStaffGrid(db: Database, query: GridQuery & { org_id?: string }): Promise<{ items: GridItem[]; next_cursor: string | null }> {
+  const page = await listStaffGridJson(db, query);
+  return { items: JSON.parse(page.items) as GridItem[], next_cursor: page.next_cursor };
+}
+
+/** How the contract page's history reads a contract's audit events (staff only: they name staff addresses). */
+export function contractHistory(db: Database, contractId: string, limit: number) {
+  return repo.listContractEvents(db, contractId, limit);
+}
+
 /** `GET /api/staff/contrats`: every organization, or the one `org_id` names. */
 export function listStaffGridJson(db: Database, query: GridQuery & { org_id?: string }): Promise<JsonPage> {
   if (query.org_id && !isUuid(query.org_id)) throw fieldErrors.invalid('org_id', "L'organisation");
@@ -434,10 +445,9 @@ export async function readContractDocument(db: Database, orgId: string, id: stri
   const row = isUuid(id) ? await repo.findContractDocument(db, orgId, id) : undefined;
   if (!row) throw contractErrors.notFound();
   const contract = { ...summaryOf(row), dates: datesOf(row.dates) };
-  const amendments = await listAmendments(db, contract.id);
   const document = contractDocument({
     ...contract,
-    amendments,
+    amendments: row.amendments as unknown as AmendmentDetails[],
     employer: { name: row.employer_name, structure_api: row.employer_structure_api, siret: row.employer_siret },
     employee: { ...contract.employee, category: row.employee_category },
     issuedOn: todayInFrance(),

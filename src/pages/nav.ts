@@ -25,6 +25,7 @@ export const NAV: readonly NavEntry[] = [
   { href: '/factures', label: 'Factures', gate: 'money' },
   { href: '/staff/facturation', label: 'Facturation', gate: 'staff' },
   { href: '/staff/virements', label: 'Virements', gate: 'staff' },
+  { href: '/staff/contrats', label: 'Tous les contrats', gate: 'staff' },
   { href: '/vos-acces', label: 'Accès', gate: 'signedIn' },
   { href: '/staff/equipe', label: 'Équipe interne', gate: 'staff' },
 ];
