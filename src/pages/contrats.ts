@@ -482,7 +482,9 @@ const cancelDialog = confirmDialog({
 export function renderContractPage(view: ContractPageView, timeZone: string): SafeHtml {
   const c = view.contract;
   return html`<div class="page" id="contrat" data-contract-id="${c.id}" data-contract-number="${c.contract_number}">
-  <p class="breadcrumb"><a href="/contrats">← Tous les contrats</a></p>
+  <p class="breadcrumb">${view.isStaff
+    ? html`<a href="/staff/contrats">← Tous les contrats</a> · <a href="/contrats">Contrats de ${view.org?.name ?? "l'organisation"}</a>`
+    : html`<a href="/contrats">← Tous les contrats</a>`}</p>
   <div class="page-head" id="contract-head" data-refresh>
     <h1>Contrat <span class="nowrap">${c.contract_number}</span></h1>
     ${contractBadge(c.status)}

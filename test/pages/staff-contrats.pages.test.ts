@@ -60,6 +60,7 @@ describe('GET /contrats/{id} for staff', () => {
     const { soleil, agent, staff, call, soleilContract } = await setup(t);
     const asStaff = await call(staff, 'GET', `/contrats/${soleilContract.id}`, undefined, { 'x-active-org-id': soleil });
     assert.equal(asStaff.statusCode, 200);
+    assert.ok(asStaff.body.includes('<a href="/staff/contrats">← Tous les contrats</a> · <a href="/contrats">Contrats de Théâtre du Soleil</a>'));
     for (const part of ['id="signed-pdf"', 'id="signed-file"', 'id="confirm-delete-signed"', 'id="salaries-form"', 'id="salary-amount-1"', 'id="avenant-form"', 'id="contract-history"']) {
       assert.ok(asStaff.body.includes(part), part);
     }
