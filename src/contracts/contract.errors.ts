@@ -14,5 +14,7 @@ export const contractErrors = {
   cancelled: () => new AppError(409, 'contract_cancelled', 'Ce contrat est annulé.'),
   signed: () => new AppError(409, 'contract_signed', 'Un contrat signé ne peut pas être annulé.'),
   noPdf: () => new AppError(404, 'no_pdf', "Aucun PDF n'a été généré ni déposé pour ce contrat."),
+  /** Issue 36: an avenant extends the period (an earlier start, a later end), or it is not one. */
+  periodNotExtended: () => new AppError(400, 'period_not_extended', "L'avenant doit prolonger la période du contrat : une date de début plus tôt ou une date de fin plus tard."),
   noSignedPdf: () => new AppError(404, 'no_signed_pdf', "Ce contrat n'a pas de PDF signé."),
 };

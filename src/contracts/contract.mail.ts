@@ -42,3 +42,42 @@ export function contractNoteEmail(input: ContractNoteMailInput): RenderedMail {
   });
 }
 
+
+export interface StaffNoteMailInput {
+  orgName: string;
+  contractNumber: string;
+  /** The employee the contract is for. */
+  employeeName: string;
+  text: string;
+  /** `{PUBLIC_URL}/contrats/{id}`. */
+  contractUrl: string;
+}
+
+/**
+ * Issue 36: the payroll team added a note to a contract; to the organization's people who
+ * wrote on it. Signed "Équipe paie", never with the staff member's address (issue 32 I).
+ */
+export function staffNoteEmail(input: StaffNoteMailInput): RenderedMail {
+  const number = oneLine(input.contractNumber);
+  const orgName = oneLine(input.orgName);
+  return renderMail({
+    subject: `Nouvelle note de l'équipe paie sur le contrat ${number}`,
+    title: `Nouvelle note sur le contrat ${number}`,
+    preheader: `L'équipe paie a ajouté une note au contrat ${number}.`,
+    greeting: 'Bonjour,',
+    blocks: [
+      { type: 'paragraph', text: `L'équipe paie a ajouté une note au contrat ${number}, sur lequel vous avez écrit.` },
+      {
+        type: 'facts',
+        facts: [
+          { label: 'Organisation', value: orgName },
+          { label: 'Contrat', value: number },
+          { label: 'Salarié', value: oneLine(input.employeeName) },
+          { label: 'Auteur', value: 'Équipe paie' },
+        ],
+      },
+      { type: 'quote', text: input.text },
+      { type: 'button', label: 'Ouvrir le contrat', url: input.contractUrl },
+    ],
+  });
+}

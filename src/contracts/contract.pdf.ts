@@ -28,11 +28,24 @@ const LEGAL_BASIS: Record<ContractKind, string> = {
 
 const CATEGORY_LABELS: Record<string, string> = { artiste: 'Artiste', technicien: 'Technicien', permanent: 'Personnel permanent' };
 
+/** An avenant (issue 36) as the document states it: its number and day, the period before and after, the dates it added. */
+export interface ContractAmendment {
+  number: number;
+  /** The day it was made ('YYYY-MM-DD', in France). */
+  on: string;
+  previous: { start_date: string; end_date: string | null };
+  start_date: string;
+  end_date: string | null;
+  dates: readonly ContractDate[];
+}
+
 /** What the document shows: the contract's own fields (as `contract.rules.ts` defines them) and its parties. */
 export interface ContractDocumentInput extends ContractFields {
   contract_number: string;
   gross_total: Money | null;
   dates: readonly ContractDate[];
+  /** Its avenants, oldest first (none: no section). */
+  amendments?: readonly ContractAmendment[];
   employer: { name: string; structure_api: string | null; siret: string | null };
   employee: { first_name: string; last_name: string; category: string | null };
   /** The day the document is made ('YYYY-MM-DD'). */
@@ -43,6 +56,14 @@ function periodOf(input: Pick<ContractDocumentInput, 'start_date' | 'end_date'>)
   return input.end_date === null
     ? `à compter du ${formatDateFr(input.start_date)}, pour une durée indéterminée`
     : `du ${formatDateFr(input.start_date)} au ${formatDateFr(input.end_date)} inclus`;
+}
+
+/** "Avenant n° 1 du 27/11/2026 : période portée du … au … inclus (auparavant du … au … inclus). Dates ajoutées : 09/12/2026 (Représentation, 180,00 €), …" */
+export function amendmentText(a: ContractAmendment): string {
+  const added = a.dates.length === 0
+    ? 'Aucune date ajoutée.'
+    : `Dates ajoutées : ${a.dates.map((d) => `${formatDateFr(d.date)} (${DATE_NATURE_LABELS[d.nature]}, ${formatEuros(d.amount)})`).join(', ')}.`;
+  return `Avenant n° ${a.number} du ${formatDateFr(a.on)} : période portée ${periodOf(a)} (auparavant ${periodOf(a.previous)}). ${added}`;
 }
 
 export function contractDocument(input: ContractDocumentInput): PdfDocument {
@@ -99,6 +120,9 @@ export function contractDocument(input: ContractDocumentInput): PdfDocument {
       ]),
       heading('Rémunération'),
       ...remuneration,
+      ...(input.amendments?.length
+        ? [heading('Avenants'), ...input.amendments.map((a) => ({ text: amendmentText(a), margin: [0, 0, 0, 6] as [number, number, number, number] }))]
+        : []),
       signatureBlocks('……………………', formatDateFr(input.issuedOn), ["L'employeur", 'Le salarié']),
     ],
   });

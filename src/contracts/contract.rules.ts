@@ -242,3 +242,56 @@ export function statusAfterUnsigning(status: ContractStatus): ContractStatus {
   if (status === 'annule') throw contractErrors.cancelled();
   return 'a_signer';
 }
+
+// ---------------------------------------------------------------------------------------
+// Amendments (avenants, issue 36): the period extended, new dates within it.
+
+/** What an avenant asks: a new start and/or end, and the dates it adds. */
+export interface AmendmentInput {
+  start_date?: unknown;
+  end_date?: unknown;
+  dates?: unknown;
+}
+
+export interface Amendment {
+  start_date: string;
+  end_date: string | null;
+  /** The dates the avenant adds (each within the new period). */
+  dates: ContractDate[];
+}
+
+/**
+ * An avenant to `current`: not on a cancelled contract (409 `contract_cancelled`); its start at
+ * or before the contract's, its end at or after it (none for a CDI), at least one of them
+ * moved (400 `period_not_extended`); its dates within the new period (400 `invalid_date`), and
+ * the contract's dates with them at most `MAX_DATES`.
+ */
+export function checkAmendment(
+  current: { kind: ContractKind; status: ContractStatus; start_date: string; end_date: string | null; dateCount: number },
+  input: AmendmentInput,
+): Amendment {
+  if (current.status === 'annule') throw contractErrors.cancelled();
+  const given = (value: unknown) => value !== undefined && value !== null && value !== '';
+  let startDate = current.start_date;
+  if (given(input.start_date)) {
+    const parsed = parseIsoDate(input.start_date);
+    if (!parsed) throw contractErrors.invalidDate();
+    startDate = parsed;
+  }
+  let endDate = current.end_date;
+  if (given(input.end_date)) {
+    if (current.kind === 'CDI') throw contractErrors.endDateOfCdi();
+    const parsed = parseIsoDate(input.end_date);
+    if (!parsed) throw contractErrors.invalidDate();
+    endDate = parsed;
+  }
+  if (endDate !== null && endDate < startDate) throw contractErrors.endBeforeStart();
+  const earlier = startDate < current.start_date;
+  const later = endDate !== null && current.end_date !== null && endDate > current.end_date;
+  if (startDate > current.start_date || (endDate !== null && current.end_date !== null && endDate < current.end_date) || (!earlier && !later)) {
+    throw contractErrors.periodNotExtended();
+  }
+  const dates = checkDates(input.dates, { start_date: startDate, end_date: endDate });
+  if (current.dateCount + dates.length > MAX_DATES) throw fieldErrors.invalid('dates', 'La liste des dates');
+  return { start_date: startDate, end_date: endDate, dates };
+}

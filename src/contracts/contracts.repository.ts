@@ -7,6 +7,9 @@ import { keyset, keysetJsonPage, keysetJsonPageRow, type CursorValue, type JsonP
 import type { ContractKind, ContractStatus, DB } from '../db/schema.ts';
 import type { ContractDate, ContractFields } from './contract.rules.ts';
 
+/** The action of an amendment's audit event: the contract's history holds its avenants. */
+export const AMENDMENT_ACTION = 'contract.amended';
+
 /** The columns of a contract as answers show it (the employee's name joined). */
 function contractColumns(eb: ExpressionBuilder<DB, 'contracts' | 'employees'>) {
   return [
@@ -54,6 +57,12 @@ const contractDates = () => sql<ContractDate[]>`(
   select coalesce(json_agg(json_build_object('date', d.date::text, 'nature', d.nature, 'quantity', d.quantity::text, 'amount', d.amount::text) order by d.position), '[]')
   from contract_dates d where d.contract_id = contracts.id)`;
 
+/** The `details` of the contract's avenants (issue 36: its `contract.amended` events), oldest first, as one JSON array. */
+const amendmentDetails = () => sql<Record<string, unknown>[]>`(
+  select coalesce(json_agg(e.details order by e.id), '[]')
+  from module_events e
+  where e.subject_type = 'contract' and e.subject_id = contracts.id::text and e.action = ${sql.lit(AMENDMENT_ACTION)})`;
+
 /** The contract with its dates, in one statement; undefined as `findContract`. */
 export function findContractWithDates(db: Database, orgId: string | null, id: string) {
   let query = selectContracts(db).select(contractDates().as('dates')).where('contracts.id', '=', id);
@@ -70,6 +79,7 @@ export function findContractDocument(db: Database, orgId: string, id: string) {
     .innerJoin('organizations', 'organizations.id', 'contracts.org_id')
     .select(['organizations.name as employer_name', 'organizations.structure_api as employer_structure_api', 'organizations.siret as employer_siret', 'employees.category as employee_category'])
     .select(contractDates().as('dates'))
+    .select(amendmentDetails().as('amendments'))
     .where('contracts.id', '=', id)
     .where('contracts.org_id', '=', orgId);
   return takeFirstPrepared(db, 'contract_document', query);
@@ -140,6 +150,9 @@ export interface ContractChanges {
   generated_pdf_id?: string | null;
   signed_pdf_id?: string | null;
   signed_at?: Date | null;
+  /** An avenant's new period (issue 36). */
+  start_date?: string;
+  end_date?: string | null;
 }
 
 export async function updateContract(db: Database, id: string, changes: ContractChanges): Promise<void> {
@@ -260,4 +273,46 @@ export const NOTE_ORDER = [{ ref: 'id', direction: 'desc', kind: 'integer' }] as
 export function listNotes(db: Database, contractId: string, cursor: CursorValue[] | null, limit: number) {
   const query = db.selectFrom('contract_notes').select(['id', 'author_email', 'author_is_staff', 'text', 'created_at']).where('contract_id', '=', contractId);
   return keyset(query, NOTE_ORDER, cursor, limit).execute();
+}
+
+/**
+ * Who hears of a staff member's note (issue 36): the organization's people who wrote a note on
+ * the contract, as members still (not revoked), at their account's address today; by address.
+ */
+export async function noteWritersOf(db: Database, orgId: string, contractId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('contract_notes as n')
+    .innerJoin('organization_members as m', (join) => join.onRef('m.user_id', '=', 'n.author_user_id').on('m.org_id', '=', orgId).on('m.revoked', '=', false))
+    .innerJoin('auth.users as u', 'u.id', 'n.author_user_id')
+    .select('u.email')
+    .distinct()
+    .where('n.contract_id', '=', contractId)
+    .where('n.author_is_staff', '=', false)
+    .orderBy('u.email')
+    .execute();
+  return rows.map((row) => row.email).filter((email): email is string => Boolean(email));
+}
+
+/** A contract's amendments (their audit events), oldest first: the PDF and the page list them. */
+export function listAmendmentEvents(db: Database, contractId: string) {
+  return db
+    .selectFrom('module_events')
+    .select(['id', 'details', 'created_at'])
+    .where('subject_type', '=', 'contract')
+    .where('subject_id', '=', contractId)
+    .where('action', '=', AMENDMENT_ACTION)
+    .orderBy('id')
+    .execute();
+}
+
+/** A contract's history (its audit events), newest first, at most `limit`: the staff's view of the contract page. */
+export function listContractEvents(db: Database, contractId: string, limit: number) {
+  return db
+    .selectFrom('module_events')
+    .select(['id', 'action', 'actor_email', 'details', 'created_at'])
+    .where('subject_type', '=', 'contract')
+    .where('subject_id', '=', contractId)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
 }

@@ -9,6 +9,7 @@ import { ErrorBody, IdParams, useFieldErrors, errorResponses, type IdRoute } fro
 import { orgScope, staffCaller } from '../org/scope.ts';
 import { readScope } from '../org/scope-reader.ts';
 import {
+  AmendmentBody,
   Contract,
   ContractBody,
   ContractList,
@@ -96,6 +97,21 @@ export default async function contractsRoutes(fastify: FastifyInstance): Promise
       schema: { tags: ['contrats'], summary: 'Cancel (any status but signe)', params: IdParams, response: { 200: Contract, ...errors } },
     },
     async (request) => contracts.cancelContract(ctx, orgScope(request), request.params.id),
+  );
+
+  fastify.post<IdRoute<{ Body: Static<typeof AmendmentBody> }>>(
+    '/api/contrats/:id/avenants',
+    {
+      config: contractGate,
+      schema: {
+        tags: ['contrats'],
+        summary: 'An avenant: extends the period (earlier start, later end) and adds its dates; any status but annule; 400 period_not_extended, invalid_date',
+        params: IdParams,
+        body: AmendmentBody,
+        response: { 200: Contract, ...errors },
+      },
+    },
+    async (request) => contracts.amendContract(ctx, orgScope(request), request.params.id, request.body),
   );
 
   fastify.post<IdRoute<{ Body: Static<typeof NoteBody> }>>(

@@ -13,13 +13,13 @@ import { actorOf } from '../audit/audit.repository.ts';
 import { fieldErrors } from '../http/errors.ts';
 import { decodeCursor, keysetPage, parseLimit, type JsonPage } from '../http/list.ts';
 import type { Caller } from '../identity/identity.service.ts';
-import { contractNoteEmail } from './contract.mail.ts';
+import { contractNoteEmail, staffNoteEmail } from './contract.mail.ts';
 import { moneyFromDb, parseQuantity, type Money } from '../money/money.ts';
 import { isUuid } from '../org/resolution.ts';
 import { findOrganization } from '../org/org.repository.ts';
 import { renderPdf } from '../pdf/render.ts';
 import { todayInFrance } from '../format/french.ts';
-import { contractDocument } from './contract.pdf.ts';
+import { contractDocument, type ContractAmendment } from './contract.pdf.ts';
 import { findEmployeeOfOrg, whenEmployeeRenamed } from '../employees/employees.service.ts';
 import { employeeErrors } from '../employees/employee.errors.ts';
 import { contractErrors } from './contract.errors.ts';
@@ -27,6 +27,7 @@ import { numberingYear, parseIsoDate } from '../format/calendar.ts';
 import {
   assertDatesEditable,
   assertEditable,
+  checkAmendment,
   checkContractFields,
   checkDates,
   CONTRACT_KINDS,
@@ -39,6 +40,7 @@ import {
   statusAfterSigning,
   statusAfterSubmit,
   statusAfterUnsigning,
+  type AmendmentInput,
   type ContractDate,
   type ContractFields,
   type ContractFieldsInput,
@@ -217,6 +219,47 @@ export async function replaceContractDates(ctx: ContractContext, caller: Caller,
   });
 }
 
+/**
+ * `POST /api/contrats/{id}/avenants` (issue 36): an avenant extends the contract's period (an
+ * earlier start, a later end) and adds its dates, in one transaction with the total recomputed;
+ * the audit event `contract.amended` records it (its number, the period before and after, the
+ * dates added), and the contract's PDF lists it. In any status but `annule`: an avenant is made
+ * to a contract already out for signature or signed, whose status it keeps.
+ */
+export async function amendContract(ctx: ContractContext, actor: Actor & { orgId: string }, id: string, input: AmendmentInput): Promise<ContractView> {
+  await applyChange(ctx, async (change) => {
+    const current = await lockOrNotFound(change.trx, actor.orgId, id);
+    // The row is locked: it is there, dates included.
+    const kept = datesOf((await repo.findContractWithDates(change.trx, actor.orgId, current.id))!.dates);
+    const amendment = checkAmendment({ ...current, dateCount: kept.length }, input);
+    const dates = [...kept, ...amendment.dates].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+    const total = grossTotal(dates, current.monthly_gross === null ? null : moneyFromDb(current.monthly_gross));
+    const number = (await repo.listAmendmentEvents(change.trx, current.id)).length + 1;
+    await repo.updateContract(change.trx, current.id, { start_date: amendment.start_date, end_date: amendment.end_date, gross_total: total });
+    await repo.replaceDates(change.trx, current.id, dates);
+    const details: AmendmentDetails = {
+      number,
+      on: todayInFrance(),
+      previous: { start_date: current.start_date, end_date: current.end_date },
+      start_date: amendment.start_date,
+      end_date: amendment.end_date,
+      dates: amendment.dates,
+      gross_total: total,
+    };
+    await change.event({ org_id: actor.orgId, action: repo.AMENDMENT_ACTION, subject_type: 'contract', subject_id: current.id, ...actorOf(actor.caller), details: { ...details } });
+  });
+  return readContract(ctx.db, actor.orgId, id);
+}
+
+/** What the audit event of an avenant holds (`details` of `contract.amended`). */
+export type AmendmentDetails = ContractAmendment & { gross_total: Money | null };
+
+/** A contract's avenants, oldest first, from its history. */
+export async function listAmendments(db: Database, contractId: string): Promise<AmendmentDetails[]> {
+  const rows = await repo.listAmendmentEvents(db, contractId);
+  return rows.map((row) => row.details as unknown as AmendmentDetails);
+}
+
 // ---------------------------------------------------------------------------------------
 // The grid.
 
@@ -281,6 +324,17 @@ export async function listGrid(db: Database, orgId: string | null, query: GridQu
   return { items: JSON.parse(page.items) as GridItem[], next_cursor: page.next_cursor };
 }
 
+/** The staff grid's page read back into items (the `/staff/contrats` page). */
+export async function listStaffGrid(db: Database, query: GridQuery & { org_id?: string }): Promise<{ items: GridItem[]; next_cursor: string | null }> {
+  const page = await listStaffGridJson(db, query);
+  return { items: JSON.parse(page.items) as GridItem[], next_cursor: page.next_cursor };
+}
+
+/** How the contract page's history reads a contract's audit events (staff only: they name staff addresses). */
+export function contractHistory(db: Database, contractId: string, limit: number) {
+  return repo.listContractEvents(db, contractId, limit);
+}
+
 /** `GET /api/staff/contrats`: every organization, or the one `org_id` names. */
 export function listStaffGridJson(db: Database, query: GridQuery & { org_id?: string }): Promise<JsonPage> {
   if (query.org_id && !isUuid(query.org_id)) throw fieldErrors.invalid('org_id', "L'organisation");
@@ -299,8 +353,9 @@ function noteView(row: { id: string; author_email: string; author_is_staff: bool
 }
 
 /**
- * `POST /api/contrats/{id}/notes`. A client's note (not staff's) e-mails the payroll mailbox
- * in the same transaction (MODULES 4, SPEC 6).
+ * `POST /api/contrats/{id}/notes`, its e-mails in the same transaction: a client's note to the
+ * payroll mailbox (MODULES 4, SPEC 6), its author as Reply-To; a staff member's note to the
+ * organization's people who wrote a note on the contract (issue 36), one e-mail each.
  */
 export async function addNote(ctx: ContractContext, actor: Actor & { orgId: string }, id: string, rawText: unknown) {
   const text = typeof rawText === 'string' ? rawText.trim() : '';
@@ -308,15 +363,18 @@ export async function addNote(ctx: ContractContext, actor: Actor & { orgId: stri
   return applyChange(ctx, async (change) => {
     const contract = isUuid(id) ? await repo.findContract(change.trx, actor.orgId, id) : undefined;
     if (!contract) throw contractErrors.notFound();
+    // Read before the note is written: the writers told are the others, never its author.
+    const writers = actor.caller.isStaff ? await repo.noteWritersOf(change.trx, actor.orgId, contract.id) : [];
     const note = await repo.insertNote(change.trx, {
       contract_id: contract.id, author_user_id: actor.caller.userId, author_email: actor.caller.email, author_is_staff: actor.caller.isStaff, text,
     });
-    await change.event({ org_id: actor.orgId, action: 'contract.note_added', subject_type: 'contract', subject_id: contract.id, ...actorOf(actor.caller), details: { note_id: note.id } });
+    await change.event({ org_id: actor.orgId, action: 'contract.note_added', subject_type: 'contract', subject_id: contract.id, ...actorOf(actor.caller), details: { note_id: note.id, ...(actor.caller.isStaff ? { told: writers.length } : {}) } });
+    const org = await findOrganization(change.trx, actor.orgId);
     if (!actor.caller.isStaff) {
-      const org = await findOrganization(change.trx, actor.orgId);
       await change.mail({
         kind: 'contract_note',
         to: ctx.config.payrollEmail,
+        replyTo: actor.caller.email,
         ...contractNoteEmail({
           orgName: org?.name ?? '',
           structureApi: org?.structure_api ?? null,
@@ -326,6 +384,15 @@ export async function addNote(ctx: ContractContext, actor: Actor & { orgId: stri
           contractUrl: `${ctx.config.publicUrl}/staff/contrats/${contract.id}`,
         }),
       });
+    } else if (writers.length > 0) {
+      const rendered = staffNoteEmail({
+        orgName: org?.name ?? '',
+        contractNumber: contract.contract_number,
+        employeeName: `${contract.first_name} ${contract.last_name}`,
+        text,
+        contractUrl: `${ctx.config.publicUrl}/contrats/${contract.id}`,
+      });
+      for (const to of writers) await change.mail({ kind: 'contract_staff_note', to, ...rendered });
     }
     return noteView(note, actor.caller.isStaff);
   });
@@ -380,6 +447,7 @@ export async function readContractDocument(db: Database, orgId: string, id: stri
   const contract = { ...summaryOf(row), dates: datesOf(row.dates) };
   const document = contractDocument({
     ...contract,
+    amendments: row.amendments as unknown as AmendmentDetails[],
     employer: { name: row.employer_name, structure_api: row.employer_structure_api, siret: row.employer_siret },
     employee: { ...contract.employee, category: row.employee_category },
     issuedOn: todayInFrance(),

@@ -115,6 +115,8 @@ export interface MailOutboxTable {
   /** The other To addresses (MODULES 7). */
   extra_to: Generated<string[]>;
   cc: Generated<string[]>;
+  /** The Reply-To address, or null (issue 36: a contract note answers its author). */
+  reply_to: ColumnType<string | null, string | null | undefined, string | null>;
   subject: string;
   text_body: string;
   html_body: string;

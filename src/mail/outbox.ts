@@ -21,6 +21,8 @@ export interface OutgoingMail extends RenderedMail {
   to: string | readonly string[];
   /** Copies. */
   cc?: readonly string[];
+  /** Where an answer goes (the `Reply-To` header), when not to the sender. */
+  replyTo?: string;
 }
 
 /** The outbox row of an e-mail. */
@@ -32,6 +34,7 @@ export function outboxRow(mail: OutgoingMail) {
     recipient,
     extra_to: extra,
     cc: [...(mail.cc ?? [])],
+    reply_to: mail.replyTo ?? null,
     subject: mail.subject,
     text_body: mail.text,
     html_body: mail.html,
@@ -42,7 +45,7 @@ export async function enqueueMail(db: Database, mail: OutgoingMail): Promise<voi
   await db.insertInto('mail_outbox').values(outboxRow(mail)).execute();
 }
 
-/** Rows per statement: 7 parameters each, well under PostgreSQL's 65,535. */
+/** Rows per statement: 8 parameters each, well under PostgreSQL's 65,535. */
 const BATCH = 1000;
 
 /** Several e-mails in few statements (bulk notifications): one multi-row insert per thousand. */

@@ -18,6 +18,8 @@ export interface OutboxMessage {
   to: string | string[];
   /** Copies; none when absent or empty. */
   cc?: string[];
+  /** The `Reply-To` address; none when absent. */
+  replyTo?: string;
   subject: string;
   text: string;
   html: string;
@@ -46,6 +48,7 @@ function mailOptions(config: Config, message: OutboxMessage) {
     from: config.mailFrom,
     to: message.to,
     ...(message.cc && message.cc.length > 0 ? { cc: message.cc } : {}),
+    ...(message.replyTo ? { replyTo: message.replyTo } : {}),
     subject: message.subject,
     text: message.text,
     html: message.html,

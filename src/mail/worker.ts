@@ -63,6 +63,7 @@ interface ClaimedRow {
   recipient: string;
   extra_to: string[];
   cc: string[];
+  reply_to: string | null;
   subject: string;
   text_body: string;
   html_body: string;
@@ -256,7 +257,7 @@ export class MailWorker {
              attempts = m.attempts + 1
         from due
        where m.id = due.id
-      returning m.id, m.kind, m.recipient, m.extra_to, m.cc, m.subject, m.text_body, m.html_body, m.attempts, m.created_at`.execute(this.db);
+      returning m.id, m.kind, m.recipient, m.extra_to, m.cc, m.reply_to, m.subject, m.text_body, m.html_body, m.attempts, m.created_at`.execute(this.db);
     // `update … from` returns rows in no set order: send them in the order they were due.
     return rows.sort((a, b) => compareIds(a.id, b.id));
   }
@@ -286,6 +287,7 @@ export class MailWorker {
       kind: row.kind,
       to: row.extra_to.length > 0 ? [row.recipient, ...row.extra_to] : row.recipient,
       cc: row.cc,
+      ...(row.reply_to ? { replyTo: row.reply_to } : {}),
       subject: row.subject,
       text: row.text_body,
       html: row.html_body,

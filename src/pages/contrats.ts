@@ -6,7 +6,9 @@
  * page's script to the API, so that the rules live in one place.
  */
 import type { Database } from '../db/database.ts';
-import { listGrid, listNotes, readContract, STAFF_NOTE_AUTHOR, type ContractView, type GridItem, type GridQuery } from '../contracts/contracts.service.ts';
+import { contractHistory, listAmendments, listGrid, listNotes, listStaffGrid, readContract, STAFF_NOTE_AUTHOR, type AmendmentDetails, type ContractView, type GridItem, type GridQuery } from '../contracts/contracts.service.ts';
+import { amendmentText } from '../contracts/contract.pdf.ts';
+import { loadOrgChoices, orgSelect, type OrgChoice } from './staff-lists.ts';
 import { assertEditable, CONTRACT_KINDS, CONTRACT_STATUSES, DATE_NATURES } from '../contracts/contract.rules.ts';
 import { findOrganization } from '../org/org.repository.ts';
 import { formatDateFr, formatEuros } from '../format/french.ts';
@@ -22,6 +24,9 @@ export const GRID_PAGE_SIZES = PAGE_SIZES;
 
 /** The grid's query parameters: those of `GET /api/contrats`. */
 const GRID_PARAMS = ['q', 'status', 'kind', 'employee_id', 'from', 'to', 'limit', 'cursor'] as const;
+/** The staff grid's (`GET /api/staff/contrats`): the same, and the organization. */
+const STAFF_GRID_PARAMS = [...GRID_PARAMS, 'org_id'] as const;
+type StaffGridQuery = GridQuery & { org_id?: string };
 
 // ---------------------------------------------------------------------------------------
 // Small formats.
@@ -65,7 +70,9 @@ export function isoFromFr(value: string): string {
 export interface GridView {
   org: Org | undefined;
   isStaff: boolean;
-  query: GridQuery;
+  query: StaffGridQuery;
+  /** The staff grid (`/staff/contrats`): every organization, to choose from. */
+  staff?: { orgs: OrgChoice[] };
   items: GridItem[];
   nextCursor: string | null;
   /** A refused filter (the API's 400 message): the grid shows it instead of rows. */
@@ -79,13 +86,35 @@ export async function loadGrid(db: Database, orgId: string, isStaff: boolean, ra
   return { org, isStaff, query, ...list };
 }
 
-function gridHref(query: GridQuery, changes: Partial<Record<keyof GridQuery, string | undefined>>): string {
-  return listHref('/contrats', GRID_PARAMS, query, changes);
+/**
+ * `/staff/contrats` (issue 36, gate `staff`): the grid of every organization
+ * (`GET /api/staff/contrats`), filtered by organization too; a row opens the contract in its
+ * organization (`/staff/contrats/{id}`).
+ */
+export async function loadStaffGrid(db: Database, rawQuery: unknown): Promise<GridView> {
+  const query = listQueryOf(STAFF_GRID_PARAMS, rawQuery) as StaffGridQuery;
+  const [orgs, list] = await Promise.all([
+    loadOrgChoices(db),
+    readList(() => listStaffGrid(db, { ...query, ...(query.from ? { from: isoFromFr(query.from) } : {}), ...(query.to ? { to: isoFromFr(query.to) } : {}) })),
+  ]);
+  return { org: undefined, isStaff: true, query, staff: { orgs }, ...list };
 }
 
-function filterForm(query: GridQuery): SafeHtml {
-  return html`<form class="form filters" method="get" action="/contrats" role="search" aria-label="Filtrer les contrats">
+const gridPath = (view: GridView) => (view.staff ? '/staff/contrats' : '/contrats');
+
+function gridHref(view: GridView, changes: Partial<Record<keyof StaffGridQuery, string | undefined>>): string {
+  return view.staff ? listHref('/staff/contrats', STAFF_GRID_PARAMS, view.query, changes) : listHref('/contrats', GRID_PARAMS, view.query, changes);
+}
+
+function filterForm(view: GridView): SafeHtml {
+  const { query } = view;
+  const path = gridPath(view);
+  return html`<form class="form filters" method="get" action="${path}" role="search" aria-label="Filtrer les contrats">
     ${query.employee_id ? html`<input type="hidden" name="employee_id" value="${query.employee_id}">` : ''}
+    ${view.staff ? html`<div class="field field-wide">
+      <label for="filter-org">Organisation</label>
+      ${orgSelect('filter-org', view.staff.orgs, query.org_id)}
+    </div>` : ''}
     <div class="field field-wide">
       <label for="filter-q">Rechercher</label>
       <input id="filter-q" name="q" type="search" value="${query.q ?? ''}" maxlength="200" placeholder="Nom du salarié, numéro ou spectacle" autocomplete="off">
@@ -106,14 +135,15 @@ function filterForm(query: GridQuery): SafeHtml {
       <label for="filter-to">Jusqu'au</label>
       <input id="filter-to" name="to" type="text" inputmode="numeric" placeholder="JJ/MM/AAAA" maxlength="10" autocomplete="off" value="${query.to ?? ''}">
     </div>
-    ${pageSizeAndSubmit('/contrats', query.limit)}
+    ${pageSizeAndSubmit(path, query.limit)}
   </form>`;
 }
 
-function gridRow(c: GridItem): SafeHtml {
+function gridRow(c: GridItem, orgNames: Map<string, string> | null): SafeHtml {
   const what = [c.job_title, c.show_title].filter(Boolean).join(' · ');
   return html`<tr data-contract-id="${c.id}">
-    <td data-label="Numéro" class="nowrap"><a href="/contrats/${c.id}">${c.contract_number}</a></td>
+    <td data-label="Numéro" class="nowrap"><a href="${orgNames ? '/staff' : ''}/contrats/${c.id}">${c.contract_number}</a></td>
+    ${orgNames ? html`<td data-label="Organisation" class="wrap">${orgNames.get(c.org_id) ?? dash}</td>` : ''}
     <td data-label="Salarié">${employeeName(c.employee)}</td>
     <td data-label="Type">${c.kind}</td>
     <td data-label="Emploi · spectacle">${what || dash}</td>
@@ -125,24 +155,28 @@ function gridRow(c: GridItem): SafeHtml {
 
 export function renderGrid(view: GridView): SafeHtml {
   const { query, items } = view;
-  const filtered = GRID_PARAMS.some((p) => p !== 'limit' && p !== 'cursor' && query[p]);
+  const filtered = STAFF_GRID_PARAMS.some((p) => p !== 'limit' && p !== 'cursor' && query[p]);
+  const orgNames = view.staff ? new Map(view.staff.orgs.map((o) => [o.id, o.name])) : null;
   const count = items.length;
   const summary = listSummary({
     error: view.error, count, filtered, afterFirst: Boolean(query.cursor), id: 'grid-summary',
     noneMatching: 'Aucun contrat ne correspond à ces critères.',
-    none: 'Aucun contrat pour le moment. Créez le premier avec « Nouveau contrat ».',
+    none: view.staff ? 'Aucun contrat pour le moment.' : 'Aucun contrat pour le moment. Créez le premier avec « Nouveau contrat ».',
     one: '1 contrat affiché', many: (n) => `${n} contrats affichés`, order: ', du plus récent au plus ancien.',
   });
-  return html`<div class="page" id="contrats">
-  <div class="page-head">
+  return html`<div class="page" id="${view.staff ? 'staff-contrats' : 'contrats'}">
+  ${view.staff
+    ? html`<h1>Tous les contrats</h1>
+  <p class="lead">Les contrats de toutes les organisations. Ouvrir un contrat fait de son organisation votre organisation active.</p>`
+    : html`<div class="page-head">
     <h1>Contrats</h1>
     <a class="button" href="/contrats/nouveau" id="new-contract">Nouveau contrat</a>
   </div>
-  ${orgLine(view.org, view.isStaff)}
+  ${orgLine(view.org, view.isStaff)}`}
   <section class="card" aria-labelledby="filters-title">
     <h2 id="filters-title" class="visually-hidden">Filtres</h2>
-    ${filterForm(query)}
-    ${query.employee_id ? html`<p class="muted">Contrats d'un seul salarié. <a href="${gridHref(query, { employee_id: undefined, cursor: undefined })}">Voir tous les salariés</a></p>` : ''}
+    ${filterForm(view)}
+    ${query.employee_id ? html`<p class="muted">Contrats d'un seul salarié. <a href="${gridHref(view, { employee_id: undefined, cursor: undefined })}">Voir tous les salariés</a></p>` : ''}
   </section>
   <section class="card" aria-labelledby="grid-title">
     <h2 id="grid-title">Liste des contrats</h2>
@@ -150,11 +184,11 @@ export function renderGrid(view: GridView): SafeHtml {
     ${count
       ? html`<div class="table-wrap"><table class="table stack grid">
       <caption class="visually-hidden">Contrats, du plus récent au plus ancien</caption>
-      <thead><tr><th scope="col">Numéro</th><th scope="col">Salarié</th><th scope="col">Type</th><th scope="col">Emploi · spectacle</th><th scope="col">Période</th><th scope="col" class="amount">Brut total</th><th scope="col">Statut</th></tr></thead>
-      <tbody>${items.map(gridRow)}</tbody>
+      <thead><tr><th scope="col">Numéro</th>${orgNames ? html`<th scope="col">Organisation</th>` : ''}<th scope="col">Salarié</th><th scope="col">Type</th><th scope="col">Emploi · spectacle</th><th scope="col">Période</th><th scope="col" class="amount">Brut total</th><th scope="col">Statut</th></tr></thead>
+      <tbody>${items.map((c) => gridRow(c, orgNames))}</tbody>
     </table></div>`
       : ''}
-    ${pagerNav({ href: (cursor) => gridHref(query, { cursor }), current: query.cursor, next: view.nextCursor })}
+    ${pagerNav({ href: (cursor) => gridHref(view, { cursor }), current: query.cursor, next: view.nextCursor })}
   </section>
 </div>`;
 }
@@ -172,7 +206,14 @@ export interface ContractPageView {
   moreNotes: boolean;
   /** A confirmation carried by the address after a change made on another page (`?cree=1`). */
   flash: string | null;
+  /** Its avenants, oldest first (issue 36). */
+  amendments: AmendmentDetails[];
+  /** Staff only: its latest audit events, newest first. */
+  history: Awaited<ReturnType<typeof contractHistory>>;
 }
+
+/** How many events of its history the contract page shows to staff. */
+export const HISTORY_SHOWN = 20;
 
 const FLASHES: Record<string, string> = {
   cree: 'Brouillon créé.',
@@ -184,10 +225,15 @@ export const NOTES_SHOWN = 50;
 
 export async function loadContractPage(db: Database, orgId: string, isStaff: boolean, id: string, rawQuery: unknown): Promise<ContractPageView> {
   const contract = await readContract(db, orgId, id);
-  const [org, notes] = await Promise.all([findOrganization(db, orgId), listNotes(db, orgId, contract.id, { limit: String(NOTES_SHOWN) }, isStaff)]);
+  const [org, notes, amendments, history] = await Promise.all([
+    findOrganization(db, orgId),
+    listNotes(db, orgId, contract.id, { limit: String(NOTES_SHOWN) }, isStaff),
+    listAmendments(db, contract.id),
+    isStaff ? contractHistory(db, contract.id, HISTORY_SHOWN) : Promise.resolve([]),
+  ]);
   const query = (rawQuery ?? {}) as Record<string, unknown>;
   const flash = Object.keys(FLASHES).find((key) => query[key] === '1');
-  return { org, isStaff, contract, notes: notes.items as Note[], moreNotes: notes.next_cursor !== null, flash: flash ? FLASHES[flash]! : null };
+  return { org, isStaff, contract, notes: notes.items as Note[], moreNotes: notes.next_cursor !== null, flash: flash ? FLASHES[flash]! : null, amendments, history };
 }
 
 function detailsList(c: ContractView): SafeHtml {
@@ -204,7 +250,36 @@ function detailsList(c: ContractView): SafeHtml {
   </dl>`;
 }
 
-function datesTable(c: ContractView): SafeHtml {
+/**
+ * Staff (issue 36): the salaries by date edited in place, sent whole to
+ * `PATCH /api/staff/contrats/{id}/salaires-par-date`; the new total is shown as it is typed,
+ * then as the API recomputed it.
+ */
+function editableDatesTable(c: ContractView): SafeHtml {
+  return html`<form id="salaries-form" class="form" novalidate>
+    <p class="hint" id="salaries-hint">Modifiez une quantité ou un montant (en euros, avec une virgule : 180,50), puis enregistrez : le total est recalculé.</p>
+    <div class="table-wrap"><table class="table stack dates">
+    <caption class="visually-hidden">Salaires par date, modifiables</caption>
+    <thead><tr><th scope="col">Date</th><th scope="col">Nature</th><th scope="col" class="amount">Quantité</th><th scope="col" class="amount">Montant brut (€)</th></tr></thead>
+    <tbody id="salary-lines">${c.dates.map(
+      (d, i) => html`<tr class="salary-line" data-date="${d.date}" data-nature="${d.nature}">
+      <td data-label="Date" class="date">${formatDateFr(d.date)}</td>
+      <td data-label="Nature">${dateNatureLabel(d.nature)}</td>
+      <td data-label="Quantité" class="amount"><label class="visually-hidden" for="salary-quantity-${i + 1}">Quantité du ${formatDateFr(d.date)}</label>
+        <input id="salary-quantity-${i + 1}" name="quantity" type="text" inputmode="decimal" size="5" value="${decimalFr(d.quantity)}" aria-describedby="salaries-error"></td>
+      <td data-label="Montant" class="amount"><label class="visually-hidden" for="salary-amount-${i + 1}">Montant brut du ${formatDateFr(d.date)}, en euros</label>
+        <input id="salary-amount-${i + 1}" name="amount" type="text" inputmode="decimal" size="10" value="${amountInput(d.amount)}" aria-describedby="salaries-error"></td>
+    </tr>`,
+    )}</tbody>
+    <tfoot><tr><th scope="row" colspan="3">Total (${c.dates.length === 1 ? '1 date' : `${c.dates.length} dates`})</th><td data-label="Total" class="amount"><strong id="salaries-total">${euros(c.gross_total)}</strong></td></tr></tfoot>
+    </table></div>
+    <p id="salaries-error" class="field-error" hidden></p>
+    <div class="actions"><button type="submit" class="button" id="save-salaries">Enregistrer les salaires</button></div>
+  </form>`;
+}
+
+function datesTable(c: ContractView, editable = false): SafeHtml {
+  if (editable && c.dates.length > 0) return editableDatesTable(c);
   if (c.dates.length === 0) {
     return html`<p class="muted">${c.kind === 'CDDU' ? 'Aucune date pour le moment.' : 'Aucune date : le salaire est mensuel.'}</p>`;
   }
@@ -256,13 +331,15 @@ function actionsSection(c: ContractView): SafeHtml {
 </section>`;
 }
 
-function notesSection(notes: Note[], more: boolean, timeZone: string): SafeHtml {
+function notesSection(notes: Note[], more: boolean, timeZone: string, isStaff: boolean): SafeHtml {
   return html`<section class="card" id="notes" aria-labelledby="notes-title">
   <h2 id="notes-title" tabindex="-1">Notes</h2>
   <form id="note-form" class="form" novalidate>
     <div class="field">
       <label for="note-text">Nouvelle note</label>
-      <p class="hint" id="note-hint">Visible par votre organisation et par l'équipe paie, qui est prévenue par e-mail. 5 000 caractères au plus.</p>
+      <p class="hint" id="note-hint">${isStaff
+        ? "Visible par l'organisation, signée «\u00a0Équipe paie\u00a0». Les personnes de l'organisation qui ont écrit une note sur ce contrat sont prévenues par e-mail. 5 000 caractères au plus."
+        : "Visible par votre organisation et par l'équipe paie, qui est prévenue par e-mail. 5 000 caractères au plus."}</p>
       <textarea id="note-text" name="text" rows="3" maxlength="5000" required aria-describedby="note-text-error"></textarea>
       <p id="note-text-error" class="field-error" hidden></p>
     </div>
@@ -281,6 +358,119 @@ function notesSection(notes: Note[], more: boolean, timeZone: string): SafeHtml 
 </section>`;
 }
 
+/** Staff (issue 36): the signed PDF, dropped or chosen, with its progress; its deletion after a confirmation. */
+function signedPdfSection(c: ContractView): SafeHtml {
+  if (c.status === 'annule') return html``;
+  return html`<section class="card" id="signed-pdf" data-refresh aria-labelledby="signed-pdf-title">
+  <h2 id="signed-pdf-title" tabindex="-1">Contrat signé</h2>
+  <p id="signed-pdf-state">${c.has_signed_pdf
+    ? html`Un PDF signé est déposé${c.signed_at ? html` (le ${formatDateFr(new Date(c.signed_at).toISOString().slice(0, 10))})` : ''}. En déposer un autre le remplace.`
+    : 'Aucun PDF signé. Le déposer fait passer le contrat au statut « Signé ».'}</p>
+  <div class="dropzone" id="signed-drop">
+    <p class="dropzone-text" aria-hidden="true">Glissez le PDF signé ici, ou</p>
+    <input id="signed-file" class="visually-hidden file-input" type="file" accept="application/pdf,.pdf" aria-describedby="signed-file-hint signed-file-error">
+    <label for="signed-file" class="button button-secondary file-button">Choisir le PDF signé</label>
+  </div>
+  <p class="hint" id="signed-file-hint">Un fichier PDF, 10 Mo au plus.</p>
+  <p id="signed-file-error" class="field-error" hidden></p>
+  <div class="upload-progress" id="signed-progress" hidden>
+    <label for="signed-progress-bar">Envoi du PDF</label>
+    <progress id="signed-progress-bar" max="100" value="0"></progress>
+    <span id="signed-progress-text" aria-live="polite">0 %</span>
+  </div>
+  ${c.has_signed_pdf ? html`<div class="actions"><button type="button" class="button button-danger" id="delete-signed-pdf">Supprimer le PDF signé</button></div>` : ''}
+</section>`;
+}
+
+const deleteSignedDialog = confirmDialog({
+  id: 'confirm-delete-signed',
+  title: 'Supprimer le PDF signé ?',
+  text: 'Le fichier sera supprimé et le contrat repassera au statut « À signer ».',
+  keepLabel: 'Garder le PDF',
+  confirmLabel: 'Supprimer le PDF',
+});
+
+/** An avenant's line of dates (the draft form's markup, its own ids). */
+function amendmentLine(n: string): SafeHtml {
+  return html`<tr class="avenant-line">
+    <td data-label="Date"><label class="visually-hidden" for="avenant-date-${n}">Date ${n} de l'avenant</label>
+      <input id="avenant-date-${n}" type="text" inputmode="numeric" placeholder="JJ/MM/AAAA" maxlength="10" autocomplete="off" name="date" required></td>
+    <td data-label="Nature"><label class="visually-hidden" for="avenant-nature-${n}">Nature de la date ${n}</label>
+      <select id="avenant-nature-${n}" name="nature">${options(DATE_NATURES, DATE_NATURE_LABELS, 'representation')}</select></td>
+    <td data-label="Quantité"><label class="visually-hidden" for="avenant-quantity-${n}">Quantité de la date ${n}</label>
+      <input id="avenant-quantity-${n}" type="text" inputmode="decimal" name="quantity" value="1" required size="5"></td>
+    <td data-label="Montant brut (€)"><label class="visually-hidden" for="avenant-amount-${n}">Montant brut de la date ${n}, en euros</label>
+      <input id="avenant-amount-${n}" type="text" inputmode="decimal" name="amount" required size="10"></td>
+  </tr>`;
+}
+
+/** Issue 36: the avenants made, and the form of a new one (`POST /api/contrats/{id}/avenants`). */
+function amendmentsSection(c: ContractView, amendments: AmendmentDetails[]): SafeHtml {
+  if (c.status === 'annule' && amendments.length === 0) return html``;
+  return html`<section class="card" id="avenants" data-refresh aria-labelledby="avenants-title">
+  <h2 id="avenants-title" tabindex="-1">Avenants</h2>
+  ${amendments.length
+    ? html`<ol class="plain" id="avenant-list">${amendments.map((a) => html`<li>${amendmentText(a)}</li>`)}</ol>`
+    : html`<p class="muted" id="no-avenant">Aucun avenant.</p>`}
+  ${c.status === 'annule'
+    ? ''
+    : html`<form id="avenant-form" class="form" novalidate>
+    <p class="hint" id="avenant-hint">Un avenant prolonge la période du contrat (début plus tôt ou fin plus tard) et ajoute ses dates. Régénérez ensuite le PDF : il mentionne l'avenant.</p>
+    <div class="form-row">
+      <div class="field">
+        <label for="avenant-start_date">Nouvelle date de début</label>
+        <input id="avenant-start_date" name="start_date" type="text" inputmode="numeric" placeholder="JJ/MM/AAAA" maxlength="10" autocomplete="off" value="${formatDateFr(c.start_date)}" aria-describedby="avenant-start_date-error">
+        <p id="avenant-start_date-error" class="field-error" hidden></p>
+      </div>
+      ${c.end_date === null
+        ? ''
+        : html`<div class="field">
+        <label for="avenant-end_date">Nouvelle date de fin</label>
+        <input id="avenant-end_date" name="end_date" type="text" inputmode="numeric" placeholder="JJ/MM/AAAA" maxlength="10" autocomplete="off" value="${formatDateFr(c.end_date)}" aria-describedby="avenant-end_date-error">
+        <p id="avenant-end_date-error" class="field-error" hidden></p>
+      </div>`}
+    </div>
+    <h3 class="subheading" id="avenant-dates-title">Dates ajoutées</h3>
+    <div class="table-wrap"><table class="table stack date-lines" aria-labelledby="avenant-dates-title">
+      <thead><tr><th scope="col">Date</th><th scope="col">Nature</th><th scope="col">Quantité</th><th scope="col">Montant brut (€)</th></tr></thead>
+      <tbody id="avenant-lines">${amendmentLine('1')}</tbody>
+    </table></div>
+    <template id="avenant-line-template">${amendmentLine('__N__')}</template>
+    <p id="avenant-error" class="field-error" hidden></p>
+    <div class="actions">
+      <button type="button" class="button button-secondary" id="avenant-add-line">Ajouter une date</button>
+      <button type="submit" class="button" id="save-avenant">Enregistrer l'avenant</button>
+    </div>
+  </form>`}
+</section>`;
+}
+
+/** The words of a contract's audit events in its history. */
+const HISTORY_LABELS: Record<string, string> = {
+  'contract.created': 'Création',
+  'contract.updated': 'Brouillon modifié',
+  'contract.submitted': 'Soumis pour signature',
+  'contract.cancelled': 'Annulé',
+  'contract.dates_replaced': 'Salaires par date modifiés',
+  'contract.amended': 'Avenant',
+  'contract.note_added': 'Note ajoutée',
+  'contract.pdf_generated': 'PDF généré',
+  'contract.signed_pdf_attached': 'PDF signé déposé',
+  'contract.signed_pdf_deleted': 'PDF signé supprimé',
+};
+
+/** Staff: the contract's latest audit events (they name staff addresses: never shown to clients). */
+function historySection(history: ContractPageView['history'], timeZone: string): SafeHtml {
+  return html`<section class="card" id="contract-history" data-refresh aria-labelledby="contract-history-title">
+  <h2 id="contract-history-title">Historique</h2>
+  ${history.length
+    ? html`<ol class="notes" aria-label="Historique, du plus récent au plus ancien">${history.map(
+        (e) => html`<li class="note"><p class="note-meta"><strong>${HISTORY_LABELS[e.action] ?? e.action}</strong> · <span class="email">${e.actor_email ?? dash}</span> · <time datetime="${new Date(e.created_at).toISOString()}">${formatPageDate(e.created_at, timeZone)}</time></p></li>`,
+      )}</ol>${history.length >= HISTORY_SHOWN ? html`<p class="muted">Seuls les ${HISTORY_SHOWN} événements les plus récents sont affichés.</p>` : ''}`
+    : html`<p class="muted">Aucun événement.</p>`}
+</section>`;
+}
+
 const cancelDialog = confirmDialog({
   id: 'confirm-cancel',
   title: 'Annuler ce contrat ?',
@@ -292,7 +482,9 @@ const cancelDialog = confirmDialog({
 export function renderContractPage(view: ContractPageView, timeZone: string): SafeHtml {
   const c = view.contract;
   return html`<div class="page" id="contrat" data-contract-id="${c.id}" data-contract-number="${c.contract_number}">
-  <p class="breadcrumb"><a href="/contrats">← Tous les contrats</a></p>
+  <p class="breadcrumb">${view.isStaff
+    ? html`<a href="/staff/contrats">← Tous les contrats</a> · <a href="/contrats">Contrats de ${view.org?.name ?? "l'organisation"}</a>`
+    : html`<a href="/contrats">← Tous les contrats</a>`}</p>
   <div class="page-head" id="contract-head" data-refresh>
     <h1>Contrat <span class="nowrap">${c.contract_number}</span></h1>
     ${contractBadge(c.status)}
@@ -307,17 +499,21 @@ export function renderContractPage(view: ContractPageView, timeZone: string): Sa
       </section>
       <section class="card" id="dates" data-refresh aria-labelledby="dates-title">
         <h2 id="dates-title">Salaires par date</h2>
-        ${datesTable(c)}
+        ${datesTable(c, view.isStaff && c.status !== 'annule')}
       </section>
+      ${amendmentsSection(c, view.amendments)}
     </div>
     <div>
       ${actionsSection(c)}
+      ${view.isStaff ? signedPdfSection(c) : ''}
       ${pdfSection(c)}
-      ${notesSection(view.notes, view.moreNotes, timeZone)}
+      ${notesSection(view.notes, view.moreNotes, timeZone, view.isStaff)}
+      ${view.isStaff ? historySection(view.history, timeZone) : ''}
     </div>
   </div>
 </div>
-${c.status !== 'signe' && c.status !== 'annule' ? cancelDialog : ''}`;
+${c.status !== 'signe' && c.status !== 'annule' ? cancelDialog : ''}
+${view.isStaff ? deleteSignedDialog : ''}`;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import { orgScope } from '../org/scope.ts';
 import type { SafeHtml } from '../format/html.ts';
 import { renderPage } from './layout.ts';
 import { membershipOfScope, navFor, renderNav } from './nav.ts';
-import { loadContractPage, loadForm, loadGrid, renderContractPage, renderForm, renderGrid } from './contrats.ts';
+import { loadContractPage, loadForm, loadGrid, loadStaffGrid, renderContractPage, renderForm, renderGrid } from './contrats.ts';
 import { facturesStatus, loadFactures, renderFactures } from './factures.ts';
 import { loadPaie, renderPaie } from './paie.ts';
 import { loadStaffInvoices, renderStaffInvoices } from './staff-facturation.ts';
@@ -104,6 +104,12 @@ export default async function modulePagesRoutes(fastify: FastifyInstance, option
   fastify.get('/staff/paie', { config: { gate: 'staff' }, schema: hidden }, async (request, reply) => {
     const view = await loadStaffPaie(db, request.query);
     return page(request, reply, { title: 'Calcul de la paie', script: 'staff-paie.js', main: renderStaffPaie(view) }, view.error ? 400 : 200);
+  });
+
+  // Every organization's contracts (issue 36); a row opens `/staff/contrats/{id}` below.
+  fastify.get('/staff/contrats', { config: { gate: 'staff' }, schema: hidden }, async (request, reply) => {
+    const view = await loadStaffGrid(db, request.query);
+    return page(request, reply, { title: 'Tous les contrats', main: renderGrid(view) }, view.error ? 400 : 200);
   });
 
   // The link of the contract-note e-mail (MODULES 4): the contract's organization becomes the

@@ -24,6 +24,7 @@ export const NAV: readonly NavEntry[] = [
   { href: '/paie', label: 'Paie', gate: 'read' },
   { href: '/factures', label: 'Factures', gate: 'money' },
   { href: '/staff/organisations', label: 'Organisations', gate: 'staff' },
+  { href: '/staff/contrats', label: 'Tous les contrats', gate: 'staff' },
   { href: '/staff/paie', label: 'Calcul de la paie', gate: 'staff' },
   { href: '/staff/virements', label: 'Virements', gate: 'staff' },
   { href: '/staff/cotisations', label: 'Cotisations', gate: 'staff' },

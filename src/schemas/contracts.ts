@@ -29,6 +29,13 @@ export const ContractBody = Type.Object({
   dates: Type.Optional(DatesInput),
 });
 
+/** An avenant (issue 36): the new start and/or end, and the dates it adds. */
+export const AmendmentBody = Type.Object({
+  start_date: Type.Optional(Type.Union([Type.String({ description: 'YYYY-MM-DD: the new start, at or before the current one' }), Type.Null()])),
+  end_date: Type.Optional(Type.Union([Type.String({ description: 'YYYY-MM-DD: the new end, at or after the current one (none for a CDI)' }), Type.Null()])),
+  dates: Type.Optional(DatesInput),
+});
+
 export const DatesBody = Type.Object({ dates: Type.Optional(DatesInput) });
 
 export const DateLine = Type.Object({

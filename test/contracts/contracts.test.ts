@@ -346,7 +346,7 @@ describe('staff routes', () => {
 });
 
 describe('notes', () => {
-  it("should keep a client's note and e-mail the payroll mailbox; staff notes send nothing", async (t) => {
+  it("should keep a client's note and e-mail the payroll mailbox; a staff note e-mails the note's writers", async (t) => {
     const { db, agent, staff, call, helene, orgId } = await setup(t);
     const { id, contract_number } = (await call(agent, 'POST', '/api/contrats', cddu(helene))).json();
     const res = await call(agent, 'POST', `/api/contrats/${id}/notes`, { text: '  Merci de vérifier\nles <dates> de mars  ' });
@@ -365,7 +365,12 @@ describe('notes', () => {
     assert.ok(!mail!.html_body.includes('<dates>'));
 
     await call(staff, 'POST', `/api/contrats/${id}/notes`, { text: 'Vu.' }, { 'x-active-org-id': orgId });
-    assert.equal((await outbox(db)).length, 1, 'a staff note e-mails nobody');
+    // Issue 36: the organization's people who wrote on the contract hear of a staff note.
+    const [, told] = await outbox(db);
+    assert.equal((await outbox(db)).length, 2);
+    assert.equal(told!.kind, 'contract_staff_note');
+    assert.equal(told!.recipient, 'agent@soleil.example');
+    assert.equal(mail!.reply_to, 'agent@soleil.example');
     const list = (await call(agent, 'GET', `/api/contrats/${id}/notes?limit=1`)).json();
     assert.deepEqual(list.items.map((n: { text: string }) => n.text), ['Vu.']);
     const next = (await call(agent, 'GET', `/api/contrats/${id}/notes?limit=1&cursor=${list.next_cursor}`)).json();

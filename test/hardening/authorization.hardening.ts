@@ -121,6 +121,12 @@ const MODULE_RULES: RouteRule[] = [
   { name: 'POST /api/contrats/:contract/submit', readsBody: false, expect: moduleGate(CONTRACT_SET, targetsOnly(200)) },
   { name: 'POST /api/contrats/:contract/cancel', readsBody: false, expect: moduleGate(CONTRACT_SET, targetsOnly(200)) },
   { name: 'POST /api/contrats/:contract/notes', readsBody: false, payload: () => ({ text: 'Une note' }), expect: moduleGate(CONTRACT_SET, targetsOnly(201)) },
+  {
+    name: 'POST /api/contrats/:contract/avenants',
+    readsBody: false,
+    payload: () => ({ end_date: '2027-02-14', dates: [{ date: '2027-02-09', nature: 'service', quantity: 1, amount: '100' }] }),
+    expect: moduleGate(CONTRACT_SET, targetsOnly(200)),
+  },
   { name: 'GET /api/contrats/:contract/notes', readsBody: false, expect: moduleGate(CONTRACT_SET, targetsOnly(200)) },
   { name: 'GET /api/contrats/:signed/pdf-url', readsBody: false, expect: moduleGate(CONTRACT_SET, targetsOnly(200)) },
   { name: 'POST /api/generate-contract-pdf', readsBody: false, payload: (f) => ({ contract_id: f.contract }), expect: moduleGate(CONTRACT_SET, targetsOnly(200)) },

@@ -200,6 +200,7 @@ describe('staff pages: who may open them', () => {
     const staffOnly = NAV.filter((e) => e.gate === 'staff').map((e) => [e.href, e.label]);
     assert.deepEqual(staffOnly, [
       ['/staff/organisations', 'Organisations'],
+      ['/staff/contrats', 'Tous les contrats'],
       ['/staff/paie', 'Calcul de la paie'],
       ['/staff/virements', 'Virements'],
       ['/staff/cotisations', 'Cotisations'],
