@@ -192,7 +192,8 @@ describe('every field, parameter and cursor of every route (issue 32)', () => {
     }
 
     // The pages' lists: a NUL in each cursor, a NUL in a search.
-    const pages = ['/contrats?q=', '/contrats?cursor=', '/factures?cursor_factures=', '/factures?cursor_appels=', '/factures?cursor_virements=', '/staff/facturation?cursor='];
+    const pages = ['/contrats?q=', '/contrats?cursor=', '/factures?cursor_factures=', '/factures?cursor_appels=', '/factures?cursor_virements=', '/staff/facturation?cursor=',
+      '/staff/contrats?q=', '/staff/contrats?cursor=', '/staff/organisations?q=', '/staff/organisations?cursor=', '/staff/cotisations?cursor='];
     for (const page of pages) {
       for (const keys of [[NUL], ['2027-01-01', NUL]]) {
         const value = page.endsWith('q=') ? encodeURIComponent(NUL) : Buffer.from(JSON.stringify(keys)).toString('base64url');
