@@ -119,7 +119,7 @@ describe('staff organization pages in chromium', { skip: skipReason }, () => {
 
     // Zoé's editor open, on a desktop and on a phone.
     await page.locator(`#edit-${zoe} summary`).click();
-    assert.equal(await page.locator(`#emp-${zoe}-pas_rate`).inputValue(), '7,50');
+    assert.equal(await page.locator(`#emp-${zoe}-pas_rate`).inputValue(), '7,5');
     assert.equal(await horizontalOverflow(page), 0);
     await screenshot(page, 'staff-organisation-1280');
     await page.setViewportSize({ width: 390, height: 844 });

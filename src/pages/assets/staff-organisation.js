@@ -8,6 +8,11 @@
 import { announce, api, ApiError } from './api.js';
 import './session.js';
 
+/** `"2.30"` → `2,3`: a decimal as the server writes it (`formatDecimalFr`), trailing zeros dropped. */
+function frenchDecimal(value) {
+  return value.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '').replace('.', ',');
+}
+
 /** `2,30` → `2.30`: the API reads a point; it has the last word on the value. */
 function decimal(value) {
   return value.replace(/[\s\u00a0\u202f]/g, '').replace(',', '.');
@@ -88,7 +93,7 @@ orgForm?.addEventListener('submit', async (event) => {
     set('city', org.city ?? '');
     set('country', org.country);
     set('effectif', String(org.effectif));
-    set('taux_at', org.taux_at === null ? '' : org.taux_at.replace('.', ','));
+    set('taux_at', org.taux_at === null ? '' : frenchDecimal(org.taux_at));
     announce(orgStatus, 'Fiche enregistrée.', 'success');
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -108,7 +113,7 @@ const CATEGORY_LABELS = { artiste: 'Artiste', technicien: 'Technicien', permanen
 
 /** `"7.50"` → `7,5 %`, as the server writes a rate. */
 function rateText(rate) {
-  return `${rate.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '').replace('.', ',')}\u00a0%`;
+  return `${frenchDecimal(rate)}\u00a0%`;
 }
 
 document.addEventListener('submit', async (event) => {
