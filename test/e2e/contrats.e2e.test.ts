@@ -229,7 +229,7 @@ describe('contract pages in chromium', { skip: skipReason }, () => {
     assert.deepEqual(await texts(page, '.main-nav a'), ['Paie', 'Factures', 'Accès']);
     const response = await page.goto(`${app.url}/contrats`);
     assert.equal(response?.status(), 403);
-    assert.equal(await page.locator('body').textContent(), 'Forbidden');
+    assert.equal(await page.locator('h1').textContent(), "Vous n'avez pas accès à cette page", 'the French refusal page (refusals.e2e.test.ts)');
     assert.deepEqual(errors.filter((e) => !e.includes('403')), []);
   });
 });

@@ -128,7 +128,7 @@ describe('payslip and invoice pages in chromium', { skip: skipReason }, () => {
     assert.equal(await page.locator('.main-nav a', { hasText: 'Factures' }).count(), 0);
     const response = await page.goto(`${app.url}/factures`);
     assert.equal(response?.status(), 403);
-    assert.equal(await page.locator('body').textContent(), 'Forbidden');
+    assert.equal(await page.locator('h1').textContent(), "Vous n'avez pas accès à cette page", 'the French refusal page (refusals.e2e.test.ts)');
     assert.deepEqual(errors.filter((e) => !e.includes('403')), []);
   });
 
