@@ -114,7 +114,7 @@ export function renderNoActiveOrg(view: RefusalView): string {
   <h1 id="refusal-title">Choisissez une organisation</h1>
   <p id="choose-org-text">La page « ${name} » montre les données d'une organisation. Choisissez laquelle : la page s'affiche ensuite pour elle.</p>
   ${statusRegion()}
-  ${orgSearchBox('Organisation')}
+  ${orgSearchBox(html`Organisation`)}
   <p><a href="/staff/organisations">Voir la liste des organisations</a></p>
 </section>`,
     'choose-org.js',

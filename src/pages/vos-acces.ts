@@ -197,12 +197,12 @@ function orgSwitcher(me: VosAccesView['me'], org: VosAccesView['org']): SafeHtml
     ? html`<p><strong id="current-org-name">${org.name}</strong>${org.structure_api ? html` <span class="muted">(clé employeur ${org.structure_api})</span>` : ''}</p>
     <button type="button" class="button button-small button-secondary" id="org-clear">Revenir à la vue globale<span class="visually-hidden"> (toutes les organisations)</span></button>`
     : html`<p><strong id="current-org-name">Vue globale : toutes les organisations</strong></p>`}</div>
-  ${orgSearchBox("Changer d'organisation")}
+  ${orgSearchBox(html`Changer d'organisation`)}
 </section>`;
 }
 
 /** The switcher's search box (`assets/org-switcher.js` wires it): here, and on a module page opened before choosing (`refusals.ts`). */
-export function orgSearchBox(label: string): SafeHtml {
+export function orgSearchBox(label: SafeHtml): SafeHtml {
   return html`<div class="combobox">
     <label for="org-search">${label}</label>
     <p id="org-search-hint" class="hint">Tapez une partie du nom ou de la clé employeur (sans souci des accents), puis choisissez avec les flèches et Entrée.</p>
