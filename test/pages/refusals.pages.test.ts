@@ -162,3 +162,36 @@ describe('wording', () => {
     assert.match(res.json().message, / est obligatoire\.$/);
   });
 });
+
+describe('wording on the pages', () => {
+  it('should offer no "Générer le PDF" on a signed contract, and say "Total" once on a phone', async (t) => {
+    const { app, db, agent } = await setup(t);
+    const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
+      app.inject({ method, url, headers: { cookie: agent.cookie }, ...(payload ? { payload } : {}) });
+    const employee = (await call('POST', '/api/salaries', { first_name: 'Élodie', last_name: 'Martin' })).json().id as string;
+    const contract = (
+      await call('POST', '/api/contrats', {
+        employee_id: employee, kind: 'CDDU', job_title: 'Comédienne', show_title: 'Ondine', idcc: '3090',
+        start_date: '2027-03-01', end_date: '2027-03-31',
+        dates: [
+          { date: '2027-03-02', nature: 'repetition', quantity: 1, amount: '180' },
+          { date: '2027-03-02', nature: 'representation', quantity: 1, amount: '300' },
+        ],
+      })
+    ).json();
+    const draft = await call('GET', `/contrats/${contract.id}`);
+    assert.ok(draft.body.includes('id="generate-pdf"'));
+    assert.ok(draft.body.includes('<th scope="row" colspan="3">Total (1 date, 2 lignes)</th><td class="amount">'), 'no second "Total" label on a phone');
+    await db.updateTable('contracts').set({ status: 'signe' }).where('id', '=', contract.id).execute();
+    const signed = await call('GET', `/contrats/${contract.id}`);
+    assert.equal(signed.statusCode, 200);
+    assert.ok(!signed.body.includes('id="generate-pdf"'), 'a signed contract is not generated again');
+  });
+
+  it('should elide "de" before a vowel in what the pages write', async (t) => {
+    const { get, admin } = await setup(t);
+    const page = await get(admin, '/vos-acces', BROWSER);
+    assert.ok(page.body.includes('<h2 id="members-title" class="wrap" tabindex="-1">Membres d&#39;Atelier des Planches</h2>'));
+    assert.ok(page.body.includes('>Rôle d&#39;agent@planches.example</label>'));
+  });
+});
