@@ -2,6 +2,7 @@
 import type { RenderedMail } from '../mail/outbox.ts';
 import { greetingOf, inviterText, oneLine, renderMail, type Fact, type Inviter } from '../mail/templates.ts';
 import { roleLabel } from '../org/role.labels.ts';
+import { ofFr } from '../format/french.ts';
 
 export interface ActivationMailInput {
   firstName: string | null;
@@ -31,7 +32,7 @@ export function activationEmail(input: ActivationMailInput): RenderedMail {
       {
         type: 'paragraph',
         text: orgName
-          ? `Vous êtes invité(e) à rejoindre l'espace paie de ${orgName}. Activez votre compte pour y accéder.`
+          ? `Vous êtes invité(e) à rejoindre l'espace paie ${ofFr(orgName)}. Activez votre compte pour y accéder.`
           : "Vous êtes invité(e) à rejoindre l'espace paie. Activez votre compte pour y accéder.",
       },
       { type: 'facts', facts },

@@ -1,6 +1,7 @@
 /** The contracts module's e-mail (SPEC 6, MODULES 4): a client's note, to the payroll mailbox. */
 import type { RenderedMail } from '../mail/outbox.ts';
 import { oneLine, renderMail } from '../mail/templates.ts';
+import { ofFr } from '../format/french.ts';
 
 export interface ContractNoteMailInput {
   orgName: string;
@@ -26,7 +27,7 @@ export function contractNoteEmail(input: ContractNoteMailInput): RenderedMail {
     preheader: `${orgName} a ajouté une note au contrat ${number}.`,
     greeting: 'Bonjour,',
     blocks: [
-      { type: 'paragraph', text: `Une note a été ajoutée au contrat ${number} par un utilisateur de ${orgName}.` },
+      { type: 'paragraph', text: `Une note a été ajoutée au contrat ${number} par un utilisateur ${ofFr(orgName)}.` },
       {
         type: 'facts',
         facts: [

@@ -1,6 +1,7 @@
 /** The contribution calls' e-mail (issue 36): a call is there to pay, told like an invoice (MODULES 7). */
 import type { RenderedMail } from '../mail/outbox.ts';
 import { oneLine, renderMail } from '../mail/templates.ts';
+import { ofFr } from '../format/french.ts';
 
 export interface ContributionMailInput {
   orgName: string;
@@ -21,12 +22,12 @@ export function contributionCallEmail(input: ContributionMailInput): RenderedMai
   const orgName = oneLine(input.orgName);
   const period = oneLine(input.period);
   return renderMail({
-    subject: `Appel de cotisations de ${period} : ${input.total}`,
-    title: `Votre appel de cotisations de ${period}`,
+    subject: `Appel de cotisations ${ofFr(period)} : ${input.total}`,
+    title: `Votre appel de cotisations ${ofFr(period)}`,
     preheader: `${input.total} à régler avant le ${input.dueDate}.`,
     greeting: 'Bonjour,',
     blocks: [
-      { type: 'paragraph', text: `L'appel de cotisations de ${period} pour ${orgName} est disponible dans votre espace : ${input.total} à régler au plus tard le ${input.dueDate}.` },
+      { type: 'paragraph', text: `L'appel de cotisations ${ofFr(period)} pour ${orgName} est disponible dans votre espace : ${input.total} à régler au plus tard le ${input.dueDate}.` },
       {
         type: 'facts',
         facts: [

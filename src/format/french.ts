@@ -78,3 +78,35 @@ export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptio
 export function todayInFrance(now: Date = new Date()): string {
   return dateTimeFormat('en-CA', { timeZone: OPERATOR_TIME_ZONE }).format(now);
 }
+
+/** Words beginning with an aspirated h, before which "de" stays whole ("de Hollande"). */
+const ASPIRATED_H = new Set(['hall', 'halle', 'halles', 'hameau', 'hangar', 'hardi', 'haut', 'haute', 'hauts', 'hautes', 'havre', 'hollande', 'hongrie', 'huit', 'hurlevent']);
+
+/**
+ * "de" before a name, a month or an e-mail address, as French writes it: elided before a
+ * vowel or a mute h, contracted with a leading article. Every page, e-mail and PDF that writes
+ * "de <something typed>" goes through it.
+ *
+ * @example ofFr('Élodie') // "d'Élodie"
+ * @example ofFr('Marc') // "de Marc"
+ * @example ofFr('avril 2027') // "d'avril 2027"
+ * @example ofFr('Hélène') // "d'Hélène" (names: h is mute)
+ * @example ofFr('Yann') // "de Yann" (y before a vowel is a consonant); ofFr('Yves') // "d'Yves"
+ * @example ofFr('Le Chat Noir') // "du Chat Noir"; ofFr('Les Tréteaux') // "des Tréteaux"
+ */
+export function ofFr(word: string): string {
+  const text = word.trim();
+  const contracted = /^(le|les) (.+)$/iu.exec(text);
+  if (contracted) return `${contracted[1]!.toLowerCase() === 'le' ? 'du' : 'des'} ${contracted[2]}`;
+  const plain = text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  const first = plain[0] ?? '';
+  const elided =
+    'aeiouœæ'.includes(first) && first !== ''
+      ? true
+      : first === 'h'
+        ? !ASPIRATED_H.has(plain.split(/[^a-z]/)[0]!)
+        : first === 'y'
+          ? !'aeiouy'.includes(plain[1] ?? 'a')
+          : false;
+  return elided ? `d'${text}` : `de ${text}`;
+}

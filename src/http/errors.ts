@@ -47,9 +47,10 @@ export function errorBody(code: string, message?: string): { error: string; mess
 
 /**
  * MODULES 1: a required field absent or empty is 400 `missing_<field>`, a wrong one 400
- * `invalid_<field>`. `label` names the field in the French message ("La date de début").
+ * `invalid_<field>`. `label` names the field in the French message ("La date de début"), which
+ * says "obligatoire": one word for every field, whatever its gender (never "requis(e)").
  */
 export const fieldErrors = {
-  missing: (field: string, label: string) => new AppError(400, `missing_${field}`, `${label} est requis(e).`),
+  missing: (field: string, label: string) => new AppError(400, `missing_${field}`, `${label} est obligatoire.`),
   invalid: (field: string, label: string) => new AppError(400, `invalid_${field}`, `${label} n'est pas valide.`),
 };

@@ -11,7 +11,7 @@ import { amendmentText } from '../contracts/contract.pdf.ts';
 import { loadOrgChoices, orgSelect, type OrgChoice } from './staff-lists.ts';
 import { assertEditable, CONTRACT_KINDS, CONTRACT_STATUSES, DATE_NATURES } from '../contracts/contract.rules.ts';
 import { findOrganization } from '../org/org.repository.ts';
-import { formatDateFr, formatEuros } from '../format/french.ts';
+import { formatDateFr, formatEuros, ofFr } from '../format/french.ts';
 import type { Money } from '../money/money.ts';
 import { html, type SafeHtml } from '../format/html.ts';
 import { formatPageDate } from './labels.ts';
@@ -271,7 +271,7 @@ function editableDatesTable(c: ContractView): SafeHtml {
         <input id="salary-amount-${i + 1}" name="amount" type="text" inputmode="decimal" size="10" value="${amountInput(d.amount)}" aria-describedby="salaries-error"></td>
     </tr>`,
     )}</tbody>
-    <tfoot><tr><th scope="row" colspan="3">Total (${c.dates.length === 1 ? '1 date' : `${c.dates.length} dates`})</th><td data-label="Total" class="amount"><strong id="salaries-total">${euros(c.gross_total)}</strong></td></tr></tfoot>
+    <tfoot><tr><th scope="row" colspan="3">${totalLabel(c.dates)}</th><td class="amount"><strong id="salaries-total">${euros(c.gross_total)}</strong></td></tr></tfoot>
     </table></div>
     <p id="salaries-error" class="field-error" hidden></p>
     <div class="actions"><button type="submit" class="button" id="save-salaries">Enregistrer les salaires</button></div>
@@ -294,8 +294,18 @@ function datesTable(c: ContractView, editable = false): SafeHtml {
       <td data-label="Montant" class="amount">${formatEuros(d.amount)}</td>
     </tr>`,
     )}</tbody>
-    <tfoot><tr><th scope="row" colspan="3">Total (${c.dates.length === 1 ? '1 date' : `${c.dates.length} dates`})</th><td data-label="Total" class="amount"><strong>${euros(c.gross_total)}</strong></td></tr></tfoot>
+    <tfoot><tr><th scope="row" colspan="3">${totalLabel(c.dates)}</th><td class="amount"><strong>${euros(c.gross_total)}</strong></td></tr></tfoot>
   </table></div>`;
+}
+
+/**
+ * The caption of a contract's total: the days worked, not the lines (a day may have a rehearsal
+ * and a performance): "Total (3 dates)", or "Total (3 dates, 4 lignes)" when a day has several.
+ */
+export function totalLabel(lines: readonly { date: string }[]): string {
+  const days = new Set(lines.map((l) => l.date)).size;
+  const dates = days === 1 ? '1 date' : `${days} dates`;
+  return days === lines.length ? `Total (${dates})` : `Total (${dates}, ${lines.length} lignes)`;
 }
 
 function pdfSection(c: ContractView): SafeHtml {
@@ -308,7 +318,7 @@ function pdfSection(c: ContractView): SafeHtml {
   <h2 id="pdf-title">Document</h2>
   <p id="pdf-state">${state}</p>
   <div class="actions">
-    ${c.status === 'annule' ? '' : html`<button type="button" class="button" id="generate-pdf">Générer le PDF</button>`}
+    ${c.status === 'annule' || c.status === 'signe' || c.has_signed_pdf ? '' : html`<button type="button" class="button" id="generate-pdf">Générer le PDF</button>`}
     ${c.has_signed_pdf || c.has_generated_pdf
       ? html`<button type="button" class="button button-secondary" id="download-pdf">${c.has_signed_pdf ? 'Télécharger le contrat signé' : 'Télécharger le PDF'}</button>`
       : ''}
@@ -483,7 +493,7 @@ export function renderContractPage(view: ContractPageView, timeZone: string): Sa
   const c = view.contract;
   return html`<div class="page" id="contrat" data-contract-id="${c.id}" data-contract-number="${c.contract_number}">
   <p class="breadcrumb">${view.isStaff
-    ? html`<a href="/staff/contrats">← Tous les contrats</a> · <a href="/contrats">Contrats de ${view.org?.name ?? "l'organisation"}</a>`
+    ? html`<a href="/staff/contrats">← Tous les contrats</a> · <a href="/contrats">Contrats ${view.org ? ofFr(view.org.name) : "de l'organisation"}</a>`
     : html`<a href="/contrats">← Tous les contrats</a>`}</p>
   <div class="page-head" id="contract-head" data-refresh>
     <h1>Contrat <span class="nowrap">${c.contract_number}</span></h1>

@@ -99,7 +99,7 @@ function invoiceRow(i: Invoice): SafeHtml {
   return html`<tr data-invoice-id="${i.id}">
     <td data-label="Numéro" class="nowrap">${i.number}</td>
     <td data-label="Objet">${invoiceTypeLabel(i.invoice_type)}</td>
-    <td data-label="Période" class="wrap">${i.period_label || dash}</td>
+    <td data-label="Période" class="period">${i.period_label || dash}</td>
     <td data-label="Émise le" class="date">${formatDateFr(i.issue_date)}</td>
     <td data-label="Échéance" class="date">${formatDateFr(i.due_date)}</td>
     <td data-label="Total TTC" class="amount"><strong>${formatEuros(i.total_ttc as Money)}</strong></td>

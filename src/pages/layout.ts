@@ -2,7 +2,7 @@
 import { html, type SafeHtml } from '../format/html.ts';
 
 export interface PageShell {
-  /** The page's own title; the document title is "<title> · Paie". */
+  /** The page's own title; the document title is "<title> · Espace paie" (`APP_NAME`). */
   title: string;
   /** The page's module under `/assets/`, e.g. `login.js`. */
   script?: string;
@@ -13,7 +13,11 @@ export interface PageShell {
   main: SafeHtml;
 }
 
-export const APP_NAME = 'Paie · Gestion des accès';
+/**
+ * The service's name, in the banner of every page and after every page's title: the words of
+ * its e-mails ("l'espace paie de …"), not those of one page (the accesses are one part of it).
+ */
+export const APP_NAME = 'Espace paie';
 
 export function renderPage(shell: PageShell): string {
   const { user } = shell;
@@ -25,7 +29,7 @@ export function renderPage(shell: PageShell): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>${shell.title} · Paie</title>
+<title>${shell.title} · ${APP_NAME}</title>
 <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/style.css">
 ${script ? html`<script type="module" src="/assets/${script}"></script>` : ''}
@@ -34,7 +38,7 @@ ${script ? html`<script type="module" src="/assets/${script}"></script>` : ''}
 <a class="skip-link" href="#contenu">Aller au contenu</a>
 <header class="banner">
   <div class="banner-inner">
-    <a class="brand" href="/vos-acces">${APP_NAME}</a>
+    <a class="brand" href="/">${APP_NAME}</a>
     ${user
       ? html`<div class="session">
       <span class="session-user">Connecté : <strong>${user.firstName ? `${user.firstName} (${user.email})` : user.email}</strong></span>

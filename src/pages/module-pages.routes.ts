@@ -1,9 +1,10 @@
 /**
  * The module pages (MODULES 10). Each page route declares the gate of the API it shows
  * (`config: { gate }`), enforced by the same hook (`src/org/gate.plugin.ts`) before the
- * handler runs: a page a role may not open answers as its API does (403 plain `Forbidden`,
- * 400 `no_active_org`), and the navigation bar (`nav.ts`) offers only the pages `can()`
- * opens. Registered inside `pages.routes.ts`, whose error handler renders those refusals.
+ * handler runs: a page a role may not open answers with its API's status (403, 400
+ * `no_active_org`), and the navigation bar (`nav.ts`) offers only the pages `can()` opens.
+ * Registered inside `pages.routes.ts`, whose error handler renders those refusals: a French
+ * page for a browser (`refusals.ts`), the API's plain `Forbidden` for any other client.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { orgScope } from '../org/scope.ts';

@@ -38,6 +38,18 @@ export function navFor(caller: Caller | null, membership: MembershipFact): NavEn
   return NAV.filter((entry) => can(caller, membership, entry.gate) === 'allowed');
 }
 
+/**
+ * The page a caller works in, first of these that their bar offers: where `/` and the sign-in
+ * lead, and the way back from a refused page. Staff start from the organizations (the module
+ * pages need one chosen); a member from their role's page (AGENT and ADMIN: the contracts;
+ * COMPTA: the invoices); a member without a role in the organization, from their accesses.
+ */
+export const HOME_PAGES = ['/staff/organisations', '/contrats', '/factures', '/paie', '/vos-acces'] as const;
+
+export function homeOf(entries: readonly NavEntry[]): string {
+  return HOME_PAGES.find((href) => entries.some((e) => e.href === href)) ?? '/vos-acces';
+}
+
 /** The membership as `can()` takes it, from a gated page's scope (the gate has already read it). */
 export function membershipOfScope(request: FastifyRequest): MembershipFact {
   const role = request.scope?.role ?? null;

@@ -14,7 +14,8 @@ import { activatePage, loginPage } from './sign-in.pages.ts';
 import { loadStaffTeam, renderStaffTeam } from './staff-equipe.ts';
 import { loadVosAcces, renderVosAcces } from './vos-acces.ts';
 import modulePagesRoutes from './module-pages.routes.ts';
-import { membershipOfRequest, navFor, renderNav } from './nav.ts';
+import { homeOf, membershipOfRequest, navFor, renderNav } from './nav.ts';
+import { loadRefusal, renderForbidden, renderNoActiveOrg } from './refusals.ts';
 
 const hidden = { schema: { hide: true } };
 
@@ -64,14 +65,23 @@ export default async function pagesRoutes(fastify: FastifyInstance): Promise<voi
   const { db, config } = fastify;
 
   // Only in this plugin's context: a page that fails shows a page, not JSON.
-  fastify.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+  fastify.setErrorHandler(async (error: FastifyError | AppError, request, reply) => {
     // A gated page (module-pages.routes.ts) refused: no session goes to the sign-in page; a
-    // refusal with a plain-text body (403 `Forbidden`) is answered as the API answers it; any
-    // other (400 `no_active_org`, 404 `not_found`, 409) with the API's status and French message.
+    // browser refused (403) or without an organization (400 `no_active_org`) gets a page of the
+    // site (`refusals.ts`) with the API's status; another client, the API's plain `Forbidden`;
+    // any other (404 `not_found`, 409) the API's status and French message.
     if (error instanceof AppError && error.status < 500) {
       if (error.status === 401) return reply.redirect('/login');
       const { refusedPage } = request.routeOptions.config;
       if (error.status === 403 && refusedPage) return reply.redirect(refusedPage);
+      // A browser asking for a page gets it in the layout, with its bar and a way on (issue 37).
+      if (request.caller && wantsHtmlPage(request) && (error.status === 403 || error.code === 'no_active_org')) {
+        const view = await loadRefusal(db, request).catch((failure: unknown) => {
+          request.log.error({ err: failure }, 'refusal page failed');
+          return null;
+        });
+        if (view) return sendHtml(reply, error.status === 403 ? renderForbidden(view) : renderNoActiveOrg(view), error.status);
+      }
       if (error.plainText !== undefined) return reply.code(error.status).type('text/plain; charset=utf-8').send(error.plainText);
       return sendHtml(reply, errorPage(error.userMessage ?? 'Cette page ne peut pas être affichée.'), error.status);
     }
@@ -85,15 +95,20 @@ export default async function pagesRoutes(fastify: FastifyInstance): Promise<voi
 
   await fastify.register(modulePagesRoutes, { sendHtml });
 
-  fastify.get('/', hidden, async (_request, reply) => reply.redirect('/vos-acces'));
+  // Where a signed-in person starts: the page their role works in (`homeOf`); the sign-in ends here.
+  fastify.get('/', hidden, async (request, reply) => {
+    const caller = request.caller;
+    if (!caller) return reply.redirect('/login');
+    return reply.redirect(homeOf(navFor(caller, await membershipOfRequest(db, request))));
+  });
 
   fastify.get('/login', hidden, async (request, reply) => {
-    if (request.caller) return reply.redirect('/vos-acces');
+    if (request.caller) return reply.redirect('/');
     return sendHtml(reply, loginPage());
   });
 
   // Public (SPEC 5): the token is in the fragment, which never reaches the server.
-  fastify.get('/activate', hidden, async (_request, reply) => sendHtml(reply, activatePage()));
+  fastify.get('/activate', hidden, async (request, reply) => sendHtml(reply, activatePage(request.caller?.email ?? null)));
 
   // The staff team (SPEC 2.3): staff only; anyone else is sent to their own accesses.
   fastify.get('/staff/equipe', { ...hidden, config: { gate: 'staff', refusedPage: '/vos-acces' } }, async (request, reply) => {

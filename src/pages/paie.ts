@@ -7,6 +7,7 @@
 import type { Database } from '../db/database.ts';
 import { findOrganization } from '../org/org.repository.ts';
 import { listPayslips, type PayslipView } from '../payslips/payslips.service.ts';
+import { ofFr } from '../format/french.ts';
 import { html, type SafeHtml } from '../format/html.ts';
 import { statusRegion } from './layout.ts';
 import { allEmployees, euros, listHref, listQueryOf, listSummary, orgLine, pagerNav, pageSizeAndSubmit, readList, selectOptions, type EmployeeOption, type ListQuery, type ListRead, type Org } from './page-parts.ts';
@@ -52,7 +53,7 @@ function filterForm(view: PaieView): SafeHtml {
 
 function pdfCell(p: PayslipView, who: string): SafeHtml {
   if (!p.has_pdf) return html`<span class="muted">PDF pas encore disponible</span>`;
-  const what = `bulletin de ${periodLabel(p.period)} de ${who}`;
+  const what = `bulletin ${ofFr(periodLabel(p.period))} ${ofFr(who)}`;
   return html`<button type="button" class="button button-small button-secondary" data-pdf-url="/api/payslips/${p.id}/pdf-url" data-pdf-done="Téléchargement du ${what}.">Télécharger le PDF<span class="visually-hidden"> du ${what}</span></button>`;
 }
 

@@ -30,19 +30,24 @@ export function loginPage(): string {
   });
 }
 
-export function activatePage(): string {
+/**
+ * `signedInAs`: the e-mail of the session this browser already holds, if any. The script needs
+ * it (a reload while signed in, another account's link) and reads it here rather than asking
+ * `GET /api/me`, whose 401 to a visitor would be logged as an error by every browser.
+ */
+export function activatePage(signedInAs: string | null = null): string {
   return renderPage({
     title: 'Activation',
     script: 'activate.js',
-    main: html`<section class="card narrow" aria-labelledby="activate-title">
+    main: html`<section class="card narrow" id="activate" data-signed-in-as="${signedInAs ?? ''}" aria-labelledby="activate-title">
   <h1 id="activate-title">Activation de votre accès</h1>
   <div id="status" class="status" role="status" aria-live="polite" aria-atomic="true">Vérification de votre lien…</div>
-  <p id="continue" hidden><a href="/vos-acces" id="continue-link">Continuer vers vos accès</a></p>
+  <p id="continue" hidden><a href="/" id="continue-link">Continuer</a></p>
   <div id="switch" class="notice" hidden>
     <h2>Ce lien est celui d'un autre compte</h2>
     <p id="switch-text"></p>
     <div class="dialog-actions">
-      <a class="button button-secondary" href="/vos-acces" id="switch-stay">Rester connecté</a>
+      <a class="button button-secondary" href="/" id="switch-stay">Rester connecté</a>
       <button type="button" class="button" id="switch-confirm">Continuer</button>
     </div>
   </div>

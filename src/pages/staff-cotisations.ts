@@ -7,7 +7,7 @@
  * `…/{id}/paye`.
  */
 import type { Database } from '../db/database.ts';
-import { formatDateFr, formatEuros, todayInFrance } from '../format/french.ts';
+import { formatDateFr, formatEuros, ofFr, todayInFrance } from '../format/french.ts';
 import { html, type SafeHtml } from '../format/html.ts';
 import { listStaffContributionCalls } from '../contributions/contributions.service.ts';
 import { KNOWN_ORGANISMS } from '../contributions/contribution.rules.ts';
@@ -122,9 +122,9 @@ function callActions(call: Call): SafeHtml {
 }
 
 function callRow(call: Call): SafeHtml {
-  return html`<tr data-call-id="${call.id}" data-org-id="${call.org_id}" data-org-name="${call.org_name}" data-period="${periodLabel(call.period)}" data-total="${formatEuros(call.total)}">
+  return html`<tr data-call-id="${call.id}" data-org-id="${call.org_id}" data-org-name="${call.org_name}" data-period="${periodLabel(call.period)}" data-of-org-name="${ofFr(call.org_name)}" data-of-period="${ofFr(periodLabel(call.period))}" data-total="${formatEuros(call.total)}">
     <td data-label="Organisation" class="wrap">${call.org_name}</td>
-    <td data-label="Période">${periodLabel(call.period)}</td>
+    <td data-label="Période" class="period">${periodLabel(call.period)}</td>
     <td data-label="Échéance" class="date">${formatDateFr(call.due_date)}</td>
     <td data-label="Organismes" class="wrap"><ul class="plain small call-organisms">${call.lines.map((l) => html`<li>${organismLabel(l.organism)} : <span class="nowrap">${formatEuros(l.amount)}</span></li>`)}</ul></td>
     <td data-label="Total" class="amount">${formatEuros(call.total)}</td>

@@ -64,7 +64,7 @@ function invoiceRow(invoice: Invoice): SafeHtml {
     <td data-label="Numéro" class="nowrap">${invoice.number}</td>
     <td data-label="Organisation" class="wrap">${invoice.org_name}</td>
     <td data-label="Type">${invoiceTypeLabel(invoice.invoice_type)}</td>
-    <td data-label="Période" class="wrap">${invoice.period_label || dash}</td>
+    <td data-label="Période" class="period">${invoice.period_label || dash}</td>
     <td data-label="Émise le" class="date">${formatDateFr(invoice.issue_date)}</td>
     <td data-label="Total TTC" class="amount">${formatEuros(invoice.total_ttc)}</td>
     <td data-label="Notifiée" class="notified">${notifiedLabel(invoice)}</td>

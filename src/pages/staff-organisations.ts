@@ -9,7 +9,7 @@
 import type { Database } from '../db/database.ts';
 import { listEmployees } from '../employees/employees.service.ts';
 import { EMPLOYEE_CATEGORIES } from '../employees/employee.rules.ts';
-import { formatDecimalFr, formatRateFr } from '../format/french.ts';
+import { formatDecimalFr, formatRateFr, ofFr } from '../format/french.ts';
 import { html, type SafeHtml } from '../format/html.ts';
 import { isUuid } from '../http/input.ts';
 import { parseLimit } from '../http/list.ts';
@@ -251,7 +251,7 @@ function employeesSection(view: StaffOrgView): SafeHtml {
     ${statusRegion('employees-status')}
     ${employees.length
       ? html`<div class="table-wrap"><table class="table stack" id="employee-table">
-      <caption class="visually-hidden">Salariés de ${org.name}, par nom</caption>
+      <caption class="visually-hidden">Salariés ${ofFr(org.name)}, par nom</caption>
       <thead><tr><th scope="col">Salarié</th><th scope="col">Catégorie</th><th scope="col">Cadre</th><th scope="col">Taux PAS</th><th scope="col">IBAN</th><th scope="col">Modifier</th></tr></thead>
       <tbody>${employees.map(
         (e) => html`<tr data-employee-id="${e.id}">

@@ -11,7 +11,7 @@
  */
 import type { Database } from '../db/database.ts';
 import { parsePeriod } from '../format/calendar.ts';
-import { formatDateFr, formatEuros } from '../format/french.ts';
+import { formatDateFr, formatEuros, ofFr } from '../format/french.ts';
 import { html, type SafeHtml } from '../format/html.ts';
 import { AppError } from '../http/errors.ts';
 import { isUuid } from '../http/input.ts';
@@ -145,7 +145,7 @@ function draftRow(p: Run['payslips'][number]): SafeHtml {
     <td data-label="Coût employeur" class="amount">${formatEuros(p.employer_cost)}</td>
     <td data-label="Statut">${draft ? html`<span class="badge badge-pending">Brouillon</span>` : labelBadge('payslip', p.status)}</td>
     <td data-label="Bulletin">${draft
-      ? html`<button type="button" class="button button-small button-secondary" data-bulletin="${p.id}" data-name="${`${p.employee.last_name}-${p.employee.first_name}`}">Bulletin (PDF)<span class="visually-hidden"> de ${name}, contrat ${p.contract_number}</span></button>`
+      ? html`<button type="button" class="button button-small button-secondary" data-bulletin="${p.id}" data-name="${`${p.employee.last_name}-${p.employee.first_name}`}">Bulletin (PDF)<span class="visually-hidden"> ${ofFr(name)}, contrat ${p.contract_number}</span></button>`
       : html`<span class="muted">Dans les bulletins publiés</span>`}</td>
   </tr>`;
 }
@@ -158,7 +158,7 @@ function runResult(view: StaffPaieView, run: Run): SafeHtml {
     ${run.payslips.length === 0
       ? html`<p>Aucun bulletin calculé pour ce mois.</p>`
       : html`<div class="table-wrap"><table class="table stack" id="draft-table">
-      <caption class="visually-hidden">Bulletins calculés de ${view.chosen!.org.name}, ${periodLabel(run.period)}</caption>
+      <caption class="visually-hidden">Bulletins calculés ${ofFr(view.chosen!.org.name)}, ${periodLabel(run.period)}</caption>
       <thead><tr><th scope="col">Salarié</th><th scope="col">Contrat</th><th scope="col" class="amount">Brut</th><th scope="col" class="amount">Net avant impôt</th><th scope="col" class="amount">Net payé</th><th scope="col" class="amount">Coût employeur</th><th scope="col">Statut</th><th scope="col">Bulletin</th></tr></thead>
       <tbody>${run.payslips.map(draftRow)}</tbody>
     </table></div>`}
@@ -178,7 +178,7 @@ function runSection(view: StaffPaieView): SafeHtml {
   const { chosen, run } = view;
   if (!chosen) return html``;
   return html`<section class="card" id="run" aria-labelledby="run-title" data-org-id="${chosen.org.id}" data-period="${chosen.period}"${run ? html` data-run-id="${run.id}" data-run-status="${run.status}"` : ''}>
-    <h2 id="run-title" tabindex="-1">Calcul de ${periodLabel(chosen.period)}</h2>
+    <h2 id="run-title" tabindex="-1">Calcul ${ofFr(periodLabel(chosen.period))}</h2>
     <p class="hint">Calcule les bulletins du mois à partir des contrats signés ou à signer. Un nouveau calcul remplace les brouillons du mois ; les bulletins déjà validés sont conservés.</p>
     <div class="actions"><button type="button" class="button" id="run-start">Calculer</button></div>
     ${progressBox(run)}
@@ -192,7 +192,7 @@ function callSection(view: StaffPaieView): SafeHtml {
   if (!call || !chosen) return html``;
   return html`<section class="card card-success" id="call" aria-labelledby="call-title">
     <h2 id="call-title" tabindex="-1">Paie validée : appel de cotisations créé</h2>
-    <p id="call-summary">Appel de cotisations de ${periodLabel(call.period)} pour ${chosen.org.name} : total <strong>${formatEuros(call.total)}</strong>, à payer au plus tard le <strong>${formatDateFr(call.due_date)}</strong>.</p>
+    <p id="call-summary">Appel de cotisations ${ofFr(periodLabel(call.period))} pour ${chosen.org.name} : total <strong>${formatEuros(call.total)}</strong>, à payer au plus tard le <strong>${formatDateFr(call.due_date)}</strong>.</p>
     ${call.lines.length
       ? html`<ul class="plain" id="call-lines">${call.lines.map((l) => html`<li>${l.organism} : ${formatEuros(l.amount)}</li>`)}</ul>`
       : ''}
@@ -225,7 +225,7 @@ function payslipActions(p: PayslipView, name: string): SafeHtml {
   return html`<div class="actions">
     <input type="file" id="pdf-${p.id}" class="visually-hidden file-input" accept="application/pdf,.pdf" data-upload="${p.id}" aria-describedby="pdf-${p.id}-error">
     <label class="button button-small button-secondary file-button" for="pdf-${p.id}">${p.has_pdf ? 'Remplacer le PDF' : 'Joindre le PDF'}<span class="visually-hidden"> : ${what}</span></label>
-    ${p.transfer_status ? '' : html`<button type="button" class="button button-small button-danger" data-cancel="${p.id}" data-name="${what}">Annuler<span class="visually-hidden"> le bulletin : ${what}</span></button>`}
+    ${p.transfer_status ? '' : html`<button type="button" class="button button-small button-danger" data-cancel="${p.id}" data-of-name="${ofFr(what)}">Annuler<span class="visually-hidden"> le bulletin : ${what}</span></button>`}
   </div>
   <p id="pdf-${p.id}-error" class="field-error" hidden></p>`;
 }
@@ -233,7 +233,7 @@ function payslipActions(p: PayslipView, name: string): SafeHtml {
 function payslipsTable(view: StaffPaieView): SafeHtml {
   const { payslips, chosen } = view;
   return html`<section class="card" id="payslips" data-refresh aria-labelledby="payslips-title">
-    <h2 id="payslips-title" tabindex="-1">Bulletins publiés de ${periodLabel(chosen!.period)}</h2>
+    <h2 id="payslips-title" tabindex="-1">Bulletins publiés ${ofFr(periodLabel(chosen!.period))}</h2>
     ${payslips.length === 0
       ? html`<p id="payslips-none">Aucun bulletin publié pour ce mois.</p>`
       : html`<div class="table-wrap"><table class="table stack" id="payslip-table">

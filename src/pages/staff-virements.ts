@@ -8,7 +8,7 @@
 import type { Database } from '../db/database.ts';
 import { AppError } from '../http/errors.ts';
 import { isUuid } from '../http/input.ts';
-import { formatDateFr, formatEuros, todayInFrance } from '../format/french.ts';
+import { formatDateFr, formatEuros, ofFr, todayInFrance } from '../format/french.ts';
 import { listAvailablePayslips, listStaffTransfers, listUnpayablePayslips, readTransfer } from '../transfers/transfers.service.ts';
 import { UNPAYABLE_LABELS, type UnpayableReason } from '../transfers/transfer.rules.ts';
 import { html, type SafeHtml } from '../format/html.ts';
@@ -88,11 +88,11 @@ function filterForm(view: StaffTransfersView): SafeHtml {
 function payslipRow(p: Payslip): SafeHtml {
   const name = `${p.employee.first_name} ${p.employee.last_name}`;
   return html`<tr data-payslip-id="${p.id}" data-org-id="${p.org_id}" data-org-name="${p.org_name}">
-    <td data-label="Sélection"><input type="checkbox" class="row-select" id="select-${p.id}" value="${p.id}" aria-label="Sélectionner le bulletin de ${name}, ${periodLabel(p.period)}"></td>
+    <td data-label="Sélection"><input type="checkbox" class="row-select" id="select-${p.id}" value="${p.id}" aria-label="Sélectionner le bulletin ${ofFr(name)}, ${periodLabel(p.period)}"></td>
     <td data-label="Organisation" class="wrap">${p.org_name}</td>
     <td data-label="Salarié" class="wrap">${name}</td>
     <td data-label="IBAN" class="nowrap">${maskedIban(p.iban_last4)}</td>
-    <td data-label="Période">${periodLabel(p.period)}</td>
+    <td data-label="Période" class="period">${periodLabel(p.period)}</td>
     <td data-label="Net à payer" class="amount">${formatEuros(p.net_to_pay)}</td>
     <td data-label="État" class="row-result">${dash}</td>
   </tr>`;
@@ -162,7 +162,7 @@ function unpayableSection(view: StaffTransfersView): SafeHtml {
         <td data-label="Organisation" class="wrap">${p.org_name}</td>
         <td data-label="Salarié" class="wrap">${name}</td>
         <td data-label="IBAN" class="nowrap">${maskedIban(p.iban_last4)}</td>
-        <td data-label="Période">${periodLabel(p.period)}</td>
+        <td data-label="Période" class="period">${periodLabel(p.period)}</td>
         <td data-label="Net à payer" class="amount">${formatEuros(p.net_to_pay)}</td>
         <td data-label="Raison" class="wrap">${UNPAYABLE_LABELS[p.reason]}</td>
         <td data-label="Corriger"><a href="${fix.href}">${fix.label}<span class="visually-hidden"> : ${name}, ${periodLabel(p.period)}</span></a></td>

@@ -17,6 +17,7 @@ import { revokedAccessesOf } from '../org/membership.repository.ts';
 import { ASSIGNABLE_ROLES, can, DEFAULT_ROLE, isProtectedRole, PROTECTED_ROLE } from '../org/permissions.ts';
 import { activeOrgOf, readMembership } from '../org/scope.ts';
 import type { AccessItem } from '../schemas/access.ts';
+import { ofFr } from '../format/french.ts';
 import { html, type SafeHtml } from '../format/html.ts';
 import { confirmDialog, renderPage, statusRegion } from './layout.ts';
 import { clipped, peopleTable, personCells } from './people.ts';
@@ -196,15 +197,20 @@ function orgSwitcher(me: VosAccesView['me'], org: VosAccesView['org']): SafeHtml
     ? html`<p><strong id="current-org-name">${org.name}</strong>${org.structure_api ? html` <span class="muted">(clé employeur ${org.structure_api})</span>` : ''}</p>
     <button type="button" class="button button-small button-secondary" id="org-clear">Revenir à la vue globale<span class="visually-hidden"> (toutes les organisations)</span></button>`
     : html`<p><strong id="current-org-name">Vue globale : toutes les organisations</strong></p>`}</div>
-  <div class="combobox">
-    <label for="org-search">Changer d'organisation</label>
+  ${orgSearchBox(html`Changer d'organisation`)}
+</section>`;
+}
+
+/** The switcher's search box (`assets/org-switcher.js` wires it): here, and on a module page opened before choosing (`refusals.ts`). */
+export function orgSearchBox(label: SafeHtml): SafeHtml {
+  return html`<div class="combobox">
+    <label for="org-search">${label}</label>
     <p id="org-search-hint" class="hint">Tapez une partie du nom ou de la clé employeur (sans souci des accents), puis choisissez avec les flèches et Entrée.</p>
     <input id="org-search" type="text" role="combobox" aria-autocomplete="list" aria-expanded="false"
       aria-controls="org-results" aria-describedby="org-search-hint" autocomplete="off" spellcheck="false" maxlength="200">
     <ul id="org-results" class="listbox" role="listbox" aria-label="Organisations trouvées" hidden></ul>
     <p id="org-search-status" class="visually-hidden" role="status" aria-live="polite"></p>
-  </div>
-</section>`;
+  </div>`;
 }
 
 function memberRow(viewer: { userId: string }, member: Member): SafeHtml {
@@ -214,16 +220,16 @@ function memberRow(viewer: { userId: string }, member: Member): SafeHtml {
   if (actions.includes('change_role') || actions.includes('reactivate')) {
     const reactivate = actions.includes('reactivate');
     controls.push(html`<div class="role-change">
-      <label class="visually-hidden" for="role-${member.user_id}">Rôle de ${who}</label>
-      <select id="role-${member.user_id}" data-role-select>${roleOptions(reactivate && isProtectedRole(member.role) ? null : member.role)}</select>
-      <button type="button" class="button button-small" id="${reactivate ? 'reactivate' : 'change-role'}-${member.user_id}" data-action="${reactivate ? 'reactivate' : 'change-role'}">${reactivate ? "Rétablir l'accès" : 'Modifier le rôle'}<span class="visually-hidden"> de ${who}</span></button>
+      <label class="visually-hidden" for="role-${member.user_id}">Rôle ${ofFr(who)}</label>
+      <select id="role-${member.user_id}" data-role-select data-of-email="${ofFr(who)}">${roleOptions(reactivate && isProtectedRole(member.role) ? null : member.role)}</select>
+      <button type="button" class="button button-small" id="${reactivate ? 'reactivate' : 'change-role'}-${member.user_id}" data-action="${reactivate ? 'reactivate' : 'change-role'}">${reactivate ? "Rétablir l'accès" : 'Modifier le rôle'}<span class="visually-hidden"> ${ofFr(who)}</span></button>
     </div>`);
   }
   if (actions.includes('resend')) {
     controls.push(html`<button type="button" class="button button-small button-secondary" id="resend-${member.user_id}" data-action="resend">Renvoyer l'invitation<span class="visually-hidden"> à ${who}</span></button>`);
   }
   if (actions.includes('revoke')) {
-    controls.push(html`<button type="button" class="button button-small button-danger" id="revoke-${member.user_id}" data-action="revoke">Révoquer<span class="visually-hidden"> l'accès de ${who}</span></button>`);
+    controls.push(html`<button type="button" class="button button-small button-danger" id="revoke-${member.user_id}" data-action="revoke">Révoquer<span class="visually-hidden"> l'accès ${ofFr(who)}</span></button>`);
   }
   const none = isProtectedRole(member.role) ? 'Administrateur principal : protégé' : member.user_id === viewer.userId ? 'Vous' : '—';
   return html`<tr data-user-id="${member.user_id}" data-email="${member.email}" data-role="${member.role}">
@@ -268,12 +274,12 @@ function membersSection(view: VosAccesView, org: { name: string }, members: Memb
   const roles: readonly string[] =
     view.me.is_staff && !members.some((m) => isProtectedRole(m.role)) ? [PROTECTED_ROLE, ...ASSIGNABLE_ROLES] : ASSIGNABLE_ROLES;
   return html`<section class="card" id="members" aria-labelledby="members-title">
-  <h2 id="members-title" class="wrap" tabindex="-1">Membres de ${org.name}</h2>
+  <h2 id="members-title" class="wrap" tabindex="-1">Membres ${ofFr(org.name)}</h2>
   ${inviteForm(roles)}
   <div id="members-list" data-refresh>
   <p class="muted" id="members-count">${memberCountText(members)}. Du plus récent au plus ancien.</p>
   ${members.length
-    ? peopleTable(`Membres de ${org.name}`, 'Rôle', members.map((m) => memberRow(viewer, m)))
+    ? peopleTable(`Membres ${ofFr(org.name)}`, 'Rôle', members.map((m) => memberRow(viewer, m)))
     : html`<p>Aucun membre pour le moment.</p>`}
   </div>
 </section>`;

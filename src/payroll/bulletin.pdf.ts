@@ -9,7 +9,7 @@
  */
 import type { ContentTable, TableCell } from 'pdfmake/interfaces.js';
 import { CONTRACT_KIND_LABELS, DATE_NATURE_LABELS } from '../contracts/contract.labels.ts';
-import { formatDateFr, formatDecimalFr, formatEuros, formatPeriodFr, formatRateFr } from '../format/french.ts';
+import { formatDateFr, formatDecimalFr, formatEuros, formatPeriodFr, formatRateFr, ofFr } from '../format/french.ts';
 import type { Money } from '../money/money.ts';
 import { a4Document, dataTable, type Column, documentTitle, partiesBlock } from '../pdf/blocks.ts';
 import type { PdfDocument } from '../pdf/document.ts';
@@ -158,7 +158,7 @@ export function bulletinDocument(data: BulletinData): PdfDocument {
   return a4Document({
     title: `Bulletin de paie ${period} · ${employeeName}`,
     author: employer.name,
-    pageFooter: `Bulletin de paie de ${period} · ${employer.name} · ${employeeName}`,
+    pageFooter: `Bulletin de paie ${ofFr(period)} · ${employer.name} · ${employeeName}`,
     content: [
       ...documentTitle('Bulletin de paie', period),
       // The period, its payment and the contract as a third column beside the parties: with the

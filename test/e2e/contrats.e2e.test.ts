@@ -141,10 +141,10 @@ describe('contract pages in chromium', { skip: skipReason }, () => {
     assert.equal(await page.locator('#line-amount-2').inputValue(), '1054,50');
     await page.locator('#contract-show_title').fill('');
     await page.locator('#contract-show_title').press('Enter');
-    await page.locator('#status', { hasText: "L'objet (spectacle) est requis(e)." }).waitFor();
+    await page.locator('#status', { hasText: "L'objet (spectacle) est obligatoire." }).waitFor();
     assert.equal(await focusedId(page), 'contract-show_title');
     assert.equal(await page.locator('#contract-show_title').getAttribute('aria-invalid'), 'true');
-    assert.equal(await page.locator('#contract-show_title-error').textContent(), "L'objet (spectacle) est requis(e).");
+    assert.equal(await page.locator('#contract-show_title-error').textContent(), "L'objet (spectacle) est obligatoire.");
     await screenshot(page, 'contrat-modifier-erreur');
     await page.keyboard.type('Les Misérables');
     await tabTo(page, 'add-line');
@@ -229,7 +229,7 @@ describe('contract pages in chromium', { skip: skipReason }, () => {
     assert.deepEqual(await texts(page, '.main-nav a'), ['Paie', 'Factures', 'Accès']);
     const response = await page.goto(`${app.url}/contrats`);
     assert.equal(response?.status(), 403);
-    assert.equal(await page.locator('body').textContent(), 'Forbidden');
+    assert.equal(await page.locator('h1').textContent(), "Vous n'avez pas accès à cette page", 'the French refusal page (refusals.e2e.test.ts)');
     assert.deepEqual(errors.filter((e) => !e.includes('403')), []);
   });
 });

@@ -77,12 +77,14 @@ describe('pages in chromium', { skip: skipReason }, () => {
 
     const { page, errors } = await newPage(browser(), t);
     await page.goto(link);
-    await page.locator('#status', { hasText: 'Votre compte est activé. Redirection vers vos accès…' }).waitFor();
+    await page.locator('#status', { hasText: 'Votre compte est activé. Redirection…' }).waitFor();
     const confirmedAt = Date.now();
     assert.equal(new URL(page.url()).hash, '', 'the token is removed from the address bar');
     await screenshot(page, 'activate');
-    await page.waitForURL(`${app.url}/vos-acces`);
+    // A COMPTA lands on the page of their role (issue 37), then opens their accesses.
+    await page.waitForURL(`${app.url}/factures`);
     assert.ok(Date.now() - confirmedAt >= 800, 'the confirmation stays about 1 s before the redirect');
+    await page.goto(`${app.url}/vos-acces`);
 
     const own = page.locator('#own tbody tr');
     assert.equal(await own.count(), 1);
@@ -462,7 +464,7 @@ describe('pages in chromium', { skip: skipReason }, () => {
     assert.deepEqual(errors, []);
   });
 
-  it('should go on to /vos-acces when /activate is reloaded signed in, and ask before opening another account (issue 13.7)', async (t) => {
+  it("should go on to the role's page when /activate is reloaded signed in, and ask before opening another account (issue 13.7)", async (t) => {
     const app = await startApp(t);
     const db = app.database.db;
     const orgId = await createOrg(db, 'Théâtre du Soleil', 'TDS001');
@@ -471,9 +473,9 @@ describe('pages in chromium', { skip: skipReason }, () => {
 
     // A reload of /activate (the token gone from the address) while signed in.
     await page.goto(`${app.url}/activate`);
-    await page.locator('#status', { hasText: 'Vous êtes déjà connecté. Redirection vers vos accès…' }).waitFor();
+    await page.locator('#status', { hasText: 'Vous êtes déjà connecté. Redirection…' }).waitFor();
     assert.equal(await page.locator('#status').getAttribute('data-kind'), 'success');
-    await page.waitForURL(`${app.url}/vos-acces`);
+    await page.waitForURL(`${app.url}/contrats`);
 
     // Someone else's invitation link, opened in this browser.
     await app.app.inject({ method: 'POST', url: '/api/access', headers: { cookie: admin.cookie }, payload: { email: 'nina@example.com', role: 'AGENT' } });
@@ -487,13 +489,13 @@ describe('pages in chromium', { skip: skipReason }, () => {
     );
     await screenshot(page, 'activate-other-account');
     // Staying: still Alice, the link unused.
-    await Promise.all([page.waitForURL(`${app.url}/vos-acces`), page.getByRole('link', { name: 'Rester connecté en tant que alice@example.com' }).click()]);
+    await Promise.all([page.waitForURL(`${app.url}/contrats`), page.getByRole('link', { name: 'Rester connecté en tant que alice@example.com' }).click()]);
     assert.match((await page.locator('.session-user').textContent()) ?? '', /alice@example\.com/);
     // Continuing: Nina's account.
     await page.goto(link);
     await page.getByRole('button', { name: 'Continuer en tant que nina@example.com' }).click();
     await page.locator('#status', { hasText: 'Votre compte est activé.' }).waitFor();
-    await page.waitForURL(`${app.url}/vos-acces`);
+    await page.waitForURL(`${app.url}/contrats`);
     assert.match((await page.locator('.session-user').textContent()) ?? '', /nina@example\.com/);
     assert.deepEqual(errors, []);
   });

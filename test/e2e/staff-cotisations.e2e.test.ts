@@ -181,7 +181,7 @@ describe('staff contribution calls and invoice creation in chromium', { skip: sk
     assert.deepEqual(await texts(page, '.main-nav a'), ['Contrats', 'Paie', 'Factures', 'Accès']);
     const response = await page.goto(`${app.url}/staff/cotisations`);
     assert.equal(response?.status(), 403);
-    assert.equal(await page.locator('body').textContent(), 'Forbidden');
+    assert.equal(await page.locator('h1').textContent(), "Vous n'avez pas accès à cette page", 'the French refusal page (refusals.e2e.test.ts)');
     assert.deepEqual(errors.filter((e) => !e.includes('403')), []);
   });
 });

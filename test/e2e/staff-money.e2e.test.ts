@@ -213,7 +213,7 @@ describe('staff money pages in chromium', { skip: skipReason }, () => {
     for (const path of ['/staff/facturation', '/staff/virements']) {
       const response = await page.goto(`${app.url}${path}`);
       assert.equal(response?.status(), 403);
-      assert.equal(await page.locator('body').textContent(), 'Forbidden');
+      assert.equal(await page.locator('h1').textContent(), "Vous n'avez pas accès à cette page", 'the French refusal page (refusals.e2e.test.ts)');
     }
     assert.deepEqual(errors.filter((e) => !e.includes('403')), []);
   });

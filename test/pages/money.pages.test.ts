@@ -42,7 +42,7 @@ describe('GET /paie', () => {
     assert.ok(helene.includes('<span class="badge badge-active">Publié</span>'));
     assert.ok(helene.includes('<td data-label="Virement"><span class="muted">Aucun</span></td>'));
     assert.ok(helene.includes(`data-pdf-url="/api/payslips/${payslips.heleneMarch}/pdf-url"`));
-    assert.ok(helene.includes('Télécharger le PDF<span class="visually-hidden"> du bulletin de mars 2027 de Hélène Lefèvre</span>'));
+    assert.ok(helene.includes('Télécharger le PDF<span class="visually-hidden"> du bulletin de mars 2027 d&#39;Hélène Lefèvre</span>'));
 
     const paul = list.get(payslips.paulMarch)!;
     assert.ok(paul.includes(`${eur('987,65')}`));
@@ -113,7 +113,7 @@ describe('GET /factures', () => {
     for (const cell of [
       '<td data-label="Numéro" class="nowrap">F-2026-000001</td>',
       '<td data-label="Objet">Paie mensuelle</td>',
-      '<td data-label="Période" class="wrap">Mars 2026</td>',
+      '<td data-label="Période" class="period">Mars 2026</td>',
       '<td data-label="Émise le" class="date">31/03/2026</td>',
       '<td data-label="Échéance" class="date">15/04/2026</td>',
       `<td data-label="Total TTC" class="amount"><strong>${eur('1 231,20')}</strong></td>`,

@@ -41,12 +41,12 @@ describe('GET /login', () => {
     assert.match(res.body, /role="status" aria-live="polite"/);
   });
 
-  it('should send a signed-in person to /vos-acces', async (t) => {
+  it('should send a signed-in person to / (the page of their role, refusals.pages.test.ts)', async (t) => {
     const { app, database } = await build(t);
     const person = await signedIn(app, database.db, 'ana@example.com');
     const res = await app.inject({ method: 'GET', url: '/login', headers: { cookie: person.cookie } });
     assert.equal(res.statusCode, 302);
-    assert.equal(res.headers.location, '/vos-acces');
+    assert.equal(res.headers.location, '/');
   });
 });
 
@@ -64,11 +64,14 @@ describe('GET /activate', () => {
 });
 
 describe('GET /', () => {
-  it('should lead to /vos-acces', async (t) => {
-    const { app } = await build(t);
+  it('should lead a visitor to the sign-in page, a signed-in person to their role\'s page', async (t) => {
+    const { app, database } = await build(t);
     const res = await app.inject({ method: 'GET', url: '/' });
     assert.equal(res.statusCode, 302);
-    assert.equal(res.headers.location, '/vos-acces');
+    assert.equal(res.headers.location, '/login');
+    const person = await signedIn(app, database.db, 'ana@example.com');
+    const signed = await app.inject({ method: 'GET', url: '/', headers: { cookie: person.cookie } });
+    assert.equal(signed.headers.location, '/vos-acces', 'no organization: their accesses');
   });
 });
 

@@ -232,7 +232,7 @@ describe('GET /staff/contrats/{id}', () => {
     // The contract's page, in that organization.
     const page = await app.inject({ method: 'GET', url: res.headers.location as string, headers: { cookie: `${staff.cookie}; active_org_id=${cookie!.value}` } });
     assert.equal(page.statusCode, 200);
-    assert.match(page.body, new RegExp(`<title>Contrat ${contract.contract_number} · Paie</title>`));
+    assert.match(page.body, new RegExp(`<title>Contrat ${contract.contract_number} · Espace paie</title>`));
     assert.match(page.body, /Organisation : <strong>Théâtre du Soleil<\/strong>/);
   });
 

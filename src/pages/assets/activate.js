@@ -1,6 +1,6 @@
 /**
  * /activate (SPEC 3.2): reads `#token=…&type=invite|magiclink` after 100 ms, removes it from
- * the address bar, exchanges it for a session, then goes to the answer's `redirect` after 1 s.
+ * the address bar, exchanges it for a session, then goes to `/` (the role's page) after 1 s.
  * A wrong, used or expired link shows the API's message and a form to ask for a new link.
  */
 import { announce, api } from './api.js';
@@ -19,45 +19,37 @@ wireEmailForm(
   /** @type {HTMLElement} */ (document.getElementById('retry-status')),
 );
 
-/** Only a path of this site: the answer is trusted, but a redirect is no place to be lax. */
-function sameSitePath(value) {
-  return typeof value === 'string' && /^\/(?![/\\])/.test(value) ? value : '/vos-acces';
-}
+/**
+ * Where a signed-in person goes: `/`, which sends each role to the page it works in (the
+ * answer's `redirect`, `/vos-acces` as CONTRACT 4 fixes it, is for API clients).
+ */
+const HOME = '/';
 
 function showRetry(message) {
   announce(status, message, 'error');
   retry.hidden = false;
 }
 
-/** The signed-in person, or null: read without `api()`, whose 401 would leave for /login. */
-async function currentUser() {
-  try {
-    const response = await fetch('/api/me', { credentials: 'same-origin', cache: 'no-store', headers: { accept: 'application/json' } });
-    return response.ok ? await response.json() : null;
-  } catch {
-    return null;
-  }
-}
+/**
+ * The e-mail of the session this browser holds, or '': written into the page by the server,
+ * so that no request answers 401 (logged as an error by the browser) to a visitor.
+ */
+const signedInAs = document.getElementById('activate')?.dataset.signedInAs ?? '';
 
 function goOn(message) {
   announce(status, message, 'success');
-  continueLink.href = '/vos-acces';
+  continueLink.href = HOME;
   continueBox.hidden = false;
-  window.setTimeout(() => window.location.replace('/vos-acces'), REDIRECT_DELAY_MS);
+  window.setTimeout(() => window.location.replace(HOME), REDIRECT_DELAY_MS);
 }
 
 async function signIn(token, type) {
   try {
-    const answer = await api('POST', '/auth/session', { token });
-    const target = sameSitePath(answer.redirect);
-    announce(
-      status,
-      type === 'invite' ? 'Votre compte est activé. Redirection vers vos accès…' : 'Vous êtes connecté. Redirection vers vos accès…',
-      'success',
-    );
-    continueLink.href = target;
+    await api('POST', '/auth/session', { token });
+    announce(status, type === 'invite' ? 'Votre compte est activé. Redirection…' : 'Vous êtes connecté. Redirection…', 'success');
+    continueLink.href = HOME;
     continueBox.hidden = false;
-    window.setTimeout(() => window.location.replace(target), REDIRECT_DELAY_MS);
+    window.setTimeout(() => window.location.replace(HOME), REDIRECT_DELAY_MS);
   } catch (error) {
     showRetry(error.message);
   }
@@ -93,14 +85,13 @@ async function activate() {
   const type = params.get('type');
   // The token must not stay in the address bar, the history or a bookmark.
   if (window.location.hash) window.history.replaceState(null, '', window.location.pathname);
-  const me = await currentUser();
   if (!token) {
     // A reload after signing in: the link was used already, and this browser is in.
-    if (me) goOn('Vous êtes déjà connecté. Redirection vers vos accès…');
+    if (signedInAs) goOn('Vous êtes déjà connecté. Redirection…');
     else showRetry('Ce lien est incomplet ou a déjà été ouvert. Demandez un nouveau lien ci-dessous.');
     return;
   }
-  if (me) {
+  if (signedInAs) {
     let owner;
     try {
       owner = (await api('POST', '/auth/session/account', { token })).email;
@@ -108,8 +99,8 @@ async function activate() {
       showRetry(error.message);
       return;
     }
-    if (owner !== me.email) {
-      askBeforeSwitching(token, type, owner, me.email);
+    if (owner !== signedInAs) {
+      askBeforeSwitching(token, type, owner, signedInAs);
       return;
     }
   }

@@ -151,14 +151,14 @@ function noRecipient(row, message) {
   span.textContent = 'Non envoyé : aucune adresse de notification. ';
   const link = document.createElement('a');
   link.href = `/staff/organisations/${encodeURIComponent(row.dataset.orgId ?? '')}`;
-  link.textContent = `Compléter la fiche de ${row.dataset.orgName ?? "l'organisation"}`;
+  link.textContent = `Compléter la fiche ${row.dataset.ofOrgName ?? "de l'organisation"}`;
   cell.replaceChildren(span, link);
   announce(callsStatus, message, 'error');
 }
 
 /** Asks for the payment date until it is accepted or the dialog is left; resolves with the answer, or null. */
 async function askPaid(row) {
-  dialogText.textContent = `L'appel de ${row.dataset.period} de ${row.dataset.orgName} (${row.dataset.total}) passera au statut « Payé ». Cela ne peut pas être défait.`;
+  dialogText.textContent = `L'appel ${row.dataset.ofPeriod} ${row.dataset.ofOrgName} (${row.dataset.total}) passera au statut « Payé ». Cela ne peut pas être défait.`;
   setFieldError(paidDate, '');
   for (;;) {
     if (!(await confirmWith(dialog))) return null;
@@ -195,14 +195,14 @@ document.addEventListener('click', async (event) => {
         throw e;
       }
       const fresh = await refreshWith(id, 'Notifié', 'ok');
-      announce(callsStatus, `Appel de ${row.dataset.period} notifié à ${row.dataset.orgName} par e-mail.`, 'success');
+      announce(callsStatus, `Appel ${row.dataset.ofPeriod} notifié à ${row.dataset.orgName} par e-mail.`, 'success');
       /** @type {HTMLElement | null} */ (fresh?.querySelector('button[data-action="paid"]') ?? null)?.focus();
       return;
     }
     const paid = await askPaid(row);
     if (!paid) return void button.focus();
     await refreshWith(id, 'Payé', 'ok');
-    announce(callsStatus, `Appel de ${row.dataset.period} de ${row.dataset.orgName} marqué payé le ${paidDate.value.trim()}.`, 'success');
+    announce(callsStatus, `Appel ${row.dataset.ofPeriod} ${row.dataset.ofOrgName} marqué payé le ${paidDate.value.trim()}.`, 'success');
     document.getElementById('calls-title')?.focus();
   } catch (error) {
     setRowResult(row, error instanceof Error ? error.message : String(error), 'skipped');

@@ -141,7 +141,7 @@ const payslipsStatus = () => /** @type {HTMLElement} */ (document.getElementById
 async function cancel(button) {
   const dialog = /** @type {HTMLDialogElement} */ (document.getElementById('confirm-cancel-payslip'));
   const text = document.getElementById('confirm-cancel-payslip-text');
-  if (text) text.textContent = `Le bulletin de ${button.dataset.name ?? ''} passera au statut « Annulé » : il ne sera plus payé, et un autre pourra être publié à sa place.`;
+  if (text) text.textContent = `Le bulletin ${button.dataset.ofName ?? ''} passera au statut « Annulé » : il ne sera plus payé, et un autre pourra être publié à sa place.`;
   if (!(await confirmWith(dialog))) {
     button.focus();
     return;
@@ -149,7 +149,7 @@ async function cancel(button) {
   try {
     await api('POST', `/api/staff/payslips/${encodeURIComponent(button.dataset.cancel ?? '')}/cancel`);
     await refreshSections({ address: window.location.pathname + window.location.search });
-    announce(payslipsStatus(), `Bulletin de ${button.dataset.name ?? ''} annulé.`, 'success');
+    announce(payslipsStatus(), `Bulletin ${button.dataset.ofName ?? ''} annulé.`, 'success');
     document.getElementById('payslips-title')?.focus();
   } catch (error) {
     announce(payslipsStatus(), error instanceof Error ? error.message : String(error), 'error');

@@ -83,7 +83,8 @@ root.addEventListener('click', async (event) => {
     await perform(
       async () => {
         await api('POST', '/api/access', { email, role });
-        return action === 'reactivate' ? `Accès de ${email} rétabli, rôle « ${label} ».` : `Rôle de ${email} changé : « ${label} ».`;
+        const ofEmail = select.dataset.ofEmail;
+        return action === 'reactivate' ? `Accès ${ofEmail} rétabli, rôle « ${label} ».` : `Rôle ${ofEmail} changé : « ${label} ».`;
       },
       () => focusFirst(`change-role-${userId}`),
     );
