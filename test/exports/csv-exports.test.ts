@@ -240,3 +240,21 @@ describe('staff exports', () => {
     assert.equal(rows.at(-1)!.Nom, 'Nom449');
   });
 });
+
+describe('"Exporter (CSV)" on the pages', () => {
+  it("should link each list to its export with the page's current filters, and offer the payslips' to the money set only", async (t) => {
+    const { get, compta, agent, staff, soleil } = await setup(t);
+    const href = (body: string, id: string) => new RegExp(`<a class="button button-small button-secondary" id="${id}" href="([^"]*)" download>Exporter \\(CSV\\)`).exec(body)?.[1];
+    const factures = (await get(compta, '/factures')).body;
+    assert.equal(href(factures, 'invoices-csv'), '/api/factures.csv');
+    assert.equal(href(factures, 'calls-csv'), '/api/cotisations.csv');
+    assert.equal(href(factures, 'transfers-csv'), '/api/virements.csv');
+    assert.equal(href((await get(compta, '/paie?period=03%2F2027')).body, 'payslips-csv'), '/api/payslips.csv?period=2027-03');
+    assert.equal(href((await get(agent, '/paie?period=03%2F2027')).body, 'payslips-csv'), undefined, 'an AGENT reads the payslips, the export is the money set\'s');
+
+    assert.equal(href((await get(staff, `/staff/facturation?org_id=${soleil}&invoice_type=paie_mensuelle&notified=false`)).body, 'invoices-csv'), `/api/staff/facturation.csv?notified=false&amp;org_id=${soleil}&amp;invoice_type=paie_mensuelle`);
+    assert.equal(href((await get(staff, '/staff/cotisations?period=03%2F2027&status=a_payer')).body, 'calls-csv'), '/api/staff/cotisations.csv?period=2027-03&amp;status=a_payer');
+    assert.equal(href((await get(staff, '/staff/virements')).body, 'batches-csv'), '/api/staff/virements.csv');
+    assert.equal(href((await get(staff, `/staff/paie?org_id=${soleil}&period=03%2F2027`)).body, 'payslips-csv'), `/api/staff/payslips.csv?period=2027-03&amp;org_id=${soleil}`);
+  });
+});
