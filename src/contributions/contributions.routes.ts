@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
-import { IdParams, useFieldErrors, errorResponses, type IdRoute } from '../http/schemas.ts';
+import { CsvFile, IdParams, useFieldErrors, errorResponses, type IdRoute } from '../http/schemas.ts';
 import { orgScope, staffCaller } from '../org/scope.ts';
 import {
   ContributionCall,
@@ -15,8 +15,12 @@ import {
   StaffContributionCall,
   StaffContributionCallList,
   StaffContributionListQuery,
+  ContributionExportQuery,
+  StaffContributionExportQuery,
 } from '../schemas/invoices.ts';
 import * as contributions from './contributions.service.ts';
+import { contributionCallsCsv, staffContributionCallsCsv } from './contributions.csv.ts';
+import { sendCsv } from '../format/csv.ts';
 
 const errors = errorResponses();
 const changeErrors = errorResponses(409);
@@ -52,6 +56,22 @@ export default async function contributionsRoutes(fastify: FastifyInstance): Pro
       },
     },
     async (request) => contributions.listStaffContributionCalls(db, request.query),
+  );
+
+  // Issue 37: every page of the list as CSV (format/csv.ts).
+  fastify.get<{ Querystring: Static<typeof StaffContributionExportQuery> }>(
+    '/api/staff/cotisations.csv',
+    {
+      config: { gate: 'staff' },
+      schema: {
+        tags: ['cotisations'],
+        summary: 'The contribution calls of the list (same filters, every page), an amount column per organism, as CSV',
+        querystring: StaffContributionExportQuery,
+        produces: ['text/csv'],
+        response: { 200: CsvFile, ...errors },
+      },
+    },
+    async (request, reply) => sendCsv(reply, staffContributionCallsCsv(db, request.query)),
   );
 
   fastify.post<IdRoute>(
@@ -96,5 +116,20 @@ export default async function contributionsRoutes(fastify: FastifyInstance): Pro
       },
     },
     async (request) => contributions.listContributionCalls(db, orgScope(request).orgId, request.query),
+  );
+
+  fastify.get<{ Querystring: Static<typeof ContributionExportQuery> }>(
+    '/api/cotisations.csv',
+    {
+      config: { gate: 'money' },
+      schema: {
+        tags: ['cotisations'],
+        summary: "The organization's contribution calls (`period` filters, every page), an amount column per organism, as CSV",
+        querystring: ContributionExportQuery,
+        produces: ['text/csv'],
+        response: { 200: CsvFile, ...errors },
+      },
+    },
+    async (request, reply) => sendCsv(reply, contributionCallsCsv(db, orgScope(request).orgId, request.query)),
   );
 }

@@ -65,3 +65,8 @@ export function useFieldErrors(fastify: FastifyInstance): void {
     route.schemaErrorFormatter ??= fieldErrorFormatter;
   });
 }
+
+/** The answer of a CSV export (issue 37, `format/csv.ts`), as OpenAPI documents it. */
+export const CsvFile = Type.String({
+  description: "UTF-8 with a BOM, ';' separators, CRLF, a French header row, amounts 1234,50, dates JJ/MM/AAAA; text cells starting with = + - @ (or a tab, a CR) prefixed with '",
+});

@@ -119,6 +119,8 @@ export interface InvoiceFilters {
   notified?: boolean;
   invoiceType?: InvoiceType;
   kind?: InvoiceKind;
+  /** `YYYY-MM`: the invoices issued in that month (the CSV export's period). */
+  issuedIn?: string;
 }
 
 export function listInvoices(db: Database, filters: InvoiceFilters, cursor: CursorValue[] | null, limit: number) {
@@ -127,6 +129,10 @@ export function listInvoices(db: Database, filters: InvoiceFilters, cursor: Curs
   if (filters.notified !== undefined) query = query.where('i.notified', '=', filters.notified);
   if (filters.invoiceType) query = query.where('i.invoice_type', '=', filters.invoiceType);
   if (filters.kind) query = query.where('i.kind', '=', filters.kind);
+  if (filters.issuedIn) {
+    const first = `${filters.issuedIn}-01`;
+    query = query.where('i.issue_date', '>=', sql<string>`${first}::date`).where('i.issue_date', '<', sql<string>`${first}::date + interval '1 month'`);
+  }
   return keyset(query, INVOICE_ORDER, cursor, limit).execute();
 }
 

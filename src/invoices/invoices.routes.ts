@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { BULK_BODY_LIMIT } from '../http/bulk.ts';
-import { IdParams, useFieldErrors, errorResponses, type IdRoute } from '../http/schemas.ts';
+import { CsvFile, IdParams, useFieldErrors, errorResponses, type IdRoute } from '../http/schemas.ts';
 import { orgScope, staffCaller } from '../org/scope.ts';
 import {
   BulkCreateBody,
@@ -21,8 +21,12 @@ import {
   PdfLink,
   StaffInvoice,
   StaffInvoiceListQuery,
+  InvoiceExportQuery,
+  StaffInvoiceExportQuery,
 } from '../schemas/invoices.ts';
 import * as invoices from './invoices.service.ts';
+import { invoicesCsv, staffInvoicesCsv } from './invoices.csv.ts';
+import { sendCsv } from '../format/csv.ts';
 
 const errors = errorResponses(409, 413);
 
@@ -58,6 +62,22 @@ export default async function invoicesRoutes(fastify: FastifyInstance): Promise<
       },
     },
     async (request) => invoices.listStaffInvoices(db, request.query),
+  );
+
+  // Issue 37: every page of the list as CSV (format/csv.ts), for the people who reconcile.
+  fastify.get<{ Querystring: Static<typeof StaffInvoiceExportQuery> }>(
+    '/api/staff/facturation.csv',
+    {
+      config: { gate: 'staff' },
+      schema: {
+        tags: ['facturation'],
+        summary: 'The invoices and credit notes of the list (same filters, every page), and `period` (issued that month), as CSV',
+        querystring: StaffInvoiceExportQuery,
+        produces: ['text/csv'],
+        response: { 200: CsvFile, ...errors },
+      },
+    },
+    async (request, reply) => sendCsv(reply, staffInvoicesCsv(db, request.query)),
   );
 
   fastify.post<{ Body: Static<typeof BulkNotifyBody> }>(
@@ -146,6 +166,21 @@ export default async function invoicesRoutes(fastify: FastifyInstance): Promise<
       schema: { tags: ['factures'], summary: "The organization's invoices, newest number first", querystring: InvoiceListQuery, response: { 200: InvoiceList, ...errors } },
     },
     async (request) => invoices.listInvoices(db, orgScope(request).orgId, request.query),
+  );
+
+  fastify.get<{ Querystring: Static<typeof InvoiceExportQuery> }>(
+    '/api/factures.csv',
+    {
+      config: { gate: 'money' },
+      schema: {
+        tags: ['factures'],
+        summary: "The organization's invoices and credit notes (filters of the list, every page; `period`: issued that month), as CSV",
+        querystring: InvoiceExportQuery,
+        produces: ['text/csv'],
+        response: { 200: CsvFile, ...errors },
+      },
+    },
+    async (request, reply) => sendCsv(reply, invoicesCsv(db, orgScope(request).orgId, request.query)),
   );
 
   fastify.get<IdRoute>(

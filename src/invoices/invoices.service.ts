@@ -18,6 +18,7 @@ import type { OutgoingMail } from '../mail/outbox.ts';
 import { invoiceEmail } from './invoice.mail.ts';
 import { compareMoney, moneyFromDb, subtractMoney, sumMoney } from '../money/money.ts';
 import { todayInFrance } from '../format/french.ts';
+import { parsePeriod } from '../format/calendar.ts';
 import { transferErrors } from '../transfers/transfer.errors.ts';
 import { FACTUR_X_FILENAME, facturXInvoice, makeFacturX, type FacturXInput } from './invoice.facturx.ts';
 import { renderPdf } from '../pdf/render.ts';
@@ -134,6 +135,8 @@ export interface InvoiceListQuery {
   org_id?: string;
   invoice_type?: string;
   kind?: string;
+  /** `YYYY-MM`: issued that month (the CSV exports). */
+  period?: string;
 }
 
 /** `GET /api/factures` (the organization's) and `GET /api/staff/facturation` (orgId null: all, or `?org_id=`). */
@@ -152,6 +155,11 @@ export async function listInvoices(db: Database, orgId: string | null, query: In
   if (query.kind) {
     if (query.kind !== 'facture' && query.kind !== 'avoir') throw fieldErrors.invalid('kind', 'Le type de document (facture ou avoir)');
     filters.kind = query.kind;
+  }
+  if (query.period) {
+    const period = parsePeriod(query.period);
+    if (!period) throw fieldErrors.invalid('period', 'La période (AAAA-MM)');
+    filters.issuedIn = period;
   }
   const rows = await repo.listInvoices(db, filters, cursor, limit);
   const page = keysetPage(rows, limit, (row) => [row.number]);

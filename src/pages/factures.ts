@@ -14,7 +14,7 @@ import { findOrganization } from '../org/org.repository.ts';
 import { listOrgTransfers } from '../transfers/transfers.service.ts';
 import { html, type SafeHtml } from '../format/html.ts';
 import { statusRegion } from './layout.ts';
-import { dash, euros, listHref, listQueryOf, orgLine, pagerNav, readList, type ListQuery, type ListRead, type Org } from './page-parts.ts';
+import { csvLink, dash, euros, listHref, listQueryOf, orgLine, pagerNav, readList, type ListQuery, type ListRead, type Org } from './page-parts.ts';
 import { organismLabel } from '../contributions/contribution.labels.ts';
 import { invoiceTypeLabel } from '../invoices/invoice.labels.ts';
 import { labelBadge, periodLabel } from './payroll-labels.ts';
@@ -63,6 +63,8 @@ interface SectionSpec<T> {
   row: (item: T) => SafeHtml;
   caption: string;
   className: string;
+  /** Issue 37: the section's CSV export. */
+  csv: string;
 }
 
 function section<T>(query: SectionQuery, spec: SectionSpec<T>): SafeHtml {
@@ -83,6 +85,7 @@ function section<T>(query: SectionQuery, spec: SectionSpec<T>): SafeHtml {
       <tbody>${list.items.map(spec.row)}</tbody>
     </table></div>`
       : ''}
+    ${count && !list.error ? csvLink(spec.csv, spec.title.toLowerCase(), `${spec.id}-csv`) : ''}
     ${pagerNav({
       href: (cursor) => listHref('/factures', SECTION_PARAMS, query, { [spec.param]: cursor }, `#${spec.id}`),
       current: query[spec.param],
@@ -150,6 +153,7 @@ export function renderFactures(view: FacturesView): SafeHtml {
     row: invoiceRow,
     caption: 'Factures, de la plus récente à la plus ancienne',
     className: 'invoices',
+    csv: '/api/factures.csv',
   })}
   ${section(query, {
     id: 'calls',
@@ -162,6 +166,7 @@ export function renderFactures(view: FacturesView): SafeHtml {
     row: callRow,
     caption: 'Appels de cotisations, du mois le plus récent au plus ancien',
     className: 'calls',
+    csv: '/api/cotisations.csv',
   })}
   ${section(query, {
     id: 'transfers',
@@ -174,6 +179,7 @@ export function renderFactures(view: FacturesView): SafeHtml {
     row: transferRow,
     caption: 'Virements de salaires, du plus récent au plus ancien',
     className: 'transfers',
+    csv: '/api/virements.csv',
   })}
 </div>`;
 }

@@ -8,6 +8,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { orgScope } from '../org/scope.ts';
+import { can } from '../org/permissions.ts';
 import type { SafeHtml } from '../format/html.ts';
 import { renderPage } from './layout.ts';
 import { membershipOfScope, navFor, renderNav } from './nav.ts';
@@ -64,7 +65,7 @@ export default async function modulePagesRoutes(fastify: FastifyInstance, option
 
   fastify.get('/paie', { config: { gate: 'read' }, schema: hidden }, async (request, reply) => {
     const { orgId, caller } = orgScope(request);
-    const view = await loadPaie(db, orgId, caller.isStaff, request.query);
+    const view = await loadPaie(db, orgId, caller.isStaff, request.query, can(caller, membershipOfScope(request), 'money') === 'allowed');
     return page(request, reply, { title: 'Paie', script: 'pdf-button.js', main: renderPaie(view) }, view.error ? 400 : 200);
   });
 

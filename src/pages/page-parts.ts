@@ -140,6 +140,14 @@ export async function readList<T>(read: () => Promise<{ items: T[]; next_cursor:
   }
 }
 
+/**
+ * Issue 37: the CSV export of a list (`href`: its API route with the page's current filters),
+ * a plain link the browser downloads (the answer says `attachment`).
+ */
+export function csvLink(href: string, what: string, id: string): SafeHtml {
+  return html`<p class="csv-export"><a class="button button-small button-secondary" id="${id}" href="${href}" download>Exporter (CSV)<span class="visually-hidden"> : ${what}</span></a></p>`;
+}
+
 export type EmployeeOption = Awaited<ReturnType<typeof listEmployees>>['items'][number];
 
 /** Every employee of the organization by name, page after page (a form's or a filter's list). */

@@ -10,7 +10,7 @@ import { listPayslips, type PayslipView } from '../payslips/payslips.service.ts'
 import { ofFr } from '../format/french.ts';
 import { html, type SafeHtml } from '../format/html.ts';
 import { statusRegion } from './layout.ts';
-import { allEmployees, euros, listHref, listQueryOf, listSummary, orgLine, pagerNav, pageSizeAndSubmit, readList, selectOptions, type EmployeeOption, type ListQuery, type ListRead, type Org } from './page-parts.ts';
+import { allEmployees, csvLink, euros, listHref, listQueryOf, listSummary, orgLine, pagerNav, pageSizeAndSubmit, readList, selectOptions, type EmployeeOption, type ListQuery, type ListRead, type Org } from './page-parts.ts';
 import { labelBadge, periodFromFr, periodLabel } from './payroll-labels.ts';
 
 /** The page's query parameters: those of `GET /api/payslips`. */
@@ -22,14 +22,16 @@ export interface PaieView extends ListRead<PayslipView> {
   isStaff: boolean;
   query: PayslipQuery;
   employees: EmployeeOption[];
+  /** Issue 37: the CSV export is the money set's (`GET /api/payslips.csv`); the page is the read set's. */
+  mayExport: boolean;
 }
 
-export async function loadPaie(db: Database, orgId: string, isStaff: boolean, rawQuery: unknown): Promise<PaieView> {
+export async function loadPaie(db: Database, orgId: string, isStaff: boolean, rawQuery: unknown, mayExport = false): Promise<PaieView> {
   const query = listQueryOf(PAYSLIP_PARAMS, rawQuery);
   const org = await findOrganization(db, orgId);
   const employees = await allEmployees(db, orgId);
   const list = await readList(() => listPayslips(db, orgId, { ...query, ...(query.period ? { period: periodFromFr(query.period) } : {}) }));
-  return { org, isStaff, query, employees, ...list };
+  return { org, isStaff, query, employees, ...list, mayExport };
 }
 
 const paieHref = (query: PayslipQuery, changes: Partial<PayslipQuery>) => listHref('/paie', PAYSLIP_PARAMS, query, changes);
@@ -97,6 +99,9 @@ export function renderPaie(view: PaieView): SafeHtml {
       <thead><tr><th scope="col">Période</th><th scope="col">Salarié</th><th scope="col" class="amount">Brut</th><th scope="col" class="amount">Net à payer</th><th scope="col">Statut</th><th scope="col">Virement</th><th scope="col">Bulletin</th></tr></thead>
       <tbody>${items.map(payslipRow)}</tbody>
     </table></div>`
+      : ''}
+    ${count && view.mayExport
+      ? csvLink(listHref('/api/payslips.csv', ['period', 'employee_id'], { period: query.period ? periodFromFr(query.period) : undefined, employee_id: query.employee_id }, {}), 'bulletins de paie', 'payslips-csv')
       : ''}
     ${pagerNav({ href: (cursor) => paieHref(query, { cursor }), current: query.cursor, next: view.nextCursor })}
   </section>

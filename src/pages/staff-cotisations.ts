@@ -12,7 +12,7 @@ import { html, type SafeHtml } from '../format/html.ts';
 import { listStaffContributionCalls } from '../contributions/contributions.service.ts';
 import { KNOWN_ORGANISMS } from '../contributions/contribution.rules.ts';
 import { organismLabel } from '../contributions/contribution.labels.ts';
-import { dash, listHref, listQueryOf, listSummary, pagerNav, readList, selectOptions, type ListQuery } from './page-parts.ts';
+import { csvLink, dash, listHref, listQueryOf, listSummary, pagerNav, readList, selectOptions, type ListQuery } from './page-parts.ts';
 import { confirmDialog, statusRegion } from './layout.ts';
 import { labelBadge, periodFromFr, periodLabel } from './payroll-labels.ts';
 import { loadOrgChoices, orgSelect, staffFilterForm, type OrgChoice } from './staff-lists.ts';
@@ -153,6 +153,9 @@ function listSection(view: StaffCallsView): SafeHtml {
       <thead><tr><th scope="col">Organisation</th><th scope="col">Période</th><th scope="col">Échéance</th><th scope="col">Organismes</th><th scope="col" class="amount">Total</th><th scope="col">Statut</th><th scope="col">Notifié</th><th scope="col">Actions</th><th scope="col">Résultat</th></tr></thead>
       <tbody>${items.map(callRow)}</tbody>
     </table></div>`
+      : ''}
+    ${count
+      ? csvLink(listHref('/api/staff/cotisations.csv', ['org_id', 'period', 'status'], { ...query, period: query.period ? periodFromFr(query.period) : undefined }, {}), 'appels de cotisations de ces critères', 'calls-csv')
       : ''}
     ${pagerNav({ href: (cursor) => listHref('/staff/cotisations', PARAMS, query, { cursor }), current: query.cursor, next: view.nextCursor })}
   </section>`;

@@ -12,7 +12,7 @@ import { formatDateFr, formatEuros, todayInFrance } from '../format/french.ts';
 import { listStaffInvoices } from '../invoices/invoices.service.ts';
 import { DEFAULT_TERM_DAYS, INVOICE_TYPES, MAX_ISSUE_DAYS_AHEAD, PAYMENT_METHODS } from '../invoices/invoice.rules.ts';
 import { html, type SafeHtml } from '../format/html.ts';
-import { dash, listHref, listQueryOf, listSummary, pagerNav, readList, selectOptions, type ListQuery } from './page-parts.ts';
+import { csvLink, dash, listHref, listQueryOf, listSummary, pagerNav, readList, selectOptions, type ListQuery } from './page-parts.ts';
 import { statusRegion } from './layout.ts';
 import { INVOICE_TYPE_LABELS, PAYMENT_METHOD_LABELS, invoiceTypeLabel } from '../invoices/invoice.labels.ts';
 import { loadOrgChoices, selectAllBox, staffFilterForm, type OrgChoice } from './staff-lists.ts';
@@ -109,6 +109,7 @@ export function renderStaffInvoices(view: StaffInvoicesView): SafeHtml {
     ${statusRegion('notify-status')}
     <ul class="plain" id="notify-details"></ul>`
       : ''}
+    ${count ? csvLink(listHref('/api/staff/facturation.csv', ['notified', 'org_id', 'invoice_type'], query, {}), 'factures et avoirs de ces critères', 'invoices-csv') : ''}
     ${pagerNav({ href: (cursor) => listHref('/staff/facturation', PARAMS, query, { cursor }), current: query.cursor, next: view.nextCursor })}
   </section>
   ${createSection(view)}

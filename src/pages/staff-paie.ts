@@ -21,7 +21,7 @@ import { SKIP_MESSAGES, type SkipReasonCode } from '../payroll/payroll.errors.ts
 import { readRun, skippedContracts } from '../payroll/payroll.service.ts';
 import { listPayslips, type PayslipView } from '../payslips/payslips.service.ts';
 import { confirmDialog, statusRegion } from './layout.ts';
-import { allEmployees, dash, euros, listQueryOf, selectOptions, type EmployeeOption } from './page-parts.ts';
+import { allEmployees, csvLink, dash, euros, listQueryOf, selectOptions, type EmployeeOption } from './page-parts.ts';
 import { labelBadge, periodFromFr, periodLabel, periodToFr } from './payroll-labels.ts';
 import { loadOrgChoices, type OrgChoice } from './staff-lists.ts';
 
@@ -252,6 +252,9 @@ function payslipsTable(view: StaffPaieView): SafeHtml {
       </tr>`;
       })}</tbody>
     </table></div>`}
+    ${payslips.length
+      ? csvLink(`/api/staff/payslips.csv?${new URLSearchParams({ period: chosen!.period, org_id: chosen!.org.id })}`, `bulletins de ${periodLabel(chosen!.period)}`, 'payslips-csv')
+      : ''}
     ${statusRegion('payslips-status')}
   </section>`;
 }

@@ -12,7 +12,7 @@ import { formatDateFr, formatEuros, ofFr, todayInFrance } from '../format/french
 import { listAvailablePayslips, listStaffTransfers, listUnpayablePayslips, readTransfer } from '../transfers/transfers.service.ts';
 import { UNPAYABLE_LABELS, type UnpayableReason } from '../transfers/transfer.rules.ts';
 import { html, type SafeHtml } from '../format/html.ts';
-import { dash, listHref, maskedIban, listQueryOf, listSummary, pagerNav, readList, type ListQuery } from './page-parts.ts';
+import { csvLink, dash, listHref, maskedIban, listQueryOf, listSummary, pagerNav, readList, type ListQuery } from './page-parts.ts';
 import { confirmDialog, statusRegion } from './layout.ts';
 import { labelBadge, periodFromFr, periodLabel, periodToFr } from './payroll-labels.ts';
 import { loadOrgChoices, selectAllBox, staffFilterForm, type OrgChoice } from './staff-lists.ts';
@@ -215,6 +215,7 @@ function batchesSection(view: StaffTransfersView): SafeHtml {
       </tr>`,
       )}</tbody>
     </table></div>`}
+    ${batches.length ? csvLink('/api/staff/virements.csv', 'lots de virements', 'batches-csv') : ''}
     ${pagerNav({ href: (lots) => listHref('/staff/virements', PARAMS, query, { lot: undefined, lots }), current: query.lots, next: view.nextBatches, label: 'Pages des lots', id: 'next-batches' })}
   </section>`;
 }

@@ -192,6 +192,17 @@ export interface PayslipFilters {
   employeeId?: string;
 }
 
+/** A page of every organization's payslips of a month (or of `orgId`'s), with the organization's name: the staff's CSV export. */
+export function listStaffPayslips(db: Database, filters: { orgId?: string; period: string }, cursor: CursorValue[] | null, limit: number) {
+  let query = selectPayslips(db)
+    .innerJoin('organizations', 'organizations.id', 'payslips.org_id')
+    .select('organizations.name as org_name')
+    .where('payslips.period', '=', filters.period)
+    .where('payslips.status', '!=', 'brouillon');
+  if (filters.orgId) query = query.where('payslips.org_id', '=', filters.orgId);
+  return keyset(query, PAYSLIP_ORDER, cursor, limit).execute();
+}
+
 /** A page of the organization's payslips after `cursor`. */
 export function listPayslips(db: Database, filters: PayslipFilters, cursor: CursorValue[] | null, limit: number) {
   let query = selectPayslips(db).where('payslips.org_id', '=', filters.orgId).where('payslips.status', '!=', 'brouillon');

@@ -4,10 +4,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
-import { ErrorBody, IdParams, useFieldErrors, errorResponses, type IdRoute } from '../http/schemas.ts';
+import { CsvFile, ErrorBody, IdParams, useFieldErrors, errorResponses, type IdRoute } from '../http/schemas.ts';
 import { orgScope, staffCaller } from '../org/scope.ts';
-import { Payslip, PayslipBody, PayslipConflictBody, PayslipDetail, PayslipList, PayslipListQuery, SignedUrl } from '../schemas/payslips.ts';
+import { Payslip, PayslipBody, PayslipConflictBody, PayslipDetail, PayslipList, PayslipExportQuery, PayslipListQuery, SignedUrl, StaffPayslipExportQuery } from '../schemas/payslips.ts';
 import * as payslips from './payslips.service.ts';
+import { payslipsCsv, staffPayslipsCsv } from './payslips.csv.ts';
+import { sendCsv } from '../format/csv.ts';
 
 const errors = errorResponses(409);
 
@@ -28,6 +30,38 @@ export default async function payslipsRoutes(fastify: FastifyInstance): Promise<
       },
     },
     async (request) => payslips.listPayslips(db, orgScope(request).orgId, request.query),
+  );
+
+  // Issue 37: the payslips as CSV for the people who reconcile, the money set (the list itself
+  // is the read set's: an AGENT sees the payslips on /paie, the export is the accountants').
+  fastify.get<{ Querystring: Static<typeof PayslipExportQuery> }>(
+    '/api/payslips.csv',
+    {
+      config: { gate: 'money' },
+      schema: {
+        tags: ['bulletins'],
+        summary: 'The payslips of the list (`period`, `employee_id`; every page) with their amounts, as CSV; the money set only',
+        querystring: PayslipExportQuery,
+        produces: ['text/csv'],
+        response: { 200: CsvFile, ...errors },
+      },
+    },
+    async (request, reply) => sendCsv(reply, payslipsCsv(db, orgScope(request).orgId, request.query)),
+  );
+
+  fastify.get<{ Querystring: Static<typeof StaffPayslipExportQuery> }>(
+    '/api/staff/payslips.csv',
+    {
+      config: { gate: 'staff' },
+      schema: {
+        tags: ['staff'],
+        summary: "A month's payslips (published and cancelled) of every organization, or of `org_id`, as CSV",
+        querystring: StaffPayslipExportQuery,
+        produces: ['text/csv'],
+        response: { 200: CsvFile, ...errors },
+      },
+    },
+    async (request, reply) => sendCsv(reply, staffPayslipsCsv(db, request.query)),
   );
 
   fastify.get<IdRoute>(

@@ -219,3 +219,18 @@ export async function listPayslips(db: Database, orgId: string, query: { limit?:
   return { items: page.items.map(payslipView), next_cursor: page.next_cursor };
 }
 
+
+/**
+ * Every organization's published (and cancelled) payslips of `period` (required), or `org_id`'s,
+ * with the organization's name: the staff's CSV export (issue 37), page by page.
+ */
+export async function listStaffPayslips(db: Database, query: { limit?: string; cursor?: string; period?: string; org_id?: string }) {
+  const limit = parseLimit(query.limit);
+  const cursor = decodeCursor(query.cursor);
+  if (query.org_id && !isUuid(query.org_id)) throw fieldErrors.invalid('org_id', "L'organisation");
+  const period = optionalPeriod(query.period);
+  if (!period) throw payslipErrors.missingPeriod();
+  const rows = await repo.listStaffPayslips(db, { orgId: query.org_id ? query.org_id.toLowerCase() : undefined, period }, cursor, limit);
+  const page = keysetPage(rows, limit, (row) => [row.period, row.last_name, row.first_name, row.id]);
+  return { items: page.items.map((row) => ({ ...payslipView(row), org_name: row.org_name })), next_cursor: page.next_cursor };
+}

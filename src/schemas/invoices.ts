@@ -91,6 +91,16 @@ export const InvoiceListQuery = Type.Object({
 });
 export const StaffInvoiceListQuery = Type.Object({ ...InvoiceListQuery.properties, org_id: Type.Optional(Type.String()) });
 
+/** Issue 37's CSV exports: a list's filters (every page of it) and the month. */
+const ExportPeriod = Type.Optional(Type.String({ description: 'YYYY-MM: only that month (invoices: issued that month)' }));
+export const InvoiceExportQuery = Type.Object({
+  notified: InvoiceListQuery.properties.notified,
+  invoice_type: InvoiceListQuery.properties.invoice_type,
+  kind: InvoiceListQuery.properties.kind,
+  period: ExportPeriod,
+});
+export const StaffInvoiceExportQuery = Type.Object({ ...InvoiceExportQuery.properties, org_id: Type.Optional(Type.String()) });
+
 export const BulkNotifyBody = Type.Object({
   // Untyped for the validator, which would coerce "x" to ["x"]: the service answers invalid_invoice_ids.
   invoice_ids: Type.Optional(Type.Unsafe<unknown>({ description: 'an array of 1 to 5,000 invoice ids' })),
@@ -165,6 +175,12 @@ export const StaffContributionListQuery = Type.Object({
   ...ContributionListQuery.properties,
   org_id: Type.Optional(Type.String()),
   status: Type.Optional(Type.String({ description: 'a_payer or paye' })),
+});
+export const ContributionExportQuery = Type.Object({ period: ContributionListQuery.properties.period });
+export const StaffContributionExportQuery = Type.Object({
+  period: StaffContributionListQuery.properties.period,
+  org_id: StaffContributionListQuery.properties.org_id,
+  status: StaffContributionListQuery.properties.status,
 });
 export const ContributionPaidBody = Type.Object({
   paid_date: Loose('YYYY-MM-DD, today or before (default today, Europe/Paris); 400 invalid_paid_date otherwise'),

@@ -55,6 +55,10 @@ export const ClientTransfer = Type.Object({
 export const ClientTransferList = Page(ClientTransfer);
 export const ClientTransferQuery = Type.Object({ ...ListQuery });
 
+/** Issue 37's CSV exports: the list's filters, every page. */
+export const StaffTransferExportQuery = Type.Object({ org_id: StaffTransferQuery.properties.org_id, status: StaffTransferQuery.properties.status });
+export const ClientTransferExportQuery = Type.Object({});
+
 /**
  * 409 `payslip_unavailable`: the payslips refused, unknown ids included; 409
  * `creditor_name_unwritable`: the payslips whose employee's name a SEPA file cannot write, and

@@ -4,12 +4,14 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
-import { ErrorBody, IdParams, useFieldErrors, errorResponses, type IdRoute } from '../http/schemas.ts';
+import { CsvFile, ErrorBody, IdParams, useFieldErrors, errorResponses, type IdRoute } from '../http/schemas.ts';
 import { BULK_BODY_LIMIT } from '../http/bulk.ts';
 import { orgScope, staffCaller } from '../org/scope.ts';
 import {
   ClientTransferList,
+  ClientTransferExportQuery,
   ClientTransferQuery,
+  StaffTransferExportQuery,
   StaffTransferQuery,
   Transfer,
   TransferBody,
@@ -19,6 +21,8 @@ import {
 } from '../schemas/transfers.ts';
 import { AvailableList, AvailableQuery } from '../schemas/payslips.ts';
 import * as transfers from './transfers.service.ts';
+import { orgTransfersCsv, staffTransfersCsv } from './transfers.csv.ts';
+import { sendCsv } from '../format/csv.ts';
 
 const errors = errorResponses(409);
 
@@ -54,6 +58,37 @@ export default async function transfersRoutes(fastify: FastifyInstance): Promise
       },
     },
     async (request) => transfers.listOrgTransfers(db, orgScope(request).orgId, request.query),
+  );
+
+  // Issue 37: every page of the list as CSV (format/csv.ts).
+  fastify.get(
+    '/api/virements.csv',
+    {
+      config: { gate: 'money' },
+      schema: {
+        tags: ['virements'],
+        summary: "The organization's salary transfer batches (every page), as CSV (never an IBAN)",
+        querystring: ClientTransferExportQuery,
+        produces: ['text/csv'],
+        response: { 200: CsvFile, ...errors },
+      },
+    },
+    async (request, reply) => sendCsv(reply, orgTransfersCsv(db, orgScope(request).orgId)),
+  );
+
+  fastify.get<{ Querystring: Static<typeof StaffTransferExportQuery> }>(
+    '/api/staff/virements.csv',
+    {
+      config: { gate: 'staff' },
+      schema: {
+        tags: ['staff'],
+        summary: 'The batches of the list (same filters, every page), as CSV',
+        querystring: StaffTransferExportQuery,
+        produces: ['text/csv'],
+        response: { 200: CsvFile, ...errors },
+      },
+    },
+    async (request, reply) => sendCsv(reply, staffTransfersCsv(db, request.query)),
   );
 
   // ---- Staff.

@@ -191,6 +191,15 @@ const MODULE_RULES: RouteRule[] = [
   { name: 'GET /api/staff/cotisations', readsBody: false, expect: staffOnlyWith(200) },
   { name: 'POST /api/staff/cotisations/:call/notifier', readsBody: false, expect: staffOnlyWith(409) },
   { name: 'POST /api/staff/cotisations/:call/paye', readsBody: false, payload: () => ({}), expect: staffOnlyWith(200) },
+  // Issue 37: the CSV exports; the payslips' is the money set's, not the read set's.
+  { name: 'GET /api/factures.csv', readsBody: false, expect: moduleGate(MONEY_SET, () => 200) },
+  { name: 'GET /api/cotisations.csv', readsBody: false, expect: moduleGate(MONEY_SET, () => 200) },
+  { name: 'GET /api/virements.csv', readsBody: false, expect: moduleGate(MONEY_SET, () => 200) },
+  { name: 'GET /api/payslips.csv?period=2027-01', readsBody: false, expect: moduleGate(MONEY_SET, () => 200) },
+  { name: 'GET /api/staff/facturation.csv', readsBody: false, expect: staffOnlyWith(200) },
+  { name: 'GET /api/staff/cotisations.csv', readsBody: false, expect: staffOnlyWith(200) },
+  { name: 'GET /api/staff/virements.csv', readsBody: false, expect: staffOnlyWith(200) },
+  { name: 'GET /api/staff/payslips.csv?period=2027-01', readsBody: false, expect: staffOnlyWith(200) },
 ];
 
 /** A route gated on `money`, as the money modules will declare theirs. */
