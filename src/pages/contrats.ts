@@ -414,7 +414,7 @@ const deleteSignedDialog = confirmDialog({
 function amendmentLine(n: string): SafeHtml {
   return html`<tr class="avenant-line">
     <td data-label="Date"><label class="visually-hidden" for="avenant-date-${n}">Date ${n} de l'avenant</label>
-      <input id="avenant-date-${n}" type="text" inputmode="numeric" placeholder="JJ/MM/AAAA" maxlength="10" autocomplete="off" name="date" required></td>
+      <input id="avenant-date-${n}" type="text" inputmode="numeric" placeholder="JJ/MM/AAAA" maxlength="10" autocomplete="off" name="date" required aria-describedby="avenant-date-${n}-error"><p id="avenant-date-${n}-error" class="field-error" hidden></p></td>
     <td data-label="Nature"><label class="visually-hidden" for="avenant-nature-${n}">Nature de la date ${n}</label>
       <select id="avenant-nature-${n}" name="nature">${options(DATE_NATURES, DATE_NATURE_LABELS, 'representation')}</select></td>
     <td data-label="Quantité"><label class="visually-hidden" for="avenant-quantity-${n}">Quantité de la date ${n}</label>

@@ -82,6 +82,19 @@ describe('errors next to their field, in chromium', { skip: skipReason }, () => 
 
     await page.locator('#line-date-2').fill('15/03/2027');
     await Promise.all([page.waitForURL(/\/contrats\/[0-9a-f-]+\?cree=1$/), page.locator('#save-contract').click()]);
+
+    // An avenant's date outside the new period: next to that date, with the new period.
+    await page.locator('#avenant-end_date').fill('05/04/2027');
+    await page.locator('#avenant-date-1').fill('10/04/2027');
+    await page.locator('#avenant-amount-1').fill('100');
+    await page.locator('#save-avenant').click();
+    const beyond = 'Le 10/04/2027 est en dehors de la période du contrat (du 01/03/2027 au 05/04/2027) : choisissez une date dans cette période.';
+    await page.locator('#avenant-date-1-error', { hasText: beyond }).waitFor();
+    assert.deepEqual(await fieldError(page, 'avenant-date-1'), { text: beyond, invalid: true });
+    assert.equal(await focusedId(page), 'avenant-date-1');
+    await page.locator('#avenant-date-1').fill('02/04/2027');
+    await page.locator('#save-avenant').click();
+    await page.locator('#status', { hasText: 'Avenant enregistré : 1 date ajoutée.' }).waitFor();
     assert.deepEqual(errors.filter((e) => !e.includes('400')), []);
   });
 

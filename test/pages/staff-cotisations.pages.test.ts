@@ -76,7 +76,7 @@ describe('GET /staff/cotisations', () => {
     assert.equal(refused.statusCode, 400);
     // Issue 37: said of what was typed, in the field's MM/AAAA, next to the field.
     assert.match(refused.body, /<input id="filter-period" name="period"[^>]* value="13\/2026" aria-describedby="filter-period-hint filter-period-error" aria-invalid="true">/);
-    assert.match(refused.body, /<p id="filter-period-error" class="field-error">13\/2026 n'existe pas : le mois va de 01 à 12\. Saisissez une période au format MM\/AAAA\.<\/p>/);
+    assert.match(refused.body, /<p id="filter-period-error" class="field-error">13\/2026 n&#39;existe pas : le mois va de 01 à 12\. Saisissez une période au format MM\/AAAA\.<\/p>/);
     assert.match(refused.body, /role="alert">Liste non affichée : corrigez le filtre « Période »\.<\/p>/);
   });
 

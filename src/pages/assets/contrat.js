@@ -307,7 +307,11 @@ function addAvenantLine() {
   avenantCounter = Math.max(avenantCounter, lines.querySelectorAll('tr').length) + 1;
   const n = String(avenantCounter);
   const fragment = /** @type {DocumentFragment} */ (template.content.cloneNode(true));
-  for (const element of fragment.querySelectorAll('[id]')) element.id = element.id.replace('__N__', n);
+  for (const element of fragment.querySelectorAll('[id]')) {
+    element.id = element.id.replace('__N__', n);
+    const described = element.getAttribute('aria-describedby');
+    if (described) element.setAttribute('aria-describedby', described.replaceAll('__N__', n));
+  }
   for (const label of fragment.querySelectorAll('label')) {
     label.htmlFor = label.htmlFor.replace('__N__', n);
     label.textContent = label.textContent.replace('__N__', n);
