@@ -1,11 +1,23 @@
 /** Every error of the contracts module (MODULES 1, 4), with its status and French message. */
 import { AppError } from '../http/errors.ts';
 
+/** The error with the input it is about (`field` in the body), when known. */
+export function withField(error: AppError, field: string | undefined): AppError {
+  return field === undefined ? error : error.withDetails({ ...error.details, field });
+}
+
 export const contractErrors = {
   /** MODULES 1: unknown, or of another organization: nobody learns that it exists. */
   notFound: () => new AppError(404, 'not_found', 'Contrat introuvable.'),
   /** The employee named by a contract is unknown in the organization. */
-  invalidDate: () => new AppError(400, 'invalid_date', 'Date invalide : format AAAA-MM-JJ, dans la période du contrat.'),
+  /** `field`: the input refused (`start_date`, `from`, `dates[2].date`), in the body's `field`. */
+  invalidDate: (field?: string) => withField(new AppError(400, 'invalid_date', 'Date invalide : format AAAA-MM-JJ, dans la période du contrat.'), field),
+  /** A line's date outside the contract's period (issue 37: the body names the line, `dates[2].date`). */
+  dateOutsidePeriod: (field: string, date: string, period: { start_date: string; end_date: string | null }) =>
+    withField(
+      new AppError(400, 'invalid_date', `La date ${date} est en dehors de la période du contrat (${period.end_date ? `du ${period.start_date} au ${period.end_date}` : `à partir du ${period.start_date}`}).`),
+      field,
+    ),
   totalTooLarge: () => new AppError(400, 'invalid_amount', 'Le total des dates dépasse le montant le plus grand accepté (9 999 999 999,99 €).'),
   endDateOfCdi: () => new AppError(400, 'invalid_end_date', "Un CDI n'a pas de date de fin."),
   endBeforeStart: () => new AppError(400, 'invalid_end_date', 'La date de fin doit être égale ou postérieure à la date de début.'),

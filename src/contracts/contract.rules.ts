@@ -4,9 +4,9 @@
  * the folded text the grid searches. The service applies them; tests call them directly.
  */
 import type { ContractKind, ContractStatus, DateNature } from '../db/schema.ts';
-import { fieldErrors } from '../http/errors.ts';
+import { AppError, fieldErrors } from '../http/errors.ts';
 import { isStorableMoney, parseQuantity, requireMoney, sumMoney, type Money } from '../money/money.ts';
-import { contractErrors } from './contract.errors.ts';
+import { contractErrors, withField } from './contract.errors.ts';
 import { formatSeriesNumber } from '../db/number-series.ts';
 import { parseIsoDate } from '../format/calendar.ts';
 
@@ -119,7 +119,7 @@ export function checkContractFields(input: ContractFieldsInput): ContractFields 
     throw fieldErrors.missing('start_date', LABELS.start_date);
   }
   const startDate = parseIsoDate(input.start_date);
-  if (!startDate) throw contractErrors.invalidDate();
+  if (!startDate) throw contractErrors.invalidDate('start_date');
 
   let endDate: string | null = null;
   if (kind === 'CDI') {
@@ -131,7 +131,7 @@ export function checkContractFields(input: ContractFieldsInput): ContractFields 
       throw fieldErrors.missing('end_date', LABELS.end_date);
     }
     endDate = parseIsoDate(input.end_date);
-    if (!endDate) throw contractErrors.invalidDate();
+    if (!endDate) throw contractErrors.invalidDate('end_date');
     if (endDate < startDate) throw contractErrors.endBeforeStart();
   }
 
@@ -179,19 +179,27 @@ export const MAX_DATES = 400;
 export function checkDates(input: unknown, period: { start_date: string; end_date: string | null }): ContractDate[] {
   if (input === undefined || input === null) return [];
   if (!Array.isArray(input) || input.length > MAX_DATES) throw fieldErrors.invalid('dates', 'La liste des dates');
-  return input.map((raw: unknown): ContractDate => {
+  return input.map((raw: unknown, index): ContractDate => {
     if (raw === null || typeof raw !== 'object') throw fieldErrors.invalid('dates', 'La liste des dates');
     const line = raw as Record<string, unknown>;
-    if (line.date === undefined || line.date === null || line.date === '') throw fieldErrors.missing('date', 'La date');
+    // Issue 37: each refusal names its line (`field: "dates[2].date"`), for a page to show it there.
+    const at = (name: string, error: AppError) => withField(error, `dates[${index}].${name}`);
+    if (line.date === undefined || line.date === null || line.date === '') throw at('date', fieldErrors.missing('date', 'La date'));
     const date = parseIsoDate(line.date);
-    if (!date || date < period.start_date || (period.end_date !== null && date > period.end_date)) throw contractErrors.invalidDate();
-    if (line.nature === undefined || line.nature === null || line.nature === '') throw fieldErrors.missing('nature', 'La nature');
-    if (!isOneOf(DATE_NATURES, line.nature)) throw fieldErrors.invalid('nature', 'La nature');
-    if (line.quantity === undefined || line.quantity === null || line.quantity === '') throw fieldErrors.missing('quantity', 'La quantité');
+    if (!date) throw contractErrors.invalidDate(`dates[${index}].date`);
+    if (date < period.start_date || (period.end_date !== null && date > period.end_date)) throw contractErrors.dateOutsidePeriod(`dates[${index}].date`, date, period);
+    if (line.nature === undefined || line.nature === null || line.nature === '') throw at('nature', fieldErrors.missing('nature', 'La nature'));
+    if (!isOneOf(DATE_NATURES, line.nature)) throw at('nature', fieldErrors.invalid('nature', 'La nature'));
+    if (line.quantity === undefined || line.quantity === null || line.quantity === '') throw at('quantity', fieldErrors.missing('quantity', 'La quantité'));
     const quantity = parseQuantity(line.quantity);
-    if (quantity === null) throw fieldErrors.invalid('quantity', 'La quantité');
-    if (line.amount === undefined || line.amount === null || line.amount === '') throw fieldErrors.missing('amount', 'Le montant');
-    const amount = requireMoney(line.amount);
+    if (quantity === null) throw at('quantity', fieldErrors.invalid('quantity', 'La quantité'));
+    if (line.amount === undefined || line.amount === null || line.amount === '') throw at('amount', fieldErrors.missing('amount', 'Le montant'));
+    let amount: Money;
+    try {
+      amount = requireMoney(line.amount);
+    } catch (error) {
+      throw error instanceof AppError ? at('amount', error) : error;
+    }
     return { date, nature: line.nature, quantity, amount };
   });
 }
@@ -275,14 +283,14 @@ export function checkAmendment(
   let startDate = current.start_date;
   if (given(input.start_date)) {
     const parsed = parseIsoDate(input.start_date);
-    if (!parsed) throw contractErrors.invalidDate();
+    if (!parsed) throw contractErrors.invalidDate('start_date');
     startDate = parsed;
   }
   let endDate = current.end_date;
   if (given(input.end_date)) {
     if (current.kind === 'CDI') throw contractErrors.endDateOfCdi();
     const parsed = parseIsoDate(input.end_date);
-    if (!parsed) throw contractErrors.invalidDate();
+    if (!parsed) throw contractErrors.invalidDate('end_date');
     endDate = parsed;
   }
   if (endDate !== null && endDate < startDate) throw contractErrors.endBeforeStart();

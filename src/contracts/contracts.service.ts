@@ -291,7 +291,7 @@ function gridFilters(query: GridQuery): repo.GridFilters {
   for (const bound of ['from', 'to'] as const) {
     if (query[bound]) {
       const date = parseIsoDate(query[bound]);
-      if (!date) throw contractErrors.invalidDate();
+      if (!date) throw contractErrors.invalidDate(bound);
       filters[bound] = date;
     }
   }

@@ -6,7 +6,11 @@ import { lastProperty, textRuleError } from './text-rule.ts';
 
 /** SPEC 7: `{ error, message? }`. */
 export const ErrorBody = Type.Object(
-  { error: Type.String(), message: Type.Optional(Type.String()) },
+  {
+    error: Type.String(),
+    message: Type.Optional(Type.String()),
+    field: Type.Optional(Type.String({ description: 'the input the error is about, when a body or query has several of one kind (e.g. `dates[2].date`, `from`)', examples: ['dates[2].date'] })),
+  },
   { $id: 'ErrorBody', description: 'Every JSON error (SPEC 7)' },
 );
 

@@ -15,6 +15,7 @@ import { formatDateFr, formatEuros, ofFr } from '../format/french.ts';
 import type { Money } from '../money/money.ts';
 import { html, type SafeHtml } from '../format/html.ts';
 import { formatPageDate } from './labels.ts';
+import { fieldAttrs, fieldErrorBox, filterFieldError, messageOf, type FieldError, type FilterField } from './field-messages.ts';
 import { confirmDialog, statusRegion } from './layout.ts';
 import { allEmployees, dash, euros, listHref, listQueryOf, listSummary, orgLine, PAGE_SIZES, pagerNav, pageSizeAndSubmit, readList, selectOptions as options, type EmployeeOption, type Org } from './page-parts.ts';
 import { CONTRACT_KIND_LABELS, CONTRACT_STATUS_LABELS, DATE_NATURE_LABELS, contractStatusLabel, dateNatureLabel } from '../contracts/contract.labels.ts';
@@ -77,13 +78,26 @@ export interface GridView {
   nextCursor: string | null;
   /** A refused filter (the API's 400 message): the grid shows it instead of rows. */
   error: string | null;
+  /** The same refusal placed on its filter field (issue 37), when it names one. */
+  fieldError: FieldError | null;
+}
+
+/** The grid's filter fields, for a refusal to be placed on its own. */
+function gridFields(query: StaffGridQuery): Record<string, FilterField> {
+  return {
+    from: { kind: 'date', typed: query.from, label: 'En cours à partir du' },
+    to: { kind: 'date', typed: query.to, label: "Jusqu'au" },
+    status: { kind: 'other', typed: query.status, label: 'Statut' },
+    kind: { kind: 'other', typed: query.kind, label: 'Type' },
+    org_id: { kind: 'other', typed: query.org_id, label: 'Organisation' },
+  };
 }
 
 export async function loadGrid(db: Database, orgId: string, isStaff: boolean, rawQuery: unknown): Promise<GridView> {
   const query = gridQueryOf(rawQuery);
   const org = await findOrganization(db, orgId);
   const list = await readList(() => listGrid(db, orgId, { ...query, ...(query.from ? { from: isoFromFr(query.from) } : {}), ...(query.to ? { to: isoFromFr(query.to) } : {}) }));
-  return { org, isStaff, query, ...list };
+  return { org, isStaff, query, ...list, fieldError: filterFieldError(list.refusal, gridFields(query)) };
 }
 
 /**
@@ -97,7 +111,7 @@ export async function loadStaffGrid(db: Database, rawQuery: unknown): Promise<Gr
     loadOrgChoices(db),
     readList(() => listStaffGrid(db, { ...query, ...(query.from ? { from: isoFromFr(query.from) } : {}), ...(query.to ? { to: isoFromFr(query.to) } : {}) })),
   ]);
-  return { org: undefined, isStaff: true, query, staff: { orgs }, ...list };
+  return { org: undefined, isStaff: true, query, staff: { orgs }, ...list, fieldError: filterFieldError(list.refusal, gridFields(query)) };
 }
 
 const gridPath = (view: GridView) => (view.staff ? '/staff/contrats' : '/contrats');
@@ -113,7 +127,8 @@ function filterForm(view: GridView): SafeHtml {
     ${query.employee_id ? html`<input type="hidden" name="employee_id" value="${query.employee_id}">` : ''}
     ${view.staff ? html`<div class="field field-wide">
       <label for="filter-org">Organisation</label>
-      ${orgSelect('filter-org', view.staff.orgs, query.org_id)}
+      ${orgSelect('filter-org', view.staff.orgs, query.org_id, undefined, messageOf(view.fieldError, 'org_id') ? 'filter-org-error' : undefined)}
+      ${fieldErrorBox('filter-org', messageOf(view.fieldError, 'org_id'))}
     </div>` : ''}
     <div class="field field-wide">
       <label for="filter-q">Rechercher</label>
@@ -121,19 +136,24 @@ function filterForm(view: GridView): SafeHtml {
     </div>
     <div class="field">
       <label for="filter-status">Statut</label>
-      <select id="filter-status" name="status">${options(CONTRACT_STATUSES, CONTRACT_STATUS_LABELS, query.status, 'Tous les statuts')}</select>
+      <select id="filter-status" name="status"${fieldAttrs('filter-status', messageOf(view.fieldError, 'status'))}>${options(CONTRACT_STATUSES, CONTRACT_STATUS_LABELS, query.status, 'Tous les statuts')}</select>
+      ${fieldErrorBox('filter-status', messageOf(view.fieldError, 'status'))}
     </div>
     <div class="field">
       <label for="filter-kind">Type</label>
-      <select id="filter-kind" name="kind">${options(CONTRACT_KINDS, Object.fromEntries(CONTRACT_KINDS.map((k) => [k, k])), query.kind, 'Tous les types')}</select>
+      <select id="filter-kind" name="kind"${fieldAttrs('filter-kind', messageOf(view.fieldError, 'kind'))}>${options(CONTRACT_KINDS, Object.fromEntries(CONTRACT_KINDS.map((k) => [k, k])), query.kind, 'Tous les types')}</select>
+      ${fieldErrorBox('filter-kind', messageOf(view.fieldError, 'kind'))}
     </div>
     <div class="field">
       <label for="filter-from">En cours à partir du</label>
-      <input id="filter-from" name="from" type="text" inputmode="numeric" placeholder="JJ/MM/AAAA" maxlength="10" autocomplete="off" value="${query.from ?? ''}">
+      <input id="filter-from" name="from" type="text" inputmode="numeric" placeholder="JJ/MM/AAAA" maxlength="10" autocomplete="off" value="${query.from ?? ''}"${fieldAttrs('filter-from', messageOf(view.fieldError, 'from'), 'filter-date-hint')}>
+      ${fieldErrorBox('filter-from', messageOf(view.fieldError, 'from'))}
     </div>
     <div class="field">
       <label for="filter-to">Jusqu'au</label>
-      <input id="filter-to" name="to" type="text" inputmode="numeric" placeholder="JJ/MM/AAAA" maxlength="10" autocomplete="off" value="${query.to ?? ''}">
+      <input id="filter-to" name="to" type="text" inputmode="numeric" placeholder="JJ/MM/AAAA" maxlength="10" autocomplete="off" value="${query.to ?? ''}"${fieldAttrs('filter-to', messageOf(view.fieldError, 'to'), 'filter-date-hint')}>
+      ${fieldErrorBox('filter-to', messageOf(view.fieldError, 'to'))}
+      <p class="visually-hidden" id="filter-date-hint">Format JJ/MM/AAAA.</p>
     </div>
     ${pageSizeAndSubmit(path, query.limit)}
   </form>`;
@@ -159,7 +179,7 @@ export function renderGrid(view: GridView): SafeHtml {
   const orgNames = view.staff ? new Map(view.staff.orgs.map((o) => [o.id, o.name])) : null;
   const count = items.length;
   const summary = listSummary({
-    error: view.error, count, filtered, afterFirst: Boolean(query.cursor), id: 'grid-summary',
+    error: view.fieldError?.summary ?? view.error, count, filtered, afterFirst: Boolean(query.cursor), id: 'grid-summary',
     noneMatching: 'Aucun contrat ne correspond à ces critères.',
     none: view.staff ? 'Aucun contrat pour le moment.' : 'Aucun contrat pour le moment. Créez le premier avec « Nouveau contrat ».',
     one: '1 contrat affiché', many: (n) => `${n} contrats affichés`, order: ', du plus récent au plus ancien.',
@@ -404,7 +424,7 @@ const deleteSignedDialog = confirmDialog({
 function amendmentLine(n: string): SafeHtml {
   return html`<tr class="avenant-line">
     <td data-label="Date"><label class="visually-hidden" for="avenant-date-${n}">Date ${n} de l'avenant</label>
-      <input id="avenant-date-${n}" type="text" inputmode="numeric" placeholder="JJ/MM/AAAA" maxlength="10" autocomplete="off" name="date" required></td>
+      <input id="avenant-date-${n}" type="text" inputmode="numeric" placeholder="JJ/MM/AAAA" maxlength="10" autocomplete="off" name="date" required aria-describedby="avenant-date-${n}-error"><p id="avenant-date-${n}-error" class="field-error" hidden></p></td>
     <td data-label="Nature"><label class="visually-hidden" for="avenant-nature-${n}">Nature de la date ${n}</label>
       <select id="avenant-nature-${n}" name="nature">${options(DATE_NATURES, DATE_NATURE_LABELS, 'representation')}</select></td>
     <td data-label="Quantité"><label class="visually-hidden" for="avenant-quantity-${n}">Quantité de la date ${n}</label>
@@ -424,7 +444,7 @@ function amendmentsSection(c: ContractView, amendments: AmendmentDetails[]): Saf
     : html`<p class="muted" id="no-avenant">Aucun avenant.</p>`}
   ${c.status === 'annule'
     ? ''
-    : html`<form id="avenant-form" class="form" novalidate>
+    : html`<form id="avenant-form" class="form" novalidate data-start="${c.start_date}" data-end="${c.end_date ?? ''}">
     <p class="hint" id="avenant-hint">Un avenant prolonge la période du contrat (début plus tôt ou fin plus tard) et ajoute ses dates. Régénérez ensuite le PDF : il mentionne l'avenant.</p>
     <div class="form-row">
       <div class="field">
@@ -555,15 +575,17 @@ function amountInput(value: Money | null): string {
 
 function dateRow(index: number | '__N__', line: { date: string; nature: string; quantity: string; amount: string } | null): SafeHtml {
   const n = typeof index === 'number' ? String(index + 1) : index;
+  // Each field's refusal is shown under it, on its own line (`line-<name>-<n>-error`, issue 37).
+  const box = (name: string) => html`<p id="line-${name}-${n}-error" class="field-error" hidden></p>`;
   return html`<tr class="date-line">
     <td data-label="Date"><label class="visually-hidden" for="line-date-${n}">Date de la ligne ${n}</label>
-      <input id="line-date-${n}" type="text" inputmode="numeric" placeholder="JJ/MM/AAAA" maxlength="10" autocomplete="off" name="date" value="${line ? formatDateFr(line.date) : ''}" required></td>
+      <input id="line-date-${n}" type="text" inputmode="numeric" placeholder="JJ/MM/AAAA" maxlength="10" autocomplete="off" name="date" value="${line ? formatDateFr(line.date) : ''}" required aria-describedby="date-format-hint line-date-${n}-error">${box('date')}</td>
     <td data-label="Nature"><label class="visually-hidden" for="line-nature-${n}">Nature de la ligne ${n}</label>
-      <select id="line-nature-${n}" name="nature">${options(DATE_NATURES, DATE_NATURE_LABELS, line?.nature ?? 'representation')}</select></td>
+      <select id="line-nature-${n}" name="nature" aria-describedby="line-nature-${n}-error">${options(DATE_NATURES, DATE_NATURE_LABELS, line?.nature ?? 'representation')}</select>${box('nature')}</td>
     <td data-label="Quantité"><label class="visually-hidden" for="line-quantity-${n}">Quantité de la ligne ${n}</label>
-      <input id="line-quantity-${n}" type="text" inputmode="decimal" name="quantity" value="${line ? decimalFr(line.quantity) : '1'}" required size="5"></td>
+      <input id="line-quantity-${n}" type="text" inputmode="decimal" name="quantity" value="${line ? decimalFr(line.quantity) : '1'}" required size="5" aria-describedby="line-quantity-${n}-error">${box('quantity')}</td>
     <td data-label="Montant brut (€)"><label class="visually-hidden" for="line-amount-${n}">Montant brut de la ligne ${n}, en euros</label>
-      <input id="line-amount-${n}" type="text" inputmode="decimal" name="amount" value="${line ? amountInput(line.amount as Money) : ''}" required size="10"></td>
+      <input id="line-amount-${n}" type="text" inputmode="decimal" name="amount" value="${line ? amountInput(line.amount as Money) : ''}" required size="10" aria-describedby="line-amount-${n}-error">${box('amount')}</td>
     <td data-label="Retirer"><button type="button" class="button button-small button-secondary" data-remove-line>Retirer<span class="visually-hidden"> la ligne ${n}</span></button></td>
   </tr>`;
 }

@@ -127,15 +127,24 @@ export interface ListRead<T> {
   nextCursor: string | null;
   /** A refused filter (the API's 400 message): the page shows it instead of rows. */
   error: string | null;
+  /** The same refusal as the API answers it (`error`, `field`, `message`), for the page to place it next to its field (`field-messages.ts`). */
+  refusal: Refusal | null;
 }
+
+/** An API refusal as its body says it: the code, the input it names (when it does), the message. */
+export type Refusal = { code: string; field?: string; message: string };
 
 /** A list page read through its service (`{ items, next_cursor }`); a 400 (a filter the API refuses) becomes the message. */
 export async function readList<T>(read: () => Promise<{ items: T[]; next_cursor: string | null }>): Promise<ListRead<T>> {
   try {
     const page = await read();
-    return { items: page.items, nextCursor: page.next_cursor, error: null };
+    return { items: page.items, nextCursor: page.next_cursor, error: null, refusal: null };
   } catch (error) {
-    if (error instanceof AppError && error.status === 400) return { items: [], nextCursor: null, error: error.userMessage ?? error.code };
+    if (error instanceof AppError && error.status === 400) {
+      const message = error.userMessage ?? error.code;
+      const field = typeof error.details?.field === 'string' ? error.details.field : undefined;
+      return { items: [], nextCursor: null, error: message, refusal: { code: error.code, message, ...(field ? { field } : {}) } };
+    }
     throw error;
   }
 }

@@ -12,6 +12,7 @@ import { html, type SafeHtml } from '../format/html.ts';
 import { statusRegion } from './layout.ts';
 import { allEmployees, csvLink, euros, listHref, listQueryOf, listSummary, orgLine, pagerNav, pageSizeAndSubmit, readList, selectOptions, type EmployeeOption, type ListQuery, type ListRead, type Org } from './page-parts.ts';
 import { labelBadge, periodFromFr, periodLabel } from './payroll-labels.ts';
+import { fieldAttrs, fieldErrorBox, filterFieldError, messageOf, type FieldError } from './field-messages.ts';
 
 /** The page's query parameters: those of `GET /api/payslips`. */
 const PAYSLIP_PARAMS = ['period', 'employee_id', 'limit', 'cursor'] as const;
@@ -24,6 +25,8 @@ export interface PaieView extends ListRead<PayslipView> {
   employees: EmployeeOption[];
   /** Issue 37: the CSV export is the money set's (`GET /api/payslips.csv`); the page is the read set's. */
   mayExport: boolean;
+  /** The refusal placed on its filter field (issue 37), when it names one. */
+  fieldError: FieldError | null;
 }
 
 export async function loadPaie(db: Database, orgId: string, isStaff: boolean, rawQuery: unknown, mayExport = false): Promise<PaieView> {
@@ -31,7 +34,11 @@ export async function loadPaie(db: Database, orgId: string, isStaff: boolean, ra
   const org = await findOrganization(db, orgId);
   const employees = await allEmployees(db, orgId);
   const list = await readList(() => listPayslips(db, orgId, { ...query, ...(query.period ? { period: periodFromFr(query.period) } : {}) }));
-  return { org, isStaff, query, employees, ...list, mayExport };
+  const fieldError = filterFieldError(list.refusal, {
+    period: { kind: 'period', typed: query.period, label: 'Période' },
+    employee_id: { kind: 'other', typed: query.employee_id, label: 'Salarié' },
+  });
+  return { org, isStaff, query, employees, ...list, mayExport, fieldError };
 }
 
 const paieHref = (query: PayslipQuery, changes: Partial<PayslipQuery>) => listHref('/paie', PAYSLIP_PARAMS, query, changes);
@@ -42,12 +49,14 @@ function filterForm(view: PaieView): SafeHtml {
   return html`<form class="form filters filters-paie" method="get" action="/paie" role="search" aria-label="Filtrer les bulletins">
     <div class="field">
       <label for="filter-period">Période</label>
-      <input id="filter-period" name="period" type="text" inputmode="numeric" placeholder="MM/AAAA" maxlength="7" autocomplete="off" value="${query.period ?? ''}" aria-describedby="filter-period-hint">
+      <input id="filter-period" name="period" type="text" inputmode="numeric" placeholder="MM/AAAA" maxlength="7" autocomplete="off" value="${query.period ?? ''}"${fieldAttrs('filter-period', messageOf(view.fieldError, 'period'), 'filter-period-hint')}>
       <p class="visually-hidden" id="filter-period-hint">Mois et année, par exemple 03/2027.</p>
+      ${fieldErrorBox('filter-period', messageOf(view.fieldError, 'period'))}
     </div>
     <div class="field field-employee">
       <label for="filter-employee">Salarié</label>
-      <select id="filter-employee" name="employee_id">${selectOptions(view.employees.map((e) => e.id), names, query.employee_id, 'Tous les salariés')}</select>
+      <select id="filter-employee" name="employee_id"${fieldAttrs('filter-employee', messageOf(view.fieldError, 'employee_id'))}>${selectOptions(view.employees.map((e) => e.id), names, query.employee_id, 'Tous les salariés')}</select>
+      ${fieldErrorBox('filter-employee', messageOf(view.fieldError, 'employee_id'))}
     </div>
     ${pageSizeAndSubmit('/paie', query.limit)}
   </form>`;
@@ -77,7 +86,7 @@ export function renderPaie(view: PaieView): SafeHtml {
   const filtered = Boolean(query.period || query.employee_id);
   const count = items.length;
   const summary = listSummary({
-    error: view.error, count, filtered, afterFirst: Boolean(query.cursor), id: 'list-summary',
+    error: view.fieldError?.summary ?? view.error, count, filtered, afterFirst: Boolean(query.cursor), id: 'list-summary',
     noneMatching: 'Aucun bulletin ne correspond à ces critères.',
     none: "Aucun bulletin de paie pour le moment : ils s'affichent ici dès que l'équipe paie les publie.",
     one: '1 bulletin affiché', many: (n) => `${n} bulletins affichés`, order: ', du mois le plus récent au plus ancien.',

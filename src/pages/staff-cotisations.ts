@@ -16,6 +16,7 @@ import { csvLink, dash, listHref, listQueryOf, listSummary, pagerNav, readList, 
 import { confirmDialog, statusRegion } from './layout.ts';
 import { labelBadge, periodFromFr, periodLabel } from './payroll-labels.ts';
 import { loadOrgChoices, orgSelect, staffFilterForm, type OrgChoice } from './staff-lists.ts';
+import { fieldAttrs, fieldErrorBox, filterFieldError, messageOf, type FieldError } from './field-messages.ts';
 
 const PARAMS = ['org_id', 'period', 'status', 'limit', 'cursor'] as const;
 type Query = ListQuery<(typeof PARAMS)[number]>;
@@ -29,6 +30,8 @@ export interface StaffCallsView {
   nextCursor: string | null;
   /** A refused filter (the API's 400 message), shown instead of rows. */
   error: string | null;
+  /** The same refusal placed on its filter field (issue 37), when it names one. */
+  fieldError: FieldError | null;
   today: string;
 }
 
@@ -38,7 +41,12 @@ export async function loadStaffCalls(db: Database, rawQuery: unknown): Promise<S
     loadOrgChoices(db),
     readList(() => listStaffContributionCalls(db, { ...query, period: query.period ? periodFromFr(query.period) : undefined })),
   ]);
-  return { query, orgs, ...list, today: todayInFrance() };
+  const fieldError = filterFieldError(list.refusal, {
+    period: { kind: 'period', typed: query.period, label: 'Période' },
+    status: { kind: 'other', typed: query.status, label: 'Statut' },
+    org_id: { kind: 'other', typed: query.org_id, label: 'Organisation' },
+  });
+  return { query, orgs, ...list, fieldError, today: todayInFrance() };
 }
 
 const STATUS_LABELS = { a_payer: 'À payer', paye: 'Payés' };
@@ -52,12 +60,15 @@ function filterForm(view: StaffCallsView): SafeHtml {
   const { query } = view;
   return staffFilterForm('/staff/cotisations', 'Filtrer les appels de cotisations', view.orgs, query, html`<div class="field">
       <label for="filter-period">Période</label>
-      <input id="filter-period" name="period" type="text" inputmode="numeric" placeholder="MM/AAAA" maxlength="7" autocomplete="off" value="${query.period ?? ''}">
+      <input id="filter-period" name="period" type="text" inputmode="numeric" placeholder="MM/AAAA" maxlength="7" autocomplete="off" value="${query.period ?? ''}"${fieldAttrs('filter-period', messageOf(view.fieldError, 'period'), 'filter-period-hint')}>
+      <p class="visually-hidden" id="filter-period-hint">Mois et année, par exemple 03/2027.</p>
+      ${fieldErrorBox('filter-period', messageOf(view.fieldError, 'period'))}
     </div>
     <div class="field">
       <label for="filter-status">Statut</label>
-      <select id="filter-status" name="status">${selectOptions(['a_payer', 'paye'], STATUS_LABELS, query.status, 'Tous')}</select>
-    </div>`);
+      <select id="filter-status" name="status"${fieldAttrs('filter-status', messageOf(view.fieldError, 'status'))}>${selectOptions(['a_payer', 'paye'], STATUS_LABELS, query.status, 'Tous')}</select>
+      ${fieldErrorBox('filter-status', messageOf(view.fieldError, 'status'))}
+    </div>`, messageOf(view.fieldError, 'org_id'));
 }
 
 /** The form of a new call: one line per usual organism (an empty amount is left out), and one more for any other. */
@@ -139,7 +150,7 @@ function listSection(view: StaffCallsView): SafeHtml {
   const { query, items } = view;
   const count = items.length;
   const summary = listSummary({
-    error: view.error, count, filtered: Boolean(query.org_id || query.period || query.status), afterFirst: Boolean(query.cursor), id: 'list-summary',
+    error: view.fieldError?.summary ?? view.error, count, filtered: Boolean(query.org_id || query.period || query.status), afterFirst: Boolean(query.cursor), id: 'list-summary',
     noneMatching: 'Aucun appel de cotisations ne correspond à ces critères.',
     none: 'Aucun appel de cotisations pour le moment.',
     one: '1 appel affiché', many: (n) => `${n} appels affichés`, order: ', de la période la plus récente à la plus ancienne.',

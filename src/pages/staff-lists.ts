@@ -32,11 +32,12 @@ export function selectAllBox(what: string): SafeHtml {
  * A staff list's filters as a plain GET form to `path`: the organization, the page's own
  * `fields`, the page size, "Filtrer" and "Effacer".
  */
-export function staffFilterForm(path: string, label: string, orgs: readonly OrgChoice[], query: { org_id?: string; limit?: string }, fields: SafeHtml): SafeHtml {
+export function staffFilterForm(path: string, label: string, orgs: readonly OrgChoice[], query: { org_id?: string; limit?: string }, fields: SafeHtml, orgError: string | null = null): SafeHtml {
   return html`<form class="form filters" method="get" action="${path}" role="search" aria-label="${label}">
     <div class="field field-wide">
       <label for="filter-org">Organisation</label>
-      ${orgSelect('filter-org', orgs, query.org_id)}
+      ${orgSelect('filter-org', orgs, query.org_id, undefined, orgError ? 'filter-org-error' : undefined)}
+      ${orgError ? html`<p id="filter-org-error" class="field-error">${orgError}</p>` : ''}
     </div>
     ${fields}
     ${pageSizeAndSubmit(path, query.limit)}

@@ -24,6 +24,7 @@ import { confirmDialog, statusRegion } from './layout.ts';
 import { allEmployees, csvLink, dash, euros, listQueryOf, selectOptions, type EmployeeOption } from './page-parts.ts';
 import { labelBadge, periodFromFr, periodLabel, periodToFr } from './payroll-labels.ts';
 import { loadOrgChoices, type OrgChoice } from './staff-lists.ts';
+import { periodProblem } from './field-messages.ts';
 
 const PARAMS = ['org_id', 'period', 'run', 'appel'] as const;
 
@@ -60,7 +61,8 @@ export async function loadStaffPaie(db: Database, rawQuery: unknown): Promise<St
   const org = query.org_id ? orgs.find((o) => o.id === query.org_id!.toLowerCase()) : undefined;
   if (!org) return { ...view, error: { field: 'org_id', message: 'Choisissez une organisation.' } };
   const period = parsePeriod(periodFromFr(query.period ?? ''));
-  if (!period) return { ...view, error: { field: 'period', message: 'Période invalide : mois et année attendus, par exemple 03/2027.' } };
+  // Said of what was typed, in the field's MM/AAAA (issue 37).
+  if (!period) return { ...view, error: { field: 'period', message: periodProblem(query.period) || periodProblem('') } };
   const [employees, payslips, found, calls] = await Promise.all([
     allEmployees(db, org.id),
     listPayslips(db, org.id, { period, limit: String(MAX_LIMIT) }),

@@ -16,6 +16,7 @@ import { csvLink, dash, listHref, maskedIban, listQueryOf, listSummary, pagerNav
 import { confirmDialog, statusRegion } from './layout.ts';
 import { labelBadge, periodFromFr, periodLabel, periodToFr } from './payroll-labels.ts';
 import { loadOrgChoices, selectAllBox, staffFilterForm, type OrgChoice } from './staff-lists.ts';
+import { fieldAttrs, fieldErrorBox, filterFieldError, messageOf, type FieldError } from './field-messages.ts';
 
 /** `lots` is the batches list's own cursor. */
 const PARAMS = ['org_id', 'period', 'limit', 'cursor', 'lots', 'lot'] as const;
@@ -39,6 +40,8 @@ export interface StaffTransfersView {
   unpayable: Unpayable[];
   /** A refused filter (the API's 400 message), shown instead of rows. */
   error: string | null;
+  /** The same refusal placed on its filter field (issue 37), when it names one. */
+  fieldError: FieldError | null;
   batches: Batch[];
   nextBatches: string | null;
   /** The batch just made (`?lot={id}`), shown first with its file. */
@@ -69,6 +72,10 @@ export async function loadStaffTransfers(db: Database, rawQuery: unknown): Promi
     nextCursor: available.nextCursor,
     unpayable: unpayable.items,
     error: available.error ?? batches.error,
+    fieldError: filterFieldError(available.refusal, {
+      period: { kind: 'period', typed: query.period, label: 'Période' },
+      org_id: { kind: 'other', typed: query.org_id, label: 'Organisation' },
+    }),
     batches: batches.items,
     nextBatches: batches.nextCursor,
     created,
@@ -81,8 +88,10 @@ const plural = (n: number, one: string, many: string) => (n === 1 ? `1 ${one}` :
 function filterForm(view: StaffTransfersView): SafeHtml {
   return staffFilterForm('/staff/virements', 'Filtrer les bulletins', view.orgs, view.query, html`<div class="field">
       <label for="filter-period">Période</label>
-      <input id="filter-period" name="period" type="text" inputmode="numeric" placeholder="MM/AAAA" maxlength="7" autocomplete="off" value="${view.query.period ?? ''}">
-    </div>`);
+      <input id="filter-period" name="period" type="text" inputmode="numeric" placeholder="MM/AAAA" maxlength="7" autocomplete="off" value="${view.query.period ?? ''}"${fieldAttrs('filter-period', messageOf(view.fieldError, 'period'), 'filter-period-hint')}>
+      <p class="visually-hidden" id="filter-period-hint">Mois et année, par exemple 03/2027.</p>
+      ${fieldErrorBox('filter-period', messageOf(view.fieldError, 'period'))}
+    </div>`, messageOf(view.fieldError, 'org_id'));
 }
 
 function payslipRow(p: Payslip): SafeHtml {
@@ -102,7 +111,7 @@ function availableSection(view: StaffTransfersView): SafeHtml {
   const { query, payslips } = view;
   const count = payslips.length;
   const summary = listSummary({
-    error: view.error, count, filtered: Boolean(query.org_id || query.period), afterFirst: Boolean(query.cursor), id: 'list-summary',
+    error: view.fieldError?.summary ?? view.error, count, filtered: Boolean(query.org_id || query.period), afterFirst: Boolean(query.cursor), id: 'list-summary',
     noneMatching: 'Aucun bulletin à payer ne correspond à ces critères.',
     none: 'Aucun bulletin à payer pour le moment.',
     one: '1 bulletin à payer affiché', many: (n) => `${n} bulletins à payer affichés`, order: ', par organisation puis par période.',
@@ -122,8 +131,8 @@ function availableSection(view: StaffTransfersView): SafeHtml {
       <p id="selection-count" aria-live="polite">Aucun bulletin sélectionné.</p>
       <div class="field">
         <label for="execution-date">Date d'exécution</label>
-        <input id="execution-date" name="execution_date" type="text" inputmode="numeric" placeholder="JJ/MM/AAAA" maxlength="10" autocomplete="off" value="${formatDateFr(view.today)}" aria-describedby="execution-date-hint execution-date-error">
-        <p class="hint" id="execution-date-hint">Aujourd'hui ou plus tard.</p>
+        <input id="execution-date" name="execution_date" type="text" inputmode="numeric" placeholder="JJ/MM/AAAA" maxlength="10" autocomplete="off" value="${formatDateFr(view.today)}" data-today="${view.today}" aria-describedby="execution-date-hint execution-date-error">
+        <p class="hint" id="execution-date-hint">Aujourd'hui ou plus tard, au format JJ/MM/AAAA.</p>
         <p id="execution-date-error" class="field-error" hidden></p>
       </div>
       <button type="submit" class="button" id="create-transfer">Créer le virement</button>

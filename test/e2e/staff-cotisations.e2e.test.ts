@@ -55,7 +55,7 @@ describe('staff contribution calls and invoice creation in chromium', { skip: sk
     await page.getByLabel('Montant Congés Spectacles (€)').fill('455');
     assert.equal(await page.locator('#call-total').textContent(), `1${NBSP}689,56${NBSP}€`);
     await page.locator('#create-call').click();
-    await page.locator('#call-period-error', { hasText: 'Période invalide : format AAAA-MM attendu.' }).waitFor();
+    await page.locator('#call-period-error', { hasText: "13/2026 n'existe pas : le mois va de 01 à 12. Saisissez une période au format MM/AAAA." }).waitFor();
     assert.equal(await page.locator('#call-period').getAttribute('aria-invalid'), 'true');
     await page.locator('#call-period').fill('11/2026');
     await page.locator('#create-call').click();

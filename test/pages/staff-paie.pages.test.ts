@@ -78,7 +78,7 @@ describe('GET /staff/paie', () => {
 
     const wrong = await call(staff, 'GET', `/staff/paie?org_id=${soleil}&period=mars`);
     assert.equal(wrong.statusCode, 400);
-    assert.match(wrong.body, /<p id="paie-period-error" class="field-error">Période invalide : mois et année attendus, par exemple 03\/2027\.<\/p>/);
+    assert.match(wrong.body, /<p id="paie-period-error" class="field-error">« mars » n&#39;est pas une période au format MM\/AAAA \(par exemple 03\/2027\)\.<\/p>/);
     assert.match(wrong.body, /aria-invalid="true"/);
   });
 

@@ -5,6 +5,7 @@
  */
 import { announce, api, ApiError } from './api.js';
 import { isoDate } from './dates.js';
+import { fieldMessage, isoOfTyped } from './field-messages.js';
 import './session.js';
 
 const form = /** @type {HTMLFormElement} */ (document.getElementById('contract-form'));
@@ -35,7 +36,14 @@ function renumber() {
       const newId = `line-${name}-${n}`;
       label.textContent = label.textContent.replace(/\d+|__N__/, n);
       label.htmlFor = newId;
-      if (input) input.id = newId;
+      if (input) {
+        // The field's error box follows it (`<id>-error`), and so does its aria-describedby.
+        const box = row.querySelector(`#${CSS.escape(`${input.id}-error`)}`);
+        if (box) box.id = `${newId}-error`;
+        const hints = (input.getAttribute('aria-describedby') ?? '').split(/\s+/).filter((id) => id && !id.endsWith('-error'));
+        input.setAttribute('aria-describedby', [...hints, `${newId}-error`].join(' '));
+        input.id = newId;
+      }
     }
     const hidden = row.querySelector('[data-remove-line] .visually-hidden');
     if (hidden) hidden.textContent = ` la ligne ${n}`;
@@ -48,6 +56,8 @@ function addLine() {
   const fragment = /** @type {DocumentFragment} */ (template.content.cloneNode(true));
   for (const element of fragment.querySelectorAll('[id], [for]')) {
     if (element.id) element.id = element.id.replace('__N__', `new${counter}`);
+    const described = element.getAttribute('aria-describedby');
+    if (described) element.setAttribute('aria-describedby', described.replaceAll('__N__', `new${counter}`));
     if (element instanceof HTMLLabelElement) element.htmlFor = element.htmlFor.replace('__N__', `new${counter}`);
   }
   // A new line starts on the contract's first day, the most common choice.
@@ -135,23 +145,40 @@ function clearErrors() {
   }
 }
 
-/** Marks the field an API error code names (`missing_show_title` → Objet), and focuses it. */
-function showFieldError(code, message) {
-  const field = code.replace(/^(missing|invalid)_/, '');
-  let input = document.getElementById(`contract-${field}`);
-  // A line's field left empty: the first such line. (A wrong date or amount may be any line's,
-  // or the period's: the message in the status region says which rule it broke.)
+/** The contract's period as typed (ISO), for a line's date refused outside it. */
+function typedPeriod() {
+  const end = kind.value === 'CDI' ? '' : valueOf('end_date');
+  return { start_date: isoOfTyped(valueOf('start_date')) ?? '', end_date: end ? isoOfTyped(end) : null };
+}
+
+/**
+ * Marks the field an API refusal names, says what is wrong with what was typed there
+ * (`field-messages.js`), and focuses it: the API's `field` (`dates[2].date`: the third line's
+ * date, `start_date`), else the field its code names (`missing_show_title` → Objet). Returns
+ * the message for the status region, with the line it is on.
+ */
+function showFieldError(error) {
+  const { code, message } = error;
+  const named = typeof error.body?.field === 'string' ? error.body.field : '';
+  const line = /^dates\[(\d+)\]\.(date|nature|quantity|amount)$/.exec(named);
+  const field = line ? line[2] : named || code.replace(/^(missing|invalid)_/, '');
+  /** @type {HTMLInputElement | null} */
+  let input = line ? lines.rows[Number(line[1])]?.querySelector(`[name="${field}"]`) ?? null : /** @type {HTMLInputElement | null} */ (document.getElementById(`contract-${field}`));
+  // A line's field left empty, from an API that did not name the line: the first such line.
   if (!input && code.startsWith('missing_') && ['date', 'nature', 'quantity', 'amount'].includes(field)) {
     input = [...lines.querySelectorAll(`[name="${field}"]`)].find((element) => !(/** @type {HTMLInputElement} */ (element).value.trim())) ?? null;
   }
-  if (!input) return;
+  if (!input) return message;
+  const kindOf = line && field === 'date' ? 'contract_date' : field === 'start_date' || field === 'end_date' ? 'date' : 'other';
+  const said = fieldMessage({ code, message, kind: kindOf, typed: input.value, period: typedPeriod() });
   input.setAttribute('aria-invalid', 'true');
   const box = document.getElementById(`${input.id}-error`);
   if (box) {
-    box.textContent = message;
+    box.textContent = said;
     box.hidden = false;
   }
   input.focus();
+  return line ? `Ligne ${Number(line[1]) + 1} : ${said}` : said;
 }
 
 function valueOf(name) {
@@ -192,8 +219,7 @@ form.addEventListener('submit', async (event) => {
     window.location.assign(`/contrats/${encodeURIComponent(saved.id)}?${mode === 'edit' ? 'modifie' : 'cree'}=1`);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    announce(status, message, 'error');
-    if (error instanceof ApiError) showFieldError(error.code, message);
+    announce(status, error instanceof ApiError ? showFieldError(error) : message, 'error');
     busy = false;
     form.removeAttribute('aria-busy');
   }

@@ -5,6 +5,7 @@
  * API call; the page then shows the server's copy of what changed.
  */
 import { announce, api, ApiError, FORBIDDEN_MESSAGE, setFieldError } from './api.js';
+import { fieldMessage } from './field-messages.js';
 import { isoDate } from './dates.js';
 import { changeRunner, confirmWith, focusById, openFile } from './session.js';
 
@@ -266,7 +267,7 @@ root.addEventListener('submit', async (event) => {
   const form = /** @type {HTMLFormElement} */ (event.target);
   if (form.id === 'salaries-form') {
     event.preventDefault();
-    const error = /** @type {HTMLInputElement} */ (form.querySelector('input[name="amount"]'));
+    let error = /** @type {HTMLInputElement} */ (form.querySelector('input[name="amount"]'));
     const dates = [...form.querySelectorAll('#salary-lines tr')].map((row) => {
       const line = /** @type {HTMLElement} */ (row);
       const get = (name) => /** @type {HTMLInputElement} */ (line.querySelector(`[name="${name}"]`)).value.trim();
@@ -279,6 +280,10 @@ root.addEventListener('submit', async (event) => {
         return `Salaires enregistrés : total ${answer.gross_total === null ? '—' : euroFormat.format(Number(answer.gross_total))}.`;
       } catch (caught) {
         failed = caught instanceof Error ? caught.message : String(caught);
+        // The line the API names (`dates[2].amount`), when it does.
+        const line = caught instanceof ApiError && typeof caught.body?.field === 'string' ? /^dates\[(\d+)\]\.(quantity|amount)$/.exec(caught.body.field) : null;
+        const named = line ? form.querySelectorAll('#salary-lines tr')[Number(line[1])]?.querySelector(`input[name="${line[2]}"]`) : null;
+        if (named) error = /** @type {HTMLInputElement} */ (named);
         throw caught;
       }
     }, () => focusById('salaries-total') || focusById('dates-title'));
@@ -302,7 +307,11 @@ function addAvenantLine() {
   avenantCounter = Math.max(avenantCounter, lines.querySelectorAll('tr').length) + 1;
   const n = String(avenantCounter);
   const fragment = /** @type {DocumentFragment} */ (template.content.cloneNode(true));
-  for (const element of fragment.querySelectorAll('[id]')) element.id = element.id.replace('__N__', n);
+  for (const element of fragment.querySelectorAll('[id]')) {
+    element.id = element.id.replace('__N__', n);
+    const described = element.getAttribute('aria-describedby');
+    if (described) element.setAttribute('aria-describedby', described.replaceAll('__N__', n));
+  }
   for (const label of fragment.querySelectorAll('label')) {
     label.htmlFor = label.htmlFor.replace('__N__', n);
     label.textContent = label.textContent.replace('__N__', n);
@@ -311,8 +320,16 @@ function addAvenantLine() {
   /** @type {HTMLInputElement} */ (lines.querySelector(`#avenant-date-${n}`)).focus();
 }
 
-/** Which field an avenant's refusal belongs next to. */
-function avenantField(code, form) {
+/**
+ * Which field an avenant's refusal belongs next to: the one the API names (`dates[1].date`: the
+ * second line sent, `start_date`), else the one its code means.
+ */
+function avenantField(failure, form, rows) {
+  const code = failure.code;
+  const named = typeof failure.body?.field === 'string' ? failure.body.field : '';
+  const line = /^dates\[(\d+)\]\.(date|nature|quantity|amount)$/.exec(named);
+  if (line) return /** @type {HTMLInputElement | null} */ (rows[Number(line[1])]?.querySelector(`[name="${line[2]}"]`) ?? null);
+  if (named === 'start_date' || named === 'end_date') return /** @type {HTMLInputElement | null} */ (byId(`avenant-${named}`));
   if (code === 'period_not_extended' || code === 'invalid_end_date') return byId('avenant-end_date') ?? byId('avenant-start_date');
   if (/^missing_(date|nature|quantity|amount)$/.test(code)) {
     const name = code.replace('missing_', '');
@@ -339,19 +356,28 @@ async function submitAvenant(form) {
   const general = /** @type {HTMLElement} */ (byId('avenant-error'));
   general.hidden = true;
   let failure = null;
+  const contractPeriod = { start_date: form.dataset.start ?? '', end_date: form.dataset.end || null };
+  /** @type {HTMLInputElement | null} */
+  let field = null;
+  let said = '';
   await run(async () => {
     try {
       await api('POST', `${base}/avenants`, body);
     } catch (caught) {
       failure = caught;
-      throw caught;
+      if (!(caught instanceof ApiError)) throw caught;
+      // Said of what was typed there (a day that does not exist, one outside the new period).
+      field = avenantField(caught, form, rows);
+      const period = { start_date: body.start_date ?? contractPeriod.start_date, end_date: 'end_date' in body ? body.end_date ?? contractPeriod.end_date : contractPeriod.end_date };
+      const kind = field?.name === 'date' ? 'contract_date' : field?.name === 'start_date' || field?.name === 'end_date' ? 'date' : 'other';
+      said = field ? fieldMessage({ code: caught.code, message: caught.message, kind, typed: field.value, period }) : caught.message;
+      throw new ApiError(caught.status, caught.code, said, caught.body);
     }
     const added = dates.length === 0 ? 'aucune date ajoutée' : dates.length === 1 ? '1 date ajoutée' : `${dates.length} dates ajoutées`;
     return `Avenant enregistré : ${added}. Régénérez le PDF pour qu'il le mentionne.`;
   }, () => focusById('avenants-title'));
   if (failure) {
-    const message = failure instanceof Error ? failure.message : String(failure);
-    const field = failure instanceof ApiError ? avenantField(failure.code, form) : null;
+    const message = said || (failure instanceof Error ? failure.message : String(failure));
     if (field) {
       field.setAttribute('aria-invalid', 'true');
       const box = byId(`${field.id}-error`);

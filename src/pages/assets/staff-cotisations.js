@@ -6,6 +6,7 @@
  * again from the server (`refreshSections`).
  */
 import { announce, api, setFieldError } from './api.js';
+import { dateProblem, fieldMessage } from './field-messages.js';
 import { isoDate } from './dates.js';
 import { setRowResult } from './selection.js';
 import { confirmWith, refreshSections } from './session.js';
@@ -113,15 +114,18 @@ form.addEventListener('submit', async (event) => {
   } catch (error) {
     const e = /** @type {import('./api.js').ApiError} */ (error);
     const field = FIELD_OF[e.code];
+    // Said of what was typed, in the field's format (MM/AAAA, JJ/MM/AAAA).
+    const kind = field === period ? 'period' : field === due ? 'date' : 'other';
+    const said = field ? fieldMessage({ code: e.code, message: e.message, kind, typed: /** @type {HTMLInputElement} */ (field).value }) : e.message;
     if (field) {
-      setFieldError(field, e.message);
+      setFieldError(field, said);
       field.focus();
     } else if (/^(missing|invalid)_(lines|organism|amount)$/.test(e.code)) {
       const wrong = e.code.endsWith('amount') ? lines.filter((l) => !/^\d+(\.\d{1,2})?$/.test(l.amount)).map((l) => l.input) : [];
       setLinesError(e.message, wrong);
       (wrong[0] ?? /** @type {HTMLInputElement} */ (form.querySelector('[name="amount"]'))).focus();
     }
-    announce(formStatus, e.message, 'error');
+    announce(formStatus, said, 'error');
   } finally {
     creating = false;
     form.removeAttribute('aria-busy');
@@ -162,8 +166,9 @@ async function askPaid(row) {
   setFieldError(paidDate, '');
   for (;;) {
     if (!(await confirmWith(dialog))) return null;
-    if (!/^\d{1,2}\/\d{1,2}\/\d{4}$/.test(paidDate.value.trim())) {
-      setFieldError(paidDate, 'Indiquez la date du paiement au format JJ/MM/AAAA.');
+    const problem = dateProblem(paidDate.value);
+    if (problem) {
+      setFieldError(paidDate, paidDate.value.trim() ? problem : 'Indiquez la date du paiement au format JJ/MM/AAAA.');
       continue;
     }
     try {
@@ -171,7 +176,7 @@ async function askPaid(row) {
     } catch (error) {
       const e = /** @type {import('./api.js').ApiError} */ (error);
       if (e.code !== 'invalid_paid_date') throw e;
-      setFieldError(paidDate, e.message);
+      setFieldError(paidDate, fieldMessage({ code: e.code, message: e.message, kind: 'date', typed: paidDate.value }));
     }
   }
 }

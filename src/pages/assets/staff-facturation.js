@@ -6,6 +6,7 @@
  * of an invoice; each refusal next to its field.
  */
 import { announce, api, setFieldError } from './api.js';
+import { dateProblem, fieldMessage } from './field-messages.js';
 import { isoDate } from './dates.js';
 import './pdf-button.js';
 import { plural, setRowResult, wireSelection } from './selection.js';
@@ -213,8 +214,9 @@ createForm?.addEventListener('submit', async (event) => {
   const issue = createField('create-issue');
   const due = createField('create-due');
   for (const input of [issue, due]) {
-    if (input.value.trim() && !realDate(input.value)) {
-      setFieldError(input, 'Date invalide : indiquez un jour au format JJ/MM/AAAA.');
+    const problem = input.value.trim() ? dateProblem(input.value) : '';
+    if (problem) {
+      setFieldError(input, problem);
       input.focus();
       return;
     }
@@ -251,7 +253,8 @@ createForm?.addEventListener('submit', async (event) => {
     const e = /** @type {import('./api.js').ApiError} */ (error);
     const id = CREATE_FIELDS[e.code] ?? (e.code === 'invalid_date' ? (issue.value.trim() && !realDate(issue.value) ? 'create-issue' : 'create-due') : null);
     if (id) {
-      setFieldError(createField(id), e.message);
+      // A date said of what was typed, in JJ/MM/AAAA.
+      setFieldError(createField(id), e.code === 'invalid_date' ? fieldMessage({ code: e.code, message: e.message, kind: 'date', typed: createField(id).value }) : e.message);
       createField(id).focus();
     } else if (/^(missing|invalid)_(invoices|lines|label|quantity|unit_price|vat_rate|amount)$/.test(e.code)) {
       if (e.code.endsWith('invoices')) setBoxError('create-orgs-error', e.message);

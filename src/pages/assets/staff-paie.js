@@ -7,6 +7,7 @@
  * next to their fields, its PDF attached (`PUT …/pdf`), a payslip cancelled after a confirmation.
  */
 import { announce, api, download, sendFile, setFieldError } from './api.js';
+import { fieldMessage } from './field-messages.js';
 import { isoPeriod } from './dates.js';
 import { confirmWith, refreshSections } from './session.js';
 
@@ -236,11 +237,13 @@ document.getElementById('payslip-form')?.addEventListener('submit', async (event
   } catch (error) {
     const e = /** @type {import('./api.js').ApiError} */ (error);
     const id = FIELD_OF[e.code];
+    // A period said of what was typed, in MM/AAAA.
+    const said = id === 'payslip-period' ? fieldMessage({ code: e.code, message: e.message, kind: 'period', typed: field(id).value }) : e.message;
     if (id) {
-      setFieldError(field(id), e.message);
+      setFieldError(field(id), said);
       field(id).focus();
     }
-    announce(status, e.message, 'error');
+    announce(status, said, 'error');
   } finally {
     busy = false;
   }

@@ -5,6 +5,7 @@
  */
 import { announce, api, download, setFieldError } from './api.js';
 import { isoDate } from './dates.js';
+import { fieldMessage } from './field-messages.js';
 import { plural, setRowResult, wireSelection } from './selection.js';
 import { confirmWith, refreshSections } from './session.js';
 
@@ -61,8 +62,11 @@ document.addEventListener('submit', async (event) => {
     window.location.assign(`/staff/virements?${params}`);
   } catch (error) {
     const e = /** @type {import('./api.js').ApiError} */ (error);
+    let said = e.message;
     if (e.code === 'invalid_execution_date' || e.code === 'missing_execution_date') {
-      setFieldError(date, e.message);
+      // Said of what was typed: a day that does not exist, one in the past, one too far ahead.
+      said = fieldMessage({ code: e.code, message: e.message, kind: 'execution_date', typed: date.value, today: date.dataset.today });
+      setFieldError(date, said);
       date.focus();
     }
     if (e.code === 'payslip_unavailable' && Array.isArray(e.body?.payslip_ids)) {
@@ -73,7 +77,7 @@ document.addEventListener('submit', async (event) => {
       const refused = new Set(e.body.payslip_ids.map((id) => String(id).toLowerCase()));
       for (const row of rows) if (refused.has(String(row.dataset.payslipId))) setRowResult(row, 'Nom du salarié à corriger', 'skipped');
     }
-    announce(status, e.message, 'error');
+    announce(status, said, 'error');
   }
 });
 
