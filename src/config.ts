@@ -244,11 +244,22 @@ export function missingOperatorIdentity(operator: OperatorConfig): string[] {
   return missing;
 }
 
+/**
+ * The host of the default `PUBLIC_URL`: the one the server announces it listens on, so that the
+ * address printed, the links of the e-mails and the one Fastify logs are the same (a sign-in
+ * cookie belongs to one host name: `localhost` and `127.0.0.1` do not share it). A wildcard
+ * address is opened on the loopback.
+ */
+function announcedHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = parsePort(env);
   const host = nonEmpty(env, 'HOST') ?? '127.0.0.1';
   const dataDir = path.resolve(nonEmpty(env, 'DATA_DIR') ?? './data');
-  const publicUrl = (parseUrl(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const publicUrl = (parseUrl(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://${announcedHost(host)}:${port}`).replace(/\/+$/, '');
   return {
     port,
     host,

@@ -143,7 +143,7 @@ async function start(config: Config): Promise<void> {
   process.stderr.write(`${readyLine(config)}\n`);
 }
 
-/** "payroll-access is ready: open http://localhost:3000/login in your browser". */
+/** "payroll-access is ready: open http://127.0.0.1:3000/login in your browser". */
 function readyLine(config: { publicUrl: string; host: string; port: number }): string {
   const listening = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
   const open = `${config.publicUrl}/login`;

@@ -11,7 +11,7 @@ describe('loadConfig', () => {
     assert.equal(config.host, '127.0.0.1');
     assert.equal(config.databaseUrl, null);
     assert.equal(config.dataDir, path.resolve('./data'));
-    assert.equal(config.publicUrl, 'http://localhost:3000');
+    assert.equal(config.publicUrl, 'http://127.0.0.1:3000', 'the address the server announces');
     assert.equal(config.smtpUrl, null);
     assert.equal(config.mailFrom, 'Payroll <no-reply@localhost>');
     assert.equal(config.supportEmail, 'support@localhost');
@@ -61,7 +61,9 @@ describe('loadConfig', () => {
   });
 
   it('should default PUBLIC_URL to the port', () => {
-    assert.equal(loadConfig({ PORT: '4000' }).publicUrl, 'http://localhost:4000');
+    assert.equal(loadConfig({ PORT: '4000' }).publicUrl, 'http://127.0.0.1:4000');
+    assert.equal(loadConfig({ HOST: 'localhost' }).publicUrl, 'http://localhost:3000', 'the host it listens on');
+    assert.equal(loadConfig({ HOST: '0.0.0.0' }).publicUrl, 'http://127.0.0.1:3000', 'a wildcard is opened on the loopback');
   });
 
   it('should treat blank values as unset', () => {
