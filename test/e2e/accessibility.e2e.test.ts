@@ -14,11 +14,16 @@ import { focusedId, horizontalOverflow, newPage, signedInPage, skipReason, start
 
 const WCAG21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
-/** The violations of the WCAG 2.1 A and AA rules on the page, one line each: rule, help, targets. */
+/**
+ * The violations of the WCAG 2.1 A and AA rules on the page, one line each: rule, help, targets;
+ * what axe could not decide ("incomplete") counts too, as every page leaves nothing to review.
+ */
 async function violations(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).withTags(WCAG21_AA).analyze();
   assert.ok(result.passes.length > 10, `axe ran its rules on ${page.url()}`);
-  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help} → ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  const line = (v: (typeof result.violations)[number], kind: string) =>
+    `${v.id} (${kind}): ${v.help} → ${v.nodes.map((n) => `${n.target.join(' ')}${n.failureSummary ? ` [${n.failureSummary.replace(/\s+/g, ' ')}]` : ''}`).join(', ')}`;
+  return [...result.violations.map((v) => line(v, v.impact ?? 'violation')), ...result.incomplete.map((v) => line(v, 'à vérifier'))];
 }
 
 /** Two organizations; Le Soleil with employees, contracts (draft, to sign, cancelled), payslips, invoices, a contribution call and a transfer batch. */
@@ -119,7 +124,82 @@ describe('accessibility of every page in chromium', { skip: skipReason }, () => 
 
     assert.deepEqual(found, [], `${found.length} problems:\n${found.join('\n')}`);
     t.diagnostic(audited.join('\n'));
+    // The audit is not blind: a field without a label and grey on white text are caught.
+    await anonymous.evaluate(() => {
+      const main = document.querySelector('main')!;
+      main.append(document.createElement('input'));
+      const pale = main.appendChild(document.createElement('p'));
+      pale.textContent = 'Texte pâle';
+      pale.style.color = '#bbb'; // set through the CSSOM: the CSP refuses style attributes
+      pale.style.background = '#fff';
+    });
+    assert.deepEqual((await violations(anonymous)).map((line) => line.split(' ')[0]).sort(), ['color-contrast', 'label']);
     assert.equal(audited.length, 24);
+  });
+
+  it('should find no violation once errors are shown next to their fields, a confirmation is asked or a list of choices is open', { timeout: 600_000 }, async (t) => {
+    const { app, soleil, staff, admin, draft } = await operator(t);
+    const found: string[] = [];
+    /** Opens `path` at 1 280 px, does `act`, waits for its requests, then audits the page as it is now, and at 390 px. */
+    const after = async (page: Page, path: string, label: string, act: () => Promise<unknown>) => {
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.goto(`${app.url}${path}`);
+      await page.waitForLoadState('networkidle');
+      await act();
+      await page.waitForLoadState('networkidle');
+      found.push(...(await violations(page)).map((line) => `${label} @1280: ${line}`));
+      await page.setViewportSize({ width: 390, height: 844 });
+      found.push(...(await violations(page)).map((line) => `${label} @390: ${line}`));
+      const overflow = await horizontalOverflow(page);
+      if (overflow !== 0) found.push(`${label} @390: ${overflow} px wider than the screen`);
+    };
+    const visibleError = (page: Page) => page.locator('.field-error:not([hidden])').first().waitFor();
+
+    const anonymous = (await newPage(browser(), t, undefined, { locale: 'fr-FR' })).page;
+    await after(anonymous, '/login', '/login, adresse invalide', async () => {
+      await anonymous.getByLabel('Adresse e-mail').fill('pas-une-adresse');
+      await anonymous.getByRole('button', { name: 'Recevoir un lien de connexion' }).click();
+    });
+
+    const asAdmin = (await signedInPage(browser(), app, admin, t)).page;
+    await after(asAdmin, '/contrats/nouveau', '/contrats/nouveau, formulaire vide envoyé', async () => {
+      await asAdmin.locator('#save-contract').click();
+      await visibleError(asAdmin);
+    });
+    await after(asAdmin, `/contrats/${draft}`, '/contrats/{id}, annulation demandée', async () => {
+      await asAdmin.getByRole('button', { name: 'Annuler le contrat' }).first().click();
+      await asAdmin.locator('dialog[open]').waitFor();
+    });
+
+    const asStaff = (await signedInPage(browser(), app, staff, t)).page;
+    await after(asStaff, '/paie', 'choix de l’organisation, liste ouverte', async () => {
+      const search = asStaff.getByRole('combobox', { name: 'Organisation' });
+      await search.focus();
+      await search.pressSequentially('soleil');
+      await asStaff.locator('#org-search-status', { hasText: '1 organisation trouvée.' }).waitFor({ state: 'attached' });
+      await asStaff.keyboard.press('ArrowDown');
+    });
+    await after(asStaff, '/staff/cotisations', '/staff/cotisations, formulaire vide envoyé', async () => {
+      await asStaff.locator('#create-call').click();
+      await visibleError(asStaff);
+    });
+    await after(asStaff, '/staff/cotisations', '/staff/cotisations, paiement à confirmer', async () => {
+      await asStaff.getByRole('button', { name: /^Marquer payé/ }).first().click();
+      await asStaff.locator('#confirm-paid').waitFor();
+    });
+    await after(asStaff, '/staff/facturation', '/staff/facturation, formulaire vide envoyé', async () => {
+      await asStaff.locator('#create-invoices-submit').click();
+      await visibleError(asStaff);
+    });
+    await after(asStaff, '/staff/virements', '/staff/virements, formulaire vide envoyé', async () => {
+      await asStaff.locator('#create-transfer').click();
+      await asStaff.locator('.field-error:not([hidden]), [role="alert"]:not(:empty), .status:not(:empty)').first().waitFor();
+    });
+    await after(asStaff, `/staff/organisations/${soleil}`, '/staff/organisations/{id}, salarié ouvert', async () => {
+      await asStaff.locator('details.employee-edit summary').first().click();
+    });
+
+    assert.deepEqual(found, [], `${found.length} problems:\n${found.join('\n')}`);
   });
 
   it('should let staff search an organization and create a contribution call with the keyboard alone', { timeout: 300_000 }, async (t) => {
