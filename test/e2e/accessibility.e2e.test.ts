@@ -229,6 +229,31 @@ describe('accessibility of every page in chromium', { skip: skipReason }, () => 
     await page.locator('#call-status', { hasText: /Appel de cotisations créé pour .* novembre 2026/ }).waitFor();
     assert.equal((await texts(page, '#call-table tbody td[data-label="Échéance"]')).includes('15/12/2026'), true);
     assert.notEqual(await focusedId(page), '');
+
+    // Every stop of the Tab key, from the skip link to the last action, shows where the focus is.
+    for (const path of ['/staff/cotisations', '/staff/virements', '/staff/facturation', '/staff/organisations', '/staff/contrats', '/staff/paie']) {
+      await page.goto(`${app.url}${path}`);
+      await page.waitForLoadState('networkidle');
+      const unseen: string[] = [];
+      let stops = 0;
+      for (let i = 0; i < 30; i++) {
+        await page.keyboard.press('Tab');
+        const stop = await page.evaluate(() => {
+          const el = document.activeElement as HTMLElement | null;
+          if (!el || el === document.body) return null;
+          const style = getComputedStyle(el);
+          const ring = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2;
+          // The file input is drawn as its label, which takes the ring.
+          const label = el.matches('.file-input') && el.nextElementSibling ? getComputedStyle(el.nextElementSibling).outlineStyle !== 'none' : false;
+          return { name: `${el.tagName.toLowerCase()}#${el.id}.${el.className}`, seen: ring || label };
+        });
+        if (!stop) break;
+        stops += 1;
+        if (!stop.seen) unseen.push(stop.name);
+      }
+      assert.ok(stops >= 10, `${path}: ${stops} Tab stops`);
+      assert.deepEqual(unseen, [], `${path}: focus without a visible ring`);
+    }
     assert.deepEqual(errors, []);
   });
 });
