@@ -658,7 +658,7 @@ export function renderForm(view: FormView): SafeHtml {
     <fieldset class="fieldset">
       <legend>Salaires par date</legend>
       <p class="hint">Dates au format JJ/MM/AAAA, dans la période du contrat. Montants en euros, avec une virgule : 180,50.</p>
-      <div class="table-wrap"><table class="table stack date-lines">
+      <div class="table-wrap" id="date-lines-wrap"${c?.dates.length ? '' : html` hidden`}><table class="table stack date-lines">
         <caption class="visually-hidden">Salaires par date</caption>
         <thead><tr><th scope="col">Date</th><th scope="col">Nature</th><th scope="col">Quantité</th><th scope="col">Montant brut (€)</th><th scope="col"><span class="visually-hidden">Retirer</span></th></tr></thead>
         <tbody id="date-lines">${(c?.dates ?? []).map((d, i) => dateRow(i, d))}</tbody>

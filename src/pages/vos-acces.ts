@@ -243,7 +243,7 @@ function memberRow(viewer: { userId: string }, member: Member): SafeHtml {
 /** The invite form, at the top of the members card, its result right under it (as Clerk's members page). */
 function inviteForm(roles: readonly string[]): SafeHtml {
   const superAdmin = roles.includes(PROTECTED_ROLE);
-  return html`<div class="invite" id="invite" aria-labelledby="invite-title">
+  return html`<section class="invite" id="invite" aria-labelledby="invite-title">
   <h3 id="invite-title">Inviter un membre</h3>
   <p class="muted" id="invite-hint">Sans compte, la personne reçoit un e-mail d'activation ; avec un compte, elle est ajoutée à l'organisation.${superAdmin ? " L'organisation n'a pas encore d'administrateur principal : vous pouvez le désigner ici (il reçoit toujours l'e-mail d'activation)." : ''}</p>
   <form id="invite-form" class="form form-grid" novalidate>
@@ -265,7 +265,7 @@ function inviteForm(roles: readonly string[]): SafeHtml {
     </div>
   </form>
   ${statusRegion('members-status')}
-</div>`;
+</section>`;
 }
 
 function membersSection(view: VosAccesView, org: { name: string }, members: Member[]): SafeHtml {

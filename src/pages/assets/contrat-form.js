@@ -13,6 +13,8 @@ const status = /** @type {HTMLElement} */ (document.getElementById('status'));
 const lines = /** @type {HTMLTableSectionElement} */ (document.getElementById('date-lines'));
 const template = /** @type {HTMLTemplateElement} */ (document.getElementById('date-line-template'));
 const noLines = /** @type {HTMLElement} */ (document.getElementById('no-lines'));
+// A table without rows is no table (WCAG 1.3.1): hidden while the contract has no date.
+const linesWrap = /** @type {HTMLElement} */ (document.getElementById('date-lines-wrap'));
 const kind = /** @type {HTMLSelectElement} */ (document.getElementById('contract-kind'));
 const mode = form.dataset.mode;
 const contractId = form.dataset.contractId || '';
@@ -49,6 +51,7 @@ function renumber() {
     if (hidden) hidden.textContent = ` la ligne ${n}`;
   });
   noLines.hidden = lines.rows.length > 0;
+  linesWrap.hidden = lines.rows.length === 0;
 }
 
 function addLine() {
