@@ -5,11 +5,19 @@
  * kept by `readList`) on the filter field it names, and writes the field's error markup
  * (`aria-invalid`, `aria-describedby` → the error box under the field).
  */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { html, type SafeHtml } from '../format/html.ts';
-import { fieldMessage, type FieldKind } from './assets/field-messages.js';
+import { ASSETS_DIR } from './assets.ts';
+import type * as Messages from './assets/field-messages.js';
+import type { FieldKind } from './assets/field-messages.js';
 import type { Refusal } from './page-parts.ts';
 
-export { dateProblem, fieldMessage, frDate, periodProblem, periodText } from './assets/field-messages.js';
+// The browser's module itself, read from the assets folder as the pages serve it: the build
+// (`npm start`) compiles the TypeScript into dist/ and copies no asset, so a static import of
+// `./assets/field-messages.js` would find nothing there.
+const messages = (await import(pathToFileURL(path.join(ASSETS_DIR, 'field-messages.js')).href)) as typeof Messages;
+export const { dateProblem, fieldMessage, frDate, periodProblem, periodText } = messages;
 
 /** A refusal placed on a field of a form: the field's name (its query parameter), the message. */
 export interface FieldError {
