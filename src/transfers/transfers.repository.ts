@@ -128,8 +128,8 @@ export const AVAILABLE_ORDER = [
   { ref: 'payslips.id', direction: 'asc', kind: 'uuid' },
 ] as const satisfies KeysetOrder;
 
-/** A page of the payslips a transfer may pay (every organization, or `orgId`), after `cursor`. */
-export function listAvailable(db: Database, filters: { orgId?: string; period?: string }, cursor: CursorValue[] | null, limit: number) {
+/** The payslips of every organization (or `orgId`) and period (or all), with what the transfer pages show of them. */
+function payslipsWithPayee(db: Database, filters: { orgId?: string; period?: string }) {
   let query = db
     .selectFrom('payslips')
     .innerJoin('employees', 'employees.id', 'payslips.employee_id')
@@ -144,11 +144,15 @@ export function listAvailable(db: Database, filters: { orgId?: string; period?: 
       'employees.iban',
       'payslips.period',
       'payslips.net_to_pay',
-    ])
-    .where(availableWhere);
+    ]);
   if (filters.orgId) query = query.where('payslips.org_id', '=', filters.orgId);
   if (filters.period) query = query.where('payslips.period', '=', filters.period);
-  return keyset(query, AVAILABLE_ORDER, cursor, limit).execute();
+  return query;
+}
+
+/** A page of the payslips a transfer may pay (every organization, or `orgId`), after `cursor`. */
+export function listAvailable(db: Database, filters: { orgId?: string; period?: string }, cursor: CursorValue[] | null, limit: number) {
+  return keyset(payslipsWithPayee(db, filters).where(availableWhere), AVAILABLE_ORDER, cursor, limit).execute();
 }
 
 /**
@@ -157,22 +161,8 @@ export function listAvailable(db: Database, filters: { orgId?: string; period?: 
  * list's order; the first `limit`.
  */
 export function listUnpayable(db: Database, filters: { orgId?: string; period?: string }, limit: number) {
-  let query = db
-    .selectFrom('payslips')
-    .innerJoin('employees', 'employees.id', 'payslips.employee_id')
-    .innerJoin('organizations', 'organizations.id', 'payslips.org_id')
-    .select([
-      'payslips.id',
-      'payslips.org_id',
-      'organizations.name as org_name',
-      'organizations.virements_salaires',
-      'payslips.employee_id',
-      'employees.first_name',
-      'employees.last_name',
-      'employees.iban',
-      'payslips.period',
-      'payslips.net_to_pay',
-    ])
+  let query = payslipsWithPayee(db, filters)
+    .select('organizations.virements_salaires')
     .where('payslips.status', '=', 'publie')
     .where((eb) =>
       eb.not(
@@ -182,8 +172,6 @@ export function listUnpayable(db: Database, filters: { orgId?: string; period?: 
       ),
     )
     .where((eb) => eb.not(availableWhere(eb)));
-  if (filters.orgId) query = query.where('payslips.org_id', '=', filters.orgId);
-  if (filters.period) query = query.where('payslips.period', '=', filters.period);
   for (const { ref } of AVAILABLE_ORDER) query = query.orderBy(ref);
   return query.limit(limit).execute();
 }
