@@ -5,7 +5,7 @@
  * contributions`, `net_to_pay = net_before_tax − pas_amount`.
  */
 import { sumMoney, type Money } from '../money/money.ts';
-import type { PayrollEngine } from './model.ts';
+import type { PayrollModel, Read } from './model.ts';
 import { BASE, LINE_RULES, organismOf, type Heading, type Organism } from './contribution-lines.ts';
 import type { Situation } from './situation.ts';
 
@@ -68,32 +68,46 @@ function subtract(a: Money, b: Money): Money {
   return sumMoney([a, (b.startsWith('-') ? b.slice(1) : `-${b}`) as Money]);
 }
 
-export function evaluateMonthly(engine: PayrollEngine, rule: string): number | null {
-  const node = engine.evaluate({ valeur: rule, unité: '€/mois' });
-  return typeof node.nodeValue === 'number' ? node.nodeValue : node.nodeValue === null ? 0 : null;
+const monthly = (rule: string): Read => ({ rule, monthly: true });
+const asIs = (rule: string): Read => ({ rule, monthly: false });
+
+/** Every figure `computePayslip` reads: what `compiledModel` compiles. */
+export const PAYSLIP_READS: readonly Read[] = [
+  monthly(BASE),
+  ...LINE_RULES.flatMap((line) => [
+    ...[line.employee, line.employer, line.base].filter((rule): rule is string => Boolean(rule)).map(monthly),
+    ...[line.employeeRate, line.employerRate].filter((rule): rule is string => Boolean(rule)).map(asIs),
+  ]),
+  ...Object.values(OUTPUT_RULES).map((rule) => (rule === OUTPUT_RULES.pas_rate ? asIs(rule) : monthly(rule))),
+];
+
+/** A rule's value in €/mois: 0 when it does not apply, null when the model cannot give it. */
+export function evaluateMonthly(model: PayrollModel, rule: string): number | null {
+  const value = model.read(monthly(rule));
+  return typeof value === 'number' ? value : value === null ? 0 : null;
 }
 
-function required(engine: PayrollEngine, rule: string): number {
-  const value = evaluateMonthly(engine, rule);
+function required(model: PayrollModel, rule: string): number {
+  const value = evaluateMonthly(model, rule);
   if (value === null || !Number.isFinite(value)) throw new NotComputable(`Le modèle ne sait pas calculer « ${rule} » pour ce contrat.`);
   return value;
 }
 
-function optionalRate(engine: PayrollEngine, rule: string | undefined): string | null {
+function optionalRate(model: PayrollModel, rule: string | undefined): string | null {
   if (!rule) return null;
-  const value = engine.evaluate(rule).nodeValue;
+  const value = model.read(asIs(rule));
   return typeof value === 'number' && Number.isFinite(value) ? rateText(value) : null;
 }
 
 /** The model's payslip for a situation; `NotComputable` when one of its figures is undefined. */
-export function computePayslip(engine: PayrollEngine, situation: Situation): ComputedPayslip {
-  engine.setSituation(situation as never);
+export function computePayslip(model: PayrollModel, situation: Situation): ComputedPayslip {
+  model.setSituation(situation);
   const intermittent = 'salarié . régimes spécifiques . intermittents du spectacle' in situation;
-  const contributionsBase = required(engine, BASE);
+  const contributionsBase = required(model, BASE);
   const lines: PayslipLine[] = [];
   for (const rule of LINE_RULES) {
-    const employee = rule.employee ? roundToCent(required(engine, rule.employee)) : ('0.00' as Money);
-    const employer = rule.employer ? roundToCent(required(engine, rule.employer)) : ('0.00' as Money);
+    const employee = rule.employee ? roundToCent(required(model, rule.employee)) : ('0.00' as Money);
+    const employer = rule.employer ? roundToCent(required(model, rule.employer)) : ('0.00' as Money);
     if (employee === '0.00' && employer === '0.00') continue;
     // Exonerations are what the model subtracts from its totals: negative on the bulletin.
     const sign = rule.code.endsWith(' . exonérations') ? -1 : 1;
@@ -102,30 +116,30 @@ export function computePayslip(engine: PayrollEngine, situation: Situation): Com
       label: rule.label,
       heading: rule.heading,
       organism: organismOf(rule, intermittent),
-      base: roundToCent(rule.base ? required(engine, rule.base) : contributionsBase),
-      employee_rate: optionalRate(engine, rule.employeeRate),
+      base: roundToCent(rule.base ? required(model, rule.base) : contributionsBase),
+      employee_rate: optionalRate(model, rule.employeeRate),
       employee_amount: sign < 0 ? subtract('0.00' as Money, employee) : employee,
-      employer_rate: optionalRate(engine, rule.employerRate),
+      employer_rate: optionalRate(model, rule.employerRate),
       employer_amount: sign < 0 ? subtract('0.00' as Money, employer) : employer,
     });
   }
-  const gross = roundToCent(required(engine, OUTPUT_RULES.gross));
+  const gross = roundToCent(required(model, OUTPUT_RULES.gross));
   const employeeContributions = sumMoney(lines.map((line) => line.employee_amount));
   const employerContributions = sumMoney(lines.map((line) => line.employer_amount));
   const netBeforeTax = subtract(gross, employeeContributions);
-  const pasAmount = roundToCent(required(engine, OUTPUT_RULES.pas_amount));
-  const pasRate = engine.evaluate(OUTPUT_RULES.pas_rate).nodeValue;
+  const pasAmount = roundToCent(required(model, OUTPUT_RULES.pas_amount));
+  const pasRate = model.read(asIs(OUTPUT_RULES.pas_rate));
   return {
     gross,
     employee_contributions: employeeContributions,
     employer_contributions: employerContributions,
     net_before_tax: netBeforeTax,
-    net_taxable: roundToCent(required(engine, OUTPUT_RULES.net_taxable)),
-    net_social: roundToCent(required(engine, OUTPUT_RULES.net_social)),
+    net_taxable: roundToCent(required(model, OUTPUT_RULES.net_taxable)),
+    net_social: roundToCent(required(model, OUTPUT_RULES.net_social)),
     pas_rate: typeof pasRate === 'number' ? rateText(pasRate) : '0',
     pas_amount: pasAmount,
     net_to_pay: subtract(netBeforeTax, pasAmount),
-    employer_cost: roundToCent(required(engine, OUTPUT_RULES.employer_cost)),
+    employer_cost: roundToCent(required(model, OUTPUT_RULES.employer_cost)),
     lines,
   };
 }

@@ -8,7 +8,7 @@ import { formatEuros } from '../../src/format/french.ts';
 import { bulletinDocument, type BulletinData } from '../../src/payroll/bulletin.pdf.ts';
 import { computePayslip, type ComputedPayslip } from '../../src/payroll/compute.ts';
 import { HEADINGS } from '../../src/payroll/contribution-lines.ts';
-import { buildEngine, type PayrollEngine } from '../../src/payroll/model.ts';
+import { evaluatingModel, type PayrollModel } from '../../src/payroll/model.ts';
 import { monthPay, situationFor, type PayrollContract, type PayrollEmployee, type PayrollOrg } from '../../src/payroll/situation.ts';
 import { renderPdf } from '../../src/pdf/render.ts';
 import { pdfText } from '../support/documents.ts';
@@ -26,15 +26,15 @@ const ARTIST_DATES = [
   { date: '2026-03-07', nature: 'representation', quantity: '1', amount: '260.00' },
 ] as const;
 
-let engine: PayrollEngine;
+let model: PayrollModel;
 before(() => {
-  engine = buildEngine();
+  model = evaluatingModel();
 });
 
 function compute(contract: PayrollContract, employee: PayrollEmployee): ComputedPayslip {
   const pay = monthPay(contract, PERIOD);
   assert.ok(!('skip' in pay), 'a payslip this month');
-  return computePayslip(engine, situationFor(PERIOD, ORG, employee, pay));
+  return computePayslip(model, situationFor(PERIOD, ORG, employee, pay));
 }
 
 function artistBulletin(): BulletinData {

@@ -1,16 +1,16 @@
 /**
- * The engine (PAYROLL 1-4): the service's payslip against the pinned model evaluated directly on
- * the same situation, for every category; the names we send and read exist in the model; the
- * corrections of the model are needed and do what they say.
+ * The engine (PAYROLL 1-4): the service's payslip (its compiled reads) against the pinned model
+ * evaluated directly on the same situation, for every category; the names we send and read exist
+ * in the model; the corrections of the model are needed and do what they say.
  */
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import Engine from 'publicodes';
 import modeleSocial from 'modele-social';
-import { computePayslip, evaluateMonthly, OUTPUT_RULES, roundToCent, type ComputedPayslip } from '../../src/payroll/compute.ts';
+import { computePayslip, evaluateMonthly, OUTPUT_RULES, PAYSLIP_READS, roundToCent, type ComputedPayslip } from '../../src/payroll/compute.ts';
 import { BASE, EMPLOYEE_TOTAL, EMPLOYER_TOTAL, LINE_RULES, HEADINGS } from '../../src/payroll/contribution-lines.ts';
 import { MODEL_CORRECTIONS } from '../../src/payroll/model-corrections.ts';
-import { buildEngine, hasRule, MODEL_VERSION, type PayrollEngine } from '../../src/payroll/model.ts';
+import { buildEngine, compiledModel, evaluatingModel, hasRule, MODEL_VERSION, READ_OUT_NAMESPACE, type PayrollEngine, type PayrollModel } from '../../src/payroll/model.ts';
 import { monthPay, situationFor, type PayrollContract, type PayrollEmployee, type PayrollOrg } from '../../src/payroll/situation.ts';
 import { sumMoney, type Money } from '../../src/money/money.ts';
 import pkg from '../../package.json' with { type: 'json' };
@@ -38,11 +38,14 @@ const CASES: Array<{ name: string; org?: PayrollOrg; employee: PayrollEmployee; 
   { name: 'organization taux_at', org: { ...ORG, taux_at: '3.50', effectif: 60, categorie_juridique: 'SAS', convention: 'droit_commun' }, employee: PERMANENT, contract: cdi('2600.00') },
 ];
 
+/** The bare engine (rule names), the service's compiled reads, and the library's own evaluate. */
 let engine: PayrollEngine;
-let direct: PayrollEngine;
+let service: PayrollModel;
+let direct: PayrollModel;
 before(() => {
   engine = buildEngine();
-  direct = buildEngine();
+  service = compiledModel(PAYSLIP_READS);
+  direct = evaluatingModel(buildEngine());
 });
 
 const cents = (m: Money) => BigInt(m.replace('.', ''));
@@ -77,8 +80,8 @@ describe('the payroll engine (PAYROLL 1-4)', () => {
       const pay = monthPay(c.contract, '2026-03');
       assert.ok(!('skip' in pay));
       const situation = situationFor('2026-03', c.org ?? ORG, c.employee, pay);
-      const payslip: ComputedPayslip = computePayslip(engine, situation);
-      direct.setSituation(situation as never);
+      const payslip: ComputedPayslip = computePayslip(service, situation);
+      direct.setSituation(situation);
       const model = (rule: string) => {
         const value = evaluateMonthly(direct, rule);
         assert.equal(typeof value, 'number', `${rule} is not computed for ${c.name}`);
@@ -117,7 +120,7 @@ describe('the payroll engine (PAYROLL 1-4)', () => {
     assert.ok(!('skip' in pay));
     const situation = situationFor('2026-03', ORG, ARTIST, pay);
     assert.equal(situation['salarié . régimes spécifiques . intermittents du spectacle . artiste . nombre jours travaillés'], '3 jour');
-    const p = computePayslip(engine, situation);
+    const p = computePayslip(service, situation);
     assert.deepEqual(
       { gross: p.gross, employee: p.employee_contributions, employer: p.employer_contributions, net: p.net_to_pay, cost: p.employer_cost },
       { gross: '1000.00', employee: '221.34', employer: '532.30', net: '778.66', cost: '1532.30' },
@@ -134,10 +137,10 @@ describe('the payroll engine (PAYROLL 1-4)', () => {
   it('should apply the personalised PAS rate and the organization\u2019s AT/MP rate', () => {
     const pas = monthPay(cdi('3000.00'), '2026-03');
     assert.ok(!('skip' in pas));
-    const withPas = computePayslip(engine, situationFor('2026-03', ORG, { ...PERMANENT, pas_rate: '7.50' }, pas));
+    const withPas = computePayslip(service, situationFor('2026-03', ORG, { ...PERMANENT, pas_rate: '7.50' }, pas));
     assert.equal(withPas.pas_rate, '7.5');
     assert.ok(withPas.pas_amount !== '0.00');
-    const at = computePayslip(engine, situationFor('2026-03', { ...ORG, taux_at: '3.50' }, PERMANENT, pas));
+    const at = computePayslip(service, situationFor('2026-03', { ...ORG, taux_at: '3.50' }, PERMANENT, pas));
     assert.equal(at.lines.find((l) => l.code === 'salarié . cotisations . ATMP')?.employer_rate, '3.5');
   });
 });
@@ -192,5 +195,40 @@ describe('the corrections of the pinned model', () => {
     engine.setSituation(withoutIt as never);
     assert.equal(engine.evaluate('salarié . régimes spécifiques . intermittents du spectacle . artiste . acteur de complément').nodeValue, false);
     assert.equal(roundToCent(engine.evaluate({ valeur: 'salarié . coût total employeur', unité: '€/mois' }).nodeValue as number), '1532.30');
+  });
+});
+
+describe('the compiled reads (PAYROLL 9)', () => {
+  const ORGS: PayrollOrg[] = [ORG, { effectif: 260, convention: 'droit_commun', categorie_juridique: 'SAS', taux_at: '1.70' }];
+  const EMPLOYEES: PayrollEmployee[] = [ARTIST, { ...TECHNICIAN, cadre: true, pas_rate: '7.50' }, { ...PERMANENT, cadre: true }, { ...PERMANENT, pas_rate: '2.00' }];
+
+  it('should give exactly the payslip of the library\u2019s own evaluate, every line, on every category', () => {
+    let compared = 0;
+    for (const org of ORGS) {
+      for (const employee of EMPLOYEES) {
+        for (const amount of ['95.40', '1234.56', '9100.00']) {
+          const contract = employee.category === 'permanent' ? cdi(amount) : cddu([amount, amount]);
+          const pay = monthPay(contract, '2026-03');
+          assert.ok(!('skip' in pay));
+          const situation = situationFor('2026-03', org, employee, pay);
+          assert.deepEqual(computePayslip(service, situation), computePayslip(direct, situation), JSON.stringify(situation));
+          compared += 1;
+        }
+      }
+    }
+    assert.equal(compared, 24);
+  });
+
+  it('should add its read-out rules in a namespace the model does not have', () => {
+    assert.equal(hasRule(engine, READ_OUT_NAMESPACE), false);
+    assert.equal(Object.keys(engine.getParsedRules()).some((name) => name.startsWith(READ_OUT_NAMESPACE)), false);
+  });
+
+  it('should refuse a figure it was not compiled for, and a situation entry that is not the model\u2019s', () => {
+    const small = compiledModel([{ rule: OUTPUT_RULES.gross, monthly: true }]);
+    small.setSituation(situationFor('2026-03', ORG, PERMANENT, { kind: 'CDI', gross: '2000.00' as Money, covered_days: 31, month_days: 31 }));
+    assert.equal(small.read({ rule: OUTPUT_RULES.gross, monthly: true }), 2000);
+    assert.throws(() => small.read({ rule: OUTPUT_RULES.employer_cost, monthly: true }), /without having been compiled/);
+    assert.throws(() => small.setSituation({ 'salarié . contrat . pas une règle': 'oui' }), /n'existe pas/);
   });
 });

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { build, sql } from '../helper.ts';
 import { setup } from '../payslips/support.ts';
-import { buildEngine } from '../../src/payroll/model.ts';
+import { evaluatingModel } from '../../src/payroll/model.ts';
 import { computePayslip, type PayslipLine } from '../../src/payroll/compute.ts';
 import { sumMoney, type Money } from '../../src/money/money.ts';
 
@@ -112,7 +112,7 @@ describe('POST /api/staff/paie/calcul (PAYROLL 7)', () => {
     assert.equal(draft.situation['salarié . régimes spécifiques . intermittents du spectacle'], "'artiste'");
     assert.equal(draft.situation['salarié . régimes spécifiques . intermittents du spectacle . artiste . nombre jours travaillés'], '3 jour');
     assert.equal(draft.situation.date, "'01/03/2027'");
-    const expected = computePayslip(buildEngine(), draft.situation);
+    const expected = computePayslip(evaluatingModel(), draft.situation);
     for (const key of ['gross', 'employee_contributions', 'employer_contributions', 'net_before_tax', 'net_taxable', 'net_social', 'pas_amount', 'net_to_pay', 'employer_cost'] as const) {
       assert.equal(draft[key], expected[key], key);
     }
