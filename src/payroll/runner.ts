@@ -34,8 +34,10 @@ export interface PayrollRunnerOptions {
   leaseMs?: number;
   /** Claims of one run before it is marked `echoue`. @default 3 */
   maxAttempts?: number;
-  /** Situations sent to a thread at once (progress is reported after each). @default 8 */
+  /** Situations sent to a thread at once at most (progress is reported after each). @default 8 */
   chunkSize?: number;
+  /** Runs computed side by side by this instance. @default 2 */
+  concurrentRuns?: number;
 }
 
 interface Skipped {
@@ -60,8 +62,9 @@ export class PayrollRunner {
   private readonly leaseMs: number;
   private readonly maxAttempts: number;
   private readonly chunkSize: number;
+  private readonly concurrentRuns: number;
   private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
+  private readonly running = new Set<Promise<void>>();
   private stopped = true;
   /** Set by `stop()`: a run in progress is handed back after its chunk. */
   private stopRequested = false;
@@ -72,6 +75,7 @@ export class PayrollRunner {
     this.leaseMs = options.leaseMs ?? 30_000;
     this.maxAttempts = options.maxAttempts ?? 3;
     this.chunkSize = options.chunkSize ?? 8;
+    this.concurrentRuns = options.concurrentRuns ?? 2;
   }
 
   start(): void {
@@ -80,26 +84,32 @@ export class PayrollRunner {
     this.nudge();
   }
 
-  /** Looks for work now rather than at the next poll. */
+  /**
+   * Looks for work now rather than at the next poll: up to `concurrentRuns` loops claim runs side
+   * by side, so that the threads compute one run while another is read or committed.
+   */
   nudge(): void {
     if (this.stopped) return;
-    if (this.running) {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.running.size >= this.concurrentRuns) {
       this.again = true;
       return;
     }
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    this.running = this.drain().finally(() => {
-      this.running = null;
-      if (this.stopped) return;
-      if (this.again) {
-        this.again = false;
-        this.nudge();
-      } else {
-        this.timer = setTimeout(() => this.nudge(), this.pollMs);
-        this.timer.unref();
-      }
-    });
+    while (this.running.size < this.concurrentRuns) {
+      const loop: Promise<void> = this.drain().finally(() => {
+        this.running.delete(loop);
+        if (this.stopped) return;
+        if (this.again) {
+          this.again = false;
+          this.nudge();
+        } else if (this.running.size === 0) {
+          this.timer = setTimeout(() => this.nudge(), this.pollMs);
+          this.timer.unref();
+        }
+      });
+      this.running.add(loop);
+    }
   }
 
   /**
@@ -112,7 +122,7 @@ export class PayrollRunner {
     this.stopRequested = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    await this.running;
+    await Promise.all(this.running);
   }
 
   /** Computes every run waiting, now, in this process (the command line's seed-demo); then resolves. */
@@ -204,14 +214,16 @@ export class PayrollRunner {
     const total = todo.length;
     if (!(await repo.reportProgress(ctx.db, run.id, this.owner, { done: 0, total }, this.leaseMs))) throw new LeaseLost();
 
-    // Chunks to every thread at once; progress (and the lease) after each.
+    // Chunks to every thread at once; progress (and the lease) after each. A small run is cut
+    // finer, so that no thread waits while another computes most of it.
+    const chunkSize = Math.max(1, Math.min(this.chunkSize, Math.ceil(total / (2 * PAYROLL_THREADS))));
     const outcomes: Awaited<ReturnType<typeof computeInPool>> = new Array(total);
     let done = 0;
     let next = 0;
     const worker = async () => {
       while (next < total) {
         const start = next;
-        next = Math.min(total, next + this.chunkSize);
+        next = Math.min(total, next + chunkSize);
         if (this.stopRequested) throw new Stopping();
         const results = await computeInPool(todo.slice(start, next).map((t) => t.situation));
         results.forEach((result, i) => (outcomes[start + i] = result));
