@@ -13,17 +13,20 @@
  *   PDFs (rate, RSS, GET /api/access's p99 meanwhile), signed-file downloads of a 1 MB PDF.
  * - Bulk invoicing (`billing.ts`): bulk-create of 5,000 invoices against one `INSERT … SELECT`,
  *   bulk-notify of 5,000 invoices (the answer, then delivery to an SMTP server).
+ * - The payroll run (`payroll.ts`): 10,000 payslips through `POST /api/staff/paie/calcul` against
+ *   the plain library loop in one process, GET /api/access's p99 meanwhile, the server's RSS.
  *
  * Every load comes from a separate process (`bench/load.ts`, autocannon); servers are child
  * processes; each load measurement runs `rounds` times, interleaved, and the median is kept.
  *
  * Options: `--quick` (tiny sizes, 1-second runs, for CI: exit 1 on any error or non-2xx),
- * `--rounds N`, `--duration S`, `--only get,global,post,grid,pdf,files,billing`, `--keep-db` (reuse the database
+ * `--rounds N`, `--duration S`, `--only get,global,post,grid,pdf,files,billing,payroll`, `--keep-db` (reuse the database
  * `payroll_bench` between runs instead of a fresh one), `--profile` (service under
  * `--cpu-prof`, profiles in bench/results/profiles/), `--service-root DIR` (the service of another
  * checkout, e.g. `git worktree`/`git archive` of an older commit, for before/after numbers),
  * `--out NAME` (results in bench/results/NAME.json and .md instead of latest), `--orgs 10,1000`
- * (only these organization sizes), `--contracts N` (the grid's organization, default 1,000,000).
+ * (only these organization sizes), `--contracts N` (the grid's organization, default 1,000,000),
+ * `--payroll-orgs N` (the payroll run's organizations of 100 contracts, default 100).
  *
  * Database: `DATABASE_URL` (an empty database: the global list counts every membership), or
  * else a fresh database created on `postgres://postgres@127.0.0.1:5432` and dropped at the end.
@@ -39,6 +42,7 @@ import type { LoadSpec } from './load.ts';
 import { BENCH_DOMAIN, resetPostOrg, seed, type Seeded } from './seed.ts';
 import { billingScenario } from './billing.ts';
 import { filesScenario, gridScenario, pdfScenario, seedModules } from './modules.ts';
+import { payrollScenario } from './payroll.ts';
 import { missingTools } from './preflight.ts';
 import {
   args, benchDatabase, contracts, checkLoad, children, CONNECTIONS, durationSeconds, fmtLoad, get, INVITE_PREFIX, itemsOf, label, log,
@@ -440,6 +444,9 @@ function targets(rows: ResultRow[]): string[] {
     if (typeof r.deep_over_first === 'number' && typeof r.deep_over_first_target === 'number') {
       out.push(`${r.scenario}: ${r.deep_over_first} of the first page's req/s ${verdict(r.deep_over_first >= r.deep_over_first_target, `≥ ${r.deep_over_first_target}`)}`);
     }
+    if (typeof r.rss_target_mb === 'number' && typeof r.peak_rss_mb === 'number') {
+      out.push(`${r.scenario}: peak RSS ${r.peak_rss_mb} MB ${verdict(r.peak_rss_mb < r.rss_target_mb, `< ${r.rss_target_mb} MB`)}`);
+    }
     if (typeof r.seconds_target === 'number' && typeof r.seconds === 'number') {
       out.push(`${r.scenario}: ${r.seconds} s ${verdict(r.seconds < r.seconds_target, `< ${r.seconds_target} s`)}`);
     }
@@ -519,6 +526,7 @@ async function main(): Promise<number> {
       await scenario('files', () => filesScenario(database.url, modules));
     }
     await scenario('billing', () => billingScenario(database.url, data.staffCookie, client));
+    await scenario('payroll', () => payrollScenario(database.url, data, client));
 
     fs.mkdirSync(RESULTS, { recursive: true });
     fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
