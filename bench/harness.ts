@@ -47,7 +47,7 @@ export const durationSeconds = Number(args.duration ?? (quick ? 1 : 6));
 // a request, 0.02-0.05 after): 5 s leave every target's counted rounds warm. Quick mode warms
 // each target for a second too: a cold server on a busy machine may not answer within a 1-second run.
 export const warmupSeconds = quick ? 1 : 5;
-export const only = new Set((args.only ?? 'get,global,post,grid,pdf,files,billing').split(','));
+export const only = new Set((args.only ?? 'get,global,post,grid,pdf,files,billing,facturx').split(','));
 /** Contracts of the grid's organization. */
 export const contracts = Number(args.contracts ?? (quick ? 5000 : 1_000_000));
 export const sizes: SeedSizes = quick
