@@ -13,18 +13,18 @@
 import { SMTPServer } from 'smtp-server';
 import type pg from 'pg';
 import { request, stopAndCheck } from './modules.ts';
-import { freePort, label, log, median, problem, quick, results, round, rounds, startService } from './harness.ts';
+import { freePort, label, log, median, problem, quick, results, round, rounds, startService, type Server } from './harness.ts';
 
 const INVOICES = quick ? 200 : 5000;
 /** Each invoice: 12 payslips at 18.50 and a file fee, VAT 20 %: 247.00 HT, 49.40 VAT, 296.40 TTC. */
-const LINES = [
+export const LINES = [
   { label: 'Gestion de la paie (bulletins)', quantity: 12, unit_price: '18.50', vat_rate: '20.00' },
   { label: 'Frais de dossier', quantity: 1, unit_price: '25.00', vat_rate: '20.00' },
 ];
 const TOTALS = { total_ht: '247.00', total_vat: '49.40', total_ttc: '296.40' };
 /** Issued today (Paris): the series is chronological and refuses a date more than 5 days ahead. */
 const TODAY = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(new Date());
-const HEADER = { invoice_type: 'paie_mensuelle', payment_method: 'prelevement', period_label: 'Paie du mois', issue_date: TODAY };
+export const HEADER = { invoice_type: 'paie_mensuelle', payment_method: 'prelevement', period_label: 'Paie du mois', issue_date: TODAY };
 /**
  * The limit's rows are numbered in a year of their own, so that both series stay continuous, and
  * dated in the past, before every invoice of the service: an invoice is never dated before the
@@ -33,7 +33,7 @@ const HEADER = { invoice_type: 'paie_mensuelle', payment_method: 'prelevement', 
 const LIMIT_YEAR = 2001;
 
 /** Up to `count` client organizations, each given a notification address (and every third a Cc). */
-async function billedOrgs(client: pg.Client, count: number): Promise<string[]> {
+export async function billedOrgs(client: pg.Client, count: number): Promise<string[]> {
   const { rows } = await client.query<{ id: string }>(
     `select id from public.organizations where name not like 'bench-modules-marker-%' order by id limit $1`,
     [count],
@@ -47,6 +47,15 @@ async function billedOrgs(client: pg.Client, count: number): Promise<string[]> {
     [rows.map((r) => r.id)],
   );
   return rows.map((r) => r.id);
+}
+
+export interface CreatedInvoice { id: string; number: string; total_ttc: string }
+
+/** `POST /api/staff/facturation/bulk-create` as staff, `body` its JSON text: the invoices created, in request order. */
+export async function bulkCreateInvoices(service: Server, staffCookie: string, body: string): Promise<CreatedInvoice[]> {
+  const answer = await request('POST', `${service.base}/api/staff/facturation/bulk-create`, { cookie: staffCookie, 'content-type': 'application/json' }, body);
+  if (answer.status !== 201) throw new Error(`bulk-create: ${answer.status} ${answer.body.toString('utf8').slice(0, 300)}`);
+  return (JSON.parse(answer.body.toString('utf8')) as { created: CreatedInvoice[] }).created;
 }
 
 async function timed<T>(run: () => Promise<T>): Promise<{ value: T; seconds: number }> {
@@ -95,11 +104,7 @@ export async function billingScenario(dbUrl: string, staffCookie: string, client
   const sink = await smtpSink();
   const service = await startService(dbUrl, sink.url);
   const headers = { cookie: staffCookie, 'content-type': 'application/json' };
-  const bulkCreate = async () => {
-    const answer = await request('POST', `${service.base}/api/staff/facturation/bulk-create`, headers, body);
-    if (answer.status !== 201) throw new Error(`bulk-create: ${answer.status} ${answer.body.toString('utf8').slice(0, 300)}`);
-    return (JSON.parse(answer.body.toString('utf8')) as { created: Array<{ id: string; number: string; total_ttc: string }> }).created;
-  };
+  const bulkCreate = () => bulkCreateInvoices(service, staffCookie, body);
   const { rows: start } = await client.query<{ n: number }>(
     `select coalesce(max(substr(number, 8)::int), 0) as n from public.invoices where number like 'F-${LIMIT_YEAR}-%'`,
   );

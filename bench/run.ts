@@ -13,6 +13,8 @@
  *   PDFs (rate, RSS, GET /api/access's p99 meanwhile), signed-file downloads of a 1 MB PDF.
  * - Bulk invoicing (`billing.ts`): bulk-create of 5,000 invoices against one `INSERT … SELECT`,
  *   bulk-notify of 5,000 invoices (the answer, then delivery to an SMTP server).
+ * - Factur-X invoice PDFs (`facturx.ts`): `GET /api/staff/facturation/:id/pdf-url` on invoices
+ *   never rendered, against the plain invoice PDF rendered in a loop.
  * - The payroll run (`payroll.ts`): 10,000 payslips through `POST /api/staff/paie/calcul` against
  *   the plain library loop in one process, GET /api/access's p99 meanwhile, the server's RSS.
  *
@@ -20,7 +22,7 @@
  * processes; each load measurement runs `rounds` times, interleaved, and the median is kept.
  *
  * Options: `--quick` (tiny sizes, 1-second runs, for CI: exit 1 on any error or non-2xx),
- * `--rounds N`, `--duration S`, `--only get,global,post,grid,pdf,files,billing,payroll`, `--keep-db` (reuse the database
+ * `--rounds N`, `--duration S`, `--only get,global,post,grid,pdf,files,billing,facturx,payroll`, `--keep-db` (reuse the database
  * `payroll_bench` between runs instead of a fresh one), `--profile` (service under
  * `--cpu-prof`, profiles in bench/results/profiles/), `--service-root DIR` (the service of another
  * checkout, e.g. `git worktree`/`git archive` of an older commit, for before/after numbers),
@@ -41,6 +43,7 @@ import pg from 'pg';
 import type { LoadSpec } from './load.ts';
 import { BENCH_DOMAIN, resetPostOrg, seed, type Seeded } from './seed.ts';
 import { billingScenario } from './billing.ts';
+import { facturxScenario } from './facturx.ts';
 import { filesScenario, gridScenario, pdfScenario, seedModules } from './modules.ts';
 import { payrollScenario } from './payroll.ts';
 import { missingTools } from './preflight.ts';
@@ -526,6 +529,7 @@ async function main(): Promise<number> {
       await scenario('files', () => filesScenario(database.url, modules));
     }
     await scenario('billing', () => billingScenario(database.url, data.staffCookie, client));
+    await scenario('facturx', () => facturxScenario(database.url, data.staffCookie, client));
     await scenario('payroll', () => payrollScenario(database.url, data, client));
 
     fs.mkdirSync(RESULTS, { recursive: true });

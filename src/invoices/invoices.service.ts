@@ -188,7 +188,7 @@ export async function readStaffInvoice(db: Database, id: string) {
 }
 
 /** What the PDF and the Factur-X XML say of an invoice (the same content, EINVOICE 2). */
-function documentInput(row: repo.InvoiceRow, config: Config): FacturXInput {
+export function documentInput(row: repo.InvoiceRow, config: Config): FacturXInput {
   return {
     ...invoiceOf(row),
     credited: row.credited_number ? { number: row.credited_number, issue_date: row.credited_issue_date! } : null,
