@@ -21,7 +21,7 @@ import type { LoadResult, LoadSpec } from './load.ts';
 import type { Seeded } from './seed.ts';
 import { canonical, request, stopAndCheck } from './modules.ts';
 import {
-  checkLoad, fmtLoad, label, log, median, payrollOrgs, problem, quick, results, round, runJsonScript, runLoad, startService, tmpDir, vmHwmMb, vmRssMb, warmupSeconds,
+  checkLoad, fmtLoad, label, log, mainThreadRunQueueWaitMs, median, payrollOrgs, problem, quick, results, round, runJsonScript, runLoad, startService, tmpDir, vmHwmMb, vmRssMb, warmupSeconds,
 } from './harness.ts';
 
 const ORGS = payrollOrgs;
@@ -40,57 +40,67 @@ async function seedPayroll(client: pg.Client): Promise<string[]> {
   const { rowCount } = await client.query('select 1 from public.organizations where name = $1', [marker]);
   if (!rowCount) {
     const started = Date.now();
+    // One transaction; rows a kept database already has (another --payroll-orgs) are left as they are.
     await client.query('begin');
-    await client.query(
-      `insert into public.organizations (id, name, structure_api, effectif, convention, categorie_juridique, taux_at)
-       select md5('bench-paie-org:' || o)::uuid, 'bench-paie-' || o, 'bench-paie-' || o,
-              (array[1, 4, 11, 48, 260])[1 + o % 5],
-              case when o % 3 = 0 then 'droit_commun' else 'SVP' end,
-              (array['association', 'SARL', 'SAS', 'association'])[1 + o % 4],
-              case when o % 4 = 1 then 0.90 + (o % 9) * 0.35 end
-         from generate_series(1, $1::int) o`,
-      [ORGS],
-    );
-    // Per organization, contract g: 0-3 an artist's CDDU, 4-6 a technician's (6: cadre), 7-8 a
-    // CDI non-cadre, 9 a CDI cadre (by g mod 10); every 13th a personalised PAS rate.
-    await client.query(
-      `insert into public.employees (id, org_id, first_name, last_name, category, cadre, pas_rate)
-       select md5('bench-paie-employee:' || o || ':' || g)::uuid, md5('bench-paie-org:' || o)::uuid, 'Prénom' || g, 'Nom' || o || '-' || g,
-              case when g % 10 <= 3 then 'artiste' when g % 10 <= 6 then 'technicien' else 'permanent' end,
-              g % 10 in (6, 9),
-              case when g % 13 = 0 then 0.5 + (g % 20) * 0.75 end
-         from generate_series(1, $1::int) o, generate_series(1, $2::int) g`,
-      [ORGS, CONTRACTS],
-    );
-    await client.query(
-      `insert into public.contracts (id, org_id, contract_number, employee_id, kind, status, job_title, show_title, idcc,
-                                     start_date, end_date, monthly_gross, search_text)
-       select md5('bench-paie-contract:' || o || ':' || g)::uuid, md5('bench-paie-org:' || o)::uuid,
-              'C-2030-' || lpad((o * 1000 + g)::text, 6, '0'), md5('bench-paie-employee:' || o || ':' || g)::uuid,
-              case when g % 10 <= 6 then 'CDDU' else 'CDI' end,
-              case when g % 5 = 0 then 'a_signer' else 'signe' end,
-              case when g % 10 <= 3 then 'Comédien' when g % 10 <= 6 then 'Régisseur' else 'Administrateur' end,
-              case when g % 10 <= 6 then 'Tournée ' || o end, '1285',
-              case when g % 10 <= 6 then date '2026-10-01' when g % 20 = 17 then date '2026-10-12' else date '2024-01-01' end,
-              case when g % 10 <= 6 then date '2026-10-31' end,
-              case when g % 10 in (7, 8) then 1850 + (o * 37 + g * 53) % 1400 + ((o + g) % 100) / 100.0
-                   when g % 10 = 9 then 3300 + (o * 41 + g * 67) % 3200 + ((o * 3 + g) % 100) / 100.0 end,
-              'bench paie ' || o || ' ' || g
-         from generate_series(1, $1::int) o, generate_series(1, $2::int) g`,
-      [ORGS, CONTRACTS],
-    );
-    await client.query(
-      `insert into public.contract_dates (contract_id, position, date, nature, quantity, amount)
-       select md5('bench-paie-contract:' || o || ':' || g)::uuid, p, date '2026-10-01' + p * 3 + g % 3,
-              (array['repetition', 'representation'])[1 + p % 2], 1,
-              case when g % 10 <= 3 then 95 + (o * 29 + g * 31 + p * 7) % 420 else 140 + (o * 17 + g * 23 + p * 5) % 260 end
-                + ((o * 7 + g) % 100) / 100.0
-         from generate_series(1, $1::int) o, generate_series(1, $2::int) g, generate_series(0, 7) p
-        where g % 10 <= 6 and p < 1 + (o + g * 3) % 8`,
-      [ORGS, CONTRACTS],
-    );
-    await client.query(`insert into public.organizations (name) values ($1)`, [marker]);
-    await client.query('commit');
+    try {
+      await client.query(
+        `insert into public.organizations (id, name, structure_api, effectif, convention, categorie_juridique, taux_at)
+         select md5('bench-paie-org:' || o)::uuid, 'bench-paie-' || o, 'bench-paie-' || o,
+                (array[1, 4, 11, 48, 260])[1 + o % 5],
+                case when o % 3 = 0 then 'droit_commun' else 'SVP' end,
+                (array['association', 'SARL', 'SAS', 'association'])[1 + o % 4],
+                case when o % 4 = 1 then 0.90 + (o % 9) * 0.35 end
+           from generate_series(1, $1::int) o
+         on conflict do nothing`,
+        [ORGS],
+      );
+      // Per organization, contract g: 0-3 an artist's CDDU, 4-6 a technician's (6: cadre), 7-8 a
+      // CDI non-cadre, 9 a CDI cadre (by g mod 10); every 13th a personalised PAS rate.
+      await client.query(
+        `insert into public.employees (id, org_id, first_name, last_name, category, cadre, pas_rate)
+         select md5('bench-paie-employee:' || o || ':' || g)::uuid, md5('bench-paie-org:' || o)::uuid, 'Prénom' || g, 'Nom' || o || '-' || g,
+                case when g % 10 <= 3 then 'artiste' when g % 10 <= 6 then 'technicien' else 'permanent' end,
+                g % 10 in (6, 9),
+                case when g % 13 = 0 then 0.5 + (g % 20) * 0.75 end
+           from generate_series(1, $1::int) o, generate_series(1, $2::int) g
+         on conflict do nothing`,
+        [ORGS, CONTRACTS],
+      );
+      await client.query(
+        `insert into public.contracts (id, org_id, contract_number, employee_id, kind, status, job_title, show_title, idcc,
+                                       start_date, end_date, monthly_gross, search_text)
+         select md5('bench-paie-contract:' || o || ':' || g)::uuid, md5('bench-paie-org:' || o)::uuid,
+                'C-2030-' || lpad((o * 1000 + g)::text, 6, '0'), md5('bench-paie-employee:' || o || ':' || g)::uuid,
+                case when g % 10 <= 6 then 'CDDU' else 'CDI' end,
+                case when g % 5 = 0 then 'a_signer' else 'signe' end,
+                case when g % 10 <= 3 then 'Comédien' when g % 10 <= 6 then 'Régisseur' else 'Administrateur' end,
+                case when g % 10 <= 6 then 'Tournée ' || o end, '1285',
+                case when g % 10 <= 6 then date '2026-10-01' when g % 20 = 17 then date '2026-10-12' else date '2024-01-01' end,
+                case when g % 10 <= 6 then date '2026-10-31' end,
+                case when g % 10 in (7, 8) then 1850 + (o * 37 + g * 53) % 1400 + ((o + g) % 100) / 100.0
+                     when g % 10 = 9 then 3300 + (o * 41 + g * 67) % 3200 + ((o * 3 + g) % 100) / 100.0 end,
+                'bench paie ' || o || ' ' || g
+           from generate_series(1, $1::int) o, generate_series(1, $2::int) g
+         on conflict do nothing`,
+        [ORGS, CONTRACTS],
+      );
+      await client.query(
+        `insert into public.contract_dates (contract_id, position, date, nature, quantity, amount)
+         select md5('bench-paie-contract:' || o || ':' || g)::uuid, p, date '2026-10-01' + p * 3 + g % 3,
+                (array['repetition', 'representation'])[1 + p % 2], 1,
+                case when g % 10 <= 3 then 95 + (o * 29 + g * 31 + p * 7) % 420 else 140 + (o * 17 + g * 23 + p * 5) % 260 end
+                  + ((o * 7 + g) % 100) / 100.0
+           from generate_series(1, $1::int) o, generate_series(1, $2::int) g, generate_series(0, 7) p
+          where g % 10 <= 6 and p < 1 + (o + g * 3) % 8
+         on conflict do nothing`,
+        [ORGS, CONTRACTS],
+      );
+      await client.query(`insert into public.organizations (name) values ($1)`, [marker]);
+      await client.query('commit');
+    } catch (error) {
+      await client.query('rollback');
+      throw error;
+    }
     await client.query('vacuum analyze public.contracts, public.contract_dates, public.employees');
     await client.query('checkpoint');
     log(`seeded ${label(ORGS)} organizations × ${label(CONTRACTS)} contracts in ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -158,6 +168,14 @@ export async function payrollScenario(dbUrl: string, data: Seeded, client: pg.Cl
   const rssDuring: number[] = [];
   const idle: LoadResult[] = [];
   const loaded: LoadResult[] = [];
+  // The server's main thread: ms a second spent runnable but waiting for a core, per window.
+  const waits = { idle: [] as number[], loaded: [] as number[] };
+  const window = async (into: number[], spec: LoadSpec): Promise<LoadResult> => {
+    const [waited, started] = [mainThreadRunQueueWaitMs(service.pid), performance.now()];
+    const result = await runLoad(spec);
+    into.push((1000 * (mainThreadRunQueueWaitMs(service.pid) - waited)) / (performance.now() - started));
+    return result;
+  };
   const runIds: string[] = [];
   try {
     const access: LoadSpec = {
@@ -174,10 +192,10 @@ export async function payrollScenario(dbUrl: string, data: Seeded, client: pg.Cl
     const warmUp = await untilEnded([await calcul(orgIds[0]!, WARM_UP_PERIOD)]);
     if (warmUp.failed) problem('the warm-up payroll run failed');
     for (let w = 0; w < (quick ? 1 : 3); w++) {
-      const window = await runLoad(access);
-      checkLoad(`GET /api/access idle, window ${w + 1}`, window);
-      log(`  GET /api/access (10 members), idle,             window ${w + 1}: ${fmtLoad(window)}`);
-      idle.push(window);
+      const result = await window(waits.idle, access);
+      checkLoad(`GET /api/access idle, window ${w + 1}`, result);
+      log(`  GET /api/access (10 members), idle,             window ${w + 1}: ${fmtLoad(result)}  main thread waiting for a core: ${waits.idle.at(-1)!.toFixed(1)} ms/s`);
+      idle.push(result);
     }
 
     const rssSampler = setInterval(() => rssDuring.push(vmRssMb(service.pid)), 500);
@@ -187,12 +205,15 @@ export async function payrollScenario(dbUrl: string, data: Seeded, client: pg.Cl
     const done = untilEnded(runIds, () => (ended = true));
     // Windows back to back while the runs compute; one that the end of the run cuts is not counted.
     while (!ended) {
-      const window = await runLoad(access);
-      if (ended) break;
-      checkLoad(`GET /api/access during the payroll run, window ${loaded.length + 1}`, window);
+      const result = await window(waits.loaded, access);
+      if (ended) {
+        waits.loaded.pop();
+        break;
+      }
+      checkLoad(`GET /api/access during the payroll run, window ${loaded.length + 1}`, result);
       const progress = await client.query<{ done: string }>('select coalesce(sum(done), 0) as done from public.payroll_runs where id = any($1::uuid[])', [runIds]);
-      log(`  GET /api/access (10 members), payroll computing, window ${loaded.length + 1}: ${fmtLoad(window)}  (${label(Number(progress.rows[0]!.done))} payslips so far)`);
-      loaded.push(window);
+      log(`  GET /api/access (10 members), payroll computing, window ${loaded.length + 1}: ${fmtLoad(result)}  main thread waiting for a core: ${waits.loaded.at(-1)!.toFixed(1)} ms/s  (${label(Number(progress.rows[0]!.done))} payslips so far)`);
+      loaded.push(result);
     }
     const runs = await done;
     clearInterval(rssSampler);
@@ -275,6 +296,8 @@ export async function payrollScenario(dbUrl: string, data: Seeded, client: pg.Cl
     idle_p99_ms: idleP99,
     p99_runs_ms: loaded.map((w) => w.p99_ms),
     idle_p99_runs_ms: idle.map((w) => w.p99_ms),
+    main_thread_wait_ms_per_s: waits.loaded.length ? round(median(waits.loaded), 1) : null,
+    idle_main_thread_wait_ms_per_s: round(median(waits.idle), 1),
     window_seconds: WINDOW_SECONDS,
     connections: 2,
   });
