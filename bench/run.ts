@@ -253,8 +253,10 @@ async function globalScenario(dbUrl: string, data: Seeded): Promise<void> {
     p50_ms: null,
     p99_ms: null,
     limit_rps: null,
-    // As for the other scenarios, the fraction of the limit reached: copy time / service time.
+    // As for the other scenarios, the fraction of the limit reached: copy time / service time;
+    // within 1.5× of \copy is a ratio of at least 1 / 1.5.
     ratio: round(copySeconds / seconds, 2),
+    target_ratio: 0.67,
     seconds: round(seconds, 2),
     cold_seconds: round(coldSeconds, 2),
     cold_seconds_over_copy: round(coldSeconds / copySeconds, 2),
@@ -389,18 +391,24 @@ async function postScenarios(dbUrl: string, data: Seeded, client: pg.Client): Pr
   };
   const limit = samples.get('invite-cte') ?? [];
   const limitRps = limit.length ? summarize(limit).rps : null;
+  const plainInvite = samples.get('invite') ?? [];
   for (const kind of ['role', 'invite', 'invite-smtp'] as const) {
     const list = samples.get(kind) ?? [];
     if (!list.length) continue;
     const rps = summarize(list).rps;
     // The invitation's limit: the same rows written by one data-modifying CTE per request.
     const withLimit = kind === 'invite' && limitRps !== null;
+    // An invitation with SMTP hanging, against the same invitation with SMTP unset: one that
+    // waited for SMTP (its 10-s greeting timeout) would fall to a few a second, far below half.
+    const againstPlain = kind === 'invite-smtp' && plainInvite.length > 0;
+    const plainRps = againstPlain ? summarize(plainInvite).rps : null;
     results.push({
       scenario: scenario[kind],
       ...summarize(list),
-      limit_rps: withLimit ? limitRps : null,
-      ratio: withLimit ? round(rps / limitRps, 2) : null,
+      limit_rps: withLimit ? limitRps : plainRps,
+      ratio: withLimit ? round(rps / limitRps, 2) : plainRps !== null ? round(rps / plainRps, 2) : null,
       ...(withLimit ? { target_ratio: 0.5, limit_form: 'one data-modifying CTE per request (Fastify + pg)', limit_runs: limit.map((s) => round(s.rps, 1)) } : {}),
+      ...(plainRps !== null ? { target_ratio: 0.5, limit_form: 'the same invitation with SMTP unset (.eml files)' } : {}),
       mails_queued_per_run: list.map((s) => s.mails),
       runs: list.map((s) => round(s.rps, 1)),
       connections: CONNECTIONS,
