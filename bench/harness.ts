@@ -339,6 +339,19 @@ export function mainThreadRunQueueWaitMs(pid: number): number {
   return Number(fields[1]) / 1e6;
 }
 
+/** Runs `window`, adding to `into` the ms a second the server's main thread waited for a core meanwhile. */
+export async function withMainThreadWait<T>(pid: number, into: number[], window: () => Promise<T>): Promise<T> {
+  const [waited, started] = [mainThreadRunQueueWaitMs(pid), performance.now()];
+  const result = await window();
+  into.push((1000 * (mainThreadRunQueueWaitMs(pid) - waited)) / (performance.now() - started));
+  return result;
+}
+
+/** `GET /api/access` at a steady 100 req/s over 2 connections: the latency of a request, not of a queue. */
+export function steadyAccessLoad(base: string, cookie: string, durationSeconds: number): LoadSpec {
+  return { url: `${base}/api/access`, connections: 2, overallRate: 100, durationSeconds, method: 'GET', headers: { cookie } };
+}
+
 /**
  * CPU seconds (user + system) a process has used so far, from `/proc/<pid>/stat`; with
  * `reapedChildren`, also what its ended children used (counted once it has waited for them).

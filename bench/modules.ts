@@ -22,8 +22,8 @@ import type { LoadResult, LoadSpec } from './load.ts';
 import type { Seeded, SeededOrg } from './seed.ts';
 import { pdfText } from '../test/support/documents.ts';
 import {
-  checkLoad, durationSeconds, fmtLoad, get, label, log, loggedErrors, mainThreadRunQueueWaitMs, median, problem, quick, results, round,
-  cpuPerRequest, heapAfterFullGcMb, heapProbe, medianCpu, type CpuSample, rounds, runJsonScript, runLoad, runLoadWithCpu, startLimit, startService, summarize, tmpDir, vmHwmMb, vmRssMb, warmupSeconds, type Sample, type Server,
+  checkLoad, durationSeconds, fmtLoad, get, label, log, loggedErrors, median, problem, quick, results, round,
+  cpuPerRequest, heapAfterFullGcMb, heapProbe, medianCpu, type CpuSample, rounds, runJsonScript, runLoad, runLoadWithCpu, startLimit, startService, steadyAccessLoad, summarize, tmpDir, vmHwmMb, vmRssMb, warmupSeconds, withMainThreadWait, type Sample, type Server,
 } from './harness.ts';
 
 /** What the modules' scenarios need beyond `seed.ts`'s data. */
@@ -420,25 +420,12 @@ export async function pdfScenario(dbUrl: string, data: ModulesData): Promise<voi
 async function latencyUnderPdfs(server: Server, data: ModulesData, pdfSpec: (server: Server, extra: Partial<LoadSpec>) => LoadSpec): Promise<void> {
   // 1,000 requests a window (10 s at 100 req/s): a window's p99 is its 10th slowest request.
   const windowSeconds = quick ? Math.max(durationSeconds, 3) : 10;
-  const access: LoadSpec = {
-    url: `${server.base}/api/access`,
-    // A steady, light load: the latency of a request, not of a queue.
-    connections: 2,
-    overallRate: 100,
-    durationSeconds: windowSeconds,
-    method: 'GET',
-    headers: { cookie: data.org.adminCookie },
-  };
+  const access = steadyAccessLoad(server.base, data.org.adminCookie, windowSeconds);
   if (warmupSeconds > 0) await runLoad({ ...access, durationSeconds: warmupSeconds });
   const pairs: Array<{ idle: LoadResult; loaded: LoadResult }> = [];
   // The server's main thread: ms a second spent runnable but waiting for a core.
   const waits = { idle: [] as number[], loaded: [] as number[] };
-  const withWait = async <T>(into: number[], window: () => Promise<T>): Promise<T> => {
-    const [waited, started] = [mainThreadRunQueueWaitMs(server.pid), performance.now()];
-    const result = await window();
-    into.push((1000 * (mainThreadRunQueueWaitMs(server.pid) - waited)) / (performance.now() - started));
-    return result;
-  };
+  const withWait = <T>(into: number[], window: () => Promise<T>) => withMainThreadWait(server.pid, into, window);
   const pairCount = quick ? 1 : Math.max(rounds, 5);
   for (let r = 0; r < pairCount; r++) {
     const idleWindow = async () => {

@@ -21,7 +21,7 @@ import type { LoadResult, LoadSpec } from './load.ts';
 import type { Seeded } from './seed.ts';
 import { canonical, request, stopAndCheck } from './modules.ts';
 import {
-  checkLoad, fmtLoad, label, log, mainThreadRunQueueWaitMs, median, payrollOrgs, problem, quick, results, round, runJsonScript, runLoad, startService, tmpDir, vmHwmMb, vmRssMb, warmupSeconds,
+  checkLoad, fmtLoad, label, log, median, payrollOrgs, problem, quick, results, round, runJsonScript, runLoad, startService, steadyAccessLoad, tmpDir, vmHwmMb, vmRssMb, warmupSeconds, withMainThreadWait,
 } from './harness.ts';
 
 const ORGS = payrollOrgs;
@@ -170,22 +170,10 @@ export async function payrollScenario(dbUrl: string, data: Seeded, client: pg.Cl
   const loaded: LoadResult[] = [];
   // The server's main thread: ms a second spent runnable but waiting for a core, per window.
   const waits = { idle: [] as number[], loaded: [] as number[] };
-  const window = async (into: number[], spec: LoadSpec): Promise<LoadResult> => {
-    const [waited, started] = [mainThreadRunQueueWaitMs(service.pid), performance.now()];
-    const result = await runLoad(spec);
-    into.push((1000 * (mainThreadRunQueueWaitMs(service.pid) - waited)) / (performance.now() - started));
-    return result;
-  };
+  const window = (into: number[], spec: LoadSpec) => withMainThreadWait(service.pid, into, () => runLoad(spec));
   const runIds: string[] = [];
   try {
-    const access: LoadSpec = {
-      url: `${service.base}/api/access`,
-      connections: 2,
-      overallRate: 100,
-      durationSeconds: WINDOW_SECONDS,
-      method: 'GET',
-      headers: { cookie: accessOrg.adminCookie },
-    };
+    const access = steadyAccessLoad(service.base, accessOrg.adminCookie, WINDOW_SECONDS);
     // Warm-up, not counted: the server's paths, then a run of the CDIs of September, which
     // starts the pool's threads and builds their engines, as the first run of a day would.
     if (warmupSeconds > 0) await runLoad({ ...access, durationSeconds: warmupSeconds });
