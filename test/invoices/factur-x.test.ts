@@ -14,6 +14,7 @@ import { getDocumentProxy } from 'unpdf';
 import { build, usingPostgres } from '../helper.ts';
 import { createOrg, member, signedIn, type Person } from '../support/fixtures.ts';
 import { assertValidXml, pdfText, xmlTexts } from '../support/documents.ts';
+import { FACTUR_X_OPERATOR_ENV } from '../support/operator.ts';
 
 const EINVOICE = path.resolve(import.meta.dirname, '../../../shared/einvoice');
 const SHARED = fs.existsSync(EINVOICE) ? EINVOICE : '/work/shared/einvoice';
@@ -38,19 +39,9 @@ async function assertEn16931(xml: string): Promise<void> {
   timings.ms += Date.now() - started;
 }
 
-const OPERATOR = {
-  OPERATOR_NAME: 'Odentas Paie SAS',
-  OPERATOR_SIRET: '81234567800021',
-  OPERATOR_VAT_ID: 'FR40812345678',
-  OPERATOR_ADDRESS: '12 rue de la Paix',
-  OPERATOR_POSTCODE: '75002',
-  OPERATOR_CITY: 'Paris',
-  OPERATOR_IBAN: 'FR7630006000011234567890189',
-  OPERATOR_BIC: 'AGRIFRPP',
-};
 
 async function setup(t: Parameters<typeof build>[0], env: Record<string, string> = {}) {
-  const { app, database } = await build(t, { env: { ...OPERATOR, ...env } });
+  const { app, database } = await build(t, { env: { ...FACTUR_X_OPERATOR_ENV, ...env } });
   const db = database.db;
   const soleil = await createOrg(db, 'Théâtre du Soleil', 'TDS001');
   const lumiere = await createOrg(db, 'Compagnie Lumière', 'CLU002');
@@ -249,7 +240,7 @@ describe('credit notes (EINVOICE 3)', () => {
 
   it('should number concurrent credit notes A-YYYY-000001 onwards with no gap, and never credit more than invoiced', { skip: usingPostgres ? false : 'needs PostgreSQL (TEST_DATABASE_URL): PGlite runs one session, nothing races' }, async (t) => {
     const { app, database, soleil, staff, create } = await setup(t);
-    const second = await build(t, { database, env: OPERATOR });
+    const second = await build(t, { database, env: FACTUR_X_OPERATOR_ENV });
     const invoices = await create({ invoice_type: 'prestation', payment_method: 'prelevement', invoices: [1, 2, 3].map(() => ({ org_id: soleil, lines: [{ label: 'Paie', quantity: 1, unit_price: '100.00', vat_rate: 0 }] })) });
     // Each invoice is 100.00; 5 credits of 30.00 each at once: 3 fit, 2 do not.
     const requests = invoices.flatMap((invoice) =>
