@@ -13,7 +13,7 @@
 import { SMTPServer } from 'smtp-server';
 import type pg from 'pg';
 import { request, stopAndCheck } from './modules.ts';
-import { freePort, label, log, median, problem, quick, results, round, rounds, startService, type Server } from './harness.ts';
+import { alternating, freePort, label, log, median, problem, quick, results, round, rounds, startService, type Server } from './harness.ts';
 
 const INVOICES = quick ? 200 : 5000;
 /** Each invoice: 12 payslips at 18.50 and a file fee, VAT 20 %: 247.00 HT, 49.40 VAT, 296.40 TTC. */
@@ -147,14 +147,7 @@ export async function billingScenario(dbUrl: string, staffCookie: string, client
         log(`  limit   INSERT…SELECT round ${r + 1}: ${seconds.toFixed(2)} s`);
         limitSeconds.push(seconds);
       };
-      let created;
-      if (r % 2 === 0) {
-        created = await runService();
-        await runLimit();
-      } else {
-        await runLimit();
-        created = await runService();
-      }
+      const created = await alternating(r, runService, runLimit);
 
       // Notify the invoices this round created.
       const { rows: before } = await client.query<{ id: string }>(`select coalesce(max(id), 0)::text as id from public.mail_outbox`);

@@ -20,10 +20,11 @@ import type pg from 'pg';
 import { getDocumentProxy } from 'unpdf';
 import type { LoadSpec } from './load.ts';
 import { pdfText } from '../test/support/documents.ts';
+import { FACTUR_X_OPERATOR_ENV } from '../test/support/operator.ts';
 import { billedOrgs, bulkCreateInvoices, HEADER, LINES } from './billing.ts';
 import { request, stopAndCheck } from './modules.ts';
 import {
-  checkLoad, fmtLoad, label, log, median, medianCpu, problem, quick, results, round, rounds, runJsonScript, runLoad, runLoadWithCpu,
+  alternating, checkLoad, fmtLoad, label, log, median, medianCpu, problem, quick, results, round, rounds, runJsonScript, runLoad, runLoadWithCpu,
   startService, summarize, tmpDir, durationSeconds, type CpuSample, type Server,
 } from './harness.ts';
 
@@ -31,21 +32,6 @@ const CONNECTIONS = 8;
 /** Invoices rendered in each counted round, and in the uncounted warm-up, by the service (autocannon wants at least one a connection): with the check's, 400 in all (20 in quick mode). */
 const PER_ROUND = quick ? 11 : 120;
 const WARMUP = quick ? 8 : 39;
-
-/**
- * The operator (the seller), as a Factur-X invoice needs it (EINVOICE 2: 409
- * `operator_identity_missing` without it), set on the service under test and on the loop alike.
- */
-export const OPERATOR_ENV: Record<string, string> = {
-  OPERATOR_NAME: 'Bench Paie SAS',
-  OPERATOR_SIRET: '81234567800021',
-  OPERATOR_VAT_ID: 'FR40812345678',
-  OPERATOR_ADDRESS: '12 rue de la Paix',
-  OPERATOR_POSTCODE: '75002',
-  OPERATOR_CITY: 'Paris',
-  OPERATOR_IBAN: 'FR7630006000011234567890189',
-  OPERATOR_BIC: 'AGRIFRPP',
-};
 
 interface LoopResult { pdfs: number; seconds: number; rate: number; bytes: number; cpu_ms: number }
 
@@ -72,7 +58,7 @@ export async function facturxScenario(dbUrl: string, staffCookie: string, client
   log(`\n== GET /api/staff/facturation/:id/pdf-url (Factur-X PDF) vs the plain invoice PDF, ${label(total)} invoices, ${CONNECTIONS} connections ==`);
   const orgIds = await billedOrgs(client, total);
   const invoices = Array.from({ length: total }, (_, i) => ({ org_id: orgIds[i % orgIds.length]!, lines: LINES }));
-  const service = await startService(dbUrl, undefined, { env: OPERATOR_ENV });
+  const service = await startService(dbUrl, undefined, { env: FACTUR_X_OPERATOR_ENV });
   const serviceRuns: Array<CpuSample & { main_thread_cpu_ms: number }> = [];
   const loopRuns: LoopResult[] = [];
   try {
@@ -82,7 +68,7 @@ export async function facturxScenario(dbUrl: string, staffCookie: string, client
     const [checkId, ...rest] = ids;
     const warmIds = rest.slice(0, WARMUP);
     const roundIds = Array.from({ length: rounds }, (_, r) => rest.slice(WARMUP + r * PER_ROUND, WARMUP + (r + 1) * PER_ROUND));
-    const loopInput = (seconds: number, out?: string) => ({ databaseUrl: dbUrl, invoiceIds: ids, operatorEnv: OPERATOR_ENV, seconds, out });
+    const loopInput = (seconds: number, out?: string) => ({ databaseUrl: dbUrl, invoiceIds: ids, operatorEnv: FACTUR_X_OPERATOR_ENV, seconds, out });
     const spec = (batch: string[]): LoadSpec => ({
       url: `${service.base}/api/staff/facturation/${batch[0]}/pdf-url`,
       connections: CONNECTIONS,
@@ -137,13 +123,7 @@ export async function facturxScenario(dbUrl: string, staffCookie: string, client
         if (!(result.pdfs > 0)) problem('the plain invoice PDF loop rendered nothing');
         loopRuns.push(result);
       };
-      if (r % 2 === 0) {
-        await runService();
-        await runLoop();
-      } else {
-        await runLoop();
-        await runService();
-      }
+      await alternating(r, runService, runLoop);
     }
   } finally {
     await stopAndCheck(service);

@@ -339,6 +339,20 @@ export function mainThreadRunQueueWaitMs(pid: number): number {
   return Number(fields[1]) / 1e6;
 }
 
+/**
+ * Round `r`'s two measurements, the service first in even rounds and its limit first in odd
+ * ones, so that drift in the machine hits both alike; the service's result.
+ */
+export async function alternating<T>(r: number, service: () => Promise<T>, limit: () => Promise<unknown>): Promise<T> {
+  if (r % 2 === 0) {
+    const value = await service();
+    await limit();
+    return value;
+  }
+  await limit();
+  return service();
+}
+
 /** Runs `window`, adding to `into` the ms a second the server's main thread waited for a core meanwhile. */
 export async function withMainThreadWait<T>(pid: number, into: number[], window: () => Promise<T>): Promise<T> {
   const [waited, started] = [mainThreadRunQueueWaitMs(pid), performance.now()];

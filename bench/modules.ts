@@ -22,7 +22,7 @@ import type { LoadResult, LoadSpec } from './load.ts';
 import type { Seeded, SeededOrg } from './seed.ts';
 import { pdfText } from '../test/support/documents.ts';
 import {
-  checkLoad, durationSeconds, fmtLoad, get, label, log, loggedErrors, median, problem, quick, results, round,
+  alternating, checkLoad, durationSeconds, fmtLoad, get, label, log, loggedErrors, median, problem, quick, results, round,
   cpuPerRequest, heapAfterFullGcMb, heapProbe, medianCpu, type CpuSample, rounds, runJsonScript, runLoad, runLoadWithCpu, startLimit, startService, steadyAccessLoad, summarize, tmpDir, vmHwmMb, vmRssMb, warmupSeconds, withMainThreadWait, type Sample, type Server,
 } from './harness.ts';
 
@@ -313,13 +313,7 @@ export async function pdfScenario(dbUrl: string, data: ModulesData): Promise<voi
         log(`  library  round ${r + 1}: ${result.rate.toFixed(1).padStart(8)} PDF/s (one process, one at a time)`);
         libraryRuns.push(result);
       };
-      if (r % 2 === 0) {
-        await runService();
-        await runLibrary();
-      } else {
-        await runLibrary();
-        await runService();
-      }
+      await alternating(r, runService, runLibrary);
     }
     // With an even number of rounds the service's run is the last: its last PDFs finish first.
     await new Promise((resolve) => setTimeout(resolve, PDF_DRAIN_MS));
@@ -518,13 +512,7 @@ export async function filesScenario(dbUrl: string, data: ModulesData): Promise<v
         if (!(result.reads > 0)) problem('the file read loop read nothing');
         limitRuns.push(result);
       };
-      if (r % 2 === 0) {
-        await runService();
-        await runLimit();
-      } else {
-        await runLimit();
-        await runService();
-      }
+      await alternating(r, runService, runLimit);
     }
   } finally {
     await stopAndCheck(service);
