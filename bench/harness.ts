@@ -322,6 +322,32 @@ export function vmHwmMb(pid: number): number {
   return kb / 1024;
 }
 
+/** A process and its children (the payroll's computing processes), for their memory together. */
+export function processTree(pid: number): number[] {
+  const children = fs.readdirSync('/proc').filter((entry) => {
+    if (!/^\d+$/.test(entry)) return false;
+    try {
+      // `pid (comm) state ppid …`: the command may hold spaces, the fields after its `)` do not.
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+    } catch {
+      return false; // gone meanwhile
+    }
+  });
+  return [pid, ...children.map(Number)];
+}
+
+/** The sum of `measure` over a process and its children; a child that has just ended counts 0. */
+export function treeMb(pid: number, measure: (pid: number) => number): number {
+  return processTree(pid).reduce((sum, each) => {
+    try {
+      return sum + measure(each);
+    } catch {
+      return sum;
+    }
+  }, 0);
+}
+
 /** The current resident set of a process (`VmRSS`), in MB. */
 export function vmRssMb(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');

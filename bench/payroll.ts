@@ -21,7 +21,7 @@ import type { LoadResult, LoadSpec } from './load.ts';
 import type { Seeded } from './seed.ts';
 import { canonical, request, stopAndCheck } from './modules.ts';
 import {
-  checkLoad, fmtLoad, label, log, median, payrollOrgs, problem, quick, results, round, runJsonScript, runLoad, startService, steadyAccessLoad, tmpDir, vmHwmMb, vmRssMb, warmupSeconds, withMainThreadWait,
+  checkLoad, fmtLoad, label, log, median, payrollOrgs, problem, quick, results, round, runJsonScript, runLoad, startService, steadyAccessLoad, tmpDir, treeMb, vmHwmMb, vmRssMb, warmupSeconds, withMainThreadWait,
 } from './harness.ts';
 
 const ORGS = payrollOrgs;
@@ -186,7 +186,7 @@ export async function payrollScenario(dbUrl: string, data: Seeded, client: pg.Cl
       idle.push(result);
     }
 
-    const rssSampler = setInterval(() => rssDuring.push(vmRssMb(service.pid)), 500);
+    const rssSampler = setInterval(() => rssDuring.push(treeMb(service.pid, vmRssMb)), 500);
     const started = Date.now();
     for (const orgId of orgIds) runIds.push(await calcul(orgId, PERIOD));
     let ended = false;
@@ -206,7 +206,8 @@ export async function payrollScenario(dbUrl: string, data: Seeded, client: pg.Cl
     const runs = await done;
     clearInterval(rssSampler);
     seconds = (runs.finished_ms! - started) / 1000;
-    peakRss = vmHwmMb(service.pid);
+    // The server and its computing processes: each one's own peak, summed (at least their peak together).
+    peakRss = treeMb(service.pid, vmHwmMb);
     if (runs.failed) problem(`${runs.failed} payroll runs failed`);
 
     // What a client sees: every run termine, every contract a draft, none skipped.
@@ -223,7 +224,7 @@ export async function payrollScenario(dbUrl: string, data: Seeded, client: pg.Cl
     await stopAndCheck(service);
   }
   const serviceRate = payslips / seconds;
-  log(`  service: ${label(payslips)} payslips in ${seconds.toFixed(1)} s: ${serviceRate.toFixed(1)} payslips/s; peak RSS ${peakRss.toFixed(0)} MB`);
+  log(`  service: ${label(payslips)} payslips in ${seconds.toFixed(1)} s: ${serviceRate.toFixed(1)} payslips/s; peak RSS ${peakRss.toFixed(0)} MB (server and computing processes)`);
 
   // The limit, on a sample of the drafts (spread over every organization), compared to the cent.
   const { rows: sample } = await client.query<DraftRow>(
@@ -263,6 +264,7 @@ export async function payrollScenario(dbUrl: string, data: Seeded, client: pg.Cl
     seconds: round(seconds, 1),
     peak_rss_mb: round(peakRss, 0),
     rss_target_mb: RSS_TARGET_MB,
+    rss_of: 'the server and its computing processes: each one\'s VmHWM, summed',
     rss_median_during_mb: round(median(rssDuring), 0),
     limit_form: 'one process, one Engine, setSituation then evaluate of every figure (bench/payroll-loop.ts)',
     limit_payslips: loop.payslips,

@@ -19,7 +19,7 @@ export type PayrollEngine = Engine<string>;
 /** The model's warnings (cycles it resolves, experimental rules) are its own business, not our logs. */
 const quiet = { log() {}, warn() {}, error() {} };
 
-/** A new engine on the corrected rules (plus `extraRules`): about a second to build, so build it once a thread. */
+/** A new engine on the corrected rules (plus `extraRules`): about a second to build, so build it once a process. */
 export function buildEngine(extraRules: RawRules = {}): PayrollEngine {
   return new Engine({ ...correctedRules(modeleSocial as unknown as RawRules), ...extraRules } as never, { logger: quiet }) as PayrollEngine;
 }

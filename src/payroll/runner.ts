@@ -1,6 +1,6 @@
 /**
  * The payroll runner (PAYROLL 7): in every instance of the service, it claims runs nobody is
- * computing, computes them in the worker pool and commits their drafts. The pattern is the mail
+ * computing, computes them in the computing processes and commits their drafts. The pattern is the mail
  * outbox's (src/mail/worker.ts): a claim is one short statement that takes a row with
  * `FOR UPDATE SKIP LOCKED` and leases it; the lease is renewed with each progress report.
  *
@@ -14,7 +14,7 @@
  */
 import crypto from 'node:crypto';
 import { applyChange, type ChangeContext } from '../audit/change.ts';
-import { computeInPool, PAYROLL_THREADS } from './compute-pool.ts';
+import { computeInPool, PAYROLL_PROCESSES } from './compute-pool.ts';
 import { MODEL_VERSION } from './model.ts';
 import { SKIP_MESSAGES, type SkipReasonCode } from './payroll.errors.ts';
 import * as repo from './payroll.repository.ts';
@@ -34,7 +34,7 @@ export interface PayrollRunnerOptions {
   leaseMs?: number;
   /** Claims of one run before it is marked `echoue`. @default 3 */
   maxAttempts?: number;
-  /** Situations sent to a thread at once at most (progress is reported after each). @default 8 */
+  /** Situations sent to a computing process at once at most (progress is reported after each). @default 8 */
   chunkSize?: number;
   /** Runs computed side by side by this instance. @default 2 */
   concurrentRuns?: number;
@@ -86,7 +86,7 @@ export class PayrollRunner {
 
   /**
    * Looks for work now rather than at the next poll: up to `concurrentRuns` loops claim runs side
-   * by side, so that the threads compute one run while another is read or committed.
+   * by side, so that the computing processes compute one run while another is read or committed.
    */
   nudge(): void {
     if (this.stopped) return;
@@ -214,9 +214,9 @@ export class PayrollRunner {
     const total = todo.length;
     if (!(await repo.reportProgress(ctx.db, run.id, this.owner, { done: 0, total }, this.leaseMs))) throw new LeaseLost();
 
-    // Chunks to every thread at once; progress (and the lease) after each. A small run is cut
-    // finer, so that no thread waits while another computes most of it.
-    const chunkSize = Math.max(1, Math.min(this.chunkSize, Math.ceil(total / (2 * PAYROLL_THREADS))));
+    // Chunks to every computing process at once; progress (and the lease) after each. A small run is cut
+    // finer, so that no process waits while another computes most of it.
+    const chunkSize = Math.max(1, Math.min(this.chunkSize, Math.ceil(total / (2 * PAYROLL_PROCESSES))));
     const outcomes: Awaited<ReturnType<typeof computeInPool>> = new Array(total);
     let done = 0;
     let next = 0;
@@ -231,7 +231,7 @@ export class PayrollRunner {
         if (!(await repo.reportProgress(ctx.db, run.id, this.owner, { done, total }, this.leaseMs))) throw new LeaseLost();
       }
     };
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(PAYROLL_THREADS, total)) }, worker));
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(PAYROLL_PROCESSES, total)) }, worker));
     if (this.stopRequested) throw new Stopping();
 
     const drafts: repo.DraftRow[] = [];
