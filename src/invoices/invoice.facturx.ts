@@ -8,8 +8,7 @@
  * `makeFacturX` runs the library and answers the Factur-X PDF with the XML it embedded, read
  * back out of it (so the XML served alone is the embedded one, byte for byte).
  */
-import { FormatFactoryService, ValidationService, invoiceSchema, type EInvoiceFormat, type Invoice } from '@e-invoice-eu/core';
-import { PDFDocument } from '@cantoo/pdf-lib';
+import type { EInvoiceFormat, Invoice, ValidationService } from '@e-invoice-eu/core';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import type { ValidateFunction } from 'ajv';
 import type { InvoiceKind } from '../db/schema.ts';
@@ -156,10 +155,12 @@ let formatter: { format: EInvoiceFormat; validate: ValidateFunction; validation:
 
 /**
  * What `InvoiceService.generate` does, with the JSON schema compiled once: the library's
- * `InvoiceService` compiles it on every call (about 0.6 s, on the event loop).
+ * `InvoiceService` compiles it on every call (about 0.6 s, on the event loop). The library is
+ * loaded with the first Factur-X file, not with the server: it weighs about 50 MB of RSS.
  */
-function facturXFormatter() {
+async function facturXFormatter() {
   if (formatter) return formatter;
+  const { FormatFactoryService, ValidationService, invoiceSchema } = await import('@e-invoice-eu/core');
   const quiet = { log: () => {}, warn: () => {}, error: () => {} };
   const format = new FormatFactoryService().createFormatService(FACTUR_X_FORMAT, quiet);
   const schema = structuredClone(invoiceSchema);
@@ -177,7 +178,8 @@ const FORMAT_OPTION = FACTUR_X_FORMAT.toLowerCase();
  * (AFRelationship Alternative) and the Factur-X XMP metadata, and that XML, read back out of it.
  */
 export async function makeFacturX(pdf: Uint8Array, invoice: Invoice): Promise<{ pdf: Buffer; xml: Buffer }> {
-  const { format, validate, validation } = facturXFormatter();
+  const { format, validate, validation } = await facturXFormatter();
+  const { PDFDocument } = await import('@cantoo/pdf-lib');
   const checked = validation.validate('invoice data', validate as never, structuredClone(invoice)) as Invoice;
   format.fillInvoiceDefaults(checked);
   const out = (await format.generate(checked, { format: FORMAT_OPTION, lang: 'fr-fr', pdf: { buffer: pdf, filename: 'facture.pdf', mimetype: 'application/pdf' } })) as Uint8Array;

@@ -3,16 +3,12 @@
  * exactly in package.json. No rate, ceiling or threshold is written in the service: a law that
  * changes is a new version of the model.
  */
-import { createRequire } from 'node:module';
 import Engine, { type EvaluatedNode } from 'publicodes';
 import modeleSocial from 'modele-social';
 import { correctedRules, type RawRules } from './model-corrections.ts';
 import type { Situation } from './situation.ts';
 
-const require = createRequire(import.meta.url);
-
-/** `modele-social@x.y.z`, stored with every computed payslip. */
-export const MODEL_VERSION = `modele-social@${(require('modele-social/package.json') as { version: string }).version}`;
+export { MODEL_VERSION } from './model-version.ts';
 
 export type PayrollEngine = Engine<string>;
 

@@ -15,7 +15,7 @@
 import crypto from 'node:crypto';
 import { applyChange, type ChangeContext } from '../audit/change.ts';
 import { computeInPool, PAYROLL_PROCESSES } from './compute-pool.ts';
-import { MODEL_VERSION } from './model.ts';
+import { MODEL_VERSION } from './model-version.ts';
 import { SKIP_MESSAGES, type SkipReasonCode } from './payroll.errors.ts';
 import * as repo from './payroll.repository.ts';
 import { monthPay, situationFor, type PayrollContract, type Situation } from './situation.ts';
