@@ -88,9 +88,12 @@ describe('GET /vos-acces', () => {
   it('should show an ADMIN the members newest first, with French roles and statuses', async (t) => {
     const { app, db, orgId, admin } = await organization(t);
     const pending = await db.insertInto('auth.users').values({ email: 'pending@example.com' }).returning('id').executeTakeFirstOrThrow();
-    await addMembership(db, orgId, pending.id, 'COMPTA');
+    // Later than the fixture's members by a clear second: the embedded database's clock can give
+    // two inserts a millisecond apart the same created_at, and the order would then be the ids'.
+    const later = (seconds: number) => new Date(Date.now() + seconds * 1000);
+    await addMembership(db, orgId, pending.id, 'COMPTA', { createdAt: later(1) });
     const gone = await signedIn(app, db, 'gone@example.com');
-    await addMembership(db, orgId, gone.userId, 'AGENT', { revoked: true });
+    await addMembership(db, orgId, gone.userId, 'AGENT', { revoked: true, createdAt: later(2) });
 
     const res = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: admin.cookie } });
     assert.equal(res.statusCode, 200);
