@@ -25,12 +25,12 @@ import {
 } from './harness.ts';
 
 const ORGS = payrollOrgs;
-const CONTRACTS = quick ? 10 : 100;
+const CONTRACTS = quick ? 25 : 100;
 const SAMPLE = quick ? 20 : 200;
 const PERIOD = '2026-10';
-/** A month with only the CDIs (no CDDU date): the warm-up run, which starts the pool's threads. */
+/** A month with only the CDIs (no CDDU date): the warm-up run, which starts the computing processes. */
 const WARM_UP_PERIOD = '2026-09';
-const WINDOW_SECONDS = quick ? 3 : 10;
+const WINDOW_SECONDS = quick ? 2 : 10;
 const RSS_TARGET_MB = 1536;
 const MONEY_FIELDS = ['gross', 'employee_contributions', 'employer_contributions', 'net_before_tax', 'net_taxable', 'net_social', 'pas_amount', 'net_to_pay', 'employer_cost'] as const;
 
@@ -175,7 +175,7 @@ export async function payrollScenario(dbUrl: string, data: Seeded, client: pg.Cl
   try {
     const access = steadyAccessLoad(service.base, accessOrg.adminCookie, WINDOW_SECONDS);
     // Warm-up, not counted: the server's paths, then a run of the CDIs of September, which
-    // starts the pool's threads and builds their engines, as the first run of a day would.
+    // starts the computing processes and builds their engines, as the first run of a day would.
     if (warmupSeconds > 0) await runLoad({ ...access, durationSeconds: warmupSeconds });
     const warmUp = await untilEnded([await calcul(orgIds[0]!, WARM_UP_PERIOD)]);
     if (warmUp.failed) problem('the warm-up payroll run failed');
