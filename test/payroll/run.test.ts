@@ -137,6 +137,37 @@ describe('POST /api/staff/paie/calcul (PAYROLL 7)', () => {
     assert.deepEqual({ error: typed.json().error, payslip_id: typed.json().payslip_id }, { error: 'payslip_exists', payslip_id: draftId });
   });
 
+  it('should write a run of more drafts than one statement inserts (ten), each with its own contract, lines and link', async (t) => {
+    const ctx = await setup(t);
+    const grossByContract = new Map<string, string>();
+    for (let i = 0; i < 23; i++) {
+      const employee = await ctx.employee(ctx.agent, 'Salarié', `Numéro ${i}`);
+      await ctx.call(ctx.agent, 'PATCH', `/api/salaries/${employee}`, { category: 'permanent' });
+      const gross = `${2000 + i * 37}.${String(i).padStart(2, '0')}`;
+      grossByContract.set(await contract(ctx, { employee_id: employee, kind: 'CDI', job_title: 'Administratrice', start_date: '2027-01-01', monthly_gross: gross }), gross);
+    }
+    ctx.app.payroll.runner.start();
+    t.after(() => ctx.app.payroll.runner.stop());
+    const run = await compute(ctx);
+    assert.equal(run.status, 'termine', JSON.stringify(run));
+    assert.deepEqual([run.total, run.done, run.payslips.length, run.skipped.length], [23, 23, 23, 0]);
+    // A whole month of a CDI: its gross is the contract's monthly gross, to the cent.
+    assert.deepEqual(
+      run.payslips.map((p: { contract_id: string; gross: string }) => [p.contract_id, p.gross]).sort(),
+      [...grossByContract].sort(),
+    );
+    const stored = (await sql<{ contract_id: string; contract_ids: string[]; gross: string; lines: number }>`
+      select l.contract_id, p.contract_ids, p.gross::text as gross, jsonb_array_length(p.lines) as lines
+        from public.payslips p join public.payslip_contracts l on l.payslip_id = p.id
+       where p.run_id = ${run.id}`.execute(ctx.db)).rows;
+    assert.equal(stored.length, 23);
+    for (const row of stored) {
+      assert.deepEqual(row.contract_ids, [row.contract_id]);
+      assert.equal(row.gross, grossByContract.get(row.contract_id));
+      assert.ok(Number(row.lines) > 5, `lines of ${row.contract_id}: ${row.lines}`);
+    }
+  });
+
   it('should answer the running run to a second request, and replace the drafts when computed again, keeping the published', async (t) => {
     const ctx = await setup(t);
     const ids = await month(ctx);
