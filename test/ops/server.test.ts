@@ -81,9 +81,9 @@ describe('the server on the embedded database', () => {
 
   it('should render PDFs from the compiled code, in its worker threads, without tsx, under the node flags of npm start', () => {
     // npm start's flags (the heap cap, the main thread's young generation, the memory reducer
-    // off) are V8 flags, which Node refuses in a worker's explicit execArgv: the render threads
-    // inherit the flags instead.
-    assert.deepEqual(startFlags(), ['--max-old-space-size=1024', '--max-semi-space-size=8', '--no-memory-reducer']);
+    // off, one V8 helper thread) are process-wide, which Node refuses in a worker's explicit
+    // execArgv: the render threads inherit the flags instead.
+    assert.deepEqual(startFlags(), ['--max-old-space-size=1024', '--max-semi-space-size=8', '--no-memory-reducer', '--v8-pool-size=1']);
     const script = `import { renderPdf } from './dist/pdf/render.js';
       const pdf = await renderPdf({ content: ['Théâtre'] });
       process.stdout.write(pdf.subarray(0, 5).toString());`;
