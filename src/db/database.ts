@@ -34,6 +34,11 @@ export interface OpenOptions {
   pgliteSnapshot?: Blob;
   /** Pool size on PostgreSQL. */
   maxConnections?: number;
+  /**
+   * How long a query waits for a connection (to open one, or for one of the pool's to be
+   * free) before it fails, in ms; 0 waits as long as it takes. Default 5,000.
+   */
+  connectionTimeoutMs?: number;
 }
 
 // Counts and identity columns come back as strings from pg; keep them JS numbers/strings as
@@ -103,8 +108,9 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       Client: PreparingClient,
       connectionString: options.databaseUrl,
       max: maxConnections,
-      // Fail fast instead of hanging when PostgreSQL is down (requests answer 503).
-      connectionTimeoutMillis: 5000,
+      // Fail fast instead of hanging when PostgreSQL is down (requests answer 503); the same
+      // wait bounds a request queued behind a full pool.
+      connectionTimeoutMillis: options.connectionTimeoutMs ?? 5000,
     });
     // A client losing its server (PostgreSQL restarted) must not crash the process. The pool
     // listens to idle clients only; a client lent to a query also emits 'error' (the query
