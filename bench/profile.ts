@@ -1,6 +1,8 @@
 /**
  * Summarises a `.cpuprofile` written by `node --cpu-prof` (e.g. `npm run bench -- --profile`):
- * self time by function and by package/file, and inclusive time of the service's own functions.
+ * self time by function and by package/file, inclusive time of the service's own functions, and
+ * the main thread's longest busy stretches (samples in a row that are not idle: how long the
+ * event loop was held, and by what).
  *
  * Usage: node --import tsx bench/profile.ts <file.cpuprofile> [top=25]
  */
@@ -46,6 +48,10 @@ function where(url: string): string {
   return path.relative(process.cwd(), clean);
 }
 
+// The service's own code: src/ under tsx, dist/ compiled (the bench's server).
+const isService = (url: string) => !url.includes('node_modules') && (url.includes('/src/') || url.includes('/dist/'));
+const nameOf = (n: Node) => `${n.callFrame.functionName || '(anonymous)'} ${where(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
+
 const pct = (us: number) => `${((100 * us) / total).toFixed(1).padStart(5)}%`;
 const print = (title: string, entries: Array<[string, number]>) => {
   process.stdout.write(`\n${title}\n`);
@@ -56,7 +62,7 @@ const fnSelf = new Map<string, number>();
 const pkgSelf = new Map<string, number>();
 for (const [id, us] of self) {
   const n = byId.get(id)!;
-  const name = `${n.callFrame.functionName || '(anonymous)'} ${where(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
+  const name = nameOf(n);
   fnSelf.set(name, (fnSelf.get(name) ?? 0) + us);
   const pkg = where(n.callFrame.url);
   pkgSelf.set(pkg, (pkgSelf.get(pkg) ?? 0) + us);
@@ -68,8 +74,8 @@ profile.samples.forEach((id, i) => {
   const seen = new Set<string>();
   for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
     const n = byId.get(cur)!;
-    if (!n.callFrame.url.includes('/src/')) continue;
-    const name = `${n.callFrame.functionName || '(anonymous)'} ${where(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
+    if (!isService(n.callFrame.url)) continue;
+    const name = nameOf(n);
     if (seen.has(name)) continue;
     seen.add(name);
     srcIncl.set(name, (srcIncl.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0));
@@ -79,4 +85,46 @@ profile.samples.forEach((id, i) => {
 process.stdout.write(`${file}: ${(total / 1e6).toFixed(2)} s sampled\n`);
 print('self time by package or file', [...pkgSelf]);
 print('self time by function', [...fnSelf]);
-print('inclusive time of the service’s functions (src/)', [...srcIncl]);
+print('inclusive time of the service’s functions (src/ or dist/)', [...srcIncl]);
+
+// Busy stretches: consecutive samples that are not (idle). A sample lasts until the next one.
+const idleId = new Set(profile.nodes.filter((n) => n.callFrame.functionName === '(idle)').map((n) => n.id));
+interface Stretch { startUs: number; us: number; samples: number[] }
+const stretches: Stretch[] = [];
+let clock = 0;
+let current: Stretch | null = null;
+profile.samples.forEach((id, i) => {
+  clock += profile.timeDeltas[i] ?? 0;
+  const lasts = profile.timeDeltas[i + 1] ?? 0;
+  if (idleId.has(id)) {
+    current = null;
+    return;
+  }
+  if (!current) {
+    current = { startUs: clock, us: 0, samples: [] };
+    stretches.push(current);
+  }
+  current.us += lasts;
+  current.samples.push(id);
+});
+const byLength = [...stretches].sort((a, b) => b.us - a.us);
+const lengths = byLength.map((s) => s.us / 1000);
+process.stdout.write(`\nbusy stretches of the thread: ${stretches.length}; over 2 ms ${lengths.filter((ms) => ms > 2).length}, over 5 ms ${lengths.filter((ms) => ms > 5).length}, over 10 ms ${lengths.filter((ms) => ms > 10).length}\n`);
+for (const stretch of byLength.slice(0, Math.min(top, 12))) {
+  // What held it: the service's frames (inclusive) or else the top self frames.
+  const frames = new Map<string, number>();
+  for (const id of stretch.samples) {
+    const seen = new Set<string>();
+    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
+      const n = byId.get(cur)!;
+      if (!isService(n.callFrame.url)) continue;
+      const name = nameOf(n);
+      if (!seen.has(name)) frames.set(name, (frames.get(name) ?? 0) + 1);
+      seen.add(name);
+    }
+  }
+  const selfFrames = new Map<string, number>();
+  for (const id of stretch.samples) selfFrames.set(nameOf(byId.get(id)!), (selfFrames.get(nameOf(byId.get(id)!)) ?? 0) + 1);
+  const list = (m: Map<string, number>, k: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, k).map(([name, count]) => `${name} (${count})`).join('; ');
+  process.stdout.write(`${(stretch.us / 1000).toFixed(1).padStart(7)} ms at ${(stretch.startUs / 1e6).toFixed(2)} s, ${stretch.samples.length} samples\n    service: ${list(frames, 4) || '-'}\n    self: ${list(selfFrames, 4)}\n`);
+}
