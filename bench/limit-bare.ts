@@ -6,14 +6,15 @@
  * `PORT`, `LIMIT_POOL` (pool size, default 10 like the service's).
  *
  * A request waits for a pool connection as long as it takes, as in the other limit forms
- * (`pg.Pool`'s default): with the service's 5 s, 32 connections of 10,000-member lists on a
- * slow host queued past it and the limit itself answered 500 (2026-11-28, bench/README.md).
+ * (`pg.Pool`'s default): with the 5 s the service had then, 32 connections of 10,000-member
+ * lists on a slow host queued past it and the limit itself answered 500 (2026-11-28,
+ * bench/README.md).
  */
 import http from 'node:http';
 import { openDatabase } from '../src/db/database.ts';
 import { listOrgMembersJson } from '../src/access/access.repository.ts';
 
-const handle = await openDatabase({ databaseUrl: process.env.DATABASE_URL!, pgliteDir: 'memory://', maxConnections: Number(process.env.LIMIT_POOL ?? 10), connectionTimeoutMs: 0 });
+const handle = await openDatabase({ databaseUrl: process.env.DATABASE_URL!, pgliteDir: 'memory://', maxConnections: Number(process.env.LIMIT_POOL ?? 10), poolWaitMs: 0 });
 
 const server = http.createServer((request, response) => {
   const org = new URL(request.url ?? '/', 'http://limit').searchParams.get('org');

@@ -35,10 +35,16 @@ export interface OpenOptions {
   /** Pool size on PostgreSQL. */
   maxConnections?: number;
   /**
-   * How long a query waits for a connection (to open one, or for one of the pool's to be
-   * free) before it fails, in ms; 0 waits as long as it takes. Default 5,000.
+   * How long opening a connection may take before the query fails as "database unavailable"
+   * (503), in ms: a PostgreSQL that accepts and never answers. Default 5,000.
    */
-  connectionTimeoutMs?: number;
+  connectTimeoutMs?: number;
+  /**
+   * How long a query waits for one of the pool's connections to be free before it fails, in
+   * ms; 0 waits as long as it takes. Default 30,000: a database that is up but busy makes
+   * requests slower, it is not reported unavailable after the few seconds of a connect.
+   */
+  poolWaitMs?: number;
 }
 
 // Counts and identity columns come back as strings from pg; keep them JS numbers/strings as
@@ -104,13 +110,19 @@ class PreparingClient extends pg.Client {
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const maxConnections = options.maxConnections ?? 10;
+    const connectTimeoutMs = options.connectTimeoutMs ?? 5000;
     const pool = new pg.Pool({
-      Client: PreparingClient,
+      // pg-pool's one timeout bounds both the wait for a free connection and the opening of a
+      // new one; the client's own bounds the opening alone, so that a PostgreSQL that does not
+      // answer still fails fast (503) while a busy pool only queues.
+      Client: class extends PreparingClient {
+        constructor(config?: pg.ClientConfig) {
+          super({ ...config, connectionTimeoutMillis: connectTimeoutMs });
+        }
+      },
       connectionString: options.databaseUrl,
       max: maxConnections,
-      // Fail fast instead of hanging when PostgreSQL is down (requests answer 503); the same
-      // wait bounds a request queued behind a full pool.
-      connectionTimeoutMillis: options.connectionTimeoutMs ?? 5000,
+      connectionTimeoutMillis: options.poolWaitMs ?? 30_000,
     });
     // A client losing its server (PostgreSQL restarted) must not crash the process. The pool
     // listens to idle clients only; a client lent to a query also emits 'error' (the query

@@ -4,6 +4,8 @@ const CONNECTION_MESSAGES = [
   'Connection terminated',
   'connect ECONNREFUSED',
   'timeout exceeded when trying to connect',
+  // pg's client when the connect itself outlasts its connectionTimeoutMillis (openDatabase's connectTimeoutMs).
+  'timeout expired',
   'Client has encountered a connection error',
   'Connection terminated unexpectedly',
   'the database system is starting up',

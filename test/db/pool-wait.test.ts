@@ -1,14 +1,16 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { sql } from 'kysely';
-import { openDatabase } from '../../src/db/database.ts';
+import { openDatabase, type OpenOptions } from '../../src/db/database.ts';
+import { isDatabaseUnavailable } from '../../src/db/errors.ts';
 import { usingPostgres } from '../helper.ts';
 
 const onPostgres = { skip: usingPostgres ? false : 'needs PostgreSQL (TEST_DATABASE_URL): PGlite has no pool' };
 
 /** A pool of one connection, held by a transaction until `release` is called. */
-async function heldPool(connectionTimeoutMs?: number) {
-  const handle = await openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL!, pgliteDir: 'memory://', maxConnections: 1, connectionTimeoutMs });
+async function heldPool(options: Partial<OpenOptions> = {}) {
+  const handle = await openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL!, pgliteDir: 'memory://', maxConnections: 1, ...options });
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   let holding!: () => void;
@@ -22,9 +24,9 @@ async function heldPool(connectionTimeoutMs?: number) {
   return { handle, release, transaction };
 }
 
-describe('openDatabase: waiting for a pool connection', () => {
-  it('should fail a query that waited past its timeout, and leave the pool usable', onPostgres, async () => {
-    const { handle, release, transaction } = await heldPool(300);
+describe('openDatabase: waiting for a connection', () => {
+  it('should fail a query queued past poolWaitMs, and leave the pool usable', onPostgres, async () => {
+    const { handle, release, transaction } = await heldPool({ poolWaitMs: 300 });
     try {
       const started = Date.now();
       await assert.rejects(sql`select 2`.execute(handle.db), /timeout/i);
@@ -40,11 +42,10 @@ describe('openDatabase: waiting for a pool connection', () => {
     }
   });
 
-  it('should wait as long as it takes with 0 (the bench limit servers)', onPostgres, async () => {
-    const { handle, release, transaction } = await heldPool(0);
+  it('should keep a query queued behind a busy pool past the 5 s of a connect (default wait 30 s)', onPostgres, async () => {
+    const { handle, release, transaction } = await heldPool();
     try {
       const query = sql<{ n: number }>`select 4 as n`.execute(handle.db);
-      // Past the default 5 s: the query is still waiting, not failed.
       const outcome = await Promise.race([query.then(() => 'answered', () => 'failed'), new Promise((resolve) => setTimeout(() => resolve('waiting'), 5_500))]);
       assert.equal(outcome, 'waiting');
       release();
@@ -53,6 +54,25 @@ describe('openDatabase: waiting for a pool connection', () => {
     } finally {
       release();
       await handle.close();
+    }
+  });
+
+  it('should fail as "database unavailable" after connectTimeoutMs when PostgreSQL accepts and never answers', async () => {
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((socket) => void sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as net.AddressInfo).port;
+    const handle = await openDatabase({ databaseUrl: `postgres://postgres@127.0.0.1:${port}/none`, pgliteDir: 'memory://', connectTimeoutMs: 300 });
+    try {
+      const started = Date.now();
+      const error = await sql`select 1`.execute(handle.db).then(() => null, (e: unknown) => e);
+      const waited = Date.now() - started;
+      assert.ok(isDatabaseUnavailable(error), `not reported unavailable: ${String(error)}`);
+      assert.ok(waited >= 250 && waited < 3_000, `waited ${waited} ms`);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+      await handle.close().catch(() => {});
     }
   });
 });
