@@ -70,16 +70,18 @@ for (const [id, us] of self) {
 
 // Inclusive time of functions in src/ (each sample counted once per function on its stack).
 const srcIncl = new Map<string, number>();
-profile.samples.forEach((id, i) => {
-  const seen = new Set<string>();
+/** The service's functions on a sample's stack, each once (recursion counted once). */
+function serviceFramesOf(id: number): Set<string> {
+  const names = new Set<string>();
   for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
     const n = byId.get(cur)!;
-    if (!isService(n.callFrame.url)) continue;
-    const name = nameOf(n);
-    if (seen.has(name)) continue;
-    seen.add(name);
-    srcIncl.set(name, (srcIncl.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0));
+    if (isService(n.callFrame.url)) names.add(nameOf(n));
   }
+  return names;
+}
+const addTo = (counts: Map<string, number>, name: string, amount: number) => counts.set(name, (counts.get(name) ?? 0) + amount);
+profile.samples.forEach((id, i) => {
+  for (const name of serviceFramesOf(id)) addTo(srcIncl, name, profile.timeDeltas[i] ?? 0);
 });
 
 process.stdout.write(`${file}: ${(total / 1e6).toFixed(2)} s sampled\n`);
@@ -111,20 +113,13 @@ const byLength = [...stretches].sort((a, b) => b.us - a.us);
 const lengths = byLength.map((s) => s.us / 1000);
 process.stdout.write(`\nbusy stretches of the thread: ${stretches.length}; over 2 ms ${lengths.filter((ms) => ms > 2).length}, over 5 ms ${lengths.filter((ms) => ms > 5).length}, over 10 ms ${lengths.filter((ms) => ms > 10).length}\n`);
 for (const stretch of byLength.slice(0, Math.min(top, 12))) {
-  // What held it: the service's frames (inclusive) or else the top self frames.
+  // What held it: the service's frames (samples each was on the stack of) and the top of the stack.
   const frames = new Map<string, number>();
-  for (const id of stretch.samples) {
-    const seen = new Set<string>();
-    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
-      const n = byId.get(cur)!;
-      if (!isService(n.callFrame.url)) continue;
-      const name = nameOf(n);
-      if (!seen.has(name)) frames.set(name, (frames.get(name) ?? 0) + 1);
-      seen.add(name);
-    }
-  }
   const selfFrames = new Map<string, number>();
-  for (const id of stretch.samples) selfFrames.set(nameOf(byId.get(id)!), (selfFrames.get(nameOf(byId.get(id)!)) ?? 0) + 1);
+  for (const id of stretch.samples) {
+    for (const name of serviceFramesOf(id)) addTo(frames, name, 1);
+    addTo(selfFrames, nameOf(byId.get(id)!), 1);
+  }
   const list = (m: Map<string, number>, k: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, k).map(([name, count]) => `${name} (${count})`).join('; ');
   process.stdout.write(`${(stretch.us / 1000).toFixed(1).padStart(7)} ms at ${(stretch.startUs / 1e6).toFixed(2)} s, ${stretch.samples.length} samples\n    service: ${list(frames, 4) || '-'}\n    self: ${list(selfFrames, 4)}\n`);
 }
