@@ -57,11 +57,19 @@ export async function insertInvoices(
 
 /**
  * The invoice with the latest issue date (the highest number among those of that date), every
- * year: what a new invoice may not be dated before. One probe of `invoices_issue_date_idx`.
+ * year: what a new invoice may not be dated before. One probe of `invoices_issue_date_idx`
+ * (invoices) or `invoices_credit_notes_issue_date_idx` (credit notes). The order names the
+ * table's column: a bare `issue_date` would be the selected text of the same name, which no
+ * index holds, and every invoice ever issued would be read and sorted (100 ms at 185,000).
  */
+export function lastIssuedQuery(kind: InvoiceKind) {
+  return sql<{ number: string; issue_date: string }>`
+    select i.number, i.issue_date::text as issue_date from public.invoices i
+     where i.kind = ${kind} order by i.issue_date desc, i.number desc limit 1`;
+}
+
 export async function lastIssued(db: Database, kind: InvoiceKind = 'facture'): Promise<{ number: string; issue_date: string } | undefined> {
-  const { rows } = await sql<{ number: string; issue_date: string }>`
-    select number, issue_date::text as issue_date from public.invoices where kind = ${kind} order by issue_date desc, number desc limit 1`.execute(db);
+  const { rows } = await lastIssuedQuery(kind).execute(db);
   return rows[0];
 }
 
