@@ -48,7 +48,7 @@ export const durationSeconds = Number(args.duration ?? (quick ? 1 : 6));
 // a request, 0.02-0.05 after): 5 s leave every target's counted rounds warm. Quick mode warms
 // each target for a second too: a cold server on a busy machine may not answer within a 1-second run.
 export const warmupSeconds = quick ? 1 : 5;
-export const only = new Set((args.only ?? 'get,global,post,grid,pdf,files,billing,facturx,payroll').split(','));
+export const only = new Set((args.only ?? 'floor,get,global,post,grid,pdf,files,billing,facturx,payroll').split(','));
 /** Organizations of the payroll run, 100 contracts each (fewer for a quicker before/after). */
 export const payrollOrgs = Number(args['payroll-orgs'] ?? (quick ? 4 : 100));
 /** Contracts of the grid's organization. */

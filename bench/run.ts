@@ -22,7 +22,7 @@
  * processes; each load measurement runs `rounds` times, interleaved, and the median is kept.
  *
  * Options: `--quick` (tiny sizes, 1-second runs, for CI: exit 1 on any error or non-2xx),
- * `--rounds N`, `--duration S`, `--only get,global,post,grid,pdf,files,billing,facturx,payroll`, `--keep-db` (reuse the database
+ * `--rounds N`, `--duration S`, `--only floor,get,global,post,grid,pdf,files,billing,facturx,payroll`, `--keep-db` (reuse the database
  * `payroll_bench` between runs instead of a fresh one), `--profile` (service under
  * `--cpu-prof`, profiles in bench/results/profiles/), `--service-root DIR` (the service of another
  * checkout, e.g. `git worktree`/`git archive` of an older commit, for before/after numbers),
@@ -44,6 +44,7 @@ import type { LoadSpec } from './load.ts';
 import { BENCH_DOMAIN, resetPostOrg, seed, type Seeded } from './seed.ts';
 import { billingScenario } from './billing.ts';
 import { facturxScenario } from './facturx.ts';
+import { floorScenario } from './floor.ts';
 import { filesScenario, gridScenario, pdfScenario, seedModules } from './modules.ts';
 import { payrollScenario } from './payroll.ts';
 import { missingTools } from './preflight.ts';
@@ -525,6 +526,7 @@ async function main(): Promise<number> {
       fs.mkdirSync(RESULTS, { recursive: true });
       fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
     };
+    await scenario('floor', () => floorScenario());
     await scenario('get', () => getScenarios(database.url, data));
     await scenario('global', () => globalScenario(database.url, data));
     // POST before the modules, as in every earlier run (resetting its invitations deletes
