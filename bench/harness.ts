@@ -379,12 +379,65 @@ export async function alternating<T>(r: number, service: () => Promise<T>, limit
   return service();
 }
 
-/** Runs `window`, adding to `into` the ms a second the server's main thread waited for a core meanwhile. */
-export async function withMainThreadWait<T>(pid: number, into: number[], window: () => Promise<T>): Promise<T> {
-  const [waited, started] = [mainThreadRunQueueWaitMs(pid), performance.now()];
+/**
+ * The machine's page faults served from disk so far (`pgmajfault` of `/proc/vmstat`) and the
+ * file pages read again after the kernel reclaimed them (`workingset_refault_file`): what a
+ * memory reclaimer costs a window (on this machine kind, the guest's DAMON pageout, `damonState`).
+ */
+function diskFaults(): { major: number; refaults: number } {
+  const vmstat = fs.readFileSync('/proc/vmstat', 'utf8');
+  const count = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(vmstat)?.[1] ?? 0);
+  return { major: count('pgmajfault'), refaults: count('workingset_refault_file') };
+}
+
+/** What a latency window cost beside the load: the server's main thread's wait for a core, and the machine's faults from disk. */
+export interface WindowCounters {
+  wait_ms_per_s: number;
+  major_faults: number;
+  file_refaults: number;
+}
+
+/** Runs `window`, adding to `into` what the machine did meanwhile (`WindowCounters`). */
+export async function withWindowCounters<T>(pid: number, into: WindowCounters[], window: () => Promise<T>): Promise<T> {
+  const [waited, faults, started] = [mainThreadRunQueueWaitMs(pid), diskFaults(), performance.now()];
   const result = await window();
-  into.push((1000 * (mainThreadRunQueueWaitMs(pid) - waited)) / (performance.now() - started));
+  const after = diskFaults();
+  into.push({
+    wait_ms_per_s: (1000 * (mainThreadRunQueueWaitMs(pid) - waited)) / (performance.now() - started),
+    major_faults: after.major - faults.major,
+    file_refaults: after.refaults - faults.refaults,
+  });
   return result;
+}
+
+/** A window's counters as the log shows them. */
+export function fmtCounters(counters: WindowCounters): string {
+  return `main thread waiting for a core: ${counters.wait_ms_per_s.toFixed(1)} ms/s, ${counters.major_faults} major faults, ${counters.file_refaults} file pages refaulted`;
+}
+
+/**
+ * The guest kernel's DAMON monitors and what they do (`/sys/kernel/mm/damon/admin`): this
+ * machine kind runs one that pages out physical memory left unaccessed for a minute, which
+ * doubled the loaded p99 of the payroll run's windows in the probes of 2026-11-29 (bench/README.md).
+ */
+export function damonState(): string {
+  const root = '/sys/kernel/mm/damon/admin/kdamonds';
+  try {
+    const count = Number(fs.readFileSync(`${root}/nr_kdamonds`, 'utf8'));
+    if (!count) return 'none';
+    return Array.from({ length: count }, (_, k) => {
+      const state = fs.readFileSync(`${root}/${k}/state`, 'utf8').trim();
+      let action = '?';
+      try {
+        action = fs.readFileSync(`${root}/${k}/contexts/0/schemes/0/action`, 'utf8').trim();
+      } catch {
+        action = 'monitoring only';
+      }
+      return `${action} ${state}`;
+    }).join(', ');
+  } catch {
+    return 'none';
+  }
 }
 
 /** `GET /api/access` at a steady 100 req/s over 2 connections: the latency of a request, not of a queue. */

@@ -23,7 +23,7 @@ import type { Seeded, SeededOrg } from './seed.ts';
 import { pdfText } from '../test/support/documents.ts';
 import {
   alternating, checkLoad, durationSeconds, fmtLoad, get, label, log, loggedErrors, median, problem, quick, results, round,
-  cpuPerRequest, heapAfterFullGcMb, heapProbe, medianCpu, type CpuSample, rounds, runJsonScript, runLoad, runLoadWithCpu, startLimit, startService, steadyAccessLoad, summarize, tmpDir, vmHwmMb, vmRssMb, warmupSeconds, withMainThreadWait, type Sample, type Server,
+  cpuPerRequest, heapAfterFullGcMb, heapProbe, medianCpu, type CpuSample, rounds, runJsonScript, runLoad, runLoadWithCpu, startLimit, startService, steadyAccessLoad, summarize, tmpDir, vmHwmMb, vmRssMb, warmupSeconds, withWindowCounters, fmtCounters, type WindowCounters, type Sample, type Server,
 } from './harness.ts';
 
 /** What the modules' scenarios need beyond `seed.ts`'s data. */
@@ -417,14 +417,14 @@ async function latencyUnderPdfs(server: Server, data: ModulesData, pdfSpec: (ser
   const access = steadyAccessLoad(server.base, data.org.adminCookie, windowSeconds);
   if (warmupSeconds > 0) await runLoad({ ...access, durationSeconds: warmupSeconds });
   const pairs: Array<{ idle: LoadResult; loaded: LoadResult }> = [];
-  // The server's main thread: ms a second spent runnable but waiting for a core.
-  const waits = { idle: [] as number[], loaded: [] as number[] };
-  const withWait = <T>(into: number[], window: () => Promise<T>) => withMainThreadWait(server.pid, into, window);
+  // Per window: the server's main thread's wait for a core, the machine's faults from disk.
+  const waits = { idle: [] as WindowCounters[], loaded: [] as WindowCounters[] };
+  const withWait = <T>(into: WindowCounters[], window: () => Promise<T>) => withWindowCounters(server.pid, into, window);
   const pairCount = quick ? 1 : Math.max(rounds, 5);
   for (let r = 0; r < pairCount; r++) {
     const idleWindow = async () => {
       const idle = await withWait(waits.idle, () => runLoad(access));
-      log(`  GET /api/access (10 members), idle,           round ${r + 1}: ${fmtLoad(idle)}  main thread waiting for a core: ${waits.idle.at(-1)!.toFixed(1)} ms/s`);
+      log(`  GET /api/access (10 members), idle,           round ${r + 1}: ${fmtLoad(idle)}  ${fmtCounters(waits.idle.at(-1)!)}`);
       checkLoad(`GET /api/access idle, round ${r + 1}`, idle);
       return idle;
     };
@@ -438,7 +438,7 @@ async function latencyUnderPdfs(server: Server, data: ModulesData, pdfSpec: (ser
       // finish before the next window (or the server's shutdown, which would close the
       // database under them) starts.
       await new Promise((resolve) => setTimeout(resolve, PDF_DRAIN_MS));
-      log(`  GET /api/access (10 members), PDFs rendering, round ${r + 1}: ${fmtLoad(loaded)}  (${pdfs.rps.toFixed(1)} PDF/s)  main thread waiting for a core: ${waits.loaded.at(-1)!.toFixed(1)} ms/s`);
+      log(`  GET /api/access (10 members), PDFs rendering, round ${r + 1}: ${fmtLoad(loaded)}  (${pdfs.rps.toFixed(1)} PDF/s)  ${fmtCounters(waits.loaded.at(-1)!)}`);
       checkLoad(`GET /api/access while PDFs are rendered, round ${r + 1}`, loaded);
       checkLoad(`PDFs under GET /api/access, round ${r + 1}`, pdfs);
       return loaded;
@@ -465,8 +465,10 @@ async function latencyUnderPdfs(server: Server, data: ModulesData, pdfSpec: (ser
     idle_p99_ms: idleP99,
     p99_runs_ms: pairs.map((p) => p.loaded.p99_ms),
     idle_p99_runs_ms: pairs.map((p) => p.idle.p99_ms),
-    main_thread_wait_ms_per_s: round(median(waits.loaded), 1),
-    idle_main_thread_wait_ms_per_s: round(median(waits.idle), 1),
+    main_thread_wait_ms_per_s: round(median(waits.loaded.map((w) => w.wait_ms_per_s)), 1),
+    idle_main_thread_wait_ms_per_s: round(median(waits.idle.map((w) => w.wait_ms_per_s)), 1),
+    major_faults_runs: waits.loaded.map((w) => w.major_faults),
+    idle_major_faults_runs: waits.idle.map((w) => w.major_faults),
     window_seconds: windowSeconds,
     connections: 2,
   });

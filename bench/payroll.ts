@@ -21,7 +21,7 @@ import type { LoadResult, LoadSpec } from './load.ts';
 import type { Seeded } from './seed.ts';
 import { canonical, request, stopAndCheck } from './modules.ts';
 import {
-  checkLoad, fmtLoad, label, log, median, payrollOrgs, problem, quick, results, round, runJsonScript, runLoad, startService, steadyAccessLoad, tmpDir, treeMb, vmHwmMb, vmRssMb, warmupSeconds, withMainThreadWait,
+  checkLoad, fmtLoad, label, log, median, payrollOrgs, problem, quick, results, round, runJsonScript, runLoad, startService, steadyAccessLoad, tmpDir, treeMb, vmHwmMb, vmRssMb, warmupSeconds, withWindowCounters, fmtCounters, type WindowCounters,
 } from './harness.ts';
 
 const ORGS = payrollOrgs;
@@ -168,9 +168,9 @@ export async function payrollScenario(dbUrl: string, data: Seeded, client: pg.Cl
   const rssDuring: number[] = [];
   const idle: LoadResult[] = [];
   const loaded: LoadResult[] = [];
-  // The server's main thread: ms a second spent runnable but waiting for a core, per window.
-  const waits = { idle: [] as number[], loaded: [] as number[] };
-  const window = (into: number[], spec: LoadSpec) => withMainThreadWait(service.pid, into, () => runLoad(spec));
+  // Per window: the server's main thread's wait for a core, the machine's faults from disk.
+  const waits = { idle: [] as WindowCounters[], loaded: [] as WindowCounters[] };
+  const window = (into: WindowCounters[], spec: LoadSpec) => withWindowCounters(service.pid, into, () => runLoad(spec));
   const runIds: string[] = [];
   try {
     const access = steadyAccessLoad(service.base, accessOrg.adminCookie, WINDOW_SECONDS);
@@ -182,7 +182,7 @@ export async function payrollScenario(dbUrl: string, data: Seeded, client: pg.Cl
     for (let w = 0; w < (quick ? 1 : 3); w++) {
       const result = await window(waits.idle, access);
       checkLoad(`GET /api/access idle, window ${w + 1}`, result);
-      log(`  GET /api/access (10 members), idle,             window ${w + 1}: ${fmtLoad(result)}  main thread waiting for a core: ${waits.idle.at(-1)!.toFixed(1)} ms/s`);
+      log(`  GET /api/access (10 members), idle,             window ${w + 1}: ${fmtLoad(result)}  ${fmtCounters(waits.idle.at(-1)!)}`);
       idle.push(result);
     }
 
@@ -200,7 +200,7 @@ export async function payrollScenario(dbUrl: string, data: Seeded, client: pg.Cl
       }
       checkLoad(`GET /api/access during the payroll run, window ${loaded.length + 1}`, result);
       const progress = await client.query<{ done: string }>('select coalesce(sum(done), 0) as done from public.payroll_runs where id = any($1::uuid[])', [runIds]);
-      log(`  GET /api/access (10 members), payroll computing, window ${loaded.length + 1}: ${fmtLoad(result)}  main thread waiting for a core: ${waits.loaded.at(-1)!.toFixed(1)} ms/s  (${label(Number(progress.rows[0]!.done))} payslips so far)`);
+      log(`  GET /api/access (10 members), payroll computing, window ${loaded.length + 1}: ${fmtLoad(result)}  ${fmtCounters(waits.loaded.at(-1)!)}  (${label(Number(progress.rows[0]!.done))} payslips so far)`);
       loaded.push(result);
     }
     const runs = await done;
@@ -286,8 +286,10 @@ export async function payrollScenario(dbUrl: string, data: Seeded, client: pg.Cl
     idle_p99_ms: idleP99,
     p99_runs_ms: loaded.map((w) => w.p99_ms),
     idle_p99_runs_ms: idle.map((w) => w.p99_ms),
-    main_thread_wait_ms_per_s: waits.loaded.length ? round(median(waits.loaded), 1) : null,
-    idle_main_thread_wait_ms_per_s: round(median(waits.idle), 1),
+    main_thread_wait_ms_per_s: waits.loaded.length ? round(median(waits.loaded.map((w) => w.wait_ms_per_s)), 1) : null,
+    idle_main_thread_wait_ms_per_s: round(median(waits.idle.map((w) => w.wait_ms_per_s)), 1),
+    major_faults_runs: waits.loaded.map((w) => w.major_faults),
+    idle_major_faults_runs: waits.idle.map((w) => w.major_faults),
     window_seconds: WINDOW_SECONDS,
     connections: 2,
   });

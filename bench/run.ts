@@ -49,7 +49,7 @@ import { filesScenario, gridScenario, pdfScenario, seedModules } from './modules
 import { payrollScenario } from './payroll.ts';
 import { missingTools } from './preflight.ts';
 import {
-  args, benchDatabase, contracts, checkLoad, children, CONNECTIONS, durationSeconds, fmtLoad, get, INVITE_PREFIX, itemsOf, label, log,
+  args, benchDatabase, contracts, damonState, checkLoad, children, CONNECTIONS, durationSeconds, fmtLoad, get, INVITE_PREFIX, itemsOf, label, log,
   loggedErrors, median, only, problem, problems, quick, RESULTS, ROOT, round, rounds, results, runLoad, runLoadWithCpu, cpuPerRequest, SERVICE_ROOT, setTmpDir,
   sizes, startLimit, startService, summarize, tmpDir, vmHwmMb, warmupSeconds, type CpuSample, type ResultRow, type Sample, type Server,
 } from './harness.ts';
@@ -427,6 +427,8 @@ function machine(dbVersion: string) {
     cpu: os.cpus()[0]?.model ?? '?',
     node: process.version,
     postgres: dbVersion,
+    // The guest's memory reclaimer, which moves the p99 windows (harness.ts, damonState).
+    damon: damonState(),
   };
 }
 
@@ -524,7 +526,7 @@ async function main(): Promise<number> {
     const data = await seed(client, sizes, log);
     const { rows } = await client.query<{ server_version: string }>('show server_version');
     const info = machine(rows[0]!.server_version.split(' ')[0]!);
-    log(`machine: ${info.nproc} cores (${info.cpu}), ${info.memory_gb} GiB, node ${info.node}, PostgreSQL ${info.postgres}`);
+    log(`machine: ${info.nproc} cores (${info.cpu}), ${info.memory_gb} GiB, node ${info.node}, PostgreSQL ${info.postgres}, DAMON: ${info.damon}`);
 
     const orgFilter = args.orgs ? new Set(args.orgs.split(',').map(Number)) : null;
     if (orgFilter) data.orgs = data.orgs.filter((org) => orgFilter.has(org.members));
@@ -546,7 +548,7 @@ async function main(): Promise<number> {
     fs.mkdirSync(RESULTS, { recursive: true });
     fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
     const report = [
-      `machine: ${info.nproc} cores (${info.cpu}), ${info.memory_gb} GiB, node ${info.node}, PostgreSQL ${info.postgres}`,
+      `machine: ${info.nproc} cores (${info.cpu}), ${info.memory_gb} GiB, node ${info.node}, PostgreSQL ${info.postgres}, DAMON: ${info.damon}`,
       `run: ${quick ? 'quick' : 'full'}, medians of ${rounds} run(s) of ${durationSeconds} s, ${CONNECTIONS} connections, ${new Date().toISOString()}`,
       '',
       table(results),
