@@ -425,15 +425,11 @@ export function damonState(): string {
   try {
     const count = Number(fs.readFileSync(`${root}/nr_kdamonds`, 'utf8'));
     if (!count) return 'none';
+    const read = (file: string) => fs.readFileSync(`${root}/${file}`, 'utf8').trim();
     return Array.from({ length: count }, (_, k) => {
-      const state = fs.readFileSync(`${root}/${k}/state`, 'utf8').trim();
-      let action = '?';
-      try {
-        action = fs.readFileSync(`${root}/${k}/contexts/0/schemes/0/action`, 'utf8').trim();
-      } catch {
-        action = 'monitoring only';
-      }
-      return `${action} ${state}`;
+      // A monitor with no scheme only watches.
+      const action = fs.existsSync(`${root}/${k}/contexts/0/schemes/0/action`) ? read(`${k}/contexts/0/schemes/0/action`) : 'monitoring only';
+      return `${action} ${read(`${k}/state`)}`;
     }).join(', ');
   } catch {
     return 'none';
