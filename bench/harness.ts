@@ -496,13 +496,24 @@ export function mainThreadCpuSeconds(pid: number): number {
   return cpuSeconds(pid, false, `/proc/${pid}/task/${pid}/stat`);
 }
 
+/** A server's CPU with its children's (the PDF renderers', the payroll's computers'), the exited ones included. */
+function serverTreeCpuSeconds(pid: number): number {
+  return processTree(pid).reduce((sum, each) => {
+    try {
+      return sum + cpuSeconds(each, true);
+    } catch {
+      return sum;
+    }
+  }, 0);
+}
+
 export async function runLoadWithCpu(spec: LoadSpec, serverPid: number): Promise<LoadResult & { server_cpu_ms: number; main_thread_cpu_ms: number; postgres_cpu_ms: number }> {
-  const [server, mainThread, postgres] = [cpuSeconds(serverPid), mainThreadCpuSeconds(serverPid), postgresCpuSeconds()];
+  const [server, mainThread, postgres] = [serverTreeCpuSeconds(serverPid), mainThreadCpuSeconds(serverPid), postgresCpuSeconds()];
   const result = await runLoad(spec);
   const perRequest = (seconds: number) => round((seconds * 1000) / Math.max(1, result.requests), 2);
   return {
     ...result,
-    server_cpu_ms: perRequest(cpuSeconds(serverPid) - server),
+    server_cpu_ms: perRequest(serverTreeCpuSeconds(serverPid) - server),
     main_thread_cpu_ms: perRequest(mainThreadCpuSeconds(serverPid) - mainThread),
     postgres_cpu_ms: perRequest(postgresCpuSeconds() - postgres),
   };

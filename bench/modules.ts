@@ -23,7 +23,7 @@ import type { Seeded, SeededOrg } from './seed.ts';
 import { pdfText } from '../test/support/documents.ts';
 import {
   alternating, checkLoad, durationSeconds, fmtLoad, get, label, log, loggedErrors, median, problem, quick, results, round,
-  cpuPerRequest, heapAfterFullGcMb, heapProbe, medianCpu, type CpuSample, rounds, runJsonScript, runLoad, runLoadWithCpu, startLimit, startService, steadyAccessLoad, summarize, tmpDir, vmHwmMb, vmRssMb, warmupSeconds, withWindowCounters, fmtCounters, type WindowCounters, type Sample, type Server,
+  cpuPerRequest, heapAfterFullGcMb, heapProbe, medianCpu, type CpuSample, rounds, runJsonScript, runLoad, runLoadWithCpu, startLimit, startService, steadyAccessLoad, summarize, tmpDir, treeMb, vmHwmMb, vmRssMb, warmupSeconds, withWindowCounters, fmtCounters, type WindowCounters, type Sample, type Server,
 } from './harness.ts';
 
 /** What the modules' scenarios need beyond `seed.ts`'s data. */
@@ -346,8 +346,10 @@ export async function pdfScenario(dbUrl: string, data: ModulesData): Promise<voi
     const heapBefore = await heapAfterFullGcMb(fresh, probeFile);
     const rss: Array<{ t: number; mb: number }> = [];
     const started = Date.now();
-    const sampler = setInterval(() => rss.push({ t: Date.now() - started, mb: vmRssMb(fresh.pid) }), 200);
-    const startRss = vmRssMb(fresh.pid);
+    // The server with its children: the PDF renderers are processes.
+    const treeRss = () => treeMb(fresh.pid, vmRssMb);
+    const sampler = setInterval(() => rss.push({ t: Date.now() - started, mb: treeRss() }), 200);
+    const startRss = treeRss();
     let pdfs: LoadResult;
     try {
       pdfs = await runLoad(pdfSpec(fresh, { amount: total }));
@@ -355,14 +357,14 @@ export async function pdfScenario(dbUrl: string, data: ModulesData): Promise<voi
       clearInterval(sampler);
     }
     const elapsed = Date.now() - started;
-    rss.push({ t: elapsed, mb: vmRssMb(fresh.pid) });
+    rss.push({ t: elapsed, mb: treeRss() });
     checkLoad(`${total} PDFs`, pdfs);
     const ok = pdfs.status_codes['200'] ?? 0;
     if (ok !== total) problem(`${total} PDFs asked, ${ok} answered 200`);
     const at = (fraction: number) => rss.find((s) => s.t >= fraction * elapsed)?.mb ?? rss.at(-1)!.mb;
     const quarter = at(0.25);
     const end = rss.at(-1)!.mb;
-    const peak = vmHwmMb(fresh.pid);
+    const peak = treeMb(fresh.pid, vmHwmMb);
     const heapAfter = await heapAfterFullGcMb(fresh, probeFile);
     log(
       `  ${total} PDFs in ${(elapsed / 1000).toFixed(1)} s: RSS ${startRss.toFixed(0)} MB before, ${quarter.toFixed(0)} at 25 %, ` +
@@ -370,7 +372,7 @@ export async function pdfScenario(dbUrl: string, data: ModulesData): Promise<voi
         `main thread's heap after a full GC: ${heapBefore.toFixed(1)} MB before, ${heapAfter.toFixed(1)} after`,
     );
     results.push({
-      scenario: `POST /api/generate-contract-pdf, ${label(total)} PDFs at ${PDF_CONNECTIONS} connections: server RSS`,
+      scenario: `POST /api/generate-contract-pdf, ${label(total)} PDFs at ${PDF_CONNECTIONS} connections: RSS of the server and its renderers`,
       rps: round(pdfs.rps, 1),
       p50_ms: pdfs.p50_ms,
       p99_ms: pdfs.p99_ms,

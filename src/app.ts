@@ -23,6 +23,7 @@ import { httpErrors } from './http/http.errors.ts';
 import mailPlugin, { type MailPluginOptions } from './mail/mail.plugin.ts';
 import payrollPlugin, { type PayrollPluginOptions } from './payroll/payroll.plugin.ts';
 import payrollRoutes from './payroll/payroll.routes.ts';
+import { closeRenderers } from './pdf/render.ts';
 import filesPlugin from './files/files.plugin.ts';
 import healthRoutes from './http/health.routes.ts';
 import identityRoutes from './identity/identity.routes.ts';
@@ -110,6 +111,9 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
     const params = request.params as Record<string, string> | undefined;
     for (const name of Object.keys(params ?? {})) params![name] = normalizeId(params![name]!);
   });
+
+  // The PDF renderers' processes stop last, once no request can ask for a PDF.
+  fastify.addHook('onClose', async () => closeRenderers());
 
   fastify.setErrorHandler(errorHandler);
   fastify.setNotFoundHandler((request, reply) => {

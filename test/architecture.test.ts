@@ -15,6 +15,7 @@ const LAYERS: string[][] = [
   ['db'],
   ['http'],
   ['money'],
+  ['workers'],
   ['format'],
   ['schemas'],
   ['mail'],

@@ -1,16 +1,13 @@
 /**
- * One PDF rendering, in a worker thread of the pool (`render.ts`): pdfmake lays out and
- * compresses synchronously, which would stall the event loop for tens of milliseconds.
+ * One PDF rendering, in a rendering process of the pool (`render.ts`, `pdf.process.ts`): pdfmake
+ * lays out and compresses synchronously, which would stall the event loop for tens of milliseconds.
  *
- * What cannot cross threads (functions) is set up here: the fonts, the table layout, the footer.
+ * What cannot cross processes (functions) is set up here: the fonts, the table layout, the footer.
  */
 import { createRequire } from 'node:module';
 import pdfmake from 'pdfmake';
 import type { CustomTableLayout, TDocumentDefinitions } from 'pdfmake/interfaces.js';
 import type { PdfDocument } from './document.ts';
-import { yieldTheCpu } from './thread-priority.ts';
-
-yieldTheCpu();
 
 // Two fonts. Helvetica, a standard PDF font: nothing to embed (a contract is 4 KB and renders
 // about five times faster), and its WinAnsi encoding covers French (é, à, ç, œ, « », ’) and

@@ -79,13 +79,13 @@ describe('the server on the embedded database', () => {
     assert.match(style.headers.get('content-type')!, /^text\/css/);
   });
 
-  it('should render PDFs from the compiled code, in its worker threads, without tsx, under the node flags of npm start', () => {
+  it('should render PDFs from the compiled code, in its rendering processes, without tsx, under the node flags of npm start', () => {
     // npm start's flags (the heap cap, the main thread's young generation, the memory reducer
-    // off, one V8 helper thread) are process-wide, which Node refuses in a worker's explicit
-    // execArgv: the render threads inherit the flags instead.
+    // off, one V8 helper thread) are the server's; a rendering process has its own.
     assert.deepEqual(startFlags(), ['--max-old-space-size=1024', '--max-semi-space-size=8', '--no-memory-reducer', '--v8-pool-size=1']);
-    const script = `import { renderPdf } from './dist/pdf/render.js';
+    const script = `import { closeRenderers, renderPdf } from './dist/pdf/render.js';
       const pdf = await renderPdf({ content: ['Théâtre'] });
+      await closeRenderers();
       process.stdout.write(pdf.subarray(0, 5).toString());`;
     const output = execFileSync(process.execPath, [...startFlags(), '--input-type=module', '-e', script], { cwd: ROOT, env: childEnv({}) });
     assert.equal(output.toString(), '%PDF-');

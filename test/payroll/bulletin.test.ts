@@ -2,7 +2,7 @@
  * The bulletin clarifié (PAYROLL 5) of payslips the engine computes: what a reader finds in the
  * PDF (unpdf), for a CDDU artist and a CDI. The engine is built once for the file (~1.5 s).
  */
-import { before, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatEuros } from '../../src/format/french.ts';
 import { bulletinDocument, type BulletinData } from '../../src/payroll/bulletin.pdf.ts';
@@ -10,7 +10,7 @@ import { computePayslip, type ComputedPayslip } from '../../src/payroll/compute.
 import { HEADINGS } from '../../src/payroll/contribution-lines.ts';
 import { evaluatingModel, type PayrollModel } from '../../src/payroll/model.ts';
 import { monthPay, situationFor, type PayrollContract, type PayrollEmployee, type PayrollOrg } from '../../src/payroll/situation.ts';
-import { renderPdf } from '../../src/pdf/render.ts';
+import { closeRenderers, renderPdf } from '../../src/pdf/render.ts';
 import { pdfText } from '../support/documents.ts';
 
 const PERIOD = '2026-03';
@@ -78,6 +78,8 @@ function assertIncludes(text: string, expected: readonly string[]): void {
 
 /** French amounts read back with one plain space where the PDF has no-break spaces. */
 const euros = (amount: Parameters<typeof formatEuros>[0]) => formatEuros(amount).replace(/\s+/g, ' ');
+
+after(() => closeRenderers());
 
 describe('bulletinDocument', () => {
   it("should print a CDDU artist's bulletin: employer, employee, dates, every heading with lines, the totals and the mentions", async () => {

@@ -5,11 +5,11 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import { closePayrollPool, computeInPool } from '../../src/payroll/compute-pool.ts';
 import { computePayslip } from '../../src/payroll/compute.ts';
 import { evaluatingModel } from '../../src/payroll/model.ts';
 import { monthPay, situationFor, type PayrollContract } from '../../src/payroll/situation.ts';
+import { childProcessesRunning, SCHED_IDLE, threadPolicies as policies } from '../support/processes.ts';
 
 const PERIOD = '2026-03';
 const ORG = { effectif: 1, convention: 'SVP', categorie_juridique: 'association', taux_at: null } as const;
@@ -20,28 +20,8 @@ function situation(monthly: string) {
   return situationFor(PERIOD, ORG, { category: 'permanent', cadre: false, pas_rate: null }, pay);
 }
 
-/** The computing processes: this process's children running `payroll.process`. */
-function computerPids(): number[] {
-  return fs.readdirSync('/proc').filter((entry) => {
-    if (!/^\d+$/.test(entry)) return false;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      return parent === process.pid && fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('payroll.process');
-    } catch {
-      return false;
-    }
-  }).map(Number);
-}
+const computerPids = () => childProcessesRunning('payroll.process');
 
-/** SCHED_IDLE is policy 5, the 41st field of `/proc/<pid>/task/<tid>/stat`. */
-const SCHED_IDLE = 5;
-function policies(pid: number): number[] {
-  return fs.readdirSync(`/proc/${pid}/task`).map((tid) => {
-    const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[38]);
-  });
-}
 const chrtWorks = process.platform === 'linux' && spawnSync('chrt', ['--idle', '0', 'true']).status === 0;
 const linux = process.platform === 'linux';
 

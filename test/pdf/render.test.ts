@@ -1,12 +1,17 @@
 /** The PDF renderer: French text as a reader gets it (pdf.js, through unpdf), and off the event loop. */
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { renderPdf } from '../../src/pdf/render.ts';
+import { spawnSync } from 'node:child_process';
+import { closeRenderers, renderPdf } from '../../src/pdf/render.ts';
 import renderInThisThread, { fontFor } from '../../src/pdf/pdf.worker.ts';
 import { a4Document, dataTable } from '../../src/pdf/blocks.ts';
 import { sampleDocument } from './sample.ts';
 import { pdfText } from '../support/documents.ts';
+import { childProcessesRunning, SCHED_IDLE, threadPolicies } from '../support/processes.ts';
+
+const chrtWorks = process.platform === 'linux' && spawnSync('chrt', ['--idle', '0', 'true']).status === 0;
+
+after(() => closeRenderers());
 
 describe('renderPdf', () => {
   it('should render a French A4 document whose text reads back, accents, € and amounts included', async () => {
@@ -54,8 +59,8 @@ describe('renderPdf', () => {
     assert.equal(text.match(/N° Nature/g)?.length, 3);
   });
 
-  it('should leave the event loop free while it renders (a worker thread)', async () => {
-    await renderPdf(sampleDocument()); // the pool's thread is started
+  it('should leave the event loop free while it renders (in a child process)', async () => {
+    await renderPdf(sampleDocument()); // the pool's process is started
     /** How many turns the event loop made while `work` ran. */
     async function turnsDuring(work: () => Promise<unknown>): Promise<number> {
       let turns = 0;
@@ -80,14 +85,23 @@ describe('renderPdf', () => {
     assert.ok(pooled > 100, `${pooled} turns while the pool rendered`);
   });
 
-  it('should render in threads that give way to every other thread (SCHED_IDLE on Linux), the main thread untouched', { skip: process.platform !== 'linux' && 'Linux only' }, async () => {
+  it('should render in processes whose every thread gives way to every other thread (SCHED_IDLE), this process untouched', { skip: !chrtWorks && 'chrt --idle is not available here' }, async () => {
     await Promise.all([renderPdf(sampleDocument()), renderPdf(sampleDocument())]);
-    // /proc/<pid>/task/<tid>/sched: "policy : 5" is SCHED_IDLE, 0 the default.
-    const policies = fs.readdirSync('/proc/self/task').map((tid) => {
-      const sched = fs.readFileSync(`/proc/self/task/${tid}/sched`, 'utf8');
-      return { tid: Number(tid), policy: Number(/^policy\s*:\s*(\d+)/m.exec(sched)?.[1]) };
-    });
-    assert.ok(policies.filter((t) => t.policy === 5).length >= 1, `a render thread at SCHED_IDLE: ${JSON.stringify(policies)}`);
-    assert.equal(policies.find((t) => t.tid === process.pid)?.policy, 0, 'the event loop keeps the default policy');
+    const renderers = childProcessesRunning('pdf.process');
+    assert.ok(renderers.length >= 1, 'a rendering process');
+    for (const pid of renderers) {
+      const all = threadPolicies(pid);
+      assert.ok(all.length > 1, 'a node process has several threads');
+      assert.deepEqual(all, all.map(() => SCHED_IDLE), `process ${pid}`);
+    }
+    assert.ok(!threadPolicies(process.pid).includes(SCHED_IDLE), 'no thread of this process is lowered');
+  });
+
+  it('should stop its processes on closeRenderers, and start them again for the next PDF', { skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
+    await renderPdf(sampleDocument());
+    assert.ok(childProcessesRunning('pdf.process').length >= 1);
+    await closeRenderers();
+    assert.deepEqual(childProcessesRunning('pdf.process'), []);
+    assert.equal((await renderPdf(sampleDocument())).subarray(0, 5).toString(), '%PDF-');
   });
 });

@@ -1,8 +1,8 @@
 /** The document readers of the tests: they must fail on a wrong document, or the tests that use them prove nothing. */
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { renderPdf } from '../../src/pdf/render.ts';
+import { closeRenderers, renderPdf } from '../../src/pdf/render.ts';
 import { sampleDocument } from '../pdf/sample.ts';
 import { assertValidXml, pdfText, xmlTexts } from './documents.ts';
 
@@ -11,6 +11,8 @@ const header = (nbOfTxs: string) =>
   '<?xml version="1.0" encoding="UTF-8"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:pain.001.001.03"><CstmrCdtTrfInitn><GrpHdr>' +
   `<MsgId>M1</MsgId><CreDtTm>2027-01-31T10:00:00</CreDtTm><NbOfTxs>${nbOfTxs}</NbOfTxs><InitgPty><Nm>Théâtre</Nm></InitgPty></GrpHdr>` +
   '</CstmrCdtTrfInitn></Document>';
+
+after(() => closeRenderers());
 
 describe('test documents', () => {
   it('should read the French text of a rendered PDF', async () => {
