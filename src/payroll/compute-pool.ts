@@ -8,12 +8,11 @@ import { idleProcessPool } from '../workers/idle-processes.ts';
 import type { Situation } from './situation.ts';
 import type { ComputeOutcome } from './payroll.process.ts';
 
-const fromSource = import.meta.url.endsWith('.ts');
-
 export const PAYROLL_PROCESSES = os.availableParallelism();
 
 const computers = idleProcessPool({
-  module: new URL(fromSource ? './payroll.process.ts' : './payroll.process.js', import.meta.url),
+  module: './payroll.process',
+  from: import.meta.url,
   processes: PAYROLL_PROCESSES,
   /**
    * A payslip's garbage dies young: in V8's default young generation (16 MB semi-spaces) it was

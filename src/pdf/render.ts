@@ -14,12 +14,11 @@ import type { PdfDocument } from './document.ts';
 
 export type { PdfDocument };
 
-const fromSource = import.meta.url.endsWith('.ts');
-
-export const PDF_PROCESSES = os.availableParallelism();
+const PDF_PROCESSES = os.availableParallelism();
 
 const renderers = idleProcessPool({
-  module: new URL(fromSource ? './pdf.process.ts' : './pdf.process.js', import.meta.url),
+  module: './pdf.process',
+  from: import.meta.url,
   processes: PDF_PROCESSES,
   /**
    * A renderer's heap, bounded.

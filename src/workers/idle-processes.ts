@@ -29,8 +29,12 @@ export interface IdleProcessPool {
 }
 
 export interface IdleProcessOptions {
-  /** The child's module, as a file URL relative to the caller (`new URL('./x.process.ts', import.meta.url)`). */
-  module: URL;
+  /**
+   * The child's module without its extension, relative to `from` (the caller's `import.meta.url`):
+   * it takes the caller's, `.ts` under tsx (tests, CLI), `.js` in the compiled `dist/`.
+   */
+  module: string;
+  from: string;
   processes: number;
   /** V8 flags for each child (heap sizes). */
   v8Flags: string[];
@@ -42,10 +46,9 @@ export interface IdleProcessOptions {
 }
 
 export function idleProcessPool(options: IdleProcessOptions): IdleProcessPool {
-  // Under tsx (tests, CLI) the child is TypeScript and needs tsx's loader too; from the compiled
-  // `dist/`, it is .js.
-  const script = fileURLToPath(options.module);
-  const fromSource = script.endsWith('.ts');
+  // Under tsx the child is TypeScript and needs tsx's loader too.
+  const fromSource = new URL(options.from).pathname.endsWith('.ts');
+  const script = fileURLToPath(new URL(`${options.module}${fromSource ? '.ts' : '.js'}`, options.from));
   let pool: workerpool.Pool | null = null;
   let idleTimer: NodeJS.Timeout | null = null;
 
