@@ -1,7 +1,8 @@
 /** SQL of contracts (MODULES 4): contracts, their salaries by date, their notes, their numbers. */
 import { sql, type ExpressionBuilder, type RawBuilder } from 'kysely';
 import type { OrgPage } from '../org/scope.repository.ts';
-import { executePrepared, takeFirstPrepared, type Database } from '../db/database.ts';
+import { executePrepared, preparedStatement, takeFirstPrepared, type Database } from '../db/database.ts';
+import type { ModuleEvent } from '../audit/audit.repository.ts';
 import { json, jsonObject, type JsonText } from '../db/json-text.ts';
 import { keyset, keysetJsonPage, keysetJsonPageRow, type CursorValue, type JsonPage, type KeysetOrder } from '../http/list.ts';
 import type { ContractKind, ContractStatus, DB } from '../db/schema.ts';
@@ -118,6 +119,49 @@ export function replaceGeneratedPdf(db: Database, orgId: string, id: string, fil
     .returning('previous.generated_pdf_id as previous_pdf_id');
   return takeFirstPrepared(db, 'contract_generated_pdf', query);
 }
+
+/**
+ * `POST /api/generate-contract-pdf` in one statement, when the bytes are in the `files` row: the
+ * rows of the general way (`files.put`, `replaceGeneratedPdf`, `files.delete` of the previous PDF,
+ * the audit event of `applyChange`) in one round trip instead of six (BEGIN and COMMIT included);
+ * at eight PDFs at once, each round trip woke the event loop and a PostgreSQL backend, which
+ * `GET /api/access` then waited behind (bench/README.md, issue 38). The contract's row is locked
+ * first, as in `replaceGeneratedPdf`. The new file's id, or undefined when the contract of
+ * `orgId` is not there (and nothing is written).
+ */
+export async function storeGeneratedPdf(
+  db: Database,
+  contractId: string,
+  file: { orgId: string; filename: string; contentType: string; content: Buffer },
+  event: ModuleEvent,
+): Promise<string | undefined> {
+  const { rows } = await sql<{ id: string }>`${preparedStatement('store_generated_pdf')}
+    with previous as (
+      select id, generated_pdf_id from public.contracts where id = ${contractId}::uuid and org_id = ${file.orgId}::uuid for update
+    ), stored as (
+      insert into public.files (org_id, filename, content_type, size, content)
+      select ${file.orgId}::uuid, ${file.filename}::text, ${file.contentType}::text, ${file.content.length}::integer, ${file.content}::bytea from previous
+      returning id
+    ), replaced as (
+      update public.contracts c set generated_pdf_id = stored.id::text, updated_at = now()
+        from previous, stored
+       where c.id = previous.id
+      returning previous.generated_pdf_id as previous_pdf_id, stored.id
+    ), removed as (
+      delete from public.files
+       where id in (select previous_pdf_id::uuid from replaced where previous_pdf_id ~* ${UUID_TEXT}::text)
+    ), event as (
+      insert into public.module_events (org_id, action, subject_type, subject_id, actor_user_id, actor_email, details)
+      select ${event.org_id}::uuid, ${event.action}::text, ${event.subject_type}::text, ${event.subject_id}::text,
+             ${event.actor_user_id ?? null}::uuid, ${event.actor_email ?? null}::text, ${JSON.stringify(event.details ?? {})}::jsonb
+        from replaced
+    )
+    select id::text from replaced`.execute(db);
+  return rows[0]?.id;
+}
+
+/** A uuid's text (`files.delete` ignores any other id, as here). */
+const UUID_TEXT = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
 
 /** Replaces the dates of a contract. */
 export async function replaceDates(db: Database, contractId: string, dates: readonly ContractDate[]): Promise<void> {

@@ -413,27 +413,33 @@ export async function listNotes(db: Database, orgId: string, id: string, query: 
 // PDFs: the generated one and the signed one (MODULES 4, 8).
 
 /**
- * `POST /api/generate-contract-pdf`: renders the contract (outside the transaction: rendering
- * takes tens of milliseconds, in a worker thread), then stores it in place of the previous one.
- * Six statements with the gate's (nine before, bench/README.md: each is a wake-up of PostgreSQL
- * that the event loop pays for under load): the gate, the document, then in one transaction the
- * file, the contract's new PDF returning the previous one's id, the previous file's deletion,
- * the event.
+ * `POST /api/generate-contract-pdf`: renders the contract (outside any transaction: rendering
+ * takes tens of milliseconds, in a rendering process), then stores it in place of the previous
+ * one. Three statements with the gate's when the bytes are in the database (nine in the first
+ * version, bench/README.md: each is a wake-up of PostgreSQL that the event loop pays for under
+ * load): the gate, the document, then the file, the contract's new PDF, the previous file's
+ * deletion and the event in one (`storeGeneratedPdf`). With S3 the same writes in a transaction.
  */
 export async function generateContractPdf(ctx: ContractContext, actor: Actor & { orgId: string }, contractId: unknown) {
   if (contractId === undefined || contractId === null || contractId === '') throw fieldErrors.missing('contract_id', 'Le contrat');
   if (typeof contractId !== 'string') throw contractErrors.notFound();
   const { contract, document } = await readContractDocument(ctx.db, actor.orgId, contractId);
   const pdf = await renderPdf(document);
-  const fileId = await applyChange(ctx, async (change) => {
-    const id = await ctx.files.put(change.trx, { content: pdf, contentType: 'application/pdf', filename: `${contract.contract_number}.pdf`, orgId: actor.orgId });
-    const replaced = await repo.replaceGeneratedPdf(change.trx, actor.orgId, contract.id, id);
-    // Deleted meanwhile: the new file goes with the rolled-back transaction.
-    if (!replaced) throw contractErrors.notFound();
-    if (replaced.previous_pdf_id) await ctx.files.delete(change.trx, replaced.previous_pdf_id);
-    await change.event({ org_id: actor.orgId, action: 'contract.pdf_generated', subject_type: 'contract', subject_id: contract.id, ...actorOf(actor.caller), details: { bytes: pdf.length } });
-    return id;
-  });
+  const file = { content: pdf, contentType: 'application/pdf', filename: `${contract.contract_number}.pdf`, orgId: actor.orgId };
+  const event = { org_id: actor.orgId, action: 'contract.pdf_generated', subject_type: 'contract', subject_id: contract.id, ...actorOf(actor.caller), details: { bytes: pdf.length } };
+  const fileId = ctx.files.bytesInRow
+    ? await repo.storeGeneratedPdf(ctx.db, contract.id, file, event)
+    : await applyChange(ctx, async (change) => {
+        const id = await ctx.files.put(change.trx, file);
+        const replaced = await repo.replaceGeneratedPdf(change.trx, actor.orgId, contract.id, id);
+        // Deleted meanwhile: the new file goes with the rolled-back transaction.
+        if (!replaced) throw contractErrors.notFound();
+        if (replaced.previous_pdf_id) await ctx.files.delete(change.trx, replaced.previous_pdf_id);
+        await change.event(event);
+        return id;
+      });
+  // Deleted since it was read: the statement wrote nothing.
+  if (!fileId) throw contractErrors.notFound();
   return { ok: true as const, ...ctx.files.signedUrl(fileId) };
 }
 

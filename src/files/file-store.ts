@@ -25,6 +25,12 @@ export interface StoredFile {
 }
 
 export interface FileStore {
+  /**
+   * The bytes are in the `files` row (no `STORAGE_URL`): a change may then write the row in the
+   * same statement as its other writes (`storeGeneratedPdf` in contracts.repository.ts). With
+   * S3 the bytes go up after the row, so `put` in a transaction is the only way.
+   */
+  readonly bytesInRow: boolean;
   /** Stores a file in the caller's transaction; returns its id (a uuid). */
   put(trx: Database, file: NewFile): Promise<string>;
   /** The file, or null when the id names none (or is not an id at all). */
@@ -58,6 +64,8 @@ function asBuffer(bytes: Uint8Array): Buffer {
 export function createFileStore(options: { db: Database; blobs: BlobStore | null; signingKey: Buffer; publicUrl: string }): FileStore {
   const { db, blobs, signingKey, publicUrl } = options;
   return {
+    bytesInRow: blobs === null,
+
     async put(trx, file) {
       const id = await insertFile(trx, {
         orgId: file.orgId ?? null,

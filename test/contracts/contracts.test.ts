@@ -5,7 +5,7 @@ import { build } from '../helper.ts';
 import { cddu, createOrg, member, outbox, signedIn, type Person } from '../support/fixtures.ts';
 import { pdfText } from '../support/documents.ts';
 import { numberingYear } from '../../src/format/calendar.ts';
-import { replaceGeneratedPdf } from '../../src/contracts/contracts.repository.ts';
+import { replaceGeneratedPdf, storeGeneratedPdf } from '../../src/contracts/contracts.repository.ts';
 import * as noteAuthorStaff from '../../src/db/migrations/2026_11_27_01_00_00_contract_note_author_staff.ts';
 
 const YEAR = numberingYear(new Date());
@@ -565,8 +565,8 @@ describe('POST /api/generate-contract-pdf', () => {
     }
   });
 
-  it('should read the contract, its dates and its parties in one statement, and store the PDF in four', async (t) => {
-    const { app, agent, call, helene } = await setup(t);
+  it('should read the contract, its dates and its parties in one statement, and store the PDF with its event in one', async (t) => {
+    const { app, db, orgId, agent, call, helene } = await setup(t);
     const { id } = (await call(agent, 'POST', '/api/contrats', cddu(helene))).json();
     assert.equal((await call(agent, 'POST', '/api/generate-contract-pdf', { contract_id: id })).statusCode, 200);
     // Every statement, the transaction's included, goes through an executor of the one class.
@@ -579,9 +579,36 @@ describe('POST /api/generate-contract-pdf', () => {
       return run.call(this, query, ...rest);
     };
     t.after(() => void (proto.executeQuery = run));
-    assert.equal((await call(agent, 'POST', '/api/generate-contract-pdf', { contract_id: id })).statusCode, 200);
+    const second = await call(agent, 'POST', '/api/generate-contract-pdf', { contract_id: id });
     proto.executeQuery = run;
-    assert.deepEqual(statements, ['session_scope', 'contract_document', 'file_insert', 'contract_generated_pdf', 'file_delete', 'insert into "module_events"']);
+    assert.equal(second.statusCode, 200);
+    assert.deepEqual(statements, ['session_scope', 'contract_document', 'store_generated_pdf']);
+
+    // What the general way writes: the new file in place of the previous, and one event each time.
+    const files = await db.selectFrom('files').select(['id', 'org_id', 'filename', 'content_type', 'size', 'content']).execute();
+    assert.equal(files.length, 1, 'the second PDF replaced the first');
+    const [stored] = files;
+    assert.equal(second.json().url.split('/files/')[1].split('?')[0], stored!.id);
+    const contract = await db.selectFrom('contracts').select(['contract_number', 'generated_pdf_id']).where('id', '=', id).executeTakeFirstOrThrow();
+    assert.equal(contract.generated_pdf_id, stored!.id);
+    assert.deepEqual({ ...stored, id: undefined, content: undefined }, { id: undefined, org_id: orgId, filename: `${contract.contract_number}.pdf`, content_type: 'application/pdf', size: stored!.content!.length, content: undefined });
+    assert.equal(Buffer.from(stored!.content!).subarray(0, 5).toString('latin1'), '%PDF-');
+    const events = await db.selectFrom('module_events').select(['org_id', 'action', 'subject_type', 'subject_id', 'actor_email', 'details']).where('action', '=', 'contract.pdf_generated').orderBy('id').execute();
+    assert.equal(events.length, 2);
+    assert.deepEqual(events[1], { org_id: orgId, action: 'contract.pdf_generated', subject_type: 'contract', subject_id: id, actor_email: 'agent@soleil.example', details: { bytes: stored!.size } });
+  });
+
+  it('should write nothing when the contract is gone by the time its PDF is stored', async (t) => {
+    const { db, orgId, otherId, agent, call, helene } = await setup(t);
+    const { id } = (await call(agent, 'POST', '/api/contrats', cddu(helene))).json();
+    const file = { orgId, filename: 'C.pdf', contentType: 'application/pdf', content: Buffer.from('%PDF-') };
+    const event = { org_id: orgId, action: 'contract.pdf_generated', subject_type: 'contract', subject_id: id, actor_user_id: null, actor_email: 'cli', details: { bytes: 5 } };
+    // Another organization's contract is not this one's, whatever the id.
+    assert.equal(await storeGeneratedPdf(db, id, { ...file, orgId: otherId }, { ...event, org_id: otherId }), undefined);
+    await db.deleteFrom('contracts').where('id', '=', id).execute();
+    assert.equal(await storeGeneratedPdf(db, id, file, event), undefined);
+    assert.deepEqual(await db.selectFrom('files').select('id').execute(), []);
+    assert.deepEqual(await db.selectFrom('module_events').select('id').where('action', '=', 'contract.pdf_generated').execute(), []);
   });
 
   it('should replace the PDF a generation stored while it waited, not the one it read before (the row locked)', async (t) => {
@@ -610,6 +637,37 @@ describe('POST /api/generate-contract-pdf', () => {
     release();
     assert.deepEqual(await first, { previous_pdf_id: a });
     assert.deepEqual(await second, { previous_pdf_id: b });
+    assert.equal((await db.selectFrom('contracts').select('generated_pdf_id').where('id', '=', id).executeTakeFirstOrThrow()).generated_pdf_id, c);
+  });
+
+  it('should replace, in one statement, the PDF a generation stored while it waited (the row locked)', async (t) => {
+    const { db, orgId, agent, call, helene } = await setup(t);
+    const { id } = (await call(agent, 'POST', '/api/contrats', cddu(helene))).json();
+    const file = async (name: string) =>
+      (await db.insertInto('files').values({ org_id: orgId, filename: name, content_type: 'application/pdf', size: 1, content: Buffer.from('%') }).returning('id').executeTakeFirstOrThrow()).id;
+    const [a, b] = [await file('a.pdf'), await file('b.pdf')];
+    await db.updateTable('contracts').set({ generated_pdf_id: a }).where('id', '=', id).execute();
+
+    // A generation in a transaction points the contract at b and holds it; the one statement
+    // starts then, waits for it, and replaces (deletes) b, not the a it could have read.
+    let replaced!: () => void;
+    let release!: () => void;
+    const firstReplaced = new Promise<void>((resolve) => (replaced = resolve));
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const first = db.transaction().execute(async (trx) => {
+      await replaceGeneratedPdf(trx, orgId, id, b);
+      replaced();
+      await held;
+    });
+    await firstReplaced;
+    const event = { org_id: orgId, action: 'contract.pdf_generated', subject_type: 'contract', subject_id: id, actor_user_id: null, actor_email: 'cli', details: { bytes: 5 } };
+    const second = storeGeneratedPdf(db, id, { orgId, filename: 'c.pdf', contentType: 'application/pdf', content: Buffer.from('%PDF-') }, event);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    release();
+    await first;
+    const c = await second;
+    const left = (await db.selectFrom('files').select('filename').orderBy('filename').execute()).map((row) => row.filename);
+    assert.deepEqual(left, ['a.pdf', 'c.pdf'], 'b, the PDF stored while the statement waited, is the one replaced');
     assert.equal((await db.selectFrom('contracts').select('generated_pdf_id').where('id', '=', id).executeTakeFirstOrThrow()).generated_pdf_id, c);
   });
 });

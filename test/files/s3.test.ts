@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { build } from '../helper.ts';
 import { startS3, type TestS3 } from '../support/s3.ts';
+import { cddu, createOrg, member } from '../support/fixtures.ts';
 
 const PDF = Buffer.from('%PDF-1.7\n% contrat signé\n%%EOF\n');
 
@@ -50,6 +51,27 @@ describe('the file store on S3 (STORAGE_URL=s3://…)', () => {
     assert.ok(!keys.includes(`files/${rolledBack}`));
     assert.ok(!keys.includes(`files/${deleted}`));
     assert.deepEqual((await app.files.get(kept))?.content, PDF);
+  });
+
+  it("should store a generated contract's PDF as an object, replacing the previous one's row", async (t) => {
+    const { app, database } = await buildOnS3(t);
+    const orgId = await createOrg(database.db, 'Théâtre du Soleil', 'TDS001');
+    const agent = await member(app, database.db, orgId, 'agent@soleil.example', 'AGENT');
+    const call = (url: string, payload: object) => app.inject({ method: 'POST', url, headers: { cookie: agent.cookie }, payload });
+    const employee = (await call('/api/salaries', { first_name: 'Hélène', last_name: 'Lefèvre' })).json().id as string;
+    const contract = (await call('/api/contrats', cddu(employee))).json().id as string;
+    const first = await call('/api/generate-contract-pdf', { contract_id: contract });
+    const second = await call('/api/generate-contract-pdf', { contract_id: contract });
+    assert.equal(second.statusCode, 200, second.body);
+    const ids = [first, second].map((answer) => new URL(answer.json().url).pathname.split('/').at(-1)!);
+    const rows = await database.db.selectFrom('files').select(['id', 'content', 'org_id']).execute();
+    assert.deepEqual(rows, [{ id: ids[1], content: null, org_id: orgId }], 'one row, the bytes elsewhere');
+    assert.ok((await s3.keys()).includes(`files/${ids[1]}`));
+    const pdf = await app.inject({ method: 'GET', url: second.json().url.slice('https://paie.example.com'.length) });
+    assert.equal(pdf.statusCode, 200);
+    assert.equal(pdf.rawPayload.subarray(0, 5).toString('latin1'), '%PDF-');
+    const events = await database.db.selectFrom('module_events').select('subject_id').where('action', '=', 'contract.pdf_generated').execute();
+    assert.deepEqual(events, [{ subject_id: contract }, { subject_id: contract }]);
   });
 
   it('should roll the change back when the upload fails', async (t) => {
