@@ -611,60 +611,57 @@ describe('POST /api/generate-contract-pdf', () => {
     assert.deepEqual(await db.selectFrom('module_events').select('id').where('action', '=', 'contract.pdf_generated').execute(), []);
   });
 
-  it('should replace the PDF a generation stored while it waited, not the one it read before (the row locked)', async (t) => {
+  /** A contract pointing at the first of these files, and their ids. */
+  async function contractWithFiles(t: Parameters<typeof build>[0], names: string[]) {
     const { db, orgId, agent, call, helene } = await setup(t);
     const { id } = (await call(agent, 'POST', '/api/contrats', cddu(helene))).json();
-    const file = async (name: string) =>
-      (await db.insertInto('files').values({ org_id: orgId, filename: name, content_type: 'application/pdf', size: 1, content: Buffer.from('%') }).returning('id').executeTakeFirstOrThrow()).id;
-    const [a, b, c] = [await file('a.pdf'), await file('b.pdf'), await file('c.pdf')];
-    await db.updateTable('contracts').set({ generated_pdf_id: a }).where('id', '=', id).execute();
+    const ids: string[] = [];
+    for (const filename of names) {
+      ids.push((await db.insertInto('files').values({ org_id: orgId, filename, content_type: 'application/pdf', size: 1, content: Buffer.from('%') }).returning('id').executeTakeFirstOrThrow()).id);
+    }
+    await db.updateTable('contracts').set({ generated_pdf_id: ids[0] }).where('id', '=', id).execute();
+    return { db, orgId, id, ids };
+  }
 
-    // The first generation points the contract at b and holds its transaction open; the second
-    // (at c) starts then and must wait for it, then replace b, not the a it could have read.
+  /** A generation that has pointed the contract at `fileId`, its transaction held open until `release()`. */
+  async function heldGeneration(db: Awaited<ReturnType<typeof setup>>['db'], orgId: string, id: string, fileId: string) {
     let replaced!: () => void;
     let release!: () => void;
     const firstReplaced = new Promise<void>((resolve) => (replaced = resolve));
     const held = new Promise<void>((resolve) => (release = resolve));
-    const first = db.transaction().execute(async (trx) => {
-      const previous = await replaceGeneratedPdf(trx, orgId, id, b);
+    const done = db.transaction().execute(async (trx) => {
+      const previous = await replaceGeneratedPdf(trx, orgId, id, fileId);
       replaced();
       await held;
       return previous;
     });
     await firstReplaced;
-    const second = db.transaction().execute((trx) => replaceGeneratedPdf(trx, orgId, id, c));
+    return { done, release };
+  }
+
+  it('should replace the PDF a generation stored while it waited, not the one it read before (the row locked)', async (t) => {
+    const { db, orgId, id, ids: [a, b, c] } = await contractWithFiles(t, ['a.pdf', 'b.pdf', 'c.pdf']);
+    // The first generation points the contract at b and holds its transaction open; the second
+    // (at c) starts then and must wait for it, then replace b, not the a it could have read.
+    const first = await heldGeneration(db, orgId, id, b!);
+    const second = db.transaction().execute((trx) => replaceGeneratedPdf(trx, orgId, id, c!));
     await new Promise((resolve) => setTimeout(resolve, 200));
-    release();
-    assert.deepEqual(await first, { previous_pdf_id: a });
+    first.release();
+    assert.deepEqual(await first.done, { previous_pdf_id: a });
     assert.deepEqual(await second, { previous_pdf_id: b });
     assert.equal((await db.selectFrom('contracts').select('generated_pdf_id').where('id', '=', id).executeTakeFirstOrThrow()).generated_pdf_id, c);
   });
 
   it('should replace, in one statement, the PDF a generation stored while it waited (the row locked)', async (t) => {
-    const { db, orgId, agent, call, helene } = await setup(t);
-    const { id } = (await call(agent, 'POST', '/api/contrats', cddu(helene))).json();
-    const file = async (name: string) =>
-      (await db.insertInto('files').values({ org_id: orgId, filename: name, content_type: 'application/pdf', size: 1, content: Buffer.from('%') }).returning('id').executeTakeFirstOrThrow()).id;
-    const [a, b] = [await file('a.pdf'), await file('b.pdf')];
-    await db.updateTable('contracts').set({ generated_pdf_id: a }).where('id', '=', id).execute();
-
+    const { db, orgId, id, ids: [, b] } = await contractWithFiles(t, ['a.pdf', 'b.pdf']);
     // A generation in a transaction points the contract at b and holds it; the one statement
     // starts then, waits for it, and replaces (deletes) b, not the a it could have read.
-    let replaced!: () => void;
-    let release!: () => void;
-    const firstReplaced = new Promise<void>((resolve) => (replaced = resolve));
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const first = db.transaction().execute(async (trx) => {
-      await replaceGeneratedPdf(trx, orgId, id, b);
-      replaced();
-      await held;
-    });
-    await firstReplaced;
+    const first = await heldGeneration(db, orgId, id, b!);
     const event = { org_id: orgId, action: 'contract.pdf_generated', subject_type: 'contract', subject_id: id, actor_user_id: null, actor_email: 'cli', details: { bytes: 5 } };
     const second = storeGeneratedPdf(db, id, { orgId, filename: 'c.pdf', contentType: 'application/pdf', content: Buffer.from('%PDF-') }, event);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    release();
-    await first;
+    first.release();
+    await first.done;
     const c = await second;
     const left = (await db.selectFrom('files').select('filename').orderBy('filename').execute()).map((row) => row.filename);
     assert.deepEqual(left, ['a.pdf', 'c.pdf'], 'b, the PDF stored while the statement waited, is the one replaced');
