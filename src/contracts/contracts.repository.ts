@@ -3,6 +3,7 @@ import { sql, type ExpressionBuilder, type RawBuilder } from 'kysely';
 import type { OrgPage } from '../org/scope.repository.ts';
 import { executePrepared, preparedStatement, takeFirstPrepared, type Database } from '../db/database.ts';
 import type { ModuleEvent } from '../audit/audit.repository.ts';
+import { UUID_PATTERN } from '../http/input.ts';
 import { json, jsonObject, type JsonText } from '../db/json-text.ts';
 import { keyset, keysetJsonPage, keysetJsonPageRow, type CursorValue, type JsonPage, type KeysetOrder } from '../http/list.ts';
 import type { ContractKind, ContractStatus, DB } from '../db/schema.ts';
@@ -149,7 +150,7 @@ export async function storeGeneratedPdf(
       returning previous.generated_pdf_id as previous_pdf_id, stored.id
     ), removed as (
       delete from public.files
-       where id in (select previous_pdf_id::uuid from replaced where previous_pdf_id ~* ${UUID_TEXT}::text)
+       where id in (select previous_pdf_id::uuid from replaced where previous_pdf_id ~* ${UUID_PATTERN.source}::text)
     ), event as (
       insert into public.module_events (org_id, action, subject_type, subject_id, actor_user_id, actor_email, details)
       select ${event.org_id}::uuid, ${event.action}::text, ${event.subject_type}::text, ${event.subject_id}::text,
@@ -159,9 +160,6 @@ export async function storeGeneratedPdf(
     select id::text from replaced`.execute(db);
   return rows[0]?.id;
 }
-
-/** A uuid's text (`files.delete` ignores any other id, as here). */
-const UUID_TEXT = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
 
 /** Replaces the dates of a contract. */
 export async function replaceDates(db: Database, contractId: string, dates: readonly ContractDate[]): Promise<void> {

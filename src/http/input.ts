@@ -40,10 +40,11 @@ export function readFirstName(raw: unknown): string | null {
   return firstName.length > FIRST_NAME_MAX || hasUnsafeCharacters(firstName) ? null : firstName;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A UUID in any case (its `source` serves SQL's `~*` too). */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function isUuid(value: unknown): value is string {
-  return typeof value === 'string' && UUID.test(value);
+  return typeof value === 'string' && UUID_PATTERN.test(value);
 }
 
 /**
