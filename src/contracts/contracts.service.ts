@@ -17,7 +17,7 @@ import { contractNoteEmail, staffNoteEmail } from './contract.mail.ts';
 import { moneyFromDb, parseQuantity, type Money } from '../money/money.ts';
 import { isUuid } from '../org/resolution.ts';
 import { findOrganization } from '../org/org.repository.ts';
-import { renderPdf } from '../pdf/render.ts';
+import { generatingPdf, renderPdf } from '../pdf/render.ts';
 import { todayInFrance } from '../format/french.ts';
 import { contractDocument, type ContractAmendment } from './contract.pdf.ts';
 import { findEmployeeOfOrg, whenEmployeeRenamed } from '../employees/employees.service.ts';
@@ -419,10 +419,15 @@ export async function listNotes(db: Database, orgId: string, id: string, query: 
  * version, bench/README.md: each is a wake-up of PostgreSQL that the event loop pays for under
  * load): the gate, the document, then the file, the contract's new PDF, the previous file's
  * deletion and the event in one (`storeGeneratedPdf`). With S3 the same writes in a transaction.
+ * From the document's read to the store, in one of the renderers' slots (`generatingPdf`).
  */
 export async function generateContractPdf(ctx: ContractContext, actor: Actor & { orgId: string }, contractId: unknown) {
   if (contractId === undefined || contractId === null || contractId === '') throw fieldErrors.missing('contract_id', 'Le contrat');
   if (typeof contractId !== 'string') throw contractErrors.notFound();
+  return generatingPdf(() => readRenderAndStore(ctx, actor, contractId));
+}
+
+async function readRenderAndStore(ctx: ContractContext, actor: Actor & { orgId: string }, contractId: string) {
   const { contract, document } = await readContractDocument(ctx.db, actor.orgId, contractId);
   const pdf = await renderPdf(document);
   const file = { content: pdf, contentType: 'application/pdf', filename: `${contract.contract_number}.pdf`, orgId: actor.orgId };

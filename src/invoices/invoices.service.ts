@@ -21,7 +21,7 @@ import { todayInFrance } from '../format/french.ts';
 import { parsePeriod } from '../format/calendar.ts';
 import { transferErrors } from '../transfers/transfer.errors.ts';
 import { FACTUR_X_FILENAME, facturXInvoice, makeFacturX, type FacturXInput } from './invoice.facturx.ts';
-import { renderPdf } from '../pdf/render.ts';
+import { generatingPdf, renderPdf } from '../pdf/render.ts';
 import { invoiceErrors } from './invoice.errors.ts';
 import { invoiceDocument } from './invoice.pdf.ts';
 import {
@@ -219,7 +219,13 @@ async function invoiceDocuments(ctx: InvoiceContext, row: repo.InvoiceRow): Prom
   if (missing.length > 0) throw invoiceErrors.operatorIdentityMissing(missing);
   if (row.payment_method === 'virement' && !ctx.config.operator.iban) throw transferErrors.operatorAccountMissing();
   const input = documentInput(row, ctx.config);
-  const { pdf, xml } = await makeFacturX(await renderPdf(invoiceDocument(input)), facturXInvoice(input));
+  return generatingPdf(async () => {
+    const { pdf, xml } = await makeFacturX(await renderPdf(invoiceDocument(input)), facturXInvoice(input));
+    return storeInvoiceDocuments(ctx, row, pdf, xml);
+  });
+}
+
+async function storeInvoiceDocuments(ctx: InvoiceContext, row: repo.InvoiceRow, pdf: Buffer, xml: Buffer): Promise<{ pdf_id: string; xml_id: string }> {
   const word = row.kind === 'avoir' ? 'Avoir' : 'Facture';
   return applyChange(ctx, async (change) => {
     const current = await repo.lockInvoiceDocuments(change.trx, row.id);

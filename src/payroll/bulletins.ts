@@ -6,7 +6,7 @@
 import { applyChange } from '../audit/change.ts';
 import { todayInFrance } from '../format/french.ts';
 import { moneyFromDb, type Money } from '../money/money.ts';
-import { renderPdf } from '../pdf/render.ts';
+import { generatingPdf, renderPdf } from '../pdf/render.ts';
 import { bulletinDocument } from './bulletin.pdf.ts';
 import type { ComputedPayslip, PayslipLine } from './compute.ts';
 import type { PayrollContext } from './payroll.service.ts';
@@ -57,7 +57,8 @@ const bulletinFilename = (source: BulletinSource) => `bulletin-${source.period}-
 export async function draftBulletin(ctx: Pick<PayrollContext, 'db'>, payslipId: string): Promise<{ filename: string; content: Buffer } | null> {
   const source = await repo.findBulletinSource(ctx.db, payslipId);
   if (!source || source.status !== 'brouillon') return null;
-  return { filename: `brouillon-${bulletinFilename(source)}`, content: await bulletinPdf(ctx, source, todayInFrance()) };
+  const content = await generatingPdf(() => bulletinPdf(ctx, source, todayInFrance()));
+  return { filename: `brouillon-${bulletinFilename(source)}`, content };
 }
 
 /** Renders and stores the bulletin of a published computed payslip; its file id (null: not one). */
@@ -65,6 +66,10 @@ export async function ensureBulletin(ctx: PayrollContext, payslipId: string): Pr
   const source = await repo.findBulletinSource(ctx.db, payslipId);
   if (!source || source.status === 'brouillon') return null;
   if (source.pdf_id) return source.pdf_id;
+  return generatingPdf(() => renderAndStoreBulletin(ctx, payslipId, source));
+}
+
+async function renderAndStoreBulletin(ctx: PayrollContext, payslipId: string, source: BulletinSource): Promise<string | null> {
   // Paid once validated: the validation's day (Paris).
   const pdf = await bulletinPdf(ctx, source, todayInFrance(source.published_at ?? new Date()));
   return applyChange(ctx, async (change) => {

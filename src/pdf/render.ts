@@ -7,8 +7,12 @@
  * (`src/workers/idle-processes.ts`): rendering takes whatever CPU the requests leave. The
  * processes start with the first PDF and stop after a minute without work, or on
  * `closeRenderers()` (the server's shutdown, a test file's end).
+ *
+ * `generatingPdf(generate)`: a PDF's generation (its data read, its rendering, its storage) in
+ * one of as many slots as there are renderers; the others wait before touching the database.
  */
 import os from 'node:os';
+import pLimit from 'p-limit';
 import { idleProcessPool } from '../workers/idle-processes.ts';
 import type { PdfDocument } from './document.ts';
 
@@ -39,6 +43,19 @@ const renderers = idleProcessPool({
 export async function renderPdf(doc: PdfDocument): Promise<Buffer> {
   const bytes: Uint8Array = await renderers.exec('render', [doc]);
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/**
+ * Eight generations let in at once (the bench's 8 connections) rendered no faster than two, the
+ * renderers being two: the other six read their data and then waited for a renderer, and came
+ * back to the event loop and PostgreSQL together. With one slot a renderer, the PDF rate stayed
+ * the same and `GET /api/access`'s p99 beside them fell (the loaded windows' median 8-9 ms
+ * against 11-18, bench/README.md, 2026-11-30).
+ */
+const generations = pLimit(PDF_PROCESSES);
+
+export function generatingPdf<T>(generate: () => Promise<T>): Promise<T> {
+  return generations(generate);
 }
 
 export function closeRenderers(): Promise<void> {

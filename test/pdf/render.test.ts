@@ -2,7 +2,8 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { closeRenderers, renderPdf } from '../../src/pdf/render.ts';
+import os from 'node:os';
+import { closeRenderers, generatingPdf, renderPdf } from '../../src/pdf/render.ts';
 import renderInThisThread, { fontFor } from '../../src/pdf/pdf.worker.ts';
 import { a4Document, dataTable } from '../../src/pdf/blocks.ts';
 import { sampleDocument } from './sample.ts';
@@ -103,5 +104,30 @@ describe('renderPdf', () => {
     await closeRenderers();
     assert.deepEqual(childProcessesRunning('pdf.process'), []);
     assert.equal((await renderPdf(sampleDocument())).subarray(0, 5).toString(), '%PDF-');
+  });
+});
+
+describe('generatingPdf', () => {
+  it('should let in as many generations at once as there are renderers (one a core), the next when one ends, failed ones included', async () => {
+    const slots = os.availableParallelism();
+    const started: number[] = [];
+    const finish: Array<(ok: boolean) => void> = [];
+    const generations = Array.from({ length: slots + 2 }, (_, n) =>
+      generatingPdf(() => {
+        started.push(n);
+        return new Promise<number>((resolve, reject) => finish.push((ok) => (ok ? resolve(n) : reject(new Error(`generation ${n}`)))));
+      }).catch((error: Error) => error.message),
+    );
+    const settle = () => new Promise((resolve) => setImmediate(resolve));
+    await settle();
+    assert.deepEqual(started, Array.from({ length: slots }, (_, n) => n), 'the first ones, no more');
+    finish[0]!(false);
+    await settle();
+    assert.deepEqual(started.slice(slots), [slots], 'a failed generation gives its slot to the next');
+    finish[1]!(true);
+    await settle();
+    assert.deepEqual(started.slice(slots), [slots, slots + 1]);
+    for (const done of finish.slice(2)) done(true);
+    assert.deepEqual(await Promise.all(generations), ['generation 0', ...Array.from({ length: slots + 1 }, (_, n) => n + 1)]);
   });
 });
