@@ -42,7 +42,7 @@ const MONEY_FIELDS = ['gross', 'employee_contributions', 'employer_contributions
 
 /** The bench organizations (made once per database: `--keep-db` reuses them). */
 async function seedPayroll(client: pg.Client): Promise<string[]> {
-  const marker = `bench-paie-marker-${ORGS}x${CONTRACTS}`;
+  const marker = `bench-paie-marker-2-${ORGS}x${CONTRACTS}`;
   const { rowCount } = await client.query('select 1 from public.organizations where name = $1', [marker]);
   if (!rowCount) {
     const started = Date.now();
@@ -93,7 +93,9 @@ async function seedPayroll(client: pg.Client): Promise<string[]> {
       await client.query(
         `insert into public.contract_dates (contract_id, position, date, nature, quantity, amount)
          select md5('bench-paie-contract:' || o || ':' || g)::uuid, p, date '2026-10-01' + p * 3 + g % 3,
-                (array['repetition', 'representation'])[1 + p % 2], 1,
+                -- A technician's dates are counted in hours (the reduction of contributions counts them).
+                case when g % 10 <= 3 then (array['repetition', 'representation'])[1 + p % 2] else 'heures' end,
+                case when g % 10 <= 3 then 1 else 8 end,
                 case when g % 10 <= 3 then 95 + (o * 29 + g * 31 + p * 7) % 420 else 140 + (o * 17 + g * 23 + p * 5) % 260 end
                   + ((o * 7 + g) % 100) / 100.0
            from generate_series(1, $1::int) o, generate_series(1, $2::int) g, generate_series(0, 7) p

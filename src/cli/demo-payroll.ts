@@ -70,7 +70,7 @@ export const DEMO_PAYROLL: Record<string, DemoPayroll> = {
       {
         employee: 1, kind: 'CDDU', job_title: 'Régisseur lumière', show_title: "Le Songe d'une nuit d'été", idcc: '3090',
         start_date: '2026-12-14', end_date: '2026-12-20',
-        dates: ['2026-12-14', '2026-12-15', '2026-12-16', '2026-12-17'].map((date) => ({ date, nature: 'service', quantity: 1, amount: '165.50' })),
+        dates: ['2026-12-14', '2026-12-15', '2026-12-16', '2026-12-17'].map((date) => ({ date, nature: 'heures', quantity: 8, amount: '165.50' })),
       },
       {
         employee: 3, kind: 'CDDU', job_title: 'Comédien', show_title: 'Cyrano de Bergerac', idcc: '3090',
@@ -96,7 +96,7 @@ export const DEMO_PAYROLL: Record<string, DemoPayroll> = {
       {
         employee: 1, kind: 'CDDU', job_title: 'Régisseur lumière', show_title: "Le Songe d'une nuit d'été (tournée)", idcc: '3090',
         start_date: '2027-01-14', end_date: '2027-01-16',
-        dates: ['2027-01-14', '2027-01-15', '2027-01-16'].map((date) => ({ date, nature: 'service', quantity: 1, amount: '165.50' })),
+        dates: ['2027-01-14', '2027-01-15', '2027-01-16'].map((date) => ({ date, nature: 'heures', quantity: 8, amount: '165.50' })),
         then: 'submit',
       },
     ],

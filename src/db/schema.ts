@@ -193,9 +193,13 @@ export interface EmployeesTable {
   cadre: Generated<boolean>;
   /** PAYROLL 2: the personalised withholding (PAS) rate, a percentage `numeric(5,2)`; null: the neutral grid. */
   pas_rate: NullableNumeric;
+  /** An artist's consent to the flat professional deduction, by profession; null: none. */
+  dfs: EmployeeDfs | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
+
+export type EmployeeDfs = 'artiste_musicien' | 'artiste_dramatique';
 
 /** A yearly number series (`contract`: C-YYYY-NNNNNN, `invoice`: F-YYYY-NNNNNN): the last number given. */
 export interface NumberSeriesTable {

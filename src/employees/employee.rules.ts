@@ -7,7 +7,7 @@
  */
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
 import type { Selectable } from 'kysely';
-import type { EmployeeCategory, EmployeesTable } from '../db/schema.ts';
+import type { EmployeeCategory, EmployeeDfs, EmployeesTable } from '../db/schema.ts';
 import { fieldErrors } from '../http/errors.ts';
 import { FIRST_NAME_MAX, hasUnsafeCharacters } from '../http/input.ts';
 import { isPlausibleEmail, normalizeEmail } from '../identity/email.ts';
@@ -16,6 +16,9 @@ import { parseRate } from '../money/money.ts';
 import { employeeErrors } from './employee.errors.ts';
 
 export const EMPLOYEE_CATEGORIES = ['artiste', 'technicien', 'permanent'] as const satisfies readonly EmployeeCategory[];
+
+/** The flat professional deductions an artist may agree to, by the payroll model's profession. */
+export const EMPLOYEE_DFS = ['artiste_musicien', 'artiste_dramatique'] as const satisfies readonly EmployeeDfs[];
 
 /** An employee's own fields, as the table stores them. */
 export type EmployeeFields = Omit<Selectable<EmployeesTable>, 'id' | 'org_id' | 'created_at' | 'updated_at'>;
@@ -91,6 +94,12 @@ export function checkEmployeeFields(input: EmployeeFieldsInput, current?: Employ
   const pasRate = blank(rawPasRate) ? null : parseRate(rawPasRate);
   if (pasRate === null && !blank(rawPasRate)) throw fieldErrors.invalid('pas_rate', 'Le taux personnalisé de prélèvement à la source (de 0 à 100, deux décimales au plus)');
 
+  // The flat professional deduction is the artist's to agree to, and an artist's only.
+  const rawDfs = pick('dfs');
+  const dfs = blank(rawDfs) ? null : rawDfs;
+  if (dfs !== null && !(EMPLOYEE_DFS as readonly unknown[]).includes(dfs)) throw fieldErrors.invalid('dfs', 'La déduction forfaitaire spécifique (artiste_musicien ou artiste_dramatique)');
+  if (dfs !== null && category !== 'artiste') throw fieldErrors.invalid('dfs', 'La déduction forfaitaire spécifique, réservée aux artistes,');
+
   return {
     first_name: firstName,
     last_name: lastName,
@@ -100,5 +109,6 @@ export function checkEmployeeFields(input: EmployeeFieldsInput, current?: Employ
     bic,
     cadre,
     pas_rate: pasRate,
+    dfs: dfs as EmployeeDfs | null,
   };
 }

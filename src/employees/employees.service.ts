@@ -24,6 +24,7 @@ interface EmployeeRow {
   bic: string | null;
   cadre: boolean;
   pas_rate: string | null;
+  dfs: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -61,6 +62,7 @@ export function employeeView(row: EmployeeRow) {
     bic: row.bic,
     cadre: row.cadre,
     pas_rate: row.pas_rate,
+    dfs: row.dfs,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

@@ -71,8 +71,22 @@ function subtract(a: Money, b: Money): Money {
 const monthly = (rule: string): Read => ({ rule, monthly: true });
 const asIs = (rule: string): Read => ({ rule, monthly: false });
 
+/**
+ * Conditions of the overlay (law/spectacle) that a payslip must meet to be computed: when one is
+ * false, the law is known but the model cannot apply it to this case, and the payslip is refused
+ * with the reason rather than computed wrong.
+ */
+export const REFUSALS: ReadonlyArray<{ rule: string; message: string }> = [
+  {
+    rule: 'salarié . régimes spécifiques . intermittents du spectacle . artiste . DFS au taux',
+    message:
+      'La déduction forfaitaire spécifique de cet artiste serait bornée par le SMIC d\u2019un temps plein ou par le douzième du plafond annuel de 7 600 €, que le modèle applique sans tenir compte des engagements d\u2019un intermittent : le bulletin n\u2019est pas calculé. Retirez la déduction du salarié, ou saisissez ce bulletin.',
+  },
+];
+
 /** Every figure `computePayslip` reads: what `compiledModel` compiles. */
 export const PAYSLIP_READS: readonly Read[] = [
+  ...REFUSALS.map(({ rule }) => asIs(rule)),
   monthly(BASE),
   ...LINE_RULES.flatMap((line) => [
     ...[line.employee, line.employer, line.base].filter((rule): rule is string => Boolean(rule)).map(monthly),
@@ -102,6 +116,8 @@ function optionalRate(model: PayrollModel, rule: string | undefined): string | n
 /** The model's payslip for a situation; `NotComputable` when one of its figures is undefined. */
 export function computePayslip(model: PayrollModel, situation: Situation): ComputedPayslip {
   model.setSituation(situation);
+  // A rule that does not apply reads null; only a false one refuses.
+  for (const refusal of REFUSALS) if (model.read(asIs(refusal.rule)) === false) throw new NotComputable(refusal.message);
   const intermittent = 'salarié . régimes spécifiques . intermittents du spectacle' in situation;
   const contributionsBase = required(model, BASE);
   const lines: PayslipLine[] = [];

@@ -5,6 +5,7 @@
  */
 import Engine, { type EvaluatedNode } from 'publicodes';
 import modeleSocial from 'modele-social';
+import { overlayRules } from './law.ts';
 import { correctedRules, type RawRules } from './model-corrections.ts';
 import type { Situation } from './situation.ts';
 
@@ -15,9 +16,12 @@ export type PayrollEngine = Engine<string>;
 /** The model's warnings (cycles it resolves, experimental rules) are its own business, not our logs. */
 const quiet = { log() {}, warn() {}, error() {} };
 
-/** A new engine on the corrected rules (plus `extraRules`): about a second to build, so build it once a process. */
+/**
+ * A new engine on the corrected model, the overlay of law/spectacle on top (its rules of the same
+ * name replace the model's), plus `extraRules`: about a second to build, so build it once a process.
+ */
 export function buildEngine(extraRules: RawRules = {}): PayrollEngine {
-  return new Engine({ ...correctedRules(modeleSocial as unknown as RawRules), ...extraRules } as never, { logger: quiet }) as PayrollEngine;
+  return new Engine({ ...correctedRules(modeleSocial as unknown as RawRules), ...overlayRules(), ...extraRules } as never, { logger: quiet }) as PayrollEngine;
 }
 
 /** True when the pinned model has this rule (the situation's keys and the lines are checked against it in tests). */

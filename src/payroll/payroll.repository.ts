@@ -38,6 +38,7 @@ export async function contractsOfPeriod(db: Database, orgId: string, first: stri
       'employees.category',
       'employees.cadre',
       'employees.pas_rate',
+      'employees.dfs',
     ])
     .where('contracts.org_id', '=', orgId)
     .where('contracts.status', 'in', ['a_signer', 'signe'])

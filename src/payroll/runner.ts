@@ -18,7 +18,7 @@ import { computeInPool, PAYROLL_PROCESSES } from './compute-pool.ts';
 import { MODEL_VERSION } from './model-version.ts';
 import { SKIP_MESSAGES, type SkipReasonCode } from './payroll.errors.ts';
 import * as repo from './payroll.repository.ts';
-import { monthPay, situationFor, type PayrollContract, type Situation } from './situation.ts';
+import { missingIntermittentInput, monthPay, situationFor, type PayrollContract, type Situation } from './situation.ts';
 
 export interface RunnerLogger {
   info(obj: object, msg: string): void;
@@ -199,14 +199,16 @@ export class PayrollRunner {
         skip(contract.id, pay.skip);
         continue;
       }
-      if (contract.kind === 'CDDU' && contract.category === null) {
-        skip(contract.id, 'not_computable', 'La catégorie du salarié (artiste ou technicien) n\u2019est pas renseignée : le régime des intermittents ne peut pas être choisi.');
+      const employee = { category: contract.category, cadre: contract.cadre, pas_rate: contract.pas_rate, dfs: contract.dfs };
+      const missing = missingIntermittentInput(employee, pay);
+      if (missing !== null) {
+        skip(contract.id, 'not_computable', missing);
         continue;
       }
       const situation = situationFor(
         run.period,
         { effectif: org.effectif, convention: org.convention, categorie_juridique: org.categorie_juridique, taux_at: org.taux_at },
-        { category: contract.category, cadre: contract.cadre, pas_rate: contract.pas_rate },
+        employee,
         pay,
       );
       todo.push({ contract, situation });

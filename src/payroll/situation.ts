@@ -3,11 +3,14 @@
  * then the situation of the model's rules. The README's table is this file; test/payroll
  * checks every key against the pinned model's rule names.
  */
+import { addDays } from '../format/calendar.ts';
 import { moneyFromDb, sumMoney, type Money } from '../money/money.ts';
 
 export type Convention = 'SVP' | 'droit_commun';
 export type CategorieJuridique = 'association' | 'SARL' | 'SAS' | 'SELARL' | 'SELAS' | 'EI' | 'autre';
 export type EmployeeCategory = 'artiste' | 'technicien' | 'permanent';
+/** An artist's consent to the flat professional deduction, with the model's profession it falls under. */
+export type DfsProfession = 'artiste_musicien' | 'artiste_dramatique';
 
 export interface PayrollOrg {
   effectif: number;
@@ -22,6 +25,8 @@ export interface PayrollEmployee {
   cadre: boolean;
   /** A percentage (`"7.50"`), or null for the neutral grid. */
   pas_rate: string | null;
+  /** The flat professional deduction the artist agreed to, or null (none). */
+  dfs?: DfsProfession | null;
 }
 
 export interface PayrollContract {
@@ -29,14 +34,27 @@ export interface PayrollContract {
   start_date: string;
   end_date: string | null;
   monthly_gross: string | null;
-  dates: ReadonlyArray<{ date: string; amount: string }>;
+  dates: ReadonlyArray<{ date: string; amount: string; nature?: string; quantity?: string | number }>;
 }
 
 /** Why a contract gets no payslip this month (PAYROLL 7's `skipped` reasons decided before the model). */
 export type SkipReason = 'cdd_not_computed' | 'no_date_in_period';
 
 export type MonthPay =
-  | { kind: 'CDDU'; gross: Money; days: number; dates: string[] }
+  | {
+      kind: 'CDDU';
+      gross: Money;
+      days: number;
+      dates: string[];
+      /** Hours paid: the quantities of the period's dates counted in hours (a technician's). */
+      hours: string;
+      /** True when some date of the period is not counted in hours. */
+      dates_not_in_hours: boolean;
+      /** Calendar days of the engagement, from the contract's start to its end. */
+      engagement_days: number;
+      /** The contract runs, date to date, for three months at most. */
+      three_months_at_most: boolean;
+    }
   | { kind: 'CDI'; gross: Money; covered_days: number; month_days: number }
   | { skip: SkipReason };
 
@@ -55,7 +73,17 @@ export function monthPay(contract: PayrollContract, period: string): MonthPay {
     const inPeriod = contract.dates.filter((d) => d.date.startsWith(`${period}-`));
     if (inPeriod.length === 0) return { skip: 'no_date_in_period' };
     const dates = [...new Set(inPeriod.map((d) => d.date))].sort();
-    return { kind: 'CDDU', gross: sumMoney(inPeriod.map((d) => moneyFromDb(d.amount))), days: dates.length, dates };
+    const end = contract.end_date ?? dates[dates.length - 1]!;
+    return {
+      kind: 'CDDU',
+      gross: sumMoney(inPeriod.map((d) => moneyFromDb(d.amount))),
+      days: dates.length,
+      dates,
+      hours: sumQuantities(inPeriod.filter((d) => d.nature === 'heures')),
+      dates_not_in_hours: inPeriod.some((d) => d.nature !== 'heures'),
+      engagement_days: calendarDays(contract.start_date, end),
+      three_months_at_most: end < addMonths(contract.start_date, 3),
+    };
   }
   const monthDays = daysInMonth(period);
   const first = `${period}-01`;
@@ -66,6 +94,26 @@ export function monthPay(contract: PayrollContract, period: string): MonthPay {
   const covered = Number(to.slice(8)) - Number(from.slice(8)) + 1;
   const monthly = moneyFromDb(contract.monthly_gross ?? '0');
   return { kind: 'CDI', gross: prorate(monthly, covered, monthDays), covered_days: covered, month_days: monthDays };
+}
+
+/** Days from `from` to `to`, both included. */
+function calendarDays(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
+}
+
+/** The same day `months` later (the last day of a shorter month): "date à date". */
+function addMonths(isoDate: string, months: number): string {
+  const [year, month, day] = isoDate.split('-').map(Number) as [number, number, number];
+  const target = new Date(Date.UTC(year, month - 1 + months, 1));
+  const last = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+  target.setUTCDate(Math.min(day, last));
+  return target.toISOString().slice(0, 10);
+}
+
+/** The sum of decimal quantities (hours to the hundredth), as a decimal text. */
+function sumQuantities(dates: ReadonlyArray<{ quantity?: string | number }>): string {
+  const hundredths = dates.reduce((sum, d) => sum + Math.round(Number(d.quantity ?? 0) * 100), 0);
+  return String(hundredths / 100);
 }
 
 /** `monthly × covered / days`, rounded half-up to the cent, exactly (no float). */
@@ -120,10 +168,36 @@ export function situationFor(period: string, org: PayrollOrg, employee: PayrollE
   situation['salarié . convention collective'] = literal('SVP');
   const artist = employee.category === 'artiste';
   situation[INTERMITTENT] = literal(artist ? 'artiste' : 'technicien');
+  situation[`${INTERMITTENT} . CDDU de trois mois au plus`] = pay.three_months_at_most ? 'oui' : 'non';
   if (artist) {
-    situation[`${INTERMITTENT} . artiste . nombre jours travaillés`] = `${pay.days} jour`;
+    // The engagement is the contract's period, whatever the number of dates in it (CA Paris, 11/09/2008).
+    situation[`${INTERMITTENT} . artiste . nombre jours travaillés`] = `${pay.engagement_days} jour`;
+    situation[`${INTERMITTENT} . artiste . engagements de moins de cinq jours`] = pay.engagement_days < 5 ? 'oui' : 'non';
+    situation[`${INTERMITTENT} . artiste . jours de travail`] = `${pay.days} jour/mois`;
     situation[`${INTERMITTENT} . artiste . activité accessoire`] = 'non';
     situation[`${INTERMITTENT} . artiste . acteur de complément`] = 'non';
+    if (employee.dfs) {
+      situation['salarié . régimes spécifiques . DFS'] = 'oui';
+      situation['salarié . régimes spécifiques . DFS . profession'] = literal(DFS_IN_MODEL[employee.dfs]);
+    }
+  } else {
+    situation[`${INTERMITTENT} . heures rémunérées`] = `${pay.hours} heure/mois`;
   }
   return situation;
+}
+
+const DFS_IN_MODEL: Record<DfsProfession, string> = { artiste_musicien: 'artiste musicien', artiste_dramatique: 'artiste dramatique' };
+
+/**
+ * What an intermittent's payslip needs and the contract does not say, in French; null when
+ * nothing is missing. A technician's reduction of contributions counts the hours paid: each of
+ * the month's dates must be counted in hours.
+ */
+export function missingIntermittentInput(employee: PayrollEmployee, pay: Exclude<MonthPay, { skip: SkipReason }>): string | null {
+  if (pay.kind !== 'CDDU') return null;
+  if (employee.category === null) return 'La catégorie du salarié (artiste ou technicien) n\u2019est pas renseignée : le régime des intermittents ne peut pas être choisi.';
+  if (employee.category !== 'artiste' && pay.dates_not_in_hours) {
+    return 'Les dates d\u2019un technicien se comptent en heures : indiquez, pour chaque date du mois, la nature « heures » et le nombre d\u2019heures rémunérées (la réduction générale en dépend).';
+  }
+  return null;
 }

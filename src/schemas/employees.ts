@@ -18,6 +18,7 @@ export const EmployeeBody = Type.Object({
   pas_rate: Type.Optional(
     Type.Unsafe<unknown>({ description: 'PAYROLL 2: the personalised withholding (PAS) rate, a percentage as vat_rate ("7.50", 7.5, 0; 0 to 100, two decimals at most); null clears it (the neutral grid)', examples: ['7.50'] }),
   ),
+  dfs: Optional('an artist\'s consent to the flat professional deduction: artiste_musicien or artiste_dramatique (the deduction\'s profession); null: none. Artists only', 20),
 });
 
 export const Employee = Type.Object({
@@ -30,6 +31,7 @@ export const Employee = Type.Object({
   bic: NullableString,
   cadre: Type.Boolean(),
   pas_rate: Type.Union([Type.String({ description: 'percentage, two decimals' }), Type.Null()], { description: 'the personalised withholding rate; null: the neutral grid' }),
+  dfs: Type.Union([Type.String(), Type.Null()], { description: 'the flat professional deduction the artist agreed to (artiste_musicien or artiste_dramatique); null: none' }),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
 });

@@ -28,7 +28,7 @@ export const Payslip = Type.Object({
   status: Type.String({ description: 'publie or annule' }),
   transfer_status: Type.Union([Type.String({ description: 'genere or execute' }), Type.Null()]),
   source: Type.String({ description: 'calcule (the payroll run) or saisi (typed in)' }),
-  model_version: Type.Union([Type.String({ description: 'e.g. modele-social@11.1.0' }), Type.Null()]),
+  model_version: Type.Union([Type.String({ description: 'the model and the service\'s overlay, e.g. modele-social@11.1.0+spectacle.1' }), Type.Null()]),
   employee_contributions: NullableMoney,
   employer_contributions: NullableMoney,
   net_before_tax: NullableMoney,

@@ -9,8 +9,9 @@ import Engine from 'publicodes';
 import modeleSocial from 'modele-social';
 import { computePayslip, evaluateMonthly, OUTPUT_RULES, PAYSLIP_READS, roundToCent, type ComputedPayslip } from '../../src/payroll/compute.ts';
 import { BASE, EMPLOYEE_TOTAL, EMPLOYER_TOTAL, LINE_RULES, HEADINGS } from '../../src/payroll/contribution-lines.ts';
-import { MODEL_CORRECTIONS } from '../../src/payroll/model-corrections.ts';
+import { correctedRules, MODEL_CORRECTIONS } from '../../src/payroll/model-corrections.ts';
 import { buildEngine, compiledModel, evaluatingModel, hasRule, MODEL_VERSION, READ_OUT_NAMESPACE, type PayrollEngine, type PayrollModel } from '../../src/payroll/model.ts';
+import { OVERLAY_VERSION } from '../../src/payroll/law.ts';
 import { monthPay, situationFor, type PayrollContract, type PayrollEmployee, type PayrollOrg } from '../../src/payroll/situation.ts';
 import { sumMoney, type Money } from '../../src/money/money.ts';
 import pkg from '../../package.json' with { type: 'json' };
@@ -54,7 +55,8 @@ describe('the payroll engine (PAYROLL 1-4)', () => {
   it('should pin exact versions of publicodes and modele-social, and store the model version', () => {
     assert.match(pkg.dependencies.publicodes, /^\d+\.\d+\.\d+$/);
     assert.match(pkg.dependencies['modele-social'], /^\d+\.\d+\.\d+$/);
-    assert.equal(MODEL_VERSION, `modele-social@${pkg.dependencies['modele-social']}`);
+    assert.equal(MODEL_VERSION, `modele-social@${pkg.dependencies['modele-social']}+spectacle.${OVERLAY_VERSION}`);
+    assert.match(OVERLAY_VERSION, /^\d+$/);
   });
 
   it('should send only rule names that exist in the pinned model (every category)', () => {
@@ -115,21 +117,31 @@ describe('the payroll engine (PAYROLL 1-4)', () => {
     });
   }
 
-  it('should give the figures of the pinned model for an artist with 3 days at 1 000 €', () => {
+  it('should send an artist\u2019s engagement (the contract\u2019s days) and days of work, and collect each line where the law says', () => {
     const pay = monthPay(cddu(['300.00', '300.00', '400.00']), '2026-03');
     assert.ok(!('skip' in pay));
     const situation = situationFor('2026-03', ORG, ARTIST, pay);
-    assert.equal(situation['salarié . régimes spécifiques . intermittents du spectacle . artiste . nombre jours travaillés'], '3 jour');
+    const I = 'salarié . régimes spécifiques . intermittents du spectacle';
+    // The contract runs from 1 to 4 March (its last date): a four-day engagement, three days of work.
+    assert.equal(situation[`${I} . artiste . nombre jours travaillés`], '4 jour');
+    assert.equal(situation[`${I} . artiste . engagements de moins de cinq jours`], 'oui');
+    assert.equal(situation[`${I} . artiste . jours de travail`], '3 jour/mois');
+    assert.equal(situation[`${I} . CDDU de trois mois au plus`], 'oui');
     const p = computePayslip(service, situation);
-    assert.deepEqual(
-      { gross: p.gross, employee: p.employee_contributions, employer: p.employer_contributions, net: p.net_to_pay, cost: p.employer_cost },
-      { gross: '1000.00', employee: '221.34', employer: '532.30', net: '778.66', cost: '1532.30' },
-    );
     const line = (label: string) => p.lines.find((l) => l.label.startsWith(label));
-    assert.deepEqual(line('Caisse des Congés Spectacles')?.employer_amount, '154.00');
+    // Congés Spectacles: 15.50 % of 1 000.00 since April 2023 (Audiens' guide).
+    assert.equal(line('Caisse des Congés Spectacles')?.employer_amount, '155.00');
     assert.equal(line('Caisse des Congés Spectacles')?.organism, 'CONGES_SPECTACLES');
-    assert.equal(line('Formation professionnelle')?.organism, 'AFDAS');
-    assert.equal(line('Chômage')?.organism, 'FRANCE_TRAVAIL');
+    // The legal 2 % goes to URSSAF, the conventional 0.10 % to AFDAS; no CPF-CDD.
+    assert.deepEqual([line('Formation professionnelle des intermittents')?.employer_amount, line('Formation professionnelle des intermittents')?.organism], ['1.00', 'AFDAS']);
+    assert.deepEqual([line('Formation professionnelle')?.employer_amount, line('Formation professionnelle')?.organism], ['20.00', 'URSSAF']);
+    assert.equal(line('Contribution CPF des CDD'), undefined);
+    // Unemployment: the common 4.00 % + 0.50 point (a CDDU of three months at most) and the specific 5 % + 2.40 %, all to France Travail.
+    assert.deepEqual([line('Chômage')?.employer_rate, line('Chômage')?.employer_amount, line('Chômage')?.organism], ['4.5', '45.00', 'FRANCE_TRAVAIL']);
+    const specific = line('Contribution spécifique des intermittents');
+    assert.deepEqual([specific?.employee_amount, specific?.employer_amount, specific?.organism], ['24.00', '50.00', 'FRANCE_TRAVAIL']);
+    // No company health plan for an intermittent.
+    assert.equal(line('Complémentaire santé'), undefined);
     // The artist's reduced rates: 70 % of the family allowance's 5.25 %.
     assert.equal(line('Allocations familiales')?.employer_rate, '3.675');
   });
@@ -150,7 +162,10 @@ describe('the month of a contract (PAYROLL 2)', () => {
     const contract: PayrollContract = { kind: 'CDDU', start_date: '2026-02-27', end_date: null, monthly_gross: null, dates: [
       { date: '2026-02-28', amount: '100.00' }, { date: '2026-03-01', amount: '200.00' }, { date: '2026-03-01', amount: '50.50' }, { date: '2026-03-05', amount: '300.00' },
     ] };
-    assert.deepEqual(monthPay(contract, '2026-03'), { kind: 'CDDU', gross: '550.50', days: 2, dates: ['2026-03-01', '2026-03-05'] });
+    assert.deepEqual(monthPay(contract, '2026-03'), {
+      kind: 'CDDU', gross: '550.50', days: 2, dates: ['2026-03-01', '2026-03-05'],
+      hours: '0', dates_not_in_hours: true, engagement_days: 7, three_months_at_most: true,
+    });
     assert.deepEqual(monthPay(contract, '2026-04'), { skip: 'no_date_in_period' });
   });
 
@@ -168,11 +183,14 @@ describe('the month of a contract (PAYROLL 2)', () => {
 });
 
 describe('the corrections of the pinned model', () => {
+  // The model as published does not know the overlay's questions: they are left out here.
   const ARTIST_SITUATION = (() => {
     const pay = monthPay(cddu(['300.00', '300.00', '400.00']), '2026-03');
     if ('skip' in pay) throw new Error('unreachable');
-    return situationFor('2026-03', ORG, ARTIST, pay);
+    const raw = modeleSocial as unknown as Record<string, unknown>;
+    return Object.fromEntries(Object.entries(situationFor('2026-03', ORG, ARTIST, pay)).filter(([key]) => key in raw || key === 'date' || key === 'dirigeant'));
   })();
+  const costOf = (e: PayrollEngine) => roundToCent(e.evaluate({ valeur: 'salarié . coût total employeur', unité: '€/mois' }).nodeValue as number);
 
   it('should name rules that exist in the model as published, each with its reason', () => {
     const raw = modeleSocial as unknown as Record<string, unknown>;
@@ -186,15 +204,18 @@ describe('the corrections of the pinned model', () => {
     const uncorrected = new Engine(modeleSocial as never, { logger: quiet });
     uncorrected.setSituation(ARTIST_SITUATION as never);
     assert.equal(uncorrected.evaluate('salarié . coût total employeur').nodeValue, undefined);
-    engine.setSituation(ARTIST_SITUATION as never);
-    assert.equal(roundToCent(engine.evaluate({ valeur: 'salarié . coût total employeur', unité: '€/mois' }).nodeValue as number), '1532.30');
+    const corrected = new Engine(correctedRules(modeleSocial as never) as never, { logger: quiet }) as PayrollEngine;
+    corrected.setSituation(ARTIST_SITUATION as never);
+    // 1 000.00 of gross and the model's employer contributions, its figure before the overlay.
+    assert.equal(costOf(corrected), '1532.30');
   });
 
   it('should leave the model\u2019s default for the supporting actor: `non`', () => {
     const { [`salarié . régimes spécifiques . intermittents du spectacle . artiste . acteur de complément`]: _dropped, ...withoutIt } = ARTIST_SITUATION;
-    engine.setSituation(withoutIt as never);
-    assert.equal(engine.evaluate('salarié . régimes spécifiques . intermittents du spectacle . artiste . acteur de complément').nodeValue, false);
-    assert.equal(roundToCent(engine.evaluate({ valeur: 'salarié . coût total employeur', unité: '€/mois' }).nodeValue as number), '1532.30');
+    const corrected = new Engine(correctedRules(modeleSocial as never) as never, { logger: quiet }) as PayrollEngine;
+    corrected.setSituation(withoutIt as never);
+    assert.equal(corrected.evaluate('salarié . régimes spécifiques . intermittents du spectacle . artiste . acteur de complément').nodeValue, false);
+    assert.equal(costOf(corrected), '1532.30');
   });
 });
 

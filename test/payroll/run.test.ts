@@ -40,7 +40,7 @@ async function month(ctx: Ctx) {
   });
   const technician = await contract(ctx, {
     employee_id: ctx.marc, kind: 'CDDU', job_title: 'Régisseur', show_title: 'Le Songe', idcc: '3090', start_date: '2027-03-01', end_date: '2027-03-31',
-    dates: [{ date: '2027-03-20', nature: 'service', quantity: 1, amount: '250' }],
+    dates: [{ date: '2027-03-20', nature: 'heures', quantity: 8, amount: '250' }],
   });
   const permanent = await contract(ctx, { employee_id: ctx.zoe, kind: 'CDI', job_title: 'Administratrice', start_date: '2027-03-10', monthly_gross: '2100' });
   const cdd = await contract(ctx, { employee_id: ctx.marc, kind: 'CDD', job_title: 'Régisseur', start_date: '2027-03-01', end_date: '2027-03-31', monthly_gross: '2000' });
@@ -108,7 +108,7 @@ describe('POST /api/staff/paie/calcul (PAYROLL 7)', () => {
     const draft = res.json();
     assert.equal(draft.status, 'brouillon');
     assert.equal(draft.source, 'calcule');
-    assert.match(draft.model_version, /^modele-social@\d+\.\d+\.\d+$/);
+    assert.match(draft.model_version, /^modele-social@\d+\.\d+\.\d+\+spectacle\.\d+$/);
     assert.equal(draft.situation['salarié . régimes spécifiques . intermittents du spectacle'], "'artiste'");
     assert.equal(draft.situation['salarié . régimes spécifiques . intermittents du spectacle . artiste . nombre jours travaillés'], '3 jour');
     assert.equal(draft.situation.date, "'01/03/2027'");
