@@ -82,6 +82,11 @@ export const REFUSALS: ReadonlyArray<{ rule: string; message: string }> = [
     message:
       'La déduction forfaitaire spécifique de cet artiste serait bornée par le SMIC d\u2019un temps plein ou par le douzième du plafond annuel de 7 600 €, que le modèle applique sans tenir compte des engagements d\u2019un intermittent : le bulletin n\u2019est pas calculé. Retirez la déduction du salarié, ou saisissez ce bulletin.',
   },
+  {
+    rule: 'salarié . convention collective . SVP . CASC . taux connu',
+    message:
+      'Le taux du CASC-SVP avant janvier 2026 dépend de la date d\u2019extension de l\u2019accord de branche du 18 octobre 2024, qui n\u2019a pas été trouvée : le bulletin n\u2019est pas calculé. Saisissez-le.',
+  },
 ];
 
 /** Every figure `computePayslip` reads: what `compiledModel` compiles. */
