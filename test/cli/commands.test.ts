@@ -370,8 +370,8 @@ describe('seed-demo', () => {
     const available = await app.inject({ method: 'GET', url: '/api/staff/payslips/available', headers: { cookie: sessionCookieOf(staffSignIn) } });
     assert.deepEqual(available.json().items.map((p: { period: string; net_to_pay: string }) => [p.period, p.net_to_pay]), [
       ['2026-11', '111.15'], ['2026-12', '516.36'],
-      // January's computed payslips (the model's figures): payable like any other.
-      ['2027-01', '367.21'], ['2027-01', '540.39'],
+      // January's computed payslips (the model's figures with the overlay of law/spectacle): payable like any other.
+      ['2027-01', '376.65'], ['2027-01', '544.65'],
     ]);
 
     // A re-run prints what the organizations hold now, not the original seed.
