@@ -54,6 +54,8 @@ export type MonthPay =
       engagement_days: number;
       /** The contract runs, date to date, for three months at most. */
       three_months_at_most: boolean;
+      /** The contract's length in months, date to date ("2" from 1 October to 30 November), to the hundredth. */
+      months: string;
     }
   | { kind: 'CDI'; gross: Money; covered_days: number; month_days: number }
   | { skip: SkipReason };
@@ -83,6 +85,7 @@ export function monthPay(contract: PayrollContract, period: string): MonthPay {
       dates_not_in_hours: inPeriod.some((d) => d.nature !== 'heures'),
       engagement_days: calendarDays(contract.start_date, end),
       three_months_at_most: end < addMonths(contract.start_date, 3),
+      months: monthsBetween(contract.start_date, end),
     };
   }
   const monthDays = daysInMonth(period);
@@ -108,6 +111,17 @@ function addMonths(isoDate: string, months: number): string {
   const last = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
   target.setUTCDate(Math.min(day, last));
   return target.toISOString().slice(0, 10);
+}
+
+/** Whole months from `from` to the day after `to`, date to date, plus the rest's share of its month, to the hundredth. */
+function monthsBetween(from: string, to: string): string {
+  const after = addDays(to, 1);
+  let whole = 0;
+  while (addMonths(from, whole + 1) <= after) whole += 1;
+  const start = addMonths(from, whole);
+  const rest = calendarDays(start, after) - 1;
+  const monthDays = calendarDays(start, addMonths(from, whole + 1)) - 1;
+  return String(Math.round((whole + rest / monthDays) * 100) / 100);
 }
 
 /** The sum of decimal quantities (hours to the hundredth), as a decimal text. */
@@ -169,6 +183,8 @@ export function situationFor(period: string, org: PayrollOrg, employee: PayrollE
   const artist = employee.category === 'artiste';
   situation[INTERMITTENT] = literal(artist ? 'artiste' : 'technicien');
   situation[`${INTERMITTENT} . CDDU de trois mois au plus`] = pay.three_months_at_most ? 'oui' : 'non';
+  // The withholding's allowance of a contract of two months at most reads the contract's length.
+  situation['salarié . contrat . CDD . durée'] = `${pay.months} mois`;
   if (artist) {
     // The engagement is the contract's period, whatever the number of dates in it (CA Paris, 11/09/2008).
     situation[`${INTERMITTENT} . artiste . nombre jours travaillés`] = `${pay.engagement_days} jour`;

@@ -164,7 +164,7 @@ describe('the month of a contract (PAYROLL 2)', () => {
     ] };
     assert.deepEqual(monthPay(contract, '2026-03'), {
       kind: 'CDDU', gross: '550.50', days: 2, dates: ['2026-03-01', '2026-03-05'],
-      hours: '0', dates_not_in_hours: true, engagement_days: 7, three_months_at_most: true,
+      hours: '0', dates_not_in_hours: true, engagement_days: 7, three_months_at_most: true, months: '0.25',
     });
     assert.deepEqual(monthPay(contract, '2026-04'), { skip: 'no_date_in_period' });
   });
