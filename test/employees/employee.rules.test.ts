@@ -24,7 +24,7 @@ describe('checkEmployeeFields', () => {
   it('should normalize a creation', () => {
     assert.deepEqual(
       checkEmployeeFields({ first_name: '  Élise ', last_name: 'Durand  Martin', email: ' Elise@Example.COM ', category: 'artiste', iban: 'fr76 3000 6000 0112 3456 7890 189', bic: 'bnpa frpp' }),
-      { first_name: 'Élise', last_name: 'Durand Martin', email: 'elise@example.com', category: 'artiste', iban: 'FR7630006000011234567890189', bic: 'BNPAFRPP', cadre: false, pas_rate: null },
+      { first_name: 'Élise', last_name: 'Durand Martin', email: 'elise@example.com', category: 'artiste', iban: 'FR7630006000011234567890189', bic: 'BNPAFRPP', cadre: false, pas_rate: null, dfs: null },
     );
   });
   it('should answer MODULES codes for missing and wrong fields', () => {
@@ -46,6 +46,24 @@ describe('checkEmployeeFields', () => {
     assert.deepEqual(checkEmployeeFields({ last_name: 'Martin', iban: null }, current), { ...current, last_name: 'Martin', iban: null });
     assert.deepEqual(checkEmployeeFields({}, current), current);
     assert.equal(code(() => checkEmployeeFields({ first_name: '' }, current)), '400 missing_first_name');
+  });
+});
+
+describe('checkEmployeeFields: an artist\u2019s flat professional deduction', () => {
+  const artist = { first_name: 'Élise', last_name: 'Durand', category: 'artiste' };
+  it('should keep the deduction the artist agreed to, by the model\u2019s profession, and clear it with null', () => {
+    assert.equal(checkEmployeeFields(artist).dfs, null);
+    assert.equal(checkEmployeeFields({ ...artist, dfs: 'artiste_musicien' }).dfs, 'artiste_musicien');
+    const current = checkEmployeeFields({ ...artist, dfs: 'artiste_dramatique' });
+    assert.equal(checkEmployeeFields({ last_name: 'Martin' }, current).dfs, 'artiste_dramatique');
+    assert.equal(checkEmployeeFields({ dfs: null }, current).dfs, null);
+  });
+  it('should refuse another value, and a deduction for someone who is no artist (invalid_dfs)', () => {
+    assert.equal(code(() => checkEmployeeFields({ ...artist, dfs: 'journaliste' })), '400 invalid_dfs');
+    assert.equal(code(() => checkEmployeeFields({ ...artist, category: 'technicien', dfs: 'artiste_musicien' })), '400 invalid_dfs');
+    const current = checkEmployeeFields({ ...artist, dfs: 'artiste_musicien' });
+    // Becoming a technician with the deduction kept is refused too: the deduction must be cleared.
+    assert.equal(code(() => checkEmployeeFields({ category: 'technicien' }, current)), '400 invalid_dfs');
   });
 });
 

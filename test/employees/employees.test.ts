@@ -26,7 +26,7 @@ describe('POST /api/salaries', () => {
     const body = res.json();
     assert.deepEqual({ ...body, id: undefined, created_at: undefined, updated_at: undefined }, {
       id: undefined, first_name: 'Élise', last_name: 'Durand', email: 'elise@example.com', category: 'artiste', iban_last4: '0189', bic: 'BNPAFRPP',
-      cadre: false, pas_rate: null, created_at: undefined, updated_at: undefined,
+      cadre: false, pas_rate: null, dfs: null, created_at: undefined, updated_at: undefined,
     });
     assert.doesNotMatch(res.body, /FR76|3000 6000|30006000/);
     const row = await db.selectFrom('employees').select('iban').where('id', '=', body.id).executeTakeFirstOrThrow();
