@@ -40,7 +40,7 @@ export const contractErrors = {
       409,
       'employee_category_missing',
       `La catégorie ${ofFr(`${employee.first_name} ${employee.last_name}`)} (artiste ou technicien) n\u2019est pas renseignée : complétez sa fiche avant d\u2019envoyer ce CDDU à la signature (elle décide de ses cotisations).`,
-    ).withDetails({ employee_id: employee.id }),
+    ).withDetails({ field: 'employee_id' }),
   locked: () => new AppError(409, 'contract_locked', 'Seul un contrat en brouillon peut être modifié.'),
   cancelled: () => new AppError(409, 'contract_cancelled', 'Ce contrat est annulé.'),
   signed: () => new AppError(409, 'contract_signed', 'Un contrat signé ne peut pas être annulé.'),

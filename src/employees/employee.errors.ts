@@ -27,6 +27,6 @@ export const employeeErrors = {
       400,
       'invalid_pas_rate',
       `Le taux personnalisé de prélèvement à la source (pas_rate) doit être un pourcentage de 0 à ${max.replace(/\.00$/, '').replace('.', ',')} (le taux le plus haut de la grille du taux neutre), deux décimales au plus.`,
-    ).withDetails({ field: 'pas_rate', max }),
+    ).withDetails({ field: 'pas_rate' }),
   invalidBic: () => new AppError(400, 'invalid_bic', "Le BIC n'est pas valide (8 ou 11 caractères)."),
 };

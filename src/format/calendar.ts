@@ -69,10 +69,7 @@ export function requirePayrollPeriod(raw: unknown, now: Date = new Date()): stri
   if (!period) throw new AppError(400, 'invalid_period', 'Période invalide : format AAAA-MM attendu (ex. 2027-01).');
   const { first, last } = payrollPeriodWindow(now);
   if (period < first || period > last) {
-    throw new AppError(400, 'invalid_period', `La période ${formatPeriodFr(period)} est hors de celles acceptées : de ${formatPeriodFr(first)} à ${formatPeriodFr(last)} (trois ans en arrière, un an en avance).`).withDetails({
-      first_period: first,
-      last_period: last,
-    });
+    throw new AppError(400, 'invalid_period', `La période ${formatPeriodFr(period)} est hors de celles acceptées : de ${formatPeriodFr(first)} à ${formatPeriodFr(last)} (trois ans en arrière, un an en avance).`).withDetails({ field: 'period' });
   }
   return period;
 }
