@@ -11,6 +11,8 @@
  * - The drafts of a run replace the period's previous drafts in one transaction that first
  *   checks the run is still this instance's: two sets of drafts are never written.
  * - A run that fails leaves the previous drafts as they were.
+ * - A contract whose payslip the engine or the database cannot take is skipped `not_computable`,
+ *   its number and the figure at fault in the message: one contract never fails the run.
  */
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
