@@ -1,4 +1,6 @@
 /** Every error of the contracts module (MODULES 1, 4), with its status and French message. */
+import { formatDateFr, formatEuros, formatPeriodFr, ofFr } from '../format/french.ts';
+import type { Money } from '../money/money.ts';
 import { AppError } from '../http/errors.ts';
 
 /** The error with the input it is about (`field` in the body), when known. */
@@ -19,9 +21,26 @@ export const contractErrors = {
       field,
     ),
   totalTooLarge: () => new AppError(400, 'invalid_amount', 'Le total des dates dépasse le montant le plus grand accepté (9 999 999 999,99 €).'),
+  /** A date's amount must pay something (the field names the line, `dates[2].amount`). */
+  dateAmountZero: (date: string) => new AppError(400, 'invalid_amount', `Le montant du ${formatDateFr(date)} doit être supérieur à zéro.`),
+  /** One amount (a date's, or a monthly salary) past what a payslip carries. */
+  amountAbovePayslip: () => new AppError(400, 'invalid_amount', 'Montant trop élevé : un bulletin de paie porte au plus 999 999 999,99 € (le plus grand montant d\u2019un virement SEPA).'),
+  /** The dates of one month add up past what its payslip carries. */
+  monthAbovePayslip: (month: string, total: Money) =>
+    withField(
+      new AppError(400, 'invalid_amount', `Les dates ${ofFr(formatPeriodFr(month))} totalisent ${formatEuros(total)} : le bulletin d\u2019un mois porte au plus 999 999 999,99 € (le plus grand montant d\u2019un virement SEPA).`),
+      'dates',
+    ),
   endDateOfCdi: () => new AppError(400, 'invalid_end_date', "Un CDI n'a pas de date de fin."),
   endBeforeStart: () => new AppError(400, 'invalid_end_date', 'La date de fin doit être égale ou postérieure à la date de début.'),
   monthlyGrossOfCddu: () => new AppError(400, 'invalid_monthly_gross', 'Un CDDU est rémunéré à la date : pas de salaire mensuel.'),
+  /** A CDDU submitted for signature whose employee has no category (artiste, technicien): named, to be completed. */
+  employeeCategoryMissing: (employee: { id: string; first_name: string; last_name: string }) =>
+    new AppError(
+      409,
+      'employee_category_missing',
+      `La catégorie ${ofFr(`${employee.first_name} ${employee.last_name}`)} (artiste ou technicien) n\u2019est pas renseignée : complétez sa fiche avant d\u2019envoyer ce CDDU à la signature (elle décide de ses cotisations).`,
+    ).withDetails({ field: 'employee_id' }),
   locked: () => new AppError(409, 'contract_locked', 'Seul un contrat en brouillon peut être modifié.'),
   cancelled: () => new AppError(409, 'contract_cancelled', 'Ce contrat est annulé.'),
   signed: () => new AppError(409, 'contract_signed', 'Un contrat signé ne peut pas être annulé.'),

@@ -5,7 +5,7 @@
  */
 import type { ContractKind, ContractStatus, DateNature } from '../db/schema.ts';
 import { AppError, fieldErrors } from '../http/errors.ts';
-import { isStorableMoney, parseQuantity, requireMoney, sumMoney, type Money } from '../money/money.ts';
+import { compareMoney, isStorableMoney, MAX_PAYSLIP_AMOUNT, parseQuantity, requireMoney, sumMoney, type Money } from '../money/money.ts';
 import { contractErrors, withField } from './contract.errors.ts';
 import { formatSeriesNumber } from '../db/number-series.ts';
 import { parseIsoDate } from '../format/calendar.ts';
@@ -146,6 +146,8 @@ export function checkContractFields(input: ContractFieldsInput): ContractFields 
     // A CDDU is paid by the date (its `dates`), never by the month.
     if (kind === 'CDDU') throw contractErrors.monthlyGrossOfCddu();
     monthlyGross = requireMoney(input.monthly_gross);
+    // A month's salary is one payslip, paid by one transfer.
+    if (compareMoney(monthlyGross, MAX_PAYSLIP_AMOUNT) > 0) throw withField(contractErrors.amountAbovePayslip(), 'monthly_gross');
   }
 
   return {
@@ -200,16 +202,27 @@ export function checkDates(input: unknown, period: { start_date: string; end_dat
     } catch (error) {
       throw error instanceof AppError ? at('amount', error) : error;
     }
+    // A date paid nothing makes no payslip line, and a payslip of such dates a negative net.
+    if (amount === '0.00') throw at('amount', contractErrors.dateAmountZero(date));
+    if (compareMoney(amount, MAX_PAYSLIP_AMOUNT) > 0) throw at('amount', contractErrors.amountAbovePayslip());
     return { date, nature: line.nature, quantity, amount };
   });
 }
 
 /**
  * MODULES 4: the sum of the dates' amounts, else the monthly gross (null when neither). A
- * sum past `numeric(12,2)` is refused as an amount would be.
+ * sum past `numeric(12,2)` is refused as an amount would be, and so is a month whose dates
+ * add up past what one payslip carries (`MAX_PAYSLIP_AMOUNT`): a month of a CDDU is one
+ * payslip, paid by one SEPA transfer.
  */
 export function grossTotal(dates: readonly ContractDate[], monthlyGross: Money | null): Money | null {
   if (dates.length === 0) return monthlyGross;
+  const byMonth = new Map<string, Money[]>();
+  for (const d of dates) byMonth.set(d.date.slice(0, 7), [...(byMonth.get(d.date.slice(0, 7)) ?? []), d.amount]);
+  for (const [month, amounts] of byMonth) {
+    const total = sumMoney(amounts);
+    if (compareMoney(total, MAX_PAYSLIP_AMOUNT) > 0) throw contractErrors.monthAbovePayslip(month, total);
+  }
   const total = sumMoney(dates.map((d) => d.amount));
   if (!isStorableMoney(total)) throw contractErrors.totalTooLarge();
   return total;

@@ -192,7 +192,16 @@ export async function applyStatusChange(change: Change, actor: { caller: ActorCa
 }
 
 export async function submitContract(ctx: ContractContext, actor: Actor & { orgId: string }, id: string): Promise<ContractView> {
-  await applyChange(ctx, (change) => applyStatusChange(change, actor, id, statusAfterSubmit, 'contract.submitted'));
+  await applyChange(ctx, async (change) => {
+    // A CDDU's contributions depend on its employee's category (artist or technician): out for
+    // signature, it must be one the payroll can compute.
+    const current = await lockOrNotFound(change.trx, actor.orgId, id);
+    if (current.status === 'brouillon' && current.kind === 'CDDU') {
+      const employee = await findEmployeeOfOrg(change.trx, actor.orgId, current.employee_id);
+      if (employee && employee.category === null) throw contractErrors.employeeCategoryMissing(employee);
+    }
+    await applyStatusChange(change, actor, id, statusAfterSubmit, 'contract.submitted');
+  });
   return readContract(ctx.db, actor.orgId, id);
 }
 

@@ -4,7 +4,7 @@
  */
 import { orgErrors } from '../org/org.errors.ts';
 import type { ContributionLine } from '../db/schema.ts';
-import { parseIsoDate, parsePeriod } from '../format/calendar.ts';
+import { parseIsoDate, requirePayrollPeriod } from '../format/calendar.ts';
 import { fieldErrors } from '../http/errors.ts';
 import { hasUnsafeCharacters, isUuid } from '../http/input.ts';
 import { isStorableMoney, requireMoney, sumMoney, type Money } from '../money/money.ts';
@@ -28,9 +28,7 @@ export interface ContributionCallInput {
 export function checkContributionCall(input: Record<string, unknown>): ContributionCallInput {
   if (absent(input.org_id)) throw fieldErrors.missing('org_id', "L'organisation");
   if (!isUuid(input.org_id)) throw orgErrors.orgInBodyNotFound();
-  if (absent(input.period)) throw fieldErrors.missing('period', 'La période');
-  const period = parsePeriod(input.period);
-  if (!period) throw contributionErrors.invalidPeriod();
+  const period = requirePayrollPeriod(input.period);
   if (absent(input.due_date)) throw fieldErrors.missing('due_date', "L'échéance");
   const dueDate = parseIsoDate(input.due_date);
   if (!dueDate) throw contributionErrors.invalidDate();

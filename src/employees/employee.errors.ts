@@ -21,5 +21,12 @@ export const employeeErrors = {
       `invalid_${field}`,
       `${label} doit contenir au moins une lettre ou un chiffre transcriptible en alphabet latin (il figure sur les virements bancaires).`,
     ),
+  /** `max`: the highest rate accepted, `"43.00"` (`highestPasRate`). */
+  invalidPasRate: (max: string) =>
+    new AppError(
+      400,
+      'invalid_pas_rate',
+      `Le taux personnalisé de prélèvement à la source (pas_rate) doit être un pourcentage de 0 à ${max.replace(/\.00$/, '').replace('.', ',')} (le taux le plus haut de la grille du taux neutre), deux décimales au plus.`,
+    ).withDetails({ field: 'pas_rate' }),
   invalidBic: () => new AppError(400, 'invalid_bic', "Le BIC n'est pas valide (8 ou 11 caractères)."),
 };

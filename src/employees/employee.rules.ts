@@ -5,6 +5,7 @@
  * form, and only its last four characters are ever shown. A name must leave something once
  * written for a bank file (`format/sepa.ts`).
  */
+import { createRequire } from 'node:module';
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
 import type { Selectable } from 'kysely';
 import type { EmployeeCategory, EmployeeDfs, EmployeesTable } from '../db/schema.ts';
@@ -56,6 +57,36 @@ export function parseEmployeeIban(raw: unknown): string {
 }
 
 
+const NEUTRAL_GRID = "impôt . taux neutre d'impôt sur le revenu";
+let highestRate: string | null = null;
+
+/**
+ * The highest personalised withholding rate accepted: no text we found caps the rate the tax
+ * administration sends, so the highest rate of the pinned model's neutral grids (every date,
+ * every territory), read from the model, not written here. A rate above it is a typing mistake
+ * (97 for 9.7) that would withhold more than the net. Read once, at the first rate checked.
+ */
+export function highestPasRate(): string {
+  if (highestRate === null) {
+    const loaded = createRequire(import.meta.url)('modele-social') as { default?: Record<string, unknown> } & Record<string, unknown>;
+    const rules = loaded.default ?? loaded;
+    let max = 0;
+    const visit = (node: unknown): void => {
+      if (Array.isArray(node)) return node.forEach(visit);
+      if (!node || typeof node !== 'object') return;
+      for (const [key, value] of Object.entries(node)) {
+        if (key === 'montant' && typeof value === 'string' && /^\s*[\d.]+\s*%\s*$/.test(value)) max = Math.max(max, Number(value.replace('%', '').trim()));
+        else visit(value);
+      }
+    };
+    for (const [name, rule] of Object.entries(rules)) if (name.startsWith(NEUTRAL_GRID)) visit(rule);
+    if (max <= 0) throw new Error(`modele-social: no rate found in "${NEUTRAL_GRID}"; review src/employees/employee.rules.ts`);
+    highestRate = parseRate(String(max));
+    if (highestRate === null) throw new Error(`modele-social: the neutral grid's highest rate ${max} is not a percentage`);
+  }
+  return highestRate;
+}
+
 /**
  * A creation's or an edit's fields: `current` is the employee before the edit (absent for a
  * creation); a field the input leaves out keeps its value, `null` clears an optional one.
@@ -92,7 +123,11 @@ export function checkEmployeeFields(input: EmployeeFieldsInput, current?: Employ
   // PAYROLL 2: the personalised withholding rate, a percentage as `vat_rate`; null: the neutral grid.
   const rawPasRate = pick('pas_rate');
   const pasRate = blank(rawPasRate) ? null : parseRate(rawPasRate);
-  if (pasRate === null && !blank(rawPasRate)) throw fieldErrors.invalid('pas_rate', 'Le taux personnalisé de prélèvement à la source (de 0 à 100, deux décimales au plus)');
+  // An unchanged rate stored before the limit is kept: the payroll run skips its payslip if it cannot be paid.
+  const unchanged = input.pas_rate === undefined && current !== undefined;
+  if ((pasRate === null && !blank(rawPasRate)) || (pasRate !== null && !unchanged && Number(pasRate) > Number(highestPasRate()))) {
+    throw employeeErrors.invalidPasRate(highestPasRate());
+  }
 
   // The flat professional deduction is the artist's to agree to, and an artist's only.
   const rawDfs = pick('dfs');

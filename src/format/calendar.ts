@@ -2,7 +2,8 @@
  * The calendar of the payroll: ISO dates, pay periods, the numbering year. One rule each, for
  * every module (MODULES 1).
  */
-import { dateTimeFormat, OPERATOR_TIME_ZONE } from './french.ts';
+import { AppError, fieldErrors } from '../http/errors.ts';
+import { dateTimeFormat, formatPeriodFr, OPERATOR_TIME_ZONE, todayInFrance } from './french.ts';
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -32,6 +33,45 @@ const PERIOD = /^(19|2\d)\d{2}-(0[1-9]|1[0-2])$/;
 /** The period when `raw` is one, else null. @example parsePeriod('2027-01') // '2027-01' */
 export function parsePeriod(raw: unknown): string | null {
   return typeof raw === 'string' && PERIOD.test(raw) ? raw : null;
+}
+
+/**
+ * How far back and ahead a payroll month may be computed, validated, typed or called: back to
+ * the salary's three-year limitation period (a back-pay payslip is still made then), ahead one
+ * year (contracts signed for next season). Outside it, a period is a typing mistake that the
+ * model, a bank and the organisms would take at its word (1900, 2999).
+ */
+export const PAYROLL_MONTHS_BACK = 36;
+export const PAYROLL_MONTHS_AHEAD = 12;
+
+/** `YYYY-MM` plus `months` (negative: minus). */
+export function addMonths(period: string, months: number): string {
+  const [year, month] = period.split('-').map(Number) as [number, number];
+  const index = year * 12 + (month - 1) + months;
+  return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`;
+}
+
+/** The first and last months accepted at `now` (the operator's calendar). */
+export function payrollPeriodWindow(now: Date = new Date()): { first: string; last: string } {
+  const current = todayInFrance(now).slice(0, 7);
+  return { first: addMonths(current, -PAYROLL_MONTHS_BACK), last: addMonths(current, PAYROLL_MONTHS_AHEAD) };
+}
+
+/**
+ * The one period rule of the payroll's writes (a run, its validation, a typed payslip, a
+ * contribution call): 400 `missing_period`, or `invalid_period` for a malformed period or one
+ * outside `payrollPeriodWindow`, the message saying the months accepted. List filters take
+ * any well-formed period (`parsePeriod`): old documents stay listed.
+ */
+export function requirePayrollPeriod(raw: unknown, now: Date = new Date()): string {
+  if (raw === undefined || raw === null || raw === '') throw fieldErrors.missing('period', 'La période');
+  const period = parsePeriod(raw);
+  if (!period) throw new AppError(400, 'invalid_period', 'Période invalide : format AAAA-MM attendu (ex. 2027-01).');
+  const { first, last } = payrollPeriodWindow(now);
+  if (period < first || period > last) {
+    throw new AppError(400, 'invalid_period', `La période ${formatPeriodFr(period)} est hors de celles acceptées : de ${formatPeriodFr(first)} à ${formatPeriodFr(last)} (trois ans en arrière, un an en avance).`).withDetails({ field: 'period' });
+  }
+  return period;
 }
 
 /** Numbers (C-, F-, V-YYYY-NNNNNN) are counted per year, in the operator's (French) calendar. */

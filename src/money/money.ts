@@ -13,6 +13,13 @@ export type Money = string & { readonly __money: unique symbol };
 export const MONEY_MAX = '9999999999.99' as Money;
 const MAX_CENTS = 999_999_999_999n;
 
+/**
+ * The most one payslip carries, gross or net: the largest amount of one SEPA credit transfer
+ * (pain.001's `InstdAmt`, 999 999 999,99). A payslip at this gross keeps every computed figure
+ * (employer cost included) within `numeric(12,2)`.
+ */
+export const MAX_PAYSLIP_AMOUNT = '999999999.99' as Money;
+
 /** A plain non-negative decimal as written by a person or by `String(number)`: `12`, `12.5`, `0.125`. */
 const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
 

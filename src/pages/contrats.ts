@@ -627,6 +627,17 @@ export function renderForm(view: FormView): SafeHtml {
           <div class="field"><label for="new-employee-first">Prénom</label><input id="new-employee-first" type="text" maxlength="100" autocomplete="off"></div>
           <div class="field"><label for="new-employee-last">Nom</label><input id="new-employee-last" type="text" maxlength="100" autocomplete="off"></div>
           <div class="field">
+            <label for="new-employee-category">Catégorie <span class="required">(obligatoire)</span></label>
+            <select id="new-employee-category" aria-describedby="new-employee-category-hint new-employee-category-error">
+              <option value="">Choisissez une catégorie</option>
+              <option value="artiste">Artiste</option>
+              <option value="technicien">Technicien</option>
+              <option value="permanent">Personnel permanent</option>
+            </select>
+            <p class="hint" id="new-employee-category-hint">Elle décide des cotisations d’un CDDU : un CDDU ne part pas à la signature sans elle.</p>
+            <p id="new-employee-category-error" class="field-error" hidden></p>
+          </div>
+          <div class="field">
             <label for="new-employee-iban">IBAN <span class="muted">(facultatif)</span></label>
             <input id="new-employee-iban" type="text" maxlength="64" autocomplete="off" spellcheck="false" aria-describedby="new-employee-iban-hint new-employee-iban-error">
             <p class="hint" id="new-employee-iban-hint">Pour payer le salaire par virement ; seuls ses 4 derniers caractères seront réaffichés.</p>

@@ -2,7 +2,6 @@
 import { AppError } from '../http/errors.ts';
 
 export const payrollErrors = {
-  invalidPeriod: () => new AppError(400, 'invalid_period', 'Période invalide : format AAAA-MM attendu (ex. 2027-01).'),
   runNotFound: () => new AppError(404, 'not_found', 'Calcul de paie introuvable.'),
   /** A draft's bulletin (PAYROLL 8): unknown, or no longer a draft (validated: its stored bulletin is the payslip's PDF). */
   draftNotFound: () => new AppError(404, 'not_found', 'Bulletin en brouillon introuvable : il a peut-être été validé ou recalculé.'),

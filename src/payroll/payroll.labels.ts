@@ -25,3 +25,16 @@ export const CONGES_SPECTACLES_MENTION = 'Congés payés : Caisse des Congés Sp
 /** The closing sentence every bulletin carries (PAYROLL 5), word for word. */
 export const KEEP_THIS_BULLETIN =
   'Dans votre intérêt et pour vous aider à faire valoir vos droits, conservez ce bulletin de paie sans limitation de durée.';
+
+/** A computed payslip's figures (PAYROLL 4), as a refusal names the one at fault. */
+export const FIGURE_LABELS = {
+  gross: 'le salaire brut',
+  employee_contributions: 'le total des cotisations salariales',
+  employer_contributions: 'le total des cotisations patronales',
+  net_before_tax: 'le net à payer avant impôt',
+  net_taxable: 'le net imposable',
+  net_social: 'le montant net social',
+  pas_amount: 'le prélèvement à la source',
+  net_to_pay: 'le net à payer',
+  employer_cost: 'le coût employeur',
+} as const;

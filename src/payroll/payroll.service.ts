@@ -8,7 +8,7 @@ import { applyChange, type ChangeContext } from '../audit/change.ts';
 import { actorOf } from '../audit/audit.repository.ts';
 import type { Database } from '../db/database.ts';
 import type { FileStore } from '../files/file-store.ts';
-import { parsePeriod } from '../format/calendar.ts';
+import { requirePayrollPeriod } from '../format/calendar.ts';
 import { fieldErrors } from '../http/errors.ts';
 import { isUuid } from '../http/input.ts';
 import type { Caller } from '../identity/identity.service.ts';
@@ -30,10 +30,7 @@ async function requireOrgAndPeriod(db: Database, input: Record<string, unknown>)
   if (absent(input.org_id)) throw fieldErrors.missing('org_id', "L'organisation");
   const org = isUuid(input.org_id) ? await findOrganization(db, input.org_id.toLowerCase()) : undefined;
   if (!org) throw orgErrors.orgInBodyNotFound();
-  if (absent(input.period)) throw fieldErrors.missing('period', 'La période');
-  const period = parsePeriod(input.period);
-  if (!period) throw payrollErrors.invalidPeriod();
-  return { orgId: org.id, period };
+  return { orgId: org.id, period: requirePayrollPeriod(input.period) };
 }
 
 /**

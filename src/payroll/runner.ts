@@ -11,10 +11,17 @@
  * - The drafts of a run replace the period's previous drafts in one transaction that first
  *   checks the run is still this instance's: two sets of drafts are never written.
  * - A run that fails leaves the previous drafts as they were.
+ * - A contract whose payslip the engine or the database cannot take is skipped `not_computable`,
+ *   its number and the figure at fault in the message: one contract never fails the run.
  */
 import crypto from 'node:crypto';
+import { sql } from 'kysely';
 import { applyChange, type ChangeContext } from '../audit/change.ts';
+import type { Database } from '../db/database.ts';
+import { requirePayrollPeriod } from '../format/calendar.ts';
+import { AppError } from '../http/errors.ts';
 import { computeInPool, PAYROLL_PROCESSES } from './compute-pool.ts';
+import { unstorableReason } from './draft-limits.ts';
 import { MODEL_VERSION } from './model-version.ts';
 import { SKIP_MESSAGES, type SkipReasonCode } from './payroll.errors.ts';
 import * as repo from './payroll.repository.ts';
@@ -49,6 +56,47 @@ interface Skipped {
 class LeaseLost extends Error {}
 /** The server is stopping: the run is handed back for another instance (or this one, restarted). */
 class Stopping extends Error {}
+
+/** A skip's message naming its contract: `Contrat C-2027-000042 : le net à payer…`. */
+const aboutContract = (contract: { contract_number: string }, message: string) => `Contrat ${contract.contract_number} : ${message.charAt(0).toLowerCase()}${message.slice(1)}`;
+
+/**
+ * The database refusing one row (class 22, data exception: a numeric overflow; class 23, a
+ * check, not-null or unique constraint), as opposed to the database failing.
+ */
+function isRowRefused(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^2[23]/.test(code);
+}
+
+/**
+ * The drafts inserted, all at once; if the database refuses a row the figures checks did not
+ * foresee, each one again in its own savepoint, and those refused are handed to `refused`
+ * rather than failing the run.
+ */
+async function insertDraftsSkipping(trx: Database, drafts: readonly repo.DraftRow[], refused: (draft: repo.DraftRow) => void): Promise<string[]> {
+  const attempt = async (name: 'drafts' | 'draft', rows: readonly repo.DraftRow[]): Promise<string[] | null> => {
+    await sql.raw(`savepoint ${name}`).execute(trx);
+    try {
+      const ids = await repo.insertDrafts(trx, rows);
+      await sql.raw(`release savepoint ${name}`).execute(trx);
+      return ids;
+    } catch (error) {
+      if (!isRowRefused(error)) throw error;
+      await sql.raw(`rollback to savepoint ${name}`).execute(trx);
+      return null;
+    }
+  };
+  const all = await attempt('drafts', drafts);
+  if (all) return all;
+  const ids: string[] = [];
+  for (const draft of drafts) {
+    const one = await attempt('draft', [draft]);
+    if (one) ids.push(...one);
+    else refused(draft);
+  }
+  return ids;
+}
 
 function periodBounds(period: string): { first: string; last: string } {
   const [year, month] = period.split('-').map(Number) as [number, number];
@@ -183,6 +231,14 @@ export class PayrollRunner {
       await repo.finishRun(ctx.db, run.id, { status: 'echoue', message: 'Organisation introuvable.' });
       return;
     }
+    try {
+      requirePayrollPeriod(run.period);
+    } catch (error) {
+      // A run asked before the period rule, or left waiting past it.
+      if (!(error instanceof AppError)) throw error;
+      await repo.finishRun(ctx.db, run.id, { status: 'echoue', message: error.message });
+      return;
+    }
     const { first, last } = periodBounds(run.period);
     const contracts = await repo.contractsOfPeriod(ctx.db, org.id, first, last);
     const published = await repo.publishedContracts(ctx.db, org.id, run.period);
@@ -202,7 +258,7 @@ export class PayrollRunner {
       const employee = { category: contract.category, cadre: contract.cadre, pas_rate: contract.pas_rate, dfs: contract.dfs };
       const missing = missingIntermittentInput(employee, pay);
       if (missing !== null) {
-        skip(contract.id, 'not_computable', missing);
+        skip(contract.id, 'not_computable', aboutContract(contract, missing));
         continue;
       }
       const situation = situationFor(
@@ -239,8 +295,10 @@ export class PayrollRunner {
     const drafts: repo.DraftRow[] = [];
     todo.forEach(({ contract, situation }, i) => {
       const outcome = outcomes[i]!;
-      if (!outcome.ok) return skip(contract.id, 'not_computable', outcome.message);
+      if (!outcome.ok) return skip(contract.id, 'not_computable', aboutContract(contract, outcome.message));
       const p = outcome.payslip;
+      const refused = unstorableReason(p);
+      if (refused) return skip(contract.id, 'not_computable', aboutContract(contract, refused));
       drafts.push({
         org_id: org.id, employee_id: contract.employee_id, contract_id: contract.id, period: run.period, run_id: run.id,
         model_version: MODEL_VERSION, situation, lines: p.lines,
@@ -259,7 +317,10 @@ export class PayrollRunner {
         return false;
       });
       const replaced = await repo.deleteDrafts(change.trx, org.id, run.period);
-      const ids = await repo.insertDrafts(change.trx, kept);
+      const numbers = new Map(todo.map(({ contract }) => [contract.id, contract]));
+      const ids = await insertDraftsSkipping(change.trx, kept, (d) =>
+        skip(d.contract_id, 'not_computable', aboutContract(numbers.get(d.contract_id)!, 'la base de données a refusé ce bulletin (un de ses montants est hors des limites) : vérifiez les montants du contrat.')),
+      );
       await repo.finishRun(change.trx, run.id, { status: 'termine', payslip_ids: ids, skipped, done: total, total });
       await change.event({
         org_id: org.id, action: 'payroll.computed', subject_type: 'payroll_run', subject_id: run.id, actor_user_id: null, actor_email: null,

@@ -2,23 +2,20 @@
  * The rules of payslips (MODULES 5) as pure functions: a period, the amounts and the
  * contracts a creation may carry, checked and normalized.
  */
-import { parsePeriod } from '../format/calendar.ts';
+import { requirePayrollPeriod } from '../format/calendar.ts';
 import { fieldErrors } from '../http/errors.ts';
 import { isUuid } from '../http/input.ts';
-import { compareMoney, requireMoney, type Money } from '../money/money.ts';
+import { compareMoney, MAX_PAYSLIP_AMOUNT, requireMoney, type Money } from '../money/money.ts';
 import { payslipErrors } from './payslip.errors.ts';
 
 export const PAYSLIP_STATUSES = ['publie', 'annule'] as const;
 
 /** The largest amount one SEPA credit transfer carries (pain.001: 999 999 999,99). */
-export const MAX_TRANSFER_AMOUNT = '999999999.99' as Money;
+export const MAX_TRANSFER_AMOUNT = MAX_PAYSLIP_AMOUNT;
 
-/** A required period: 400 `missing_period` or `invalid_period`. */
+/** A required period, within the months the payroll accepts: 400 `missing_period` or `invalid_period`. */
 export function requirePeriod(raw: unknown): string {
-  if (raw === undefined || raw === null || raw === '') throw fieldErrors.missing('period', 'La période');
-  const period = parsePeriod(raw);
-  if (!period) throw payslipErrors.invalidPeriod();
-  return period;
+  return requirePayrollPeriod(raw);
 }
 
 /** A payslip amount: MODULES 1's money, at most what one transfer may carry. */

@@ -62,7 +62,8 @@ export const ClientTransferExportQuery = Type.Object({});
 /**
  * 409 `payslip_unavailable`: the payslips refused, unknown ids included; 409
  * `creditor_name_unwritable`: the payslips whose employee's name a SEPA file cannot write, and
- * those employees.
+ * those employees; 409 `transfer_amount_too_large` (the SEPA file): the payslips whose line is
+ * past what one transfer carries.
  */
 export const UnavailableBody = Type.Object({
   error: Type.String(),

@@ -20,6 +20,11 @@ export const transferErrors = {
       'creditor_name_unwritable',
       "Le nom de ces salariés ne peut pas être écrit dans un fichier SEPA (aucune lettre ni aucun chiffre transcriptible en alphabet latin) : corrigez-le avant de créer le virement.",
     ).withDetails({ payslip_ids: rows.map((row) => row.payslip_id), employee_ids: [...new Set(rows.map((row) => row.employee_id))] }),
+  /** A batch made before the cap holds a line that no SEPA file can carry. */
+  amountAboveSepa: (payslipIds: string[]) =>
+    new AppError(409, 'transfer_amount_too_large', 'Ce lot contient un virement de plus de 999 999 999,99 €, le plus grand montant qu\u2019un fichier SEPA accepte : annulez-le et corrigez ces bulletins.').withDetails({
+      payslip_ids: payslipIds,
+    }),
   totalTooLarge: () => new AppError(400, 'invalid_amount', 'Le total du lot dépasse le montant le plus grand accepté (9 999 999 999,99 €).'),
   executed: () => new AppError(409, 'transfer_executed', 'Ce lot de virements a déjà été exécuté.'),
   /** `POST …/executed` before the batch's execution date: the bank has not executed it yet. */

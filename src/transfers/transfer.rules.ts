@@ -8,6 +8,7 @@ import { addDays, parseIsoDate } from '../format/calendar.ts';
 import { formatDateFr, todayInFrance } from '../format/french.ts';
 import { isSepaIban } from '../format/sepa.ts';
 import { isValidIBAN } from 'ibantools';
+import { compareMoney, MAX_PAYSLIP_AMOUNT, moneyFromDb } from '../money/money.ts';
 import { MAX_BATCH_SIZE, transferErrors } from './transfer.errors.ts';
 
 export const TRANSFER_STATUSES = ['genere', 'execute', 'annule'] as const satisfies readonly TransferStatus[];
@@ -69,11 +70,13 @@ export function formatTransferReference(year: number, sequence: number): string 
  * `availableWhere` applies in SQL), the first that holds in the order staff fix them; null when
  * it can be paid.
  */
-export type UnpayableReason = 'own_salaries' | 'net_zero' | 'no_iban' | 'invalid_iban' | 'iban_outside_sepa';
+export type UnpayableReason = 'own_salaries' | 'net_zero' | 'net_too_large' | 'no_iban' | 'invalid_iban' | 'iban_outside_sepa';
 
 export function unpayableReason(p: { virements_salaires: string; iban: string | null; net_to_pay: string }): UnpayableReason | null {
   if (p.virements_salaires !== 'Odentas') return 'own_salaries';
   if (!(Number(p.net_to_pay) > 0)) return 'net_zero';
+  // One SEPA credit transfer carries at most this much: a bank file cannot hold more.
+  if (compareMoney(moneyFromDb(p.net_to_pay), MAX_PAYSLIP_AMOUNT) > 0) return 'net_too_large';
   if (!p.iban) return 'no_iban';
   if (!isValidIBAN(p.iban)) return 'invalid_iban';
   if (!isSepaIban(p.iban)) return 'iban_outside_sepa';
@@ -84,6 +87,7 @@ export function unpayableReason(p: { virements_salaires: string; iban: string | 
 export const UNPAYABLE_LABELS: Record<UnpayableReason, string> = {
   own_salaries: "L'organisation paie elle-même ses salaires",
   net_zero: 'Net à payer nul',
+  net_too_large: 'Net à payer supérieur à 999 999 999,99 €, le plus grand montant d\u2019un virement SEPA',
   no_iban: 'Aucun IBAN pour ce salarié',
   invalid_iban: 'IBAN invalide (clé de contrôle fausse)',
   iban_outside_sepa: 'IBAN hors de la zone SEPA',

@@ -4,6 +4,7 @@ import type { Database } from '../db/database.ts';
 import type { DB, TransferStatus } from '../db/schema.ts';
 import { keyset, type CursorValue, type KeysetOrder } from '../http/list.ts';
 import { SEPA_COUNTRIES } from '../format/sepa.ts';
+import { MAX_PAYSLIP_AMOUNT } from '../money/money.ts';
 
 const TRANSFER_COLUMNS = [
   'transfers.id',
@@ -108,6 +109,7 @@ export function availableWhere(eb: ExpressionBuilder<DB, 'payslips' | 'employees
     eb('organizations.virements_salaires', '=', 'Odentas'),
     eb('payslips.status', '=', 'publie'),
     eb('payslips.net_to_pay', '>', '0'),
+    eb('payslips.net_to_pay', '<=', MAX_PAYSLIP_AMOUNT),
     eb('employees.iban', 'is not', null),
     eb(eb.fn<string>('left', ['employees.iban', sql.lit(2)]), 'in', SEPA_COUNTRIES),
     IBAN_CHECK_DIGITS_HOLD,

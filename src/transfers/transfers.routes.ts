@@ -135,7 +135,7 @@ export default async function transfersRoutes(fastify: FastifyInstance): Promise
         summary: 'The batch as a SEPA credit transfer file (pain.001.001.03)',
         params: IdParams,
         produces: ['application/xml'],
-        response: { 200: Type.String({ description: 'pain.001.001.03 XML' }), ...errors },
+        response: { 200: Type.String({ description: 'pain.001.001.03 XML' }), ...errors, 409: UnavailableBody },
       },
     },
     async (request, reply) => {

@@ -14,7 +14,7 @@ import { fieldErrors } from '../http/errors.ts';
 import { isUuid } from '../http/input.ts';
 import { decodeCursor, keysetPage, parseLimit } from '../http/list.ts';
 import type { Caller } from '../identity/identity.service.ts';
-import { isStorableMoney, moneyFromDb, sumMoney } from '../money/money.ts';
+import { compareMoney, isStorableMoney, MAX_PAYSLIP_AMOUNT, moneyFromDb, sumMoney } from '../money/money.ts';
 import { numberingYear, parsePeriod } from '../format/calendar.ts';
 import { payslipErrors } from '../payslips/payslip.errors.ts';
 import { nextInSeries } from '../db/number-series.ts';
@@ -170,6 +170,8 @@ export async function transferSepaFile(ctx: TransferContext, id: string): Promis
   if (row.status === 'annule') throw transferErrors.cancelled();
   const debtor = operatorAccount(ctx.config.operator);
   const lines = await repo.listLines(ctx.db, row.id);
+  const tooLarge = lines.filter((line) => compareMoney(moneyFromDb(line.amount), MAX_PAYSLIP_AMOUNT) > 0).map((line) => line.payslip_id);
+  if (tooLarge.length > 0) throw transferErrors.amountAboveSepa(tooLarge);
   const xml = sepaCreditTransfer({ reference: row.reference, created_at: row.created_at, execution_date: row.execution_date, total: row.total, lines }, debtor);
   return { filename: `${row.reference}.xml`, xml };
 }

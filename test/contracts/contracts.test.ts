@@ -20,8 +20,9 @@ async function setup(t: Parameters<typeof build>[0]) {
   const staff = await signedIn(app, db, 'staff@ops.example', { staff: 'STAFF' });
   const call = (who: Person, method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, payload?: object, headers: Record<string, string> = {}) =>
     app.inject({ method, url, headers: { cookie: who.cookie, ...headers }, ...(payload ? { payload } : {}) });
+  // Artists: a CDDU goes out for signature only with its employee's category.
   const employee = (who: Person, first_name: string, last_name: string) =>
-    call(who, 'POST', '/api/salaries', { first_name, last_name }).then((r) => r.json().id as string);
+    call(who, 'POST', '/api/salaries', { first_name, last_name, category: 'artiste' }).then((r) => r.json().id as string);
   const helene = await employee(agent, 'Hélène', 'Lefèvre');
   return { app, db, orgId, otherId, agent, outsider, staff, call, employee, helene };
 }

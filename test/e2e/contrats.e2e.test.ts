@@ -25,7 +25,7 @@ async function organization(t: TestContext) {
     assert.ok(res.statusCode < 300, res.body);
     return res.json();
   };
-  const helene = (await call(agent, 'POST', '/api/salaries', { first_name: 'Hélène', last_name: 'Lefèvre' })).id;
+  const helene = (await call(agent, 'POST', '/api/salaries', { first_name: 'Hélène', last_name: 'Lefèvre', category: 'artiste' })).id;
   const paul = (await call(agent, 'POST', '/api/salaries', { first_name: 'Paul', last_name: 'Martin-Delacroix' })).id;
   await call(agent, 'POST', '/api/contrats', {
     employee_id: paul, kind: 'CDD', job_title: 'Régisseur lumière', show_title: 'Tournée de printemps', idcc: '3090',

@@ -28,7 +28,7 @@ async function contracts(t: TestContext) {
     assert.ok(res.statusCode < 300, res.body);
     return res.json();
   };
-  const helene = (await call(agent, '/api/salaries', { first_name: 'Hélène', last_name: 'Lefèvre' })).id;
+  const helene = (await call(agent, '/api/salaries', { first_name: 'Hélène', last_name: 'Lefèvre', category: 'artiste' })).id;
   const contract = await call(agent, '/api/contrats', {
     employee_id: helene, kind: 'CDDU', job_title: 'Comédienne', show_title: 'Les Misérables', idcc: '3090',
     start_date: '2026-12-01', end_date: '2026-12-07',

@@ -139,6 +139,12 @@ describe('staff organization pages in chromium', { skip: skipReason }, () => {
     await page.locator('#new-employee-first').fill('Léa');
     await page.locator('#new-employee-last').fill('Martin');
     await page.locator('#new-employee-iban').fill('FR76 1234');
+    // The category first: asked where the employee is made, refused next to its field.
+    await page.locator('#add-employee').click();
+    await page.locator('#new-employee-category-error', { hasText: 'Choisissez la catégorie du salarié' }).waitFor();
+    assert.equal(await page.locator('#new-employee-category').getAttribute('aria-invalid'), 'true');
+    assert.equal(await focusedId(page), 'new-employee-category');
+    await page.locator('#new-employee-category').selectOption('technicien');
     await page.locator('#add-employee').click();
     await page.locator('#new-employee-iban-error', { hasText: "L'IBAN n'est pas valide" }).waitFor();
     assert.equal(await page.locator('#new-employee-iban').getAttribute('aria-invalid'), 'true');
@@ -148,8 +154,8 @@ describe('staff organization pages in chromium', { skip: skipReason }, () => {
     await page.locator('#status', { hasText: 'Léa Martin ajouté(e) et choisi(e) pour ce contrat.' }).waitFor();
     assert.equal(await page.locator('#new-employee-iban-error').isHidden(), true);
     assert.equal(await page.locator('#contract-employee_id option:checked').textContent(), 'Martin Léa');
-    const lea = await db.selectFrom('employees').select('iban').where('last_name', '=', 'Martin').executeTakeFirstOrThrow();
-    assert.equal(lea.iban, 'DE89370400440532013000');
+    const lea = await db.selectFrom('employees').select(['iban', 'category']).where('last_name', '=', 'Martin').executeTakeFirstOrThrow();
+    assert.deepEqual(lea, { iban: 'DE89370400440532013000', category: 'technicien' });
     assert.deepEqual(errors.filter((e) => !e.includes('403')), []);
   });
 });

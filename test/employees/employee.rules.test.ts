@@ -69,10 +69,10 @@ describe('checkEmployeeFields: an artist\u2019s flat professional deduction', ()
 
 describe('checkEmployeeFields: cadre and pas_rate (PAYROLL 2)', () => {
   const name = { first_name: 'Élise', last_name: 'Durand' };
-  it('should default to cadre false and pas_rate null, and read a rate as vat_rate (two decimals, 0 to 100)', () => {
+  it("should default to cadre false and pas_rate null, and read a rate as vat_rate (two decimals, 0 to the neutral grid's highest, 43)", () => {
     assert.deepEqual([checkEmployeeFields(name).cadre, checkEmployeeFields(name).pas_rate], [false, null]);
     assert.equal(checkEmployeeFields({ ...name, cadre: true }).cadre, true);
-    for (const [pas_rate, stored] of [['7.5', '7.50'], [12.25, '12.25'], [0, '0.00'], ['100', '100.00'], ['', null], [null, null]] as const) {
+    for (const [pas_rate, stored] of [['7.5', '7.50'], [12.25, '12.25'], [0, '0.00'], ['43', '43.00'], ['', null], [null, null]] as const) {
       assert.equal(checkEmployeeFields({ ...name, pas_rate }).pas_rate, stored, JSON.stringify(pas_rate));
     }
   });
@@ -86,7 +86,7 @@ describe('checkEmployeeFields: cadre and pas_rate (PAYROLL 2)', () => {
     for (const cadre of ['oui', 'true', 1, 0, null, {}]) {
       assert.equal(code(() => checkEmployeeFields({ ...name, cadre })), '400 invalid_cadre', JSON.stringify(cadre));
     }
-    for (const pas_rate of ['100.01', 101, -1, '7.555', 7.555, '7,5', 'abc', true, [7]]) {
+    for (const pas_rate of ['43.01', '97', '100', '100.01', 101, -1, '7.555', 7.555, '7,5', 'abc', true, [7]]) {
       assert.equal(code(() => checkEmployeeFields({ ...name, pas_rate })), '400 invalid_pas_rate', JSON.stringify(pas_rate));
     }
   });

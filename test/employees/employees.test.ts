@@ -99,8 +99,8 @@ describe('the payroll inputs of an employee (PAYROLL 2: cadre, pas_rate)', () =>
     // A PATCH that leaves them out keeps them.
     const renamed = (await call(agent.cookie, 'PATCH', `/api/salaries/${id}`, { last_name: 'Martin' })).json();
     assert.deepEqual([renamed.cadre, renamed.pas_rate], [true, '7.50']);
-    // A number with two decimals, as vat_rate; the limits 0 and 100.
-    for (const [pas_rate, stored] of [[12.25, '12.25'], [0, '0.00'], ['100', '100.00']] as const) {
+    // A number with two decimals, as vat_rate; the limits 0 and the neutral grid's highest rate.
+    for (const [pas_rate, stored] of [[12.25, '12.25'], [0, '0.00'], ['43', '43.00']] as const) {
       const res = await call(agent.cookie, 'PATCH', `/api/salaries/${id}`, { pas_rate });
       assert.equal(res.statusCode, 200, res.body);
       assert.equal(res.json().pas_rate, stored);

@@ -15,6 +15,7 @@ import { createOrg, signedIn } from '../support/fixtures.ts';
 import { assertValidXml, xmlTexts } from '../support/documents.ts';
 import { setup as payroll } from '../payslips/support.ts';
 import { todayInFrance } from '../../src/format/french.ts';
+import { addMonths, payrollPeriodWindow } from '../../src/format/calendar.ts';
 import { isSepaWritable } from '../../src/format/sepa.ts';
 import { addDays } from '../../src/format/calendar.ts';
 import { count } from './counts.ts';
@@ -53,8 +54,8 @@ const UNWRITABLE = ['😀', '👍🏽 🇫🇷', '••• ~~~', '---', '🙂�
 
 const SEPA_CHARACTERS = /^[A-Za-z0-9/\-?:().,'+ ]+$/;
 
-/** The `n`-th month from January of `year` ('YYYY-MM'): one payslip per employee and period. */
-const period = (year: number, n: number) => `${year + Math.floor(n / 12)}-${String((n % 12) + 1).padStart(2, '0')}`;
+/** The `n`-th month the payroll accepts ('YYYY-MM'): one payslip per employee and period. */
+const period = (n: number) => addMonths(payrollPeriodWindow().first, n);
 
 describe('money hardening: SEPA zone', () => {
   it('should refuse IBANs outside the SEPA zone at input, accept those inside, and never list nor batch stored ones', async (t) => {
@@ -81,7 +82,7 @@ describe('money hardening: SEPA zone', () => {
     const good = await payslip(soleil, helene, '2026-09', '1500.00');
     for (const [i, iban] of NON_SEPA.entries()) {
       await db.updateTable('employees').set({ iban }).where('id', '=', marc).execute();
-      const stored = await payslip(soleil, marc, period(2024, i), `${100 + i}.00`);
+      const stored = await payslip(soleil, marc, period(i), `${100 + i}.00`);
       assert.deepEqual((await available()).map((p) => p.id), [good], iban);
       const res = await batch([good, stored]);
       assert.equal(res.statusCode, 409, `${iban}: ${res.body}`);
@@ -132,7 +133,7 @@ describe('money hardening: creditor names', () => {
     const before = (await db.selectFrom('transfers').select('id').execute()).length;
     for (const [i, bad] of UNWRITABLE.entries()) {
       await db.updateTable('employees').set({ first_name: bad, last_name: bad }).where('id', '=', marc).execute();
-      const stored = await payslip(soleil, marc, period(2023, i), '99.99');
+      const stored = await payslip(soleil, marc, period(i), '99.99');
       const res = await batch([stored]);
       assert.equal(res.statusCode, 409, `${bad}: ${res.body}`);
       assert.equal(res.json().error, 'creditor_name_unwritable');

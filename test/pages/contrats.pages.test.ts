@@ -17,7 +17,7 @@ async function setup(t: Parameters<typeof build>[0]) {
   const outsider = await member(app, db, otherId, 'agent@lumiere.example', 'AGENT');
   const call = (who: Person, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
     app.inject({ method, url, headers: { cookie: who.cookie }, ...(payload ? { payload } : {}) });
-  const helene = (await call(agent, 'POST', '/api/salaries', { first_name: 'Hélène', last_name: 'Lefèvre' })).json().id as string;
+  const helene = (await call(agent, 'POST', '/api/salaries', { first_name: 'Hélène', last_name: 'Lefèvre', category: 'artiste' })).json().id as string;
   const contract = (
     await call(agent, 'POST', '/api/contrats', {
       employee_id: helene,

@@ -44,10 +44,12 @@ async function month(ctx: Ctx) {
   });
   const permanent = await contract(ctx, { employee_id: ctx.zoe, kind: 'CDI', job_title: 'Administratrice', start_date: '2027-03-10', monthly_gross: '2100' });
   const cdd = await contract(ctx, { employee_id: ctx.marc, kind: 'CDD', job_title: 'Régisseur', start_date: '2027-03-01', end_date: '2027-03-31', monthly_gross: '2000' });
-  const uncategorized = await contract(ctx, {
+  // Out for signature before a CDDU needed its employee's category: an old row.
+  const uncategorized = (await ctx.call(ctx.agent, 'POST', '/api/contrats', {
     employee_id: noCategory, kind: 'CDDU', job_title: 'Musicienne', show_title: 'Le Songe', idcc: '3090', start_date: '2027-03-01', end_date: '2027-03-31',
     dates: [{ date: '2027-03-21', nature: 'representation', quantity: 1, amount: '200' }],
-  });
+  })).json().id as string;
+  await ctx.db.updateTable('contracts').set({ status: 'a_signer' }).where('id', '=', uncategorized).execute();
   const aprilOnly = await contract(ctx, {
     employee_id: ctx.helene, kind: 'CDDU', job_title: 'Comédienne', show_title: 'Le Songe', idcc: '3090', start_date: '2027-03-25', end_date: '2027-04-30',
     dates: [{ date: '2027-04-10', nature: 'representation', quantity: 1, amount: '500' }],
@@ -93,7 +95,7 @@ describe('POST /api/staff/paie/calcul (PAYROLL 7)', () => {
       [ids.aprilOnly, 'no_date_in_period'],
       [ids.uncategorized, 'not_computable'],
     ].sort());
-    assert.match(run.skipped.find((s: { reason: string }) => s.reason === 'not_computable').message, /catégorie du salarié/);
+    assert.match(run.skipped.find((s: { reason: string }) => s.reason === 'not_computable').message, /^Contrat C-\d{4}-\d{6} : la catégorie du salarié/);
     const byContract = new Map(run.payslips.map((p: { contract_id: string }) => [p.contract_id, p]));
     assert.deepEqual([...byContract.keys()].sort(), [ids.artist, ids.technician, ids.permanent].sort());
     assert.equal((byContract.get(ids.artist) as { gross: string }).gross, '1000.00');
@@ -207,12 +209,14 @@ describe('POST /api/staff/paie/calcul (PAYROLL 7)', () => {
     t.after(() => ctx.app.payroll.runner.stop());
     const first = await compute(ctx);
     const before = await ctx.db.selectFrom('payslips').select(['id', 'gross']).where('org_id', '=', ctx.soleil).orderBy('id').execute();
-    // A salary the model computes but whose cost no numeric(12,2) holds: the commit fails.
-    await ctx.db.updateTable('contracts').set({ monthly_gross: '9999999999.99', start_date: '2027-03-01' }).where('id', '=', ids.permanent).execute();
+    // The database failing at the commit (not refusing one row: that contract would be skipped).
+    await sql.raw(`create function public.test_fail_drafts() returns trigger language plpgsql as $$ begin raise exception 'disk full'; end $$`).execute(ctx.db);
+    await sql.raw('create trigger test_fail_drafts before insert on public.payslips for each row execute function public.test_fail_drafts()').execute(ctx.db);
     const failed = await compute(ctx);
+    await sql.raw('drop trigger test_fail_drafts on public.payslips').execute(ctx.db);
     assert.equal(failed.status, 'echoue');
     assert.match(failed.message, /brouillons précédents sont inchangés/);
-    assert.doesNotMatch(failed.message, /numeric|overflow|SQL/i);
+    assert.doesNotMatch(failed.message, /disk|trigger|SQL/i);
     assert.deepEqual(await ctx.db.selectFrom('payslips').select(['id', 'gross']).where('org_id', '=', ctx.soleil).orderBy('id').execute(), before);
     assert.equal(first.payslips.length, before.length);
   });

@@ -108,17 +108,30 @@ document.getElementById('add-employee')?.addEventListener('click', async () => {
   const last = /** @type {HTMLInputElement} */ (document.getElementById('new-employee-last'));
   const iban = /** @type {HTMLInputElement} */ (document.getElementById('new-employee-iban'));
   const ibanError = /** @type {HTMLElement} */ (document.getElementById('new-employee-iban-error'));
-  iban.removeAttribute('aria-invalid');
-  ibanError.textContent = '';
-  ibanError.hidden = true;
+  const category = /** @type {HTMLSelectElement} */ (document.getElementById('new-employee-category'));
+  const categoryError = /** @type {HTMLElement} */ (document.getElementById('new-employee-category-error'));
+  for (const [input, error] of [[iban, ibanError], [category, categoryError]]) {
+    input.removeAttribute('aria-invalid');
+    error.textContent = '';
+    error.hidden = true;
+  }
+  // The category decides a CDDU's contributions: asked here, where the employee is made.
+  if (!category.value) {
+    category.setAttribute('aria-invalid', 'true');
+    categoryError.textContent = 'Choisissez la catégorie du salarié (artiste, technicien ou personnel permanent).';
+    categoryError.hidden = false;
+    category.focus();
+    return;
+  }
   try {
     const typedIban = iban.value.trim();
-    const employee = await api('POST', '/api/salaries', { first_name: first.value.trim(), last_name: last.value.trim(), ...(typedIban ? { iban: typedIban } : {}) });
+    const employee = await api('POST', '/api/salaries', { first_name: first.value.trim(), last_name: last.value.trim(), category: category.value, ...(typedIban ? { iban: typedIban } : {}) });
     const option = new Option(`${employee.last_name} ${employee.first_name}`, employee.id, true, true);
     employeeSelect.append(option);
     first.value = '';
     last.value = '';
     iban.value = '';
+    category.value = '';
     /** @type {HTMLDetailsElement} */ (document.getElementById('new-employee')).open = false;
     clearErrors();
     announce(status, `${employee.first_name} ${employee.last_name} ajouté(e) et choisi(e) pour ce contrat.`, 'success');
