@@ -112,7 +112,9 @@ describe('POST /api/staff/paie/calcul (PAYROLL 7)', () => {
     assert.equal(draft.source, 'calcule');
     assert.match(draft.model_version, /^modele-social@\d+\.\d+\.\d+\+spectacle\.\d+$/);
     assert.equal(draft.situation['salarié . régimes spécifiques . intermittents du spectacle'], "'artiste'");
-    assert.equal(draft.situation['salarié . régimes spécifiques . intermittents du spectacle . artiste . nombre jours travaillés'], '3 jour');
+    // The engagement is the contract's, the whole of March; three days of work in it.
+    assert.equal(draft.situation['salarié . régimes spécifiques . intermittents du spectacle . artiste . nombre jours travaillés'], '31 jour');
+    assert.equal(draft.situation['salarié . régimes spécifiques . intermittents du spectacle . artiste . jours de travail'], '3 jour/mois');
     assert.equal(draft.situation.date, "'01/03/2027'");
     const expected = computePayslip(evaluatingModel(), draft.situation);
     for (const key of ['gross', 'employee_contributions', 'employer_contributions', 'net_before_tax', 'net_taxable', 'net_social', 'pas_amount', 'net_to_pay', 'employer_cost'] as const) {
