@@ -617,7 +617,7 @@ export function renderForm(view: FormView): SafeHtml {
         <label for="contract-employee_id">Salarié <span class="required">(obligatoire)</span></label>
         <select id="contract-employee_id" name="employee_id" aria-describedby="contract-employee_id-error">
           <option value="">Choisissez un salarié</option>
-          ${view.employees.map((e) => html`<option value="${e.id}"${c?.employee_id === e.id ? html` selected` : ''}>${e.last_name} ${e.first_name}</option>`)}
+          ${view.employees.map((e) => html`<option value="${e.id}" data-category="${e.category ?? ''}"${c?.employee_id === e.id ? html` selected` : ''}>${e.last_name} ${e.first_name}</option>`)}
         </select>
         <p id="contract-employee_id-error" class="field-error" hidden></p>
       </div>
@@ -669,6 +669,7 @@ export function renderForm(view: FormView): SafeHtml {
     <fieldset class="fieldset">
       <legend>Salaires par date</legend>
       <p class="hint">Dates au format JJ/MM/AAAA, dans la période du contrat. Montants en euros, avec une virgule : 180,50.</p>
+      <p class="hint" id="date-lines-quantity-hint">Un artiste est payé en cachets : représentations ou répétitions, la quantité en cachets. Un technicien est payé à l’heure : nature « heures », la quantité en heures rémunérées (la paie en dépend).</p>
       <div class="table-wrap" id="date-lines-wrap"${c?.dates.length ? '' : html` hidden`}><table class="table stack date-lines">
         <caption class="visually-hidden">Salaires par date</caption>
         <thead><tr><th scope="col">Date</th><th scope="col">Nature</th><th scope="col">Quantité</th><th scope="col">Montant brut (€)</th><th scope="col"><span class="visually-hidden">Retirer</span></th></tr></thead>

@@ -159,11 +159,13 @@ describe('GET /contrats/nouveau and /contrats/{id}/modifier', () => {
     const { agent, call, helene, contract } = await setup(t);
     const blank = await call(agent, 'GET', '/contrats/nouveau');
     assert.equal(blank.statusCode, 200);
-    assert.ok(blank.body.includes(`<option value="${helene}">Lefèvre Hélène</option>`));
+    // The category rides on the option: a technician's new date lines start in hours.
+    assert.ok(blank.body.includes(`<option value="${helene}" data-category="artiste">Lefèvre Hélène</option>`));
     assert.ok(blank.body.includes('Créer le brouillon'));
+    assert.ok(blank.body.includes('Un technicien est payé à l’heure : nature « heures »'));
     const edit = await call(agent, 'GET', `/contrats/${contract.id}/modifier`);
     assert.equal(edit.statusCode, 200);
-    assert.ok(edit.body.includes(`<option value="${helene}" selected>Lefèvre Hélène</option>`));
+    assert.ok(edit.body.includes(`<option value="${helene}" data-category="artiste" selected>Lefèvre Hélène</option>`));
     assert.ok(edit.body.includes('value="1054,50"'), 'amounts as a French user types them');
     assert.ok(edit.body.includes('value="20/03/2027"'), 'dates as a French user types them');
     assert.ok(edit.body.includes('&lt;img src=x onerror=alert(1)&gt;'));

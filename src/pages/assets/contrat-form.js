@@ -67,6 +67,11 @@ function addLine() {
   const start = /** @type {HTMLInputElement} */ (form.elements.namedItem('start_date')).value;
   const dateInput = /** @type {HTMLInputElement} */ (fragment.querySelector('input[name="date"]'));
   if (start) dateInput.value = start;
+  // A technician is paid by the hour: the payroll counts the hours of each date.
+  const chosen = employeeSelect.selectedOptions[0];
+  if (chosen && chosen.dataset.category && chosen.dataset.category !== 'artiste') {
+    /** @type {HTMLSelectElement} */ (fragment.querySelector('select[name="nature"]')).value = 'heures';
+  }
   lines.append(fragment);
   renumber();
   const added = /** @type {HTMLInputElement} */ (lines.rows[lines.rows.length - 1].querySelector('input[name="date"]'));
@@ -127,6 +132,7 @@ document.getElementById('add-employee')?.addEventListener('click', async () => {
     const typedIban = iban.value.trim();
     const employee = await api('POST', '/api/salaries', { first_name: first.value.trim(), last_name: last.value.trim(), category: category.value, ...(typedIban ? { iban: typedIban } : {}) });
     const option = new Option(`${employee.last_name} ${employee.first_name}`, employee.id, true, true);
+    option.dataset.category = employee.category ?? '';
     employeeSelect.append(option);
     first.value = '';
     last.value = '';
