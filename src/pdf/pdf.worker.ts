@@ -4,30 +4,25 @@
  *
  * What cannot cross processes (functions) is set up here: the fonts, the table layout, the footer.
  */
-import { createRequire } from 'node:module';
 import pdfmake from 'pdfmake';
-import type { CustomTableLayout, TDocumentDefinitions } from 'pdfmake/interfaces.js';
+import type { Content, CustomTableLayout, TDocumentDefinitions } from 'pdfmake/interfaces.js';
 import type { PdfDocument } from './document.ts';
+import { coverage, EMBEDDED_FONTS, fallbackRuns, OUTSIDE_WINANSI, type TextRun } from './fonts.ts';
 
-// Two fonts. Helvetica, a standard PDF font: nothing to embed (a contract is 4 KB and renders
-// about five times faster), and its WinAnsi encoding covers French (é, à, ç, œ, « », ’) and
-// € (not U+202F, hence U+00A0 in amounts: see src/format/french.ts). A document with any other
-// character (an artist named Dvořák or Łukasz) is set in Roboto, shipped with pdfmake and
-// embedded (subset), which covers Latin, Greek and Cyrillic: a name is never garbled.
-const require = createRequire(import.meta.url);
-const roboto = (style: string) => require.resolve(`pdfmake/fonts/Roboto/Roboto-${style}.ttf`);
+// Helvetica, a standard PDF font: nothing to embed (a contract is 4 KB and renders about five
+// times faster), and its WinAnsi encoding covers French (é, à, ç, œ, « », ’) and € (not U+202F,
+// hence U+00A0 in amounts: see src/format/french.ts). A document with any other character (an
+// artist named Dvořák or Łukasz) is set in Roboto, embedded (subset), which covers Latin, Greek
+// and Cyrillic; what Roboto lacks (山田, عبد الله) is set run by run in a fallback (fonts.ts).
 const FONTS = {
   Helvetica: { normal: 'Helvetica', bold: 'Helvetica-Bold', italics: 'Helvetica-Oblique', bolditalics: 'Helvetica-BoldOblique' },
-  Roboto: { normal: roboto('Regular'), bold: roboto('Medium'), italics: roboto('Italic'), bolditalics: roboto('MediumItalic') },
+  ...EMBEDDED_FONTS,
 };
 pdfmake.setFonts(FONTS);
 // Documents are built by our code from data: no URL, and no file but the fonts.
 const FONT_FILES = new Set(Object.values(FONTS).flatMap((font) => Object.values(font)));
 pdfmake.setUrlAccessPolicy(() => false);
 pdfmake.setLocalAccessPolicy((path) => FONT_FILES.has(path));
-
-/** A character that WinAnsi (Latin-1 and the 0x80-0x9F extras) cannot write. */
-const OUTSIDE_WINANSI = /[^\t\n\r\x20-\x7e\xa0-\xff€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ]/;
 
 export function fontFor(doc: PdfDocument): 'Helvetica' | 'Roboto' {
   return doc.embedFonts || OUTSIDE_WINANSI.test(JSON.stringify(doc)) ? 'Roboto' : 'Helvetica';
@@ -46,16 +41,50 @@ const payrollTable: CustomTableLayout = {
 };
 pdfmake.addTableLayouts({ payroll: payrollTable });
 
+/** A text's runs as pdfmake inlines: the text itself when the main font draws all of it. */
+function inlines(text: string, mainCovers: (cp: number) => boolean): string | TextRun[] {
+  const runs = fallbackRuns(text, mainCovers);
+  return runs.length === 1 && runs[0]!.font === undefined ? text : runs;
+}
+
+/**
+ * The document's texts with their runs the main font cannot draw set in a fallback: every
+ * string where pdfmake takes content (a node, a `text`, an inline, a cell, a column, a list item).
+ */
+function withFallbacks(node: unknown, mainCovers: (cp: number) => boolean): unknown {
+  if (typeof node === 'string') {
+    const text = inlines(node, mainCovers);
+    return typeof text === 'string' ? text : { text };
+  }
+  if (Array.isArray(node)) return node.map((item) => withFallbacks(item, mainCovers));
+  if (node === null || typeof node !== 'object') return node;
+  const object = { ...(node as Record<string, unknown>) };
+  if (typeof object.text === 'string') object.text = inlines(object.text, mainCovers);
+  else if (Array.isArray(object.text)) object.text = object.text.map((item) => withFallbacks(item, mainCovers));
+  for (const key of ['stack', 'columns', 'ul', 'ol'] as const) {
+    if (Array.isArray(object[key])) object[key] = withFallbacks(object[key], mainCovers);
+  }
+  const table = object.table as { body?: unknown[][] } | undefined;
+  if (table && Array.isArray(table.body)) object.table = { ...table, body: table.body.map((row) => withFallbacks(row, mainCovers)) };
+  return object;
+}
+
 export default async function render(doc: PdfDocument): Promise<Uint8Array> {
   const { pageFooter, embedFonts: _embedFonts, ...definition } = doc;
+  const font = fontFor(doc);
+  // Helvetica is chosen only when WinAnsi writes everything: no fallback to look for.
+  const roboto = font === 'Roboto' ? coverage('Roboto') : null;
+  const mainCovers = (cp: number) => roboto === null || roboto.has(cp);
+  const footerText = (roboto ? withFallbacks(pageFooter ?? '', mainCovers) : (pageFooter ?? '')) as Content;
   const full: TDocumentDefinitions = {
     ...definition,
-    defaultStyle: { ...definition.defaultStyle, font: fontFor(doc) },
+    content: (roboto ? withFallbacks(definition.content, mainCovers) : definition.content) as Content,
+    defaultStyle: { ...definition.defaultStyle, font },
     footer: (page, pages) => ({
       margin: [50, 20, 50, 0],
       fontSize: 8,
       color: '#555',
-      columns: [{ text: pageFooter ?? '' }, { text: `Page ${page} / ${pages}`, alignment: 'right', width: 'auto' }],
+      columns: [footerText, { text: `Page ${page} / ${pages}`, alignment: 'right', width: 'auto' }],
     }),
   };
   return pdfmake.createPdf(full).getBuffer();
