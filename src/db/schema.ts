@@ -67,6 +67,10 @@ export interface OrganizationsTable {
   city: string | null;
   /** EINVOICE 2: ISO 3166 alpha-2 (default `FR`). */
   country: Generated<string>;
+  /** The bulletin: the NAF code (APE), `9001Z` (no dot, upper case); null: unset. */
+  ape_code: string | null;
+  /** The bulletin: the URSSAF contributions are paid to ("Urssaf Île-de-France"); null: unset. */
+  urssaf: string | null;
   created_at: Generated<Date>;
 }
 
@@ -193,6 +197,12 @@ export interface EmployeesTable {
   cadre: Generated<boolean>;
   /** PAYROLL 2: the personalised withholding (PAS) rate, a percentage `numeric(5,2)`; null: the neutral grid. */
   pas_rate: NullableNumeric;
+  /** The bulletin: the employee's postal address (null: unset). */
+  address_line: string | null;
+  postcode: string | null;
+  city: string | null;
+  /** The bulletin: the collective agreement's classification ("Niveau 3 – échelon 2"); null: unset. */
+  classification: string | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
@@ -302,6 +312,8 @@ export interface PayslipsTable {
   employer_cost: NullableNumeric;
   run_id: string | null;
   published_at: NullableTimestamp;
+  /** A computed payslip's day of payment, set at validation (`YYYY-MM-DD`); null: a draft, or typed in. */
+  payment_date: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }

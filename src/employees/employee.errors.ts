@@ -1,5 +1,6 @@
 /** Every error of the employees module (MODULES 1, 3), with its status and French message. */
 import { AppError } from '../http/errors.ts';
+import { DRAWABLE_SCRIPTS } from '../pdf/fonts.ts';
 
 export const employeeErrors = {
   /** MODULES 1: unknown, or of another organization. */
@@ -20,6 +21,13 @@ export const employeeErrors = {
       400,
       `invalid_${field}`,
       `${label} doit contenir au moins une lettre ou un chiffre transcriptible en alphabet latin (il figure sur les virements bancaires).`,
+    ),
+  /** A name with a character no font of the PDFs (contracts, bulletins) can draw. */
+  undrawableName: (field: 'first_name' | 'last_name', label: string) =>
+    new AppError(
+      400,
+      `invalid_${field}`,
+      `${label} contient un caractère que les contrats et bulletins de paie ne savent pas imprimer (écritures acceptées : ${DRAWABLE_SCRIPTS}).`,
     ),
   invalidBic: () => new AppError(400, 'invalid_bic', "Le BIC n'est pas valide (8 ou 11 caractères)."),
 };

@@ -24,6 +24,10 @@ interface EmployeeRow {
   bic: string | null;
   cadre: boolean;
   pas_rate: string | null;
+  address_line: string | null;
+  postcode: string | null;
+  city: string | null;
+  classification: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -61,6 +65,10 @@ export function employeeView(row: EmployeeRow) {
     bic: row.bic,
     cadre: row.cadre,
     pas_rate: row.pas_rate,
+    address_line: row.address_line,
+    postcode: row.postcode,
+    city: row.city,
+    classification: row.classification,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
