@@ -3,10 +3,10 @@
  * (`pdf.worker.ts`: which font sets each run of text) and by the employees' rules (a name the
  * PDFs cannot draw is refused at input).
  *
- * A document is set in Helvetica (standard font, WinAnsi) or Roboto (embedded: Latin, Greek,
- * Cyrillic); a character the main font lacks is set, run by run, in the first fallback that has
- * it: Noto Sans CJK SC (the whole CJK Unified Ideographs block and extension A, kana),
- * Noto Naskh Arabic, Noto Sans Hebrew. fontkit (pdfkit's) shapes Arabic and lays out each
+ * A document is set in Helvetica (standard font, WinAnsi), or in Roboto when every font must be
+ * embedded (PDF/A); a word the main font lacks a character of is set in the first fallback that
+ * has it: Roboto (Latin, Greek, Cyrillic), Noto Sans CJK SC (the whole CJK Unified Ideographs
+ * block and extension A, kana), Noto Naskh Arabic, Noto Sans Hebrew. fontkit (pdfkit's) shapes Arabic and lays out each
  * right-to-left word right to left; the words of a right-to-left run are put in visual order
  * here (`fallbackRuns`), as a bidi algorithm would on a left-to-right line.
  */
@@ -39,8 +39,10 @@ export const EMBEDDED_FONTS = {
 
 export type EmbeddedFont = keyof typeof EMBEDDED_FONTS;
 
-/** The fallbacks, in the order they are tried for a character the main font lacks. */
+/** The fallbacks of Roboto, in the order they are tried for a word Roboto lacks a character of. */
 export const FALLBACK_FONTS = ['NotoSansCJK', 'NotoNaskhArabic', 'NotoSansHebrew'] as const satisfies readonly EmbeddedFont[];
+/** Helvetica's: Roboto first (Latin, Greek, Cyrillic beyond WinAnsi), then Roboto's. */
+export const HELVETICA_FALLBACKS = ['Roboto', ...FALLBACK_FONTS] as const satisfies readonly EmbeddedFont[];
 const RIGHT_TO_LEFT = new Set<string>(['NotoNaskhArabic', 'NotoSansHebrew']);
 
 /** The writing systems a name may use, as the README and the refusal say them. */
@@ -90,25 +92,43 @@ export interface TextRun {
 }
 
 /**
- * `text` cut into runs of one font each: the main font where it has the character, else the
- * first fallback that has it (else the main font, which draws a box: a name stored before names
- * were checked). A space stays in the run it is in. The words of a right-to-left run come in
- * reverse order, each alone (fontkit reverses the glyphs of each), so that "عبد الله" reads
- * right to left on the line; such a run is not meant to wrap (names, labels).
+ * `text` cut into runs of one font each. A word the main font draws stays in it; another is set
+ * whole in the first of `fallbacks` that draws all of it ("Dvořák" in Roboto, not "Dvo", "ř"
+ * and "ák" in two fonts), else character by character in the first that draws each (else the
+ * main font, which draws a box: a name stored before names were checked). A space stays in the
+ * run it follows. The words of a right-to-left run come in reverse order, each alone (fontkit
+ * reverses the glyphs of each), so that "عبد الله" reads right to left on the line; such a run is
+ * not meant to wrap (names, labels).
  */
-export function fallbackRuns(text: string, mainCovers: (cp: number) => boolean): TextRun[] {
+export function fallbackRuns(text: string, mainCovers: (cp: number) => boolean, fallbacks: readonly EmbeddedFont[]): TextRun[] {
   const runs: TextRun[] = [];
-  let current: TextRun | null = null;
-  for (const char of text) {
-    const cp = char.codePointAt(0)!;
-    let font: EmbeddedFont | undefined;
-    if (/\s/.test(char) && current) {
-      font = current.font;
-    } else if (!mainCovers(cp)) {
-      font = FALLBACK_FONTS.find((candidate) => coverage(candidate).has(cp));
+  const push = (part: string, font: EmbeddedFont | undefined) => {
+    const last = runs.at(-1);
+    if (last && last.font === font) last.text += part;
+    else runs.push(font === undefined ? { text: part } : { text: part, font });
+  };
+  const codePoints = (word: string) => [...word].map((char) => char.codePointAt(0)!);
+  for (const word of text.split(/(\s+)/)) {
+    if (word === '') continue;
+    const cps = codePoints(word);
+    if (/^\s+$/.test(word) || cps.every(mainCovers)) {
+      push(word, /^\s+$/.test(word) ? runs.at(-1)?.font : undefined);
+      continue;
     }
-    if (current && current.font === font) current.text += char;
-    else runs.push((current = font === undefined ? { text: char } : { text: char, font }));
+    // Punctuation around the word stays in the main font, outside a right-to-left run ("عبد الله.").
+    const [, lead = '', core = '', trail = ''] = /^([^\p{L}\p{M}\p{N}]*)(.*?)([^\p{L}\p{M}\p{N}]*)$/su.exec(word) ?? [];
+    const coreCps = codePoints(core);
+    const whole = fallbacks.find((font) => coreCps.every((cp) => coverage(font).has(cp)));
+    if (whole && core !== '' && codePoints(lead + trail).every(mainCovers)) {
+      if (lead) push(lead, undefined);
+      push(core, whole);
+      if (trail) push(trail, undefined);
+      continue;
+    }
+    for (const char of word) {
+      const cp = char.codePointAt(0)!;
+      push(char, mainCovers(cp) ? undefined : fallbacks.find((font) => coverage(font).has(cp)));
+    }
   }
   return runs.flatMap((run) => (run.font && RIGHT_TO_LEFT.has(run.font) ? visualOrder(run.text, run.font) : [run]));
 }
