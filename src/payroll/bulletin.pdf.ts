@@ -236,7 +236,7 @@ export function bulletinDocument(data: BulletinData): PdfDocument {
         }
       : null;
 
-  const label = (name: string, value: string): Content => ({ text: [{ text: `${name} : `, bold: true }, value], margin: [0, 0, 0, 1] });
+  const label = (name: string, value: string): Content => ({ text: [{ text: `${name} : `, bold: true }, value], margin: [0, 0, 0, 2] });
   return {
     ...a4Document({
       title: `Bulletin de paie ${period} · ${employeeName}`,
@@ -246,7 +246,7 @@ export function bulletinDocument(data: BulletinData): PdfDocument {
         { text: 'Bulletin de paie', style: 'title', margin: [0, 0, 0, 10] },
         {
           fontSize: 9,
-          lineHeight: 1.15,
+          lineHeight: 1.3,
           stack: [partiesBlock([
           {
             role: 'Employeur',
