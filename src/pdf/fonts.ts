@@ -6,9 +6,9 @@
  * A document is set in Helvetica (standard font, WinAnsi), or in Roboto when every font must be
  * embedded (PDF/A); a word the main font lacks a character of is set in the first fallback that
  * has it: Roboto (Latin, Greek, Cyrillic), Noto Sans CJK SC (the whole CJK Unified Ideographs
- * block and extension A, kana), Noto Naskh Arabic, Noto Sans Hebrew. fontkit (pdfkit's) shapes Arabic and lays out each
- * right-to-left word right to left; the words of a right-to-left run are put in visual order
- * here (`fallbackRuns`), as a bidi algorithm would on a left-to-right line.
+ * block and extension A, kana), Noto Naskh Arabic, Noto Sans Hebrew. fontkit (pdfkit's) shapes
+ * Arabic and lays out each right-to-left word right to left; the words of a right-to-left run are
+ * put in visual order here (`fallbackRuns`), as a bidi algorithm would on a left-to-right line.
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
