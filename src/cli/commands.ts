@@ -302,6 +302,8 @@ const ORG_UPDATE_OPTIONS: Array<[string, keyof OrgSettingsInput]> = [
   ['postcode', 'postcode'],
   ['city', 'city'],
   ['country', 'country'],
+  ['ape-code', 'ape_code'],
+  ['urssaf', 'urssaf'],
 ];
 
 // ---------------------------------------------------------------------------------------
@@ -347,11 +349,13 @@ export const COMMANDS: Record<string, CommandDefinition<unknown>> = {
       postcode: { type: 'string' },
       city: { type: 'string' },
       country: { type: 'string' },
+      'ape-code': { type: 'string' },
+      urssaf: { type: 'string' },
     },
     usage:
       'org update --id ID [--email-notifs a@x,b@y] [--email-notifs-cc c@z] [--virements-salaires Odentas|client] [--documents-slug S] [--siret N]' +
       ' [--effectif N] [--convention SVP|droit_commun] [--categorie-juridique association|SARL|SAS|SELARL|SELAS|EI|autre] [--taux-at R]' +
-      ' [--address-line L] [--postcode P] [--city C] [--country FR]',
+      ' [--address-line L] [--postcode P] [--city C] [--country FR] [--ape-code 9001Z] [--urssaf "Urssaf Île-de-France"]',
     prepare: (args) => {
       const id = requiredText(args, 'id');
       if (!isUuid(id)) throw new CommandError(`--id "${id}" is not an organization id (a UUID, as printed by "org create")`);

@@ -67,6 +67,10 @@ export interface OrganizationsTable {
   city: string | null;
   /** EINVOICE 2: ISO 3166 alpha-2 (default `FR`). */
   country: Generated<string>;
+  /** The bulletin: the NAF code (APE), `9001Z` (no dot, upper case); null: unset. */
+  ape_code: string | null;
+  /** The bulletin: the URSSAF contributions are paid to ("Urssaf Île-de-France"); null: unset. */
+  urssaf: string | null;
   created_at: Generated<Date>;
 }
 
@@ -195,6 +199,12 @@ export interface EmployeesTable {
   pas_rate: NullableNumeric;
   /** An artist's consent to the flat professional deduction, by profession; null: none. */
   dfs: EmployeeDfs | null;
+  /** The bulletin: the employee's postal address (null: unset). */
+  address_line: string | null;
+  postcode: string | null;
+  city: string | null;
+  /** The bulletin: the collective agreement's classification ("Niveau 3 – échelon 2"); null: unset. */
+  classification: string | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
@@ -306,6 +316,8 @@ export interface PayslipsTable {
   employer_cost: NullableNumeric;
   run_id: string | null;
   published_at: NullableTimestamp;
+  /** A computed payslip's day of payment, set at validation (`YYYY-MM-DD`); null: a draft, or typed in. */
+  payment_date: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }

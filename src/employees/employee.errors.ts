@@ -1,5 +1,6 @@
 /** Every error of the employees module (MODULES 1, 3), with its status and French message. */
 import { AppError } from '../http/errors.ts';
+import { DRAWABLE_SCRIPTS } from '../pdf/fonts.ts';
 
 export const employeeErrors = {
   /** MODULES 1: unknown, or of another organization. */
@@ -28,5 +29,12 @@ export const employeeErrors = {
       'invalid_pas_rate',
       `Le taux personnalisé de prélèvement à la source (pas_rate) doit être un pourcentage de 0 à ${max.replace(/\.00$/, '').replace('.', ',')} (le taux le plus haut de la grille du taux neutre), deux décimales au plus.`,
     ).withDetails({ field: 'pas_rate' }),
+  /** A name with a character no font of the PDFs (contracts, bulletins) can draw. */
+  undrawableName: (field: 'first_name' | 'last_name', label: string) =>
+    new AppError(
+      400,
+      `invalid_${field}`,
+      `${label} contient un caractère que les contrats et bulletins de paie ne savent pas imprimer (écritures acceptées : ${DRAWABLE_SCRIPTS}).`,
+    ),
   invalidBic: () => new AppError(400, 'invalid_bic', "Le BIC n'est pas valide (8 ou 11 caractères)."),
 };

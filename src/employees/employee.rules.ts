@@ -13,6 +13,7 @@ import { fieldErrors } from '../http/errors.ts';
 import { FIRST_NAME_MAX, hasUnsafeCharacters } from '../http/input.ts';
 import { isPlausibleEmail, normalizeEmail } from '../identity/email.ts';
 import { isSepaIban, isSepaWritable } from '../format/sepa.ts';
+import { isDrawable } from '../pdf/fonts.ts';
 import { parseRate } from '../money/money.ts';
 import { employeeErrors } from './employee.errors.ts';
 
@@ -35,7 +36,39 @@ function requiredName(value: unknown, field: 'first_name' | 'last_name'): string
   if (hasUnsafeCharacters(name) || /[<>]/.test(name) || name.length > FIRST_NAME_MAX) throw fieldErrors.invalid(field, NAME_LABELS[field]);
   // The name is the payee's on a SEPA transfer: "😀" or "•••" would be written "-" there.
   if (!isSepaWritable(name)) throw employeeErrors.unwritableName(field, NAME_LABELS[field]);
+  // The name is printed on contracts and bulletins: every character must have a glyph there.
+  if (!isDrawable(name)) throw employeeErrors.undrawableName(field, NAME_LABELS[field]);
   return name;
+}
+
+/** The longest postal address line, postcode, city and classification kept. */
+export const ADDRESS_LINE_MAX = 200;
+export const CITY_MAX = 100;
+export const CLASSIFICATION_MAX = 120;
+
+const TEXT_LABELS = {
+  address_line: "L'adresse",
+  postcode: 'Le code postal',
+  city: 'La ville',
+  classification: 'La classification',
+} as const;
+
+/** An optional line of text: trimmed, spaces collapsed, null when blank; 400 `invalid_<field>` otherwise refused. */
+function optionalLine(value: unknown, field: keyof typeof TEXT_LABELS, max: number): string | null {
+  if (blank(value)) return null;
+  const text = typeof value === 'string' ? value.replace(/\s+/g, ' ').trim() : '';
+  if (text === '' || text.length > max || hasUnsafeCharacters(text) || /[<>]/.test(text) || !isDrawable(text)) {
+    throw fieldErrors.invalid(field, `${TEXT_LABELS[field]} (${max} caractères au plus)`);
+  }
+  return text;
+}
+
+/** A postcode of any country: 2 to 12 letters, digits, spaces or hyphens (upper case). */
+function optionalPostcode(value: unknown): string | null {
+  if (blank(value)) return null;
+  const postcode = typeof value === 'string' ? value.trim().toUpperCase() : typeof value === 'number' ? String(value) : '';
+  if (!/^[A-Z0-9][A-Z0-9 -]{0,10}[A-Z0-9]$/.test(postcode)) throw fieldErrors.invalid('postcode', 'Le code postal (par exemple 75011)');
+  return postcode;
 }
 
 const blank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
@@ -145,5 +178,9 @@ export function checkEmployeeFields(input: EmployeeFieldsInput, current?: Employ
     cadre,
     pas_rate: pasRate,
     dfs: dfs as EmployeeDfs | null,
+    address_line: optionalLine(pick('address_line'), 'address_line', ADDRESS_LINE_MAX),
+    postcode: optionalPostcode(pick('postcode')),
+    city: optionalLine(pick('city'), 'city', CITY_MAX),
+    classification: optionalLine(pick('classification'), 'classification', CLASSIFICATION_MAX),
   };
 }

@@ -3,7 +3,7 @@ import type { Database } from '../db/database.ts';
 import { keyset, type CursorValue, type KeysetOrder } from '../http/list.ts';
 import type { EmployeeFields } from './employee.rules.ts';
 
-const COLUMNS = ['id', 'org_id', 'first_name', 'last_name', 'email', 'category', 'iban', 'bic', 'cadre', 'pas_rate', 'dfs', 'created_at', 'updated_at'] as const;
+const COLUMNS = ['id', 'org_id', 'first_name', 'last_name', 'email', 'category', 'iban', 'bic', 'cadre', 'pas_rate', 'dfs', 'address_line', 'postcode', 'city', 'classification', 'created_at', 'updated_at'] as const;
 
 export type EmployeeRow = Awaited<ReturnType<typeof findEmployee>> & object;
 

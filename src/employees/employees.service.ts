@@ -25,6 +25,10 @@ interface EmployeeRow {
   cadre: boolean;
   pas_rate: string | null;
   dfs: string | null;
+  address_line: string | null;
+  postcode: string | null;
+  city: string | null;
+  classification: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -63,6 +67,10 @@ export function employeeView(row: EmployeeRow) {
     cadre: row.cadre,
     pas_rate: row.pas_rate,
     dfs: row.dfs,
+    address_line: row.address_line,
+    postcode: row.postcode,
+    city: row.city,
+    classification: row.classification,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

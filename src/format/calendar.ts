@@ -74,6 +74,26 @@ export function requirePayrollPeriod(raw: unknown, now: Date = new Date()): stri
   return period;
 }
 
+/** The first and last days of a period `YYYY-MM`. */
+export function periodBounds(period: string): { first: string; last: string } {
+  const [year, month] = period.split('-').map(Number) as [number, number];
+  const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return { first: `${period}-01`, last: `${period}-${String(lastDay).padStart(2, '0')}` };
+}
+
+/**
+ * The last working day of a period: its last Monday to Friday. Public holidays are not
+ * skipped (the service keeps no calendar of them): staff choose another day when it is one.
+ */
+export function lastWorkingDay(period: string): string {
+  let day = periodBounds(period).last;
+  for (;;) {
+    const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
+    if (weekday !== 0 && weekday !== 6) return day;
+    day = addDays(day, -1);
+  }
+}
+
 /** Numbers (C-, F-, V-YYYY-NNNNNN) are counted per year, in the operator's (French) calendar. */
 export const NUMBERING_TIME_ZONE = OPERATOR_TIME_ZONE;
 

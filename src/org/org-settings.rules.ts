@@ -37,6 +37,10 @@ export interface OrgSettings {
   city: string | null;
   /** EINVOICE 2: ISO 3166 alpha-2, upper case (default `FR`). */
   country: string;
+  /** The bulletin: the NAF code (APE), stored `9001Z`; null: unset. */
+  ape_code: string | null;
+  /** The bulletin: the URSSAF the contributions are paid to; null: unset. */
+  urssaf: string | null;
 }
 
 export type OrgSettingsInput = Partial<Record<keyof OrgSettings, unknown>>;
@@ -72,9 +76,19 @@ function parseEffectif(value: unknown): number {
 /** EINVOICE 2: the longest address line and city. */
 export const ADDRESS_LINE_MAX = 200;
 export const CITY_MAX = 100;
+/** The bulletin: the longest URSSAF name ("Urssaf Provence-Alpes-Côte d'Azur"). */
+export const URSSAF_MAX = 120;
+
+/** A NAF code as INSEE writes it (`90.01Z`) or as it is often typed (`9001z`), stored `9001Z`; null when blank. */
+export function parseApeCode(value: unknown): string | null {
+  if (blank(value)) return null;
+  const code = typeof value === 'string' ? value.trim().toUpperCase() : '';
+  if (!/^\d{2}\.?\d{2}[A-Z]$/.test(code)) throw fieldErrors.invalid('ape_code', 'Le code APE (quatre chiffres et une lettre, par exemple 9001Z ou 90.01Z)');
+  return code.replace('.', '');
+}
 
 /** A text field of the address: trimmed, null when blank; 400 `invalid_<field>` when not text, too long or with control characters. */
-function addressText(value: unknown, field: 'address_line' | 'city', max: number, what: string): string | null {
+function addressText(value: unknown, field: 'address_line' | 'city' | 'urssaf', max: number, what: string): string | null {
   if (blank(value)) return null;
   const text = typeof value === 'string' ? value.trim().replace(/\s+/g, ' ') : '';
   if (text === '' || text.length > max || hasUnsafeCharacters(text)) throw fieldErrors.invalid(field, `${what} (${max} caractères au plus)`);
@@ -138,6 +152,8 @@ export function applyOrgSettings(current: OrgSettings, input: OrgSettingsInput):
     if (!/^[A-Z]{2}$/.test(country)) throw fieldErrors.invalid('country', 'Le pays (code ISO 3166 à deux lettres : FR, BE…)');
     next.country = country;
   }
+  if (input.ape_code !== undefined) next.ape_code = parseApeCode(input.ape_code);
+  if (input.urssaf !== undefined) next.urssaf = addressText(input.urssaf, 'urssaf', URSSAF_MAX, "L'URSSAF de recouvrement");
   if (input.postcode !== undefined || input.country !== undefined) {
     const raw = input.postcode !== undefined ? input.postcode : current.postcode;
     const postcode = blank(raw) ? null : typeof raw === 'string' ? raw.trim().toUpperCase() : typeof raw === 'number' ? String(raw) : '';

@@ -105,7 +105,7 @@ export async function saveActiveOrg(db: Database, userId: string, orgId: string)
 
 const SETTINGS_COLUMNS = [
   'id', 'name', 'structure_api', 'email_notifs', 'email_notifs_cc', 'virements_salaires', 'documents_slug', 'siret',
-  'effectif', 'convention', 'categorie_juridique', 'taux_at', 'address_line', 'postcode', 'city', 'country', 'created_at',
+  'effectif', 'convention', 'categorie_juridique', 'taux_at', 'address_line', 'postcode', 'city', 'country', 'ape_code', 'urssaf', 'created_at',
 ] as const;
 
 /** The organization with the fields of MODULES 2 (its settings page), or undefined. */

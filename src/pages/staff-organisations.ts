@@ -2,9 +2,9 @@
  * `/staff/organisations` and `/staff/organisations/{id}` (gate `staff`): every organization,
  * searched by name or employer key with case and accents ignored (`listOrganizations`, the
  * service of `GET /api/staff/orgs`), in keyset pages; then one organization's settings (MODULES 2,
- * EINVOICE 2, PAYROLL 2), which the page's script (`staff-organisation.js`) saves through
+ * EINVOICE 2, PAYROLL 2, the bulletin's APE code and URSSAF), which the page's script (`staff-organisation.js`) saves through
  * `PATCH /api/staff/orgs/{id}`, and its employees (category, cadre, PAS rate, IBAN shown as its
- * last four characters only), edited through `PATCH /api/staff/orgs/{id}/salaries/{employee_id}`.
+ * last four characters only, postal address, classification), edited through `PATCH /api/staff/orgs/{id}/salaries/{employee_id}`.
  */
 import type { Database } from '../db/database.ts';
 import { listEmployees } from '../employees/employees.service.ts';
@@ -186,6 +186,14 @@ function settingsForm(org: Settings): SafeHtml {
         ${field('taux_at', 'Taux AT/MP (%)', rateInput(org.taux_at), { hint: 'Par exemple 2,30 ; vide : le taux par défaut.', inputmode: 'decimal', maxlength: 10 })}
       </div>
     </fieldset>
+    <fieldset class="fieldset">
+      <legend>Mentions du bulletin de paie</legend>
+      <div class="form-row">
+        ${field('ape_code', 'Code APE (NAF)', org.ape_code ?? '', { hint: 'Quatre chiffres et une lettre : 9001Z ou 90.01Z.', maxlength: 6 })}
+        ${field('urssaf', 'URSSAF de recouvrement', org.urssaf ?? '', { hint: 'Par exemple : Urssaf Île-de-France.', maxlength: 120, wide: true })}
+      </div>
+      <p class="hint">Le bulletin imprime aussi l'adresse ci-dessus, le SIRET et la convention collective.</p>
+    </fieldset>
     <div class="actions">
       <button type="submit" class="button" id="org-save">Enregistrer la fiche</button>
     </div>
@@ -228,6 +236,31 @@ function employeeForm(orgId: string, e: EmployeeRow): SafeHtml {
           <label for="${id('bic')}">BIC</label>
           <input id="${id('bic')}" name="bic" type="text" maxlength="20" autocomplete="off" spellcheck="false" value="${e.bic ?? ''}" aria-describedby="${id('bic')}-error">
           ${err('bic')}
+        </div>
+      </div>
+      <div class="form-row">
+        <div class="field field-wide">
+          <label for="${id('address_line')}">Adresse</label>
+          <input id="${id('address_line')}" name="address_line" type="text" maxlength="200" autocomplete="off" value="${e.address_line ?? ''}" aria-describedby="${id('address_line')}-error">
+          ${err('address_line')}
+        </div>
+        <div class="field">
+          <label for="${id('postcode')}">Code postal</label>
+          <input id="${id('postcode')}" name="postcode" type="text" maxlength="12" autocomplete="off" value="${e.postcode ?? ''}" aria-describedby="${id('postcode')}-error">
+          ${err('postcode')}
+        </div>
+        <div class="field">
+          <label for="${id('city')}">Ville</label>
+          <input id="${id('city')}" name="city" type="text" maxlength="100" autocomplete="off" value="${e.city ?? ''}" aria-describedby="${id('city')}-error">
+          ${err('city')}
+        </div>
+      </div>
+      <div class="form-row">
+        <div class="field field-wide">
+          <label for="${id('classification')}">Classification</label>
+          <input id="${id('classification')}" name="classification" type="text" maxlength="120" autocomplete="off" value="${e.classification ?? ''}" aria-describedby="${id('classification')}-hint ${id('classification')}-error">
+          <p class="hint" id="${id('classification')}-hint">Imprimée sur le bulletin : par exemple « Artiste interprète – groupe 2 » ou « Niveau 3 – échelon 2 ».</p>
+          ${err('classification')}
         </div>
         <div class="field field-submit">
           <button type="submit" class="button">Enregistrer<span class="visually-hidden"> ${name}</span></button>

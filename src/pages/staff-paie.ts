@@ -10,7 +10,7 @@
  * payslip cancelled (`POST /api/staff/payslips/{id}/cancel`) after a confirmation.
  */
 import type { Database } from '../db/database.ts';
-import { parsePeriod } from '../format/calendar.ts';
+import { lastWorkingDay, parsePeriod } from '../format/calendar.ts';
 import { formatDateFr, formatEuros, ofFr } from '../format/french.ts';
 import { html, type SafeHtml } from '../format/html.ts';
 import { AppError } from '../http/errors.ts';
@@ -261,6 +261,16 @@ function payslipsTable(view: StaffPaieView): SafeHtml {
   </section>`;
 }
 
+/** The validation's payment date, printed on the bulletins: prefilled with the period's last working day. */
+function paymentDateField(period: string): SafeHtml {
+  return html`<div class="field">
+      <label for="validate-payment-date">Date de paiement</label>
+      <input id="validate-payment-date" name="payment_date" type="date" required value="${lastWorkingDay(period)}" aria-describedby="validate-payment-date-hint validate-payment-date-error">
+      <p class="hint" id="validate-payment-date-hint">Imprimée sur les bulletins. Par défaut le dernier jour ouvré du mois (du lundi au vendredi : un jour férié n'est pas écarté) ; au plus tard la fin du deuxième mois suivant.</p>
+      <p id="validate-payment-date-error" class="field-error" hidden></p>
+    </div>`;
+}
+
 export function renderStaffPaie(view: StaffPaieView): SafeHtml {
   return html`<div class="page" id="staff-paie">
   <h1>Calcul de la paie</h1>
@@ -284,6 +294,7 @@ ${confirmDialog({
     id: 'confirm-validate',
     title: 'Valider ces bulletins ?',
     text: "Les bulletins seront publiés (l'organisation les verra) et l'appel de cotisations du mois sera créé. Ils ne pourront plus être recalculés.",
+    fields: view.chosen ? paymentDateField(view.chosen.period) : undefined,
     keepLabel: 'Ne pas valider',
     confirmLabel: 'Valider',
   })}

@@ -4,7 +4,7 @@
  * bulletin missing when asked for (the server stopped before rendering it) is rendered then.
  */
 import { applyChange } from '../audit/change.ts';
-import { todayInFrance } from '../format/french.ts';
+import { lastWorkingDay, periodBounds } from '../format/calendar.ts';
 import { moneyFromDb, type Money } from '../money/money.ts';
 import { generatingPdf, renderPdf } from '../pdf/render.ts';
 import { bulletinDocument } from './bulletin.pdf.ts';
@@ -16,11 +16,14 @@ const money = (value: string | null): Money => moneyFromDb(value ?? '0');
 
 type BulletinSource = NonNullable<Awaited<ReturnType<typeof repo.findBulletinSource>>>;
 
-/** The bulletin's PDF of a computed payslip as its row stands (`payment_date`: its day of payment). */
-async function bulletinPdf(ctx: Pick<PayrollContext, 'db'>, source: BulletinSource, paymentDate: string): Promise<Buffer> {
-  const [year, month] = source.period.split('-').map(Number) as [number, number];
-  const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  const dates = source.kind === 'CDDU' ? await repo.contractDatesIn(ctx.db, source.contract_id, `${source.period}-01`, `${source.period}-${lastDay}`) : [];
+/**
+ * The bulletin's PDF of a computed payslip as its row stands. Its payment date is the one chosen
+ * at validation; a draft's (and a payslip validated before dates were chosen) the default one,
+ * the period's last working day.
+ */
+async function bulletinPdf(ctx: Pick<PayrollContext, 'db'>, source: BulletinSource): Promise<Buffer> {
+  const { first, last } = periodBounds(source.period);
+  const dates = source.kind === 'CDDU' ? await repo.contractDatesIn(ctx.db, source.contract_id, first, last) : [];
   const payslip: ComputedPayslip = {
     gross: money(source.gross),
     employee_contributions: money(source.employee_contributions),
@@ -36,11 +39,37 @@ async function bulletinPdf(ctx: Pick<PayrollContext, 'db'>, source: BulletinSour
   };
   return renderPdf(
     bulletinDocument({
-      employer: { name: source.org_name, siret: source.siret, address: null, convention: source.convention },
-      employee: { first_name: source.first_name, last_name: source.last_name, job_title: source.job_title, category: source.category, cadre: source.cadre },
+      employer: {
+        name: source.org_name,
+        siret: source.siret,
+        address_line: source.org_address_line,
+        postcode: source.org_postcode,
+        city: source.org_city,
+        ape_code: source.ape_code,
+        urssaf: source.urssaf,
+        convention: source.convention,
+      },
+      employee: {
+        first_name: source.first_name,
+        last_name: source.last_name,
+        address_line: source.address_line,
+        postcode: source.postcode,
+        city: source.city,
+        job_title: source.job_title,
+        classification: source.classification,
+        category: source.category,
+        cadre: source.cadre,
+      },
       period: source.period,
-      payment_date: paymentDate,
-      contract: { number: source.contract_number, kind: source.kind === 'CDI' ? 'CDI' : 'CDDU', dates: dates.map((d) => ({ date: d.date, nature: d.nature, quantity: String(d.quantity) })) },
+      payment_date: source.payment_date ?? lastWorkingDay(source.period),
+      draft: source.status === 'brouillon',
+      contract: {
+        number: source.contract_number,
+        kind: source.kind === 'CDI' ? 'CDI' : 'CDDU',
+        start_date: String(source.start_date),
+        end_date: source.end_date === null ? null : String(source.end_date),
+        dates: dates.map((d) => ({ date: d.date, nature: d.nature, quantity: String(d.quantity) })),
+      },
       payslip,
       intermittent: source.kind === 'CDDU',
     }),
@@ -51,13 +80,13 @@ const bulletinFilename = (source: BulletinSource) => `bulletin-${source.period}-
 
 /**
  * A draft's bulletin, rendered on demand for staff to check it before validating (PAYROLL 8),
- * never stored (the draft may be computed again); null when the payslip is not a draft. Its
- * payment date is today's (Paris), the day it would be paid if validated now.
+ * never stored (the draft may be computed again), watermarked "BROUILLON"; null when the
+ * payslip is not a draft. Its payment date is the default one, marked as foreseen.
  */
 export async function draftBulletin(ctx: Pick<PayrollContext, 'db'>, payslipId: string): Promise<{ filename: string; content: Buffer } | null> {
   const source = await repo.findBulletinSource(ctx.db, payslipId);
   if (!source || source.status !== 'brouillon') return null;
-  const content = await generatingPdf(() => bulletinPdf(ctx, source, todayInFrance()));
+  const content = await generatingPdf(() => bulletinPdf(ctx, source));
   return { filename: `brouillon-${bulletinFilename(source)}`, content };
 }
 
@@ -70,8 +99,7 @@ export async function ensureBulletin(ctx: PayrollContext, payslipId: string): Pr
 }
 
 async function renderAndStoreBulletin(ctx: PayrollContext, payslipId: string, source: BulletinSource): Promise<string | null> {
-  // Paid once validated: the validation's day (Paris).
-  const pdf = await bulletinPdf(ctx, source, todayInFrance(source.published_at ?? new Date()));
+  const pdf = await bulletinPdf(ctx, source);
   return applyChange(ctx, async (change) => {
     const fileId = await ctx.files.put(change.trx, {
       content: pdf,

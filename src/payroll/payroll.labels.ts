@@ -1,11 +1,31 @@
 /** The payroll module's words, one wording for its bulletin, its pages and its e-mails. */
 import type { Convention, EmployeeCategory } from './situation.ts';
 
-/** PAYROLL 2 `convention`, as the bulletin names the collective agreement. */
-export const CONVENTION_LABELS: Record<Convention, string> = {
-  SVP: 'Spectacle vivant privé (IDCC 3090)',
-  droit_commun: 'Droit commun',
+/** PAYROLL 2 `convention`, as the bulletin names the collective agreement, with its IDCC (none: no agreement). */
+export const CONVENTIONS: Record<Convention, { title: string; idcc: string | null }> = {
+  SVP: { title: 'Entreprises du secteur privé du spectacle vivant', idcc: '3090' },
+  droit_commun: { title: 'Aucune (droit commun du Code du travail)', idcc: null },
 };
+
+/** The bulletin's line naming the collective agreement. */
+export const conventionLine = (convention: Convention) => {
+  const { title, idcc } = CONVENTIONS[convention];
+  return `Convention collective : ${title}${idcc ? ` (IDCC ${idcc})` : ''}`;
+};
+
+/**
+ * The units a CDDU's dates are counted in on the bulletin: a performance or a rehearsal is paid
+ * by the cachet, a technician's service by the service, hours by the hour.
+ */
+export const WORK_UNITS = {
+  representation: ['cachet', 'cachets'],
+  repetition: ['cachet', 'cachets'],
+  service: ['service', 'services'],
+  heures: ['heure', 'heures'],
+} as const;
+
+/** The mark across every page of a draft's bulletin. */
+export const DRAFT_WATERMARK = 'BROUILLON';
 
 /**
  * MODULES 3 `category`. The same words as the contract PDF's (contract.pdf.ts keeps its own

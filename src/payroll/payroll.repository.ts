@@ -253,9 +253,9 @@ export function lockDrafts(db: Database, orgId: string, period: string) {
     .execute();
 }
 
-export async function publishDrafts(db: Database, ids: readonly string[]): Promise<void> {
+export async function publishDrafts(db: Database, ids: readonly string[], paymentDate: string): Promise<void> {
   if (ids.length === 0) return;
-  await db.updateTable('payslips').set({ status: 'publie', published_at: sql`now()`, updated_at: sql`now()` }).where('id', 'in', ids).execute();
+  await db.updateTable('payslips').set({ status: 'publie', published_at: sql`now()`, payment_date: paymentDate, updated_at: sql`now()` }).where('id', 'in', ids).execute();
 }
 
 /** What the bulletin of a computed payslip needs, read after validation. */
@@ -273,6 +273,7 @@ export function findBulletinSource(db: Database, payslipId: string) {
       'payslips.status',
       'payslips.pdf_id',
       'payslips.published_at',
+      'payslips.payment_date',
       'payslips.gross',
       'payslips.net_to_pay',
       ...COMPUTED_FIGURES,
@@ -280,14 +281,25 @@ export function findBulletinSource(db: Database, payslipId: string) {
       'organizations.name as org_name',
       'organizations.siret',
       'organizations.convention',
+      'organizations.address_line as org_address_line',
+      'organizations.postcode as org_postcode',
+      'organizations.city as org_city',
+      'organizations.ape_code',
+      'organizations.urssaf',
       'employees.first_name',
       'employees.last_name',
       'employees.category',
       'employees.cadre',
+      'employees.address_line',
+      'employees.postcode',
+      'employees.city',
+      'employees.classification',
       'contracts.id as contract_id',
       'contracts.contract_number',
       'contracts.kind',
       'contracts.job_title',
+      'contracts.start_date',
+      'contracts.end_date',
     ])
     .where('payslips.id', '=', payslipId)
     .where('payslips.source', '=', 'calcule')

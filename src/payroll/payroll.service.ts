@@ -8,7 +8,8 @@ import { applyChange, type ChangeContext } from '../audit/change.ts';
 import { actorOf } from '../audit/audit.repository.ts';
 import type { Database } from '../db/database.ts';
 import type { FileStore } from '../files/file-store.ts';
-import { requirePayrollPeriod } from '../format/calendar.ts';
+import { addDays, lastWorkingDay, parseIsoDate, periodBounds, requirePayrollPeriod } from '../format/calendar.ts';
+import { formatDateFr } from '../format/french.ts';
 import { fieldErrors } from '../http/errors.ts';
 import { isUuid } from '../http/input.ts';
 import type { Caller } from '../identity/identity.service.ts';
@@ -126,6 +127,28 @@ export function contributionLines(payslipLines: ReadonlyArray<readonly PayslipLi
   return [...byOrganism].map(([organism, amounts]) => ({ organism, amount: sumMoney(amounts) })).filter((line) => line.amount !== '0.00');
 }
 
+/** The latest payment date accepted: the last day of the second month after the period. */
+function latestPaymentDate(period: string): string {
+  const [year, month] = period.split('-').map(Number) as [number, number];
+  const third = new Date(Date.UTC(year, month + 2, 1)).toISOString().slice(0, 7);
+  return addDays(`${third}-01`, -1);
+}
+
+/**
+ * The day the validated payslips are paid: the one given (`YYYY-MM-DD`, from the period's first
+ * day to the end of the second month after it: a salary is paid in the month or soon after,
+ * and a date further off is a typing mistake), else the period's last working day.
+ */
+export function parsePaymentDate(raw: unknown, period: string): string {
+  if (raw === undefined || raw === null || raw === '') return lastWorkingDay(period);
+  const date = parseIsoDate(raw);
+  if (!date) throw payrollErrors.invalidPaymentDate();
+  const first = periodBounds(period).first;
+  const last = latestPaymentDate(period);
+  if (date < first || date > last) throw payrollErrors.paymentDateOutOfRange(formatDateFr(first), formatDateFr(last));
+  return date;
+}
+
 /**
  * `POST /api/staff/paie/valider`: the drafts named (default: all of the period's) published,
  * and the contribution call made, in one transaction; 409 `payslip_not_draft` naming those that
@@ -135,6 +158,7 @@ export function contributionLines(payslipLines: ReadonlyArray<readonly PayslipLi
 export async function validateDrafts(ctx: ChangeContext, caller: Pick<Caller, 'userId' | 'email'>, input: Record<string, unknown>) {
   const { orgId, period } = await requireOrgAndPeriod(ctx.db, input);
   const requested = parsePayslipIds(input.payslip_ids);
+  const paymentDate = parsePaymentDate(input.payment_date, period);
   return applyChange(ctx, async (change) => {
     const drafts = await repo.lockDrafts(change.trx, orgId, period);
     const draftIds = new Set(drafts.map((d) => d.id));
@@ -145,13 +169,13 @@ export async function validateDrafts(ctx: ChangeContext, caller: Pick<Caller, 'u
     const chosen = requested ? drafts.filter((d) => requested.includes(d.id)) : drafts;
     if (chosen.length === 0) throw payrollErrors.notDraft([]);
     const ids = chosen.map((d) => d.id);
-    await repo.publishDrafts(change.trx, ids);
+    await repo.publishDrafts(change.trx, ids, paymentDate);
     const lines = contributionLines(chosen.map((d) => (d.lines ?? []) as unknown as PayslipLine[]));
     const call = await insertNewContributionCall(change, caller, { org_id: orgId, period, due_date: contributionDueDate(period), lines });
     await change.events(
-      ids.map((id) => ({ org_id: orgId, action: 'payslip.published', subject_type: 'payslip', subject_id: id, ...actorOf(caller), details: { period, source: 'calcule' } })),
+      ids.map((id) => ({ org_id: orgId, action: 'payslip.published', subject_type: 'payslip', subject_id: id, ...actorOf(caller), details: { period, source: 'calcule', payment_date: paymentDate } })),
     );
-    return { published: ids, contribution_call_id: call.id };
+    return { published: ids, contribution_call_id: call.id, payment_date: paymentDate };
   });
 }
 

@@ -1,7 +1,8 @@
 /**
  * The document a renderer takes: pdfmake's definition, minus what cannot cross to a worker
  * thread (functions). The page footer ("text … Page n / N") is drawn by the worker from
- * `pageFooter`; tables name their layout (`'payroll'`, defined in the worker).
+ * `pageFooter`; tables name their layout (`'payroll'` or the tighter `'payrollCompact'`, defined
+ * in the worker).
  */
 import type { TDocumentDefinitions } from 'pdfmake/interfaces.js';
 

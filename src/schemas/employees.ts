@@ -19,6 +19,10 @@ export const EmployeeBody = Type.Object({
     Type.Unsafe<unknown>({ description: 'PAYROLL 2: the personalised withholding (PAS) rate, a percentage as vat_rate ("7.50", 7.5, 0; 0 to 100, two decimals at most); null clears it (the neutral grid)', examples: ['7.50'] }),
   ),
   dfs: Optional('an artist\'s consent to the flat professional deduction: artiste_musicien or artiste_dramatique (the deduction\'s profession); null: none. Artists only', 20),
+  address_line: Optional("the bulletin: the employee's street line (200 characters at most)", 200),
+  postcode: Optional('the bulletin: the postcode (2 to 12 letters, digits, spaces or hyphens)', 20),
+  city: Optional('the bulletin: the city (100 characters at most)', 100),
+  classification: Optional('the bulletin: the classification under the collective agreement, e.g. "Niveau 3 – échelon 2" (120 characters at most)', 200),
 });
 
 export const Employee = Type.Object({
@@ -32,6 +36,10 @@ export const Employee = Type.Object({
   cadre: Type.Boolean(),
   pas_rate: Type.Union([Type.String({ description: 'percentage, two decimals' }), Type.Null()], { description: 'the personalised withholding rate; null: the neutral grid' }),
   dfs: Type.Union([Type.String(), Type.Null()], { description: 'the flat professional deduction the artist agreed to (artiste_musicien or artiste_dramatique); null: none' }),
+  address_line: NullableString,
+  postcode: NullableString,
+  city: NullableString,
+  classification: NullableString,
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
 });

@@ -25,6 +25,8 @@ export const OrgSettingsBody = Type.Object({
   postcode: Type.Optional(Type.Unsafe<unknown>({ description: 'EINVOICE 2: the postcode (five digits in France); null clears it', examples: ['69001'] })),
   city: Type.Optional(Type.Unsafe<unknown>({ description: 'EINVOICE 2: the city (100 characters at most); null clears it', examples: ['Lyon'] })),
   country: Type.Optional(Type.Unsafe<unknown>({ description: 'EINVOICE 2: ISO 3166 alpha-2 (default FR); null resets it to FR', examples: ['FR'] })),
+  ape_code: Type.Optional(Type.Unsafe<unknown>({ description: 'The bulletin: the NAF (APE) code, 4 digits and a letter, a dot allowed after the second digit (9001Z, 90.01Z), stored 9001Z; null clears it', examples: ['9001Z'] })),
+  urssaf: Type.Optional(Type.Unsafe<unknown>({ description: 'The bulletin: the URSSAF the contributions are paid to (120 characters at most); null clears it', examples: ['Urssaf Île-de-France'] })),
 });
 
 export const Organization = Type.Object({
@@ -44,5 +46,7 @@ export const Organization = Type.Object({
   postcode: NullableString,
   city: NullableString,
   country: Type.String({ description: 'ISO 3166 alpha-2' }),
+  ape_code: Type.Union([Type.String({ description: 'NAF code, e.g. 9001Z' }), Type.Null()]),
+  urssaf: NullableString,
   created_at: Type.String({ format: 'date-time' }),
 });

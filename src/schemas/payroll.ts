@@ -11,6 +11,12 @@ export const PayrollValidateBody = Type.Object({
   org_id: Type.Optional(Type.String({ maxLength: 100 })),
   period: Type.Optional(Type.Unsafe<unknown>({ description: 'YYYY-MM' })),
   payslip_ids: Type.Optional(Type.Unsafe<unknown>({ description: 'drafts to validate (default: every draft of the period)' })),
+  payment_date: Type.Optional(
+    Type.Unsafe<unknown>({
+      description: "YYYY-MM-DD, the day the salaries are paid, printed on the bulletins: from the period's first day to the last day of the second month after it (else 400 invalid_payment_date); default the period's last Monday to Friday (public holidays are not skipped)",
+      examples: ['2027-01-29'],
+    }),
+  ),
 });
 
 export const RunStarted = Type.Object({ run_id: Type.String() });
@@ -42,6 +48,6 @@ export const PayrollRun = Type.Object({
   finished_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 });
 
-export const Validated = Type.Object({ published: Type.Array(Type.String()), contribution_call_id: Type.String() });
+export const Validated = Type.Object({ published: Type.Array(Type.String()), contribution_call_id: Type.String(), payment_date: Type.String({ description: 'YYYY-MM-DD: the day chosen, or the default' }) });
 
 export const NotDraftBody = Type.Object({ error: Type.String(), message: Type.Optional(Type.String()), payslip_ids: Type.Optional(Type.Array(Type.String())) });

@@ -99,6 +99,10 @@ describe(`payroll-access on ${usingPostgres ? 'PostgreSQL' : 'the embedded datab
     assertOneLineError(await runCli(['org', 'update', '--id', orgId, '--taux-at', '150'], env), /^payroll-access: invalid_taux_at: /);
     const cleared = await cliJson<Record<string, unknown>>(['org', 'update', '--id', orgId, '--taux-at', '', '--effectif', '1'], env);
     assert.deepEqual([cleared.effectif, cleared.convention, cleared.taux_at], [1, 'droit_commun', null]);
+    // The bulletin's mentions.
+    const mentions = await cliJson<Record<string, unknown>>(['org', 'update', '--id', orgId, '--ape-code', '90.01Z', '--urssaf', 'Urssaf Île-de-France'], env);
+    assert.deepEqual([mentions.ape_code, mentions.urssaf], ['9001Z', 'Urssaf Île-de-France']);
+    assertOneLineError(await runCli(['org', 'update', '--id', orgId, '--ape-code', '900Z'], env), /^payroll-access: invalid_ape_code: /);
   });
 
   it('should add a member, creating the account, and print user_id and created', async () => {

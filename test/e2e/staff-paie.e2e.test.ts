@@ -102,7 +102,12 @@ describe('/staff/paie in chromium', { skip: skipReason }, () => {
     await page.locator('#confirm-validate').getByRole('button', { name: 'Ne pas valider' }).click();
     assert.equal(await page.locator('#validate').isVisible(), true);
     await page.locator('#validate').click();
+    // The payment date, prefilled with the month's last working day, changed to the 2nd of April.
+    assert.equal(await page.locator('#validate-payment-date').inputValue(), '2027-03-31');
+    await page.locator('#validate-payment-date').fill('2027-04-02');
     await Promise.all([page.waitForURL(/appel=[0-9a-f-]{36}/), page.locator('#confirm-validate-ok').click()]);
+    const paid = await app.database.db.selectFrom('payslips').select('payment_date').where('id', '=', draft.id).executeTakeFirstOrThrow();
+    assert.equal(paid.payment_date, '2027-04-02');
     const made = await app.database.db.selectFrom('contribution_calls').select(['total']).where('org_id', '=', soleil).executeTakeFirstOrThrow();
     const total = moneyFromDb(made.total);
     assert.match((await page.locator('#call-summary').textContent())!, new RegExp(`^Appel de cotisations de mars 2027 pour Théâtre du Soleil : total ${formatEuros(total)}, à payer au plus tard le 15/04/2027\\.$`));

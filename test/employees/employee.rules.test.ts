@@ -24,7 +24,8 @@ describe('checkEmployeeFields', () => {
   it('should normalize a creation', () => {
     assert.deepEqual(
       checkEmployeeFields({ first_name: '  Élise ', last_name: 'Durand  Martin', email: ' Elise@Example.COM ', category: 'artiste', iban: 'fr76 3000 6000 0112 3456 7890 189', bic: 'bnpa frpp' }),
-      { first_name: 'Élise', last_name: 'Durand Martin', email: 'elise@example.com', category: 'artiste', iban: 'FR7630006000011234567890189', bic: 'BNPAFRPP', cadre: false, pas_rate: null, dfs: null },
+      { first_name: 'Élise', last_name: 'Durand Martin', email: 'elise@example.com', category: 'artiste', iban: 'FR7630006000011234567890189', bic: 'BNPAFRPP', cadre: false, pas_rate: null, dfs: null,
+        address_line: null, postcode: null, city: null, classification: null },
     );
   });
   it('should answer MODULES codes for missing and wrong fields', () => {
@@ -88,6 +89,45 @@ describe('checkEmployeeFields: cadre and pas_rate (PAYROLL 2)', () => {
     }
     for (const pas_rate of ['43.01', '97', '100', '100.01', 101, -1, '7.555', 7.555, '7,5', 'abc', true, [7]]) {
       assert.equal(code(() => checkEmployeeFields({ ...name, pas_rate })), '400 invalid_pas_rate', JSON.stringify(pas_rate));
+    }
+  });
+});
+
+describe('checkEmployeeFields: address, classification, and names the PDFs can print', () => {
+  const name = { first_name: 'Zoé', last_name: 'Lefèvre' };
+  it('should keep the address and classification trimmed, the postcode in upper case, null when blank', () => {
+    const fields = checkEmployeeFields({ ...name, address_line: ' 4  rue des Lilas ', postcode: ' 75011', city: 'Paris ', classification: 'Artiste interprète – groupe 2' });
+    assert.deepEqual([fields.address_line, fields.postcode, fields.city, fields.classification], ['4 rue des Lilas', '75011', 'Paris', 'Artiste interprète – groupe 2']);
+    assert.equal(checkEmployeeFields({ ...name, postcode: 'sw1a 1aa' }).postcode, 'SW1A 1AA');
+    assert.deepEqual(checkEmployeeFields({ classification: '' }, fields), { ...fields, classification: null });
+  });
+  it('should refuse a wrong address part or classification with invalid_<field>', () => {
+    for (const [input, expected] of [
+      [{ address_line: 'x'.repeat(201) }, '400 invalid_address_line'],
+      [{ address_line: 'rue\u0000' }, '400 invalid_address_line'],
+      [{ postcode: '7' }, '400 invalid_postcode'],
+      [{ postcode: '75011!' }, '400 invalid_postcode'],
+      [{ city: 42 }, '400 invalid_city'],
+      [{ classification: 'x'.repeat(121) }, '400 invalid_classification'],
+      [{ classification: '<b>groupe 2</b>' }, '400 invalid_classification'],
+    ] as const) {
+      assert.equal(code(() => checkEmployeeFields({ ...name, ...input })), expected, JSON.stringify(input));
+    }
+    assert.equal(checkEmployeeFields({ ...name, classification: 'x'.repeat(120) }).classification?.length, 120);
+  });
+  it('should accept names in Latin, Greek, Cyrillic, Chinese, Japanese, Arabic and Hebrew', () => {
+    for (const [first, last] of [['太郎', '山田'], ['عبد الله', 'بن سلمان'], ['Ірина', 'Шевченко'], ['Νίκος', 'Παπαδόπουλος'], ['דוד', 'כהן'], ['あきら', 'スズキ'], ['Łukasz', 'Dvořák']]) {
+      assert.deepEqual([checkEmployeeFields({ first_name: first, last_name: last }).last_name], [last]);
+    }
+  });
+  it('should refuse with invalid_<field> a name with a character no PDF font draws (Korean, Thai, Devanagari, emoji)', () => {
+    for (const [input, expected] of [
+      [{ first_name: '민수', last_name: 'Kim' }, '400 invalid_first_name'],
+      [{ first_name: 'Somchai', last_name: 'สมชาย' }, '400 invalid_last_name'],
+      [{ first_name: 'राज', last_name: 'Patel' }, '400 invalid_first_name'],
+      [{ first_name: 'Zoé', last_name: 'Lefèvre 😀' }, '400 invalid_last_name'],
+    ] as const) {
+      assert.equal(code(() => checkEmployeeFields(input)), expected, JSON.stringify(input));
     }
   });
 });

@@ -26,7 +26,7 @@ describe('POST /api/salaries', () => {
     const body = res.json();
     assert.deepEqual({ ...body, id: undefined, created_at: undefined, updated_at: undefined }, {
       id: undefined, first_name: 'Élise', last_name: 'Durand', email: 'elise@example.com', category: 'artiste', iban_last4: '0189', bic: 'BNPAFRPP',
-      cadre: false, pas_rate: null, dfs: null, created_at: undefined, updated_at: undefined,
+      cadre: false, pas_rate: null, dfs: null, address_line: null, postcode: null, city: null, classification: null, created_at: undefined, updated_at: undefined,
     });
     assert.doesNotMatch(res.body, /FR76|3000 6000|30006000/);
     const row = await db.selectFrom('employees').select('iban').where('id', '=', body.id).executeTakeFirstOrThrow();
@@ -46,6 +46,10 @@ describe('POST /api/salaries', () => {
       [{ first_name: 'Élise', last_name: 'Durand', email: 'nope' }, 'invalid_email'],
       [{ first_name: 'Élise', last_name: 'Durand', iban: ['FR76'] }, 'invalid_iban'],
       [{ first_name: 'x'.repeat(101), last_name: 'Durand' }, 'invalid_first_name'],
+      // A character no font of the PDFs draws: the bulletin would print an empty box.
+      [{ first_name: '민수', last_name: 'Kim' }, 'invalid_first_name'],
+      [{ first_name: 'Élise', last_name: 'Durand', classification: 'x'.repeat(121) }, 'invalid_classification'],
+      [{ first_name: 'Élise', last_name: 'Durand', postcode: '!' }, 'invalid_postcode'],
     ];
     for (const [payload, error] of cases) {
       const res = await call(agent.cookie, 'POST', '/api/salaries', payload);
@@ -169,5 +173,28 @@ describe('GET /api/salaries', () => {
       assert.equal(res.json().error, 'invalid_limit');
     }
     assert.equal((await call(agent.cookie, 'GET', '/api/salaries?cursor=!!')).json().error, 'invalid_cursor');
+  });
+});
+
+describe('the address and classification of an employee (the bulletin)', () => {
+  it('should set them at creation and by PATCH, keep them when left out, clear them with null, and name the refusal', async (t) => {
+    const { agent, call } = await setup(t);
+    const created = await call(agent.cookie, 'POST', '/api/salaries', {
+      first_name: '太郎', last_name: '山田', address_line: '4 rue des Lilas', postcode: '75011', city: 'Paris', classification: 'Artiste interprète – groupe 2',
+    });
+    assert.equal(created.statusCode, 201, created.body);
+    const id = created.json().id;
+    assert.deepEqual(
+      [created.json().last_name, created.json().address_line, created.json().postcode, created.json().city, created.json().classification],
+      ['山田', '4 rue des Lilas', '75011', 'Paris', 'Artiste interprète – groupe 2'],
+    );
+    const kept = (await call(agent.cookie, 'PATCH', `/api/salaries/${id}`, { classification: 'Niveau 3 – échelon 2' })).json();
+    assert.deepEqual([kept.city, kept.classification], ['Paris', 'Niveau 3 – échelon 2']);
+    const cleared = (await call(agent.cookie, 'PATCH', `/api/salaries/${id}`, { address_line: null, postcode: null, city: null })).json();
+    assert.deepEqual([cleared.address_line, cleared.postcode, cleared.city, cleared.classification], [null, null, null, 'Niveau 3 – échelon 2']);
+    const refused = await call(agent.cookie, 'PATCH', `/api/salaries/${id}`, { last_name: 'สมชาย' });
+    assert.equal(refused.statusCode, 400);
+    assert.equal(refused.json().error, 'invalid_last_name');
+    assert.match(refused.json().message, /écritures acceptées : latin, grec, cyrillique, chinois, japonais \(kanji et kana\), arabe, hébreu/);
   });
 });

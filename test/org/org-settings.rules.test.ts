@@ -6,6 +6,7 @@ import { code } from '../support/rules.ts';
 const NEW_ORG: OrgSettings = {
   email_notifs: [], email_notifs_cc: [], virements_salaires: 'client', documents_slug: null, siret: null,
   effectif: 1, convention: 'SVP', categorie_juridique: 'association', taux_at: null, address_line: null, postcode: null, city: null, country: "FR",
+  ape_code: null, urssaf: null,
 };
 
 describe('applyOrgSettings', () => {
@@ -65,5 +66,23 @@ describe('applyOrgSettings: the payroll inputs (PAYROLL 2)', () => {
     for (const taux_at of ['100.01', 101, -1, '-0.5', '2.345', 2.345, 'abc', '2,3', true, {}]) {
       assert.equal(code(() => applyOrgSettings(NEW_ORG, { taux_at })), '400 invalid_taux_at', JSON.stringify(taux_at));
     }
+  });
+});
+
+describe('applyOrgSettings: the mentions of the bulletin', () => {
+  it('should store the APE code as 9001Z, from 9001Z, 90.01Z or 9001z, and the URSSAF trimmed', () => {
+    for (const typed of ['9001Z', '90.01Z', ' 9001z ']) assert.equal(applyOrgSettings(NEW_ORG, { ape_code: typed }).ape_code, '9001Z', typed);
+    assert.equal(applyOrgSettings(NEW_ORG, { urssaf: '  Urssaf   Île-de-France ' }).urssaf, 'Urssaf Île-de-France');
+    const set = { ...NEW_ORG, ape_code: '9001Z', urssaf: 'Urssaf Bretagne' };
+    assert.deepEqual(applyOrgSettings(set, { ape_code: null, urssaf: '' }), NEW_ORG);
+  });
+  it('should refuse a code that is not four digits and a letter, and an URSSAF over 120 characters', () => {
+    for (const ape_code of ['900Z', '9001', '90-01Z', '9001ZZ', 'ABCDE', 9001, true]) {
+      assert.equal(code(() => applyOrgSettings(NEW_ORG, { ape_code })), '400 invalid_ape_code', JSON.stringify(ape_code));
+    }
+    for (const urssaf of ['x'.repeat(121), 'Urssaf\u0000', 42]) {
+      assert.equal(code(() => applyOrgSettings(NEW_ORG, { urssaf })), '400 invalid_urssaf', JSON.stringify(urssaf));
+    }
+    assert.equal(applyOrgSettings(NEW_ORG, { urssaf: 'x'.repeat(120) }).urssaf?.length, 120);
   });
 });

@@ -51,7 +51,7 @@ describe('PATCH /api/staff/orgs/{id}', () => {
     assert.deepEqual({ ...(res.json() as object), created_at: undefined }, {
       id, name: 'Théâtre du Soleil', structure_api: 'TDS001', email_notifs: ['paie@soleil.fr', 'direction@soleil.fr'], email_notifs_cc: ['expert@cabinet.fr'],
       virements_salaires: 'Odentas', documents_slug: 'theatre-du-soleil', siret: '12345678900012',
-      effectif: 1, convention: 'SVP', categorie_juridique: 'association', taux_at: null, address_line: null, postcode: null, city: null, country: 'FR', created_at: undefined,
+      effectif: 1, convention: 'SVP', categorie_juridique: 'association', taux_at: null, address_line: null, postcode: null, city: null, country: 'FR', ape_code: null, urssaf: null, created_at: undefined,
     });
     const partial = await patch(staff.cookie, id, { email_notifs_cc: [] });
     assert.deepEqual(partial.json().email_notifs_cc, []);

@@ -94,10 +94,14 @@ describe('GET /staff/organisations/{id}', () => {
     const patched = await call(staff, 'PATCH', `/api/staff/orgs/${soleil}`, {
       email_notifs: ['Compta@Soleil.example', 'paie@soleil.example'], email_notifs_cc: ['direction@soleil.example'], siret: '123 456 789 00012',
       documents_slug: 'theatre-du-soleil', address_line: '3 place du Théâtre', postcode: '69001', city: 'Lyon', effectif: 12, convention: 'droit_commun',
-      categorie_juridique: 'SARL', taux_at: '2.3',
+      categorie_juridique: 'SARL', taux_at: '2.3', ape_code: '90.01z', urssaf: 'Urssaf Rhône-Alpes',
     });
     assert.equal(patched.statusCode, 200, patched.body);
-    await call(staff, 'PATCH', `/api/staff/orgs/${soleil}/salaries/${marc}`, { cadre: true, pas_rate: '7.5', category: 'technicien' });
+    assert.deepEqual([patched.json().ape_code, patched.json().urssaf], ['9001Z', 'Urssaf Rhône-Alpes']);
+    const marcEdited = await call(staff, 'PATCH', `/api/staff/orgs/${soleil}/salaries/${marc}`, {
+      cadre: true, pas_rate: '7.5', category: 'technicien', address_line: '4 rue des Lilas', postcode: '75020', city: 'Paris', classification: 'Cadre – groupe 4',
+    });
+    assert.equal(marcEdited.statusCode, 200, marcEdited.body);
     const res = await call(staff, 'GET', `/staff/organisations/${soleil}`);
     assert.equal(res.statusCode, 200);
     assert.match(res.body, /<h1>Théâtre du Soleil<\/h1>/);
@@ -111,6 +115,13 @@ describe('GET /staff/organisations/{id}', () => {
     assert.equal(inputValue(res.body, 'org-country'), 'FR');
     assert.equal(inputValue(res.body, 'org-effectif'), '12');
     assert.equal(inputValue(res.body, 'org-taux_at'), '2,3');
+    assert.equal(inputValue(res.body, 'org-ape_code'), '9001Z');
+    assert.equal(inputValue(res.body, 'org-urssaf'), 'Urssaf Rhône-Alpes');
+    assert.equal(inputValue(res.body, `emp-${marc}-address_line`), '4 rue des Lilas');
+    assert.equal(inputValue(res.body, `emp-${marc}-postcode`), '75020');
+    assert.equal(inputValue(res.body, `emp-${marc}-city`), 'Paris');
+    assert.equal(inputValue(res.body, `emp-${marc}-classification`), 'Cadre – groupe 4');
+    assert.equal(inputValue(res.body, `emp-${helene}-classification`), '');
     assert.match(res.body, /<option value="Odentas" selected>Payés par l&#39;opérateur \(Odentas\)<\/option>/);
     assert.match(res.body, /<option value="droit_commun" selected>Droit commun<\/option>/);
     assert.match(res.body, /<option value="SARL" selected>SARL<\/option>/);

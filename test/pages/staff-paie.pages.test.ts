@@ -103,6 +103,8 @@ describe('GET /staff/paie', () => {
     assert.match(res.body, new RegExp(`<li data-contract-id="${cdd}" data-reason="cdd_not_computed"><strong>${contractNumbers.get(cdd)} \\(Marc Dupont\\)</strong> : CDD : les indemnités de fin de contrat demandent le contrat entier ; saisissez ce bulletin\\.</li>`));
     assert.match(res.body, new RegExp(`<button type="button" class="button" id="validate" data-ids="${draft.id}" data-count="1">Valider le bulletin</button>`));
     assert.match(res.body, /<dialog id="confirm-validate"/);
+    // The payment date the bulletins will print, asked with the confirmation: March 2027's last working day.
+    assert.match(res.body, /<input id="validate-payment-date" name="payment_date" type="date" required value="2027-03-31"/);
 
     // The draft's bulletin, rendered on demand; a client may not have it.
     const pdf = await call(staff, 'GET', `/api/staff/paie/brouillons/${draft.id}/bulletin.pdf`);

@@ -42,12 +42,26 @@ describe('renderPdf', () => {
     assert.match(text, /Total brut 1 234,50 €/);
   });
 
-  it('should set a document with characters beyond WinAnsi in an embedded font, never garbled', async () => {
+  it('should set the words beyond WinAnsi in an embedded font, never garbled, the rest staying in Helvetica', async () => {
     const names = 'Łukasz Dvořák, Ірина Шевченко, Nguyễn';
     const doc = a4Document({ title: 't', author: 'a', content: [{ text: names }] });
-    assert.equal(fontFor(doc), 'Roboto');
-    assert.equal(fontFor(sampleDocument()), 'Helvetica');
-    assert.ok((await pdfText(await renderPdf(doc))).includes(names));
+    assert.equal(fontFor(doc), 'Helvetica');
+    assert.equal(fontFor({ ...doc, embedFonts: true }), 'Roboto');
+    const pdf = await renderPdf(doc);
+    assert.ok((await pdfText(pdf)).includes(names));
+    assert.match(pdf.toString('latin1'), /\/BaseFont \/[A-Z]{6}\+Roboto-Regular/);
+  });
+
+  it('should draw Japanese, Chinese, Arabic and Hebrew names in their Noto fallbacks, in PDF/A documents too', async () => {
+    for (const embedFonts of [false, true]) {
+      const doc = a4Document({ title: 't', author: 'a', embedFonts, content: [{ text: 'Salarié : 山田 太郎, 王小明' }, { text: 'عبد الله', bold: true }, 'דוד כהן'] });
+      const pdf = await renderPdf(doc);
+      const text = await pdfText(pdf);
+      assert.ok(text.includes('Salarié : 山田 太郎, 王小明'), text);
+      for (const font of ['NotoSansHans-Regular', 'NotoNaskhArabic-Bold', 'NotoSansHebrew']) {
+        assert.match(pdf.toString('latin1'), new RegExp(`/BaseFont /[A-Z]{6}\\+${font}`), font);
+      }
+    }
   });
 
   it('should number pages on a long table', async () => {

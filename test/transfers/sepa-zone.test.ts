@@ -71,7 +71,7 @@ describe('Creditor names', () => {
   it('should write names of any script transliterated in a valid SEPA file', async (t) => {
     const { soleil, agent, staff, call, employee, payslip, batch } = await setup(t);
     const dvorak = await employee(agent, 'Дворжак', '山田 太郎', 'FR7630006000011234567890189');
-    const nunez = await employee(agent, 'Ñúñez-Łódź', 'عربي 😀', 'DE89370400440532013000');
+    const nunez = await employee(agent, 'Ñúñez-Łódź', 'عربي', 'DE89370400440532013000');
     const res = await batch([await payslip(soleil, dvorak, '2026-10', '100.00'), await payslip(soleil, nunez, '2026-10', '200.00')]);
     assert.equal(res.statusCode, 201, res.body);
     const file = await call(staff, 'GET', `/api/staff/virements/${res.json().id}/sepa.xml`);

@@ -1,6 +1,6 @@
 /**
  * /staff/organisations/{id}: the organization's settings sent to `PATCH /api/staff/orgs/{id}`,
- * and each employee's category, cadre, PAS rate, IBAN and BIC sent to
+ * and each employee's category, cadre, PAS rate, IBAN, BIC, address and classification sent to
  * `PATCH /api/staff/orgs/{id}/salaries/{employee_id}`. The API checks everything; its refusal
  * (`invalid_<field>`) is shown next to the field it names. A typed IBAN is sent, then cleared:
  * the page only ever shows its last four characters, as the API answers them.
@@ -77,6 +77,8 @@ orgForm?.addEventListener('submit', async (event) => {
     convention: value('convention'),
     categorie_juridique: value('categorie_juridique'),
     taux_at: value('taux_at') ? decimal(value('taux_at')) : null,
+    ape_code: value('ape_code') || null,
+    urssaf: value('urssaf') || null,
   };
   try {
     const org = await api('PATCH', `/api/staff/orgs/${encodeURIComponent(orgForm.dataset.orgId ?? '')}`, body);
@@ -94,6 +96,8 @@ orgForm?.addEventListener('submit', async (event) => {
     set('country', org.country);
     set('effectif', String(org.effectif));
     set('taux_at', org.taux_at === null ? '' : frenchDecimal(org.taux_at));
+    set('ape_code', org.ape_code ?? '');
+    set('urssaf', org.urssaf ?? '');
     announce(orgStatus, 'Fiche enregistrée.', 'success');
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -130,6 +134,10 @@ document.addEventListener('submit', async (event) => {
     cadre: element('cadre').checked,
     pas_rate: element('pas_rate').value.trim() ? decimal(element('pas_rate').value.trim()) : null,
     bic: element('bic').value.trim() || null,
+    address_line: element('address_line').value.trim() || null,
+    postcode: element('postcode').value.trim() || null,
+    city: element('city').value.trim() || null,
+    classification: element('classification').value.trim() || null,
     // Sent only when typed: an empty field keeps the IBAN on file.
     ...(iban ? { iban } : {}),
   };
@@ -142,6 +150,8 @@ document.addEventListener('submit', async (event) => {
     );
     element('iban').value = '';
     element('bic').value = employee.bic ?? '';
+    element('postcode').value = employee.postcode ?? '';
+    element('classification').value = employee.classification ?? '';
     const row = form.closest('tr');
     const cell = (key) => row?.querySelector(`.cell-${key}`);
     const masked = employee.iban_last4 ? `•••• ${employee.iban_last4}` : '—';

@@ -6,7 +6,7 @@
  * call made (`?appel={id}`). A payslip typed in (`POST /api/staff/payslips`) with its refusals
  * next to their fields, its PDF attached (`PUT …/pdf`), a payslip cancelled after a confirmation.
  */
-import { announce, api, download, sendFile, setFieldError } from './api.js';
+import { announce, api, ApiError, download, sendFile, setFieldError } from './api.js';
 import { fieldMessage } from './field-messages.js';
 import { isoPeriod } from './dates.js';
 import { confirmWith, refreshSections } from './session.js';
@@ -120,6 +120,8 @@ async function draftBulletin(button) {
   }
 }
 
+const paymentDateInput = /** @type {HTMLInputElement | null} */ (document.getElementById('validate-payment-date'));
+
 async function validate(button) {
   const status = /** @type {HTMLElement} */ (document.getElementById('validate-status'));
   if (!(await confirmWith(/** @type {HTMLDialogElement} */ (document.getElementById('confirm-validate'))))) {
@@ -129,10 +131,15 @@ async function validate(button) {
   button.setAttribute('aria-disabled', 'true');
   try {
     const ids = (button.dataset.ids ?? '').split(',').filter(Boolean);
-    const answer = await api('POST', '/api/staff/paie/valider', { org_id: runSection?.dataset.orgId, period: runSection?.dataset.period, payslip_ids: ids });
+    // The day printed on the bulletins as their payment date; empty: the API's default.
+    const paymentDate = paymentDateInput?.value || undefined;
+    const answer = await api('POST', '/api/staff/paie/valider', { org_id: runSection?.dataset.orgId, period: runSection?.dataset.period, payslip_ids: ids, payment_date: paymentDate });
     window.location.assign(hereWith({ appel: answer.contribution_call_id }));
   } catch (error) {
-    announce(status, error instanceof Error ? error.message : String(error), 'error');
+    const message = error instanceof Error ? error.message : String(error);
+    announce(status, message, 'error');
+    // Shown in the dialog too, next to the date, for the next try.
+    if (error instanceof ApiError && error.code === 'invalid_payment_date' && paymentDateInput) setFieldError(paymentDateInput, message);
     button.removeAttribute('aria-disabled');
   }
 }
