@@ -8,7 +8,8 @@
  */
 import type { Database } from '../db/database.ts';
 import { listEmployees } from '../employees/employees.service.ts';
-import { EMPLOYEE_CATEGORIES } from '../employees/employee.rules.ts';
+import { EMPLOYEE_CATEGORIES, EMPLOYEE_DFS } from '../employees/employee.rules.ts';
+import { DFS_LABELS } from '../employees/employee.labels.ts';
 import { formatDecimalFr, formatRateFr, ofFr } from '../format/french.ts';
 import { html, type SafeHtml } from '../format/html.ts';
 import { isUuid } from '../http/input.ts';
@@ -223,6 +224,12 @@ function employeeForm(orgId: string, e: EmployeeRow): SafeHtml {
         <div class="field">
           <label class="checkbox" for="${id('cadre')}"><input type="checkbox" id="${id('cadre')}" name="cadre"${e.cadre ? html` checked` : ''}> Cadre</label>
           ${err('cadre')}
+        </div>
+        <div class="field">
+          <label for="${id('dfs')}">Déduction forfaitaire spécifique</label>
+          <select id="${id('dfs')}" name="dfs" aria-describedby="${id('dfs')}-hint ${id('dfs')}-error">${selectOptions(EMPLOYEE_DFS, DFS_LABELS, e.dfs ?? undefined, 'Aucune')}</select>
+          <p class="hint" id="${id('dfs')}-hint">Artistes seulement, avec leur accord : abattement sur l’assiette des cotisations.</p>
+          ${err('dfs')}
         </div>
       </div>
       <div class="form-row">

@@ -102,6 +102,8 @@ describe('GET /staff/organisations/{id}', () => {
       cadre: true, pas_rate: '7.5', category: 'technicien', address_line: '4 rue des Lilas', postcode: '75020', city: 'Paris', classification: 'Cadre – groupe 4',
     });
     assert.equal(marcEdited.statusCode, 200, marcEdited.body);
+    const heleneEdited = await call(staff, 'PATCH', `/api/staff/orgs/${soleil}/salaries/${helene}`, { category: 'artiste', dfs: 'artiste_musicien' });
+    assert.equal(heleneEdited.statusCode, 200, heleneEdited.body);
     const res = await call(staff, 'GET', `/staff/organisations/${soleil}`);
     assert.equal(res.statusCode, 200);
     assert.match(res.body, /<h1>Théâtre du Soleil<\/h1>/);
@@ -122,6 +124,9 @@ describe('GET /staff/organisations/{id}', () => {
     assert.equal(inputValue(res.body, `emp-${marc}-city`), 'Paris');
     assert.equal(inputValue(res.body, `emp-${marc}-classification`), 'Cadre – groupe 4');
     assert.equal(inputValue(res.body, `emp-${helene}-classification`), '');
+    // An artist's flat deduction, chosen by its profession.
+    assert.match(res.body, /<option value="artiste_musicien" selected>Artiste musicien, choriste, chef d’orchestre<\/option>/);
+    assert.match(res.body, new RegExp(`<select id="emp-${marc}-dfs" name="dfs"[^>]*><option value="" selected>Aucune</option>`));
     assert.match(res.body, /<option value="Odentas" selected>Payés par l&#39;opérateur \(Odentas\)<\/option>/);
     assert.match(res.body, /<option value="droit_commun" selected>Droit commun<\/option>/);
     assert.match(res.body, /<option value="SARL" selected>SARL<\/option>/);
@@ -133,7 +138,7 @@ describe('GET /staff/organisations/{id}', () => {
     assert.deepEqual(rowIds(res.body, 'data-employee-id'), [zoe, marc, helene]);
     assert.deepEqual(cells(res.body, 'Salarié'), ['Bernard Zoé', 'Dupont Marc', 'Lefèvre Hélène']);
     assert.deepEqual(cells(res.body, 'IBAN'), ['—', '•••• 3000', '•••• 0189']);
-    assert.deepEqual(cells(res.body, 'Catégorie'), ['—', 'Technicien', '—']);
+    assert.deepEqual(cells(res.body, 'Catégorie'), ['—', 'Technicien', 'Artiste']);
     assert.deepEqual(cells(res.body, 'Cadre'), ['Non', 'Oui', 'Non']);
     assert.deepEqual(cells(res.body, 'Taux PAS'), ['Grille neutre', '7,5\u00a0%', 'Grille neutre']);
     for (const iban of [IBAN.helene, IBAN.marc]) {

@@ -132,6 +132,7 @@ document.addEventListener('submit', async (event) => {
   const body = {
     category: element('category').value || null,
     cadre: element('cadre').checked,
+    dfs: element('dfs').value || null,
     pas_rate: element('pas_rate').value.trim() ? decimal(element('pas_rate').value.trim()) : null,
     bic: element('bic').value.trim() || null,
     address_line: element('address_line').value.trim() || null,
