@@ -154,6 +154,35 @@ export function facturXInvoice(input: FacturXInput): Invoice {
 let formatter: { format: EInvoiceFormat; validate: ValidateFunction; validation: ValidationService } | null = null;
 
 /**
+ * `value` with every `&` of every text handed over as `&#38;amp;`, so that it reaches the XML as
+ * given. The library writes its XML with xmlbuilder2's `create(options, object)`
+ * (`FormatXMLService.renderXML`), which alters texts twice: its object reader decodes each text
+ * and attribute (`BaseReader._decodeText`: `&amp;` `&lt;` `&gt;` `&quot;` `&apos;`, then `&#…;`
+ * `&#x…;`: `&#x0;` became a NUL byte), and its writer leaves an `&` unescaped before `name;` or
+ * `#digits;` (`BaseWriter`'s `nonEntityAmpersandRegex`: `R&amp;D` read back as `R&D`, `R&D;` an
+ * undefined entity). `&#38;amp;` is decoded by the reader's second pass alone (which never rescans
+ * what it wrote) into `&amp;`, which the writer keeps, and which an XML parser reads as `&`.
+ */
+export function protectAmpersands<T>(value: T): T {
+  if (typeof value === 'string') return value.replaceAll('&', '&#38;amp;') as T;
+  if (Array.isArray(value)) return value.map(protectAmpersands) as T;
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, protectAmpersands(item)])) as T;
+}
+
+/** What XML 1.0 cannot carry (its `Char` production): a last check before a document is stored for ever. */
+const NOT_XML_CHAR = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u;
+
+/** The library's CII writer, with every text handed to xmlbuilder2 so that it reaches the XML as given. */
+function renderTextsAsGiven(format: EInvoiceFormat): void {
+  const target = format as unknown as { renderXML?: (data: unknown) => string };
+  const render = target.renderXML;
+  // Pinned version: an upgrade that renames it fails here, loudly, not with altered texts.
+  if (typeof render !== 'function') throw new Error('@e-invoice-eu/core has no renderXML: check how it hands texts to xmlbuilder2');
+  target.renderXML = (data: unknown) => render.call(format, protectAmpersands(data));
+}
+
+/**
  * What `InvoiceService.generate` does, with the JSON schema compiled once: the library's
  * `InvoiceService` compiles it on every call (about 0.6 s, on the event loop). The library is
  * loaded with the first Factur-X file, not with the server: it weighs about 50 MB of RSS.
@@ -163,6 +192,7 @@ async function facturXFormatter() {
   const { FormatFactoryService, ValidationService, invoiceSchema } = await import('@e-invoice-eu/core');
   const quiet = { log: () => {}, warn: () => {}, error: () => {} };
   const format = new FormatFactoryService().createFormatService(FACTUR_X_FORMAT, quiet);
+  renderTextsAsGiven(format);
   const schema = structuredClone(invoiceSchema);
   format.patchSchema(schema);
   const validate = new Ajv2019({ strict: true, allErrors: true, useDefaults: true }).compile(schema);
@@ -185,5 +215,6 @@ export async function makeFacturX(pdf: Uint8Array, invoice: Invoice): Promise<{ 
   const out = (await format.generate(checked, { format: FORMAT_OPTION, lang: 'fr-fr', pdf: { buffer: pdf, filename: 'facture.pdf', mimetype: 'application/pdf' } })) as Uint8Array;
   const xml = (await PDFDocument.load(out, { updateMetadata: false })).getAttachments().find((a) => a.name === FACTUR_X_FILENAME);
   if (!xml) throw new Error(`the Factur-X PDF has no ${FACTUR_X_FILENAME}`);
+  if (NOT_XML_CHAR.test(Buffer.from(xml.data).toString('utf8'))) throw new Error(`the ${FACTUR_X_FILENAME} written holds a character XML 1.0 cannot carry`);
   return { pdf: Buffer.from(out), xml: Buffer.from(xml.data) };
 }

@@ -76,8 +76,9 @@ export const CITY_MAX = 100;
 /** A text field of the address: trimmed, null when blank; 400 `invalid_<field>` when not text, too long or with control characters. */
 function addressText(value: unknown, field: 'address_line' | 'city', max: number, what: string): string | null {
   if (blank(value)) return null;
-  const text = typeof value === 'string' ? value.trim().replace(/\s+/g, ' ') : '';
-  if (text === '' || text.length > max || hasUnsafeCharacters(text)) throw fieldErrors.invalid(field, `${what} (${max} caractères au plus)`);
+  // Checked before the spaces are folded: a control character (U+000B) is refused, not turned into a space.
+  const text = typeof value === 'string' && !hasUnsafeCharacters(value) ? value.trim().replace(/\s+/g, ' ') : '';
+  if (text === '' || text.length > max) throw fieldErrors.invalid(field, `${what} (${max} caractères au plus)`);
   return text;
 }
 

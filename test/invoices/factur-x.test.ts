@@ -5,40 +5,14 @@
  * every invoice type and payment method, 0-rate and mixed-rate invoices, and credit notes; the
  * XML served alone is the one inside the PDF, byte for byte; credit notes and the 400/409s.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import SaxonJS from 'saxon-js';
 import { getDocumentProxy } from 'unpdf';
 import { build, usingPostgres } from '../helper.ts';
 import { createOrg, member, signedIn, type Person } from '../support/fixtures.ts';
-import { assertValidXml, pdfText, xmlTexts } from '../support/documents.ts';
+import { pdfText, xmlTexts } from '../support/documents.ts';
+import { assertEn16931, assertXmlElementText, timings } from '../support/einvoice.ts';
 import { FACTUR_X_OPERATOR_ENV } from '../support/operator.ts';
-
-const EINVOICE = path.resolve(import.meta.dirname, '../../../shared/einvoice');
-const SHARED = fs.existsSync(EINVOICE) ? EINVOICE : '/work/shared/einvoice';
-const XSD_DIR = path.join(SHARED, 'cii-d16b');
-const XSD = path.join(XSD_DIR, 'CrossIndustryInvoice_100pD16B.xsd');
-const XSD_IMPORTS = fs.readdirSync(XSD_DIR).filter((f) => f.endsWith('.xsd') && f !== path.basename(XSD)).map((f) => path.join(XSD_DIR, f));
-
-/** The compiled EN 16931 rules, loaded once for the file (about 0.3 s; each run 0.1-0.9 s). */
-let rules: unknown = null;
-const timings = { validated: 0, ms: 0 };
-
-/** Schema, then the EN 16931 rules: no fatal failed assertion (each one named on failure). */
-async function assertEn16931(xml: string): Promise<void> {
-  const started = Date.now();
-  await assertValidXml(xml, XSD, XSD_IMPORTS);
-  rules ??= JSON.parse(fs.readFileSync(path.join(SHARED, 'EN16931-CII-validation.sef.json'), 'utf8'));
-  const result = (await SaxonJS.transform({ stylesheetInternal: rules, sourceText: xml, destination: 'serialized' }, 'async')) as { principalResult: string };
-  const failed = [...result.principalResult.matchAll(/<svrl:failed-assert\b[^>]*>[\s\S]*?<\/svrl:failed-assert>/g)].map((m) => m[0]);
-  const fatal = failed.filter((f) => /flag="fatal"/.test(f)).map((f) => f.replace(/\s+/g, ' ').slice(0, 300));
-  assert.deepEqual(fatal, [], `EN 16931 fatal failed assertions:\n${fatal.join('\n')}\n${xml}`);
-  timings.validated += 1;
-  timings.ms += Date.now() - started;
-}
-
 
 async function setup(t: Parameters<typeof build>[0], env: Record<string, string> = {}) {
   const { app, database } = await build(t, { env: { ...FACTUR_X_OPERATOR_ENV, ...env } });
@@ -259,5 +233,62 @@ describe('credit notes (EINVOICE 3)', () => {
     assert.equal(statuses.filter((s) => s === 409).length, 6);
     const numbers = responses.filter((r) => r.statusCode === 201).map((r) => Number(r.json().number.slice(-6))).sort((a, b) => a - b);
     assert.deepEqual(numbers, [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+});
+
+describe('texts of an e-invoice (EINVOICE 2)', () => {
+  it('should write every text into a valid EN 16931 factur-x.xml exactly as stored: &, <, character references, CDATA ends', async (t) => {
+    const { db, staff, call, create } = await setup(t);
+    // What the library's XML writing altered: `&amp;` became `&`, `&#x0;` a NUL byte, `&D;` an undefined entity.
+    const name = 'Évil <b>&amp; Co</b> & "Fils" \'R&D;\' &#38; &#0;';
+    const address = '12 rue <x>&"\' ]]>&#x0; <!DOCTYPE';
+    const city = 'Lyon &#x1; &lt;b&gt;';
+    const label = 'Paie &amp;#x0; &#xFFFE; <![CDATA[ x ]]>';
+    const reason = 'Erreur de saisie &#x1; &lt;b&gt; R&amp;D';
+    const org = await createOrg(db, name, 'EVIL01');
+    const patched = await call(staff, 'PATCH', `/api/staff/orgs/${org}`, { siret: '44306184100047', address_line: address, postcode: '69001', city });
+    assert.equal(patched.statusCode, 200, patched.body);
+    const [invoice] = await create({ invoice_type: 'prestation', payment_method: 'virement', invoices: [{ org_id: org, lines: [{ label, quantity: 1, unit_price: '10.00', vat_rate: '20' }] }] });
+    const xml = (await call(staff, 'GET', `/api/staff/facturation/${invoice!.id}/factur-x.xml`)).body;
+    await assertEn16931(xml);
+    assertXmlElementText(xml, 'Name', name);
+    assertXmlElementText(xml, 'LineOne', address);
+    assertXmlElementText(xml, 'CityName', city);
+    assertXmlElementText(xml, 'Name', label);
+
+    const credit = await call(staff, 'POST', `/api/staff/facturation/${invoice!.id}/avoir`, { reason });
+    assert.equal(credit.statusCode, 201, credit.body);
+    const noteXml = (await call(staff, 'GET', `/api/staff/facturation/${credit.json().id}/factur-x.xml`)).body;
+    await assertEn16931(noteXml);
+    assertXmlElementText(noteXml, 'Content', `Avoir sur la facture ${invoice!.number} : ${reason}`);
+    assertXmlElementText(noteXml, 'Name', name);
+  });
+
+  it('should refuse (400) the characters XML 1.0 cannot carry in every text of an invoice or credit note, and store nothing', async (t) => {
+    const { soleil, staff, call, create } = await setup(t);
+    const [invoice] = await create({ invoice_type: 'prestation', payment_method: 'prelevement', invoices: [{ org_id: soleil, lines: MIXED }] });
+    const line = (label: string) => [{ label, quantity: 1, unit_price: '10.00', vat_rate: '20' }];
+    for (const bad of ['\u0000', '\u0001', '\u0008', '\u000b', '\u000c', '\u001f', '\ufffe', '\uffff', '\ud800', '\udc00']) {
+      const text = `Texte ${bad} fin`;
+      const where = JSON.stringify(bad);
+      for (const field of ['address_line', 'city']) {
+        const res = await call(staff, 'PATCH', `/api/staff/orgs/${soleil}`, { [field]: text });
+        assert.equal(res.statusCode, 400, `${field} ${where}: ${res.body}`);
+        assert.equal(res.json().error, `invalid_${field}`);
+      }
+      const bulk = await call(staff, 'POST', '/api/staff/facturation/bulk-create', { invoice_type: 'prestation', payment_method: 'virement', invoices: [{ org_id: soleil, lines: line(text) }] });
+      assert.equal(bulk.statusCode, 400, `label ${where}: ${bulk.body}`);
+      assert.equal(bulk.json().error, 'invalid_label');
+      const period = await call(staff, 'POST', '/api/staff/facturation/bulk-create', { invoice_type: 'prestation', payment_method: 'virement', period_label: text, invoices: [{ org_id: soleil, lines: line('Paie') }] });
+      assert.equal(period.statusCode, 400, `period_label ${where}: ${period.body}`);
+      assert.equal(period.json().error, 'invalid_period_label');
+      for (const body of [{ reason: text }, { reason: 'Erreur', lines: line(text) }]) {
+        const res = await call(staff, 'POST', `/api/staff/facturation/${invoice!.id}/avoir`, body);
+        assert.equal(res.statusCode, 400, `${JSON.stringify(body)}: ${res.body}`);
+        assert.equal(res.json().error, 'reason' in body && body.reason === text ? 'invalid_reason' : 'invalid_label');
+      }
+    }
+    const listed = (await call(staff, 'GET', '/api/staff/facturation')).json().items;
+    assert.deepEqual(listed.map((i: { number: string }) => i.number), ['F-2026-000001']);
   });
 });
