@@ -7,6 +7,7 @@ import { AppError, fieldErrors } from '../http/errors.ts';
 import { isPlausibleEmail, normalizeEmail } from '../identity/email.ts';
 import { parseRate } from '../money/money.ts';
 import { hasUnsafeCharacters } from '../http/input.ts';
+import { isCountryCode } from '../format/countries.ts';
 
 export const SALARY_TRANSFER_MODES = ['Odentas', 'client'] as const satisfies readonly SalaryTransferMode[];
 
@@ -136,7 +137,7 @@ export function applyOrgSettings(current: OrgSettings, input: OrgSettingsInput):
   if (input.city !== undefined) next.city = addressText(input.city, 'city', CITY_MAX, 'La ville');
   if (input.country !== undefined) {
     const country = blank(input.country) ? 'FR' : typeof input.country === 'string' ? input.country.trim().toUpperCase() : '';
-    if (!/^[A-Z]{2}$/.test(country)) throw fieldErrors.invalid('country', 'Le pays (code ISO 3166 à deux lettres : FR, BE…)');
+    if (!isCountryCode(country)) throw fieldErrors.invalid('country', 'Le pays (code ISO 3166 à deux lettres : FR, BE…)');
     next.country = country;
   }
   if (input.postcode !== undefined || input.country !== undefined) {

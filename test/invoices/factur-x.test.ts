@@ -132,6 +132,8 @@ describe('Factur-X invoices (EINVOICE 1, 2, 4)', () => {
     for (const [body, code] of [
       [{ postcode: '6900' }, 'invalid_postcode'],
       [{ country: 'France' }, 'invalid_country'],
+      [{ country: 'XX' }, 'invalid_country'],
+      [{ country: 'ZZ' }, 'invalid_country'],
       [{ address_line: 'x'.repeat(201) }, 'invalid_address_line'],
       [{ city: 42 }, 'invalid_city'],
     ] as const) {
