@@ -1,5 +1,5 @@
 /**
- * The countries an organization's address may name (EINVOICE 2): the ISO 3166-1 alpha-2 codes
+ * The countries an organization's address may name (the buyer of an e-invoice): the ISO 3166-1 alpha-2 codes
  * of the EN 16931 code list, as `@e-invoice-eu/core` ships it (its `ISO3166` list, the one its
  * invoices are checked against), less `1A` (not two letters), so `XI` (Northern Ireland) is in.
  * Copied rather than imported: the library weighs about 50 MB and is loaded with the first

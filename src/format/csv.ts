@@ -20,6 +20,7 @@ import { Readable, pipeline } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { FastifyReply } from 'fastify';
 import { formatDateFr, todayInFrance } from './french.ts';
+import { attachment } from '../http/content-disposition.ts';
 
 /** A column: its French header, and how a row fills it (null: an empty cell). */
 export type CsvColumn<T> =
@@ -118,9 +119,7 @@ export async function sendCsv<T>(reply: FastifyReply, spec: CsvExport<T>): Promi
   });
   return reply
     .type('text/csv; charset=utf-8')
-    // Written quoted, as every download of this service is (`F-….xml`, `VIR-….xml`): the name
-    // is checked above to be plain ASCII, so the quoted form needs no `filename*`.
-    .header('content-disposition', `attachment; filename="${spec.filename}"`)
+    .header('content-disposition', attachment(spec.filename))
     .header('cache-control', 'private, no-store')
     .send(csv);
 }

@@ -27,6 +27,7 @@ import {
 import * as invoices from './invoices.service.ts';
 import { invoicesCsv, staffInvoicesCsv } from './invoices.csv.ts';
 import { sendCsv } from '../format/csv.ts';
+import { attachment } from '../http/content-disposition.ts';
 
 const errors = errorResponses(409, 413);
 
@@ -144,7 +145,7 @@ export default async function invoicesRoutes(fastify: FastifyInstance): Promise<
   const sendXml = (reply: FastifyReply, file: { filename: string; xml: Buffer }) =>
     reply
       .type('application/xml; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${file.filename}"`) // F-YYYY-NNNNNN-factur-x.xml: plain ASCII
+      .header('content-disposition', attachment(file.filename))
       .header('cache-control', 'private, no-store')
       .send(file.xml);
 

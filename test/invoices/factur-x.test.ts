@@ -238,7 +238,7 @@ describe('credit notes (EINVOICE 3)', () => {
   });
 });
 
-describe('texts of an e-invoice (EINVOICE 2)', () => {
+describe('texts of an e-invoice', () => {
   it('should write every text into a valid EN 16931 factur-x.xml exactly as stored: &, <, character references, CDATA ends', async (t) => {
     const { db, staff, call, create } = await setup(t);
     // What the library's XML writing altered: `&amp;` became `&`, `&#x0;` a NUL byte, `&D;` an undefined entity.

@@ -1,5 +1,5 @@
 /**
- * Checking a factur-x.xml as EINVOICE 1 asks: valid against the CII D16B schema, and no fatal
+ * Checking a factur-x.xml as the project requires: valid against the CII D16B schema, and no fatal
  * failed assertion of the EN 16931 rules (the official artefacts in ../shared/einvoice, run with
  * xmllint-wasm and SaxonJS: nothing from the OS).
  */
