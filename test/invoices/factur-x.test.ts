@@ -201,6 +201,11 @@ describe('credit notes (EINVOICE 3)', () => {
       [{ reason: 'Erreur', lines: [{ label: 'Paie', quantity: 1, unit_price: '10.00', vat_rate: '20.125' }] }, 400, 'invalid_vat_rate'],
       [{ reason: 'Erreur', lines: [{ label: 'Paie', quantity: 1, unit_price: '10.001', vat_rate: '20' }] }, 400, 'invalid_amount'],
       [{ reason: 'Erreur', lines: [{ label: 'Paie', quantity: 1, unit_price: '1000.00', vat_rate: '20' }] }, 409, 'credit_exceeds_invoice'],
+      // A rate the invoice does not have; nothing credited; 100.00 at 0 % where 8.33 was invoiced (within the total, 284.28).
+      [{ reason: 'Erreur', lines: [{ label: 'Paie', quantity: 1, unit_price: '10.00', vat_rate: '99.99' }] }, 400, 'invalid_vat_rate'],
+      [{ reason: 'Erreur', lines: [{ label: 'Paie', quantity: 1, unit_price: '10.00', vat_rate: '10' }] }, 400, 'invalid_vat_rate'],
+      [{ reason: 'Erreur', lines: [{ label: 'Rien', quantity: 1, unit_price: '0', vat_rate: '20' }] }, 400, 'invalid_lines'],
+      [{ reason: 'Erreur', lines: [{ label: 'Débours', quantity: 1, unit_price: '100.00', vat_rate: 0 }] }, 400, 'credit_exceeds_rate'],
     ] as const) {
       const res = await post(invoice!.id, body);
       assert.equal(res.statusCode, status, `${JSON.stringify(body)}: ${res.body}`);
@@ -208,7 +213,14 @@ describe('credit notes (EINVOICE 3)', () => {
     }
     assert.equal((await post('00000000-0000-4000-8000-000000000000', { reason: 'x' })).statusCode, 404);
     assert.equal((await post('not-an-id', { reason: 'x' })).statusCode, 404);
+    const moved = await post(invoice!.id, { reason: 'Erreur', lines: [{ label: 'Débours', quantity: 1, unit_price: '100.00', vat_rate: 0 }] });
+    assert.deepEqual([moved.json().vat_rate, moved.json().remaining_ht], ['0.00', '8.33']);
     const note = (await post(invoice!.id, { reason: 'Erreur', lines: [MIXED[2]] })).json();
+    assert.match(note.number, /^A-\d{4}-000001$/, 'no number spent on a refusal');
+    // 8.33 at 0 % is credited: nothing more at that rate, though the total allows it.
+    const again = await post(invoice!.id, { reason: 'Erreur', lines: [{ label: 'Débours', quantity: 1, unit_price: '0.01', vat_rate: 0 }] });
+    assert.equal(again.statusCode, 400, again.body);
+    assert.deepEqual([again.json().error, again.json().remaining_ht], ['credit_exceeds_rate', '0.00']);
     const ofNote = await post(note.id, { reason: 'x' });
     assert.equal(ofNote.statusCode, 409);
     assert.equal(ofNote.json().error, 'not_an_invoice');
