@@ -151,7 +151,7 @@ export function facturXInvoice(input: FacturXInput): Invoice {
 // ---------------------------------------------------------------------------------------
 // The library, set up once per process.
 
-let formatter: { format: EInvoiceFormat; validate: ValidateFunction; validation: ValidationService } | null = null;
+let formatter: { newFormat: () => EInvoiceFormat; validate: ValidateFunction; validation: ValidationService } | null = null;
 
 /**
  * `value` with every `&` of every text handed over as `&#38;amp;`, so that it reaches the XML as
@@ -182,6 +182,31 @@ function renderTextsAsGiven(format: EInvoiceFormat): void {
   target.renderXML = (data: unknown) => render.call(format, protectAmpersands(data));
 }
 
+interface PdfInfo {
+  setTitle(title: string): void;
+  setSubject(subject: string): void;
+}
+
+/**
+ * The PDF's title and subject (its Info and its XMP `dc:title`, `dc:description`) in French,
+ * "Avoir A-2026-000001": the library writes "…: Invoice A-2026-000001" and an English subject
+ * (`FormatFacturXService.createPDFA`, through `addXmpMeta` and then `setTrailerInfoID`).
+ */
+function frenchTitle(format: EInvoiceFormat, title: string): void {
+  const target = format as unknown as {
+    addXmpMeta?: (node: unknown, meta: { subject: string }) => unknown;
+    setTrailerInfoID?: (pdfDoc: PdfInfo, meta: { subject: string }) => Promise<void>;
+  };
+  const { addXmpMeta, setTrailerInfoID } = target;
+  if (typeof addXmpMeta !== 'function' || typeof setTrailerInfoID !== 'function') throw new Error('@e-invoice-eu/core has no addXmpMeta/setTrailerInfoID: check how it titles the PDF');
+  target.addXmpMeta = (node, meta) => addXmpMeta.call(format, node, { ...meta, subject: title });
+  target.setTrailerInfoID = (pdfDoc, meta) => {
+    pdfDoc.setTitle(title);
+    pdfDoc.setSubject(title);
+    return setTrailerInfoID.call(format, pdfDoc, { ...meta, subject: title });
+  };
+}
+
 /**
  * What `InvoiceService.generate` does, with the JSON schema compiled once: the library's
  * `InvoiceService` compiles it on every call (about 0.6 s, on the event loop). The library is
@@ -191,12 +216,17 @@ async function facturXFormatter() {
   if (formatter) return formatter;
   const { FormatFactoryService, ValidationService, invoiceSchema } = await import('@e-invoice-eu/core');
   const quiet = { log: () => {}, warn: () => {}, error: () => {} };
-  const format = new FormatFactoryService().createFormatService(FACTUR_X_FORMAT, quiet);
-  renderTextsAsGiven(format);
+  const factory = new FormatFactoryService();
+  // One service a document (a few objects): the wrappers below then never see another's title.
+  const newFormat = () => {
+    const format = factory.createFormatService(FACTUR_X_FORMAT, quiet);
+    renderTextsAsGiven(format);
+    return format;
+  };
   const schema = structuredClone(invoiceSchema);
-  format.patchSchema(schema);
+  newFormat().patchSchema(schema);
   const validate = new Ajv2019({ strict: true, allErrors: true, useDefaults: true }).compile(schema);
-  formatter = { format, validate, validation: new ValidationService(quiet) };
+  formatter = { newFormat, validate, validation: new ValidationService(quiet) };
   return formatter;
 }
 
@@ -208,7 +238,10 @@ const FORMAT_OPTION = FACTUR_X_FORMAT.toLowerCase();
  * (AFRelationship Alternative) and the Factur-X XMP metadata, and that XML, read back out of it.
  */
 export async function makeFacturX(pdf: Uint8Array, invoice: Invoice): Promise<{ pdf: Buffer; xml: Buffer }> {
-  const { format, validate, validation } = await facturXFormatter();
+  const { newFormat, validate, validation } = await facturXFormatter();
+  const format = newFormat();
+  const ubl = invoice['ubl:Invoice'];
+  frenchTitle(format, `${ubl['cbc:InvoiceTypeCode'] === TYPE_CODES.avoir ? 'Avoir' : 'Facture'} ${ubl['cbc:ID']}`);
   const { PDFDocument } = await import('@cantoo/pdf-lib');
   const checked = validation.validate('invoice data', validate as never, structuredClone(invoice)) as Invoice;
   format.fillInvoiceDefaults(checked);

@@ -190,6 +190,36 @@ describe('credit notes (EINVOICE 3)', () => {
     assert.deepEqual(notified.json().skipped.map((s: { reason: string }) => s.reason), ['no_recipient']);
   });
 
+  it('should read as a credit note everywhere: its PDF (French title, no debit, no penalties), the lists and pages (Avoir, negative amount)', async (t) => {
+    const { app, soleil, staff, compta, call, create } = await setup(t);
+    const [invoice] = await create({ invoice_type: 'paie_mensuelle', payment_method: 'prelevement', invoices: [{ org_id: soleil, lines: MIXED }] });
+    const note = (await call(staff, 'POST', `/api/staff/facturation/${invoice!.id}/avoir`, { reason: 'Formation annulée', lines: [MIXED[1]] })).json();
+    const { url } = (await call(compta, 'GET', `/api/factures/${note.id}/pdf-url`)).json();
+    const pdf = (await app.inject({ method: 'GET', url: url.replace('https://paie.example.com', '') })).rawPayload;
+    const text = await pdfText(pdf);
+    assert.ok(text.includes('Cet avoir annule tout ou partie de la facture F-2026-000001 : son montant TTC vous est dû.'), text);
+    for (const wrong of ['sera prélevé', 'pénalités', 'indemnité forfaitaire', "Date d'échéance"]) assert.ok(!text.includes(wrong), `the credit note says "${wrong}":\n${text}`);
+    const document = await getDocumentProxy(new Uint8Array(pdf));
+    const { info } = (await document.getMetadata()) as { info: { Title?: string; Subject?: string } };
+    await document.destroy();
+    assert.deepEqual([info.Title, info.Subject], [note.number, note.number].map((n) => `Avoir ${n}`));
+    assert.ok(pdf.toString('latin1').includes(`<rdf:li xml:lang="x-default">Avoir ${note.number}</rdf:li>`), 'the XMP title');
+    const invoicePdf = (await call(compta, 'GET', `/api/factures/${invoice!.id}/pdf-url`)).json().url as string;
+    const invoiceDocument = await getDocumentProxy(new Uint8Array((await app.inject({ method: 'GET', url: invoicePdf.replace('https://paie.example.com', '') })).rawPayload));
+    assert.equal(((await invoiceDocument.getMetadata()) as { info: { Title?: string } }).info.Title, 'Facture F-2026-000001');
+    await invoiceDocument.destroy();
+
+    const page = (await call(compta, 'GET', '/factures')).body;
+    const row = page.slice(page.indexOf(`data-invoice-id="${note.id}"`), page.indexOf('</tr>', page.indexOf(`data-invoice-id="${note.id}"`)));
+    assert.match(row, /Avoir sur F-2026-000001/);
+    assert.match(row, /-52,75\u00a0€/);
+    assert.match(row, /de l&#39;avoir A-|de l'avoir A-|de l&#x27;avoir A-/);
+    const staffPage = (await call(staff, 'GET', '/staff/facturation')).body;
+    const staffRow = staffPage.slice(staffPage.indexOf(`data-invoice-id="${note.id}"`), staffPage.indexOf('</tr>', staffPage.indexOf(`data-invoice-id="${note.id}"`)));
+    assert.match(staffRow, /Avoir sur F-2026-000001/);
+    assert.match(staffRow, /-52,75\u00a0€/);
+  });
+
   it('should answer the documented 400/409 to bad credit notes, never a 500', async (t) => {
     const { soleil, staff, call, create } = await setup(t);
     const [invoice] = await create({ invoice_type: 'prestation', payment_method: 'prelevement', invoices: [{ org_id: soleil, lines: MIXED }] });
