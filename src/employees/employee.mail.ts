@@ -40,13 +40,15 @@ export function employeeChangeEmail(input: EmployeeChangeMailInput): RenderedMai
   const employee = oneLine(input.employeeName);
   const orgName = oneLine(input.orgName);
   const what = [input.changes.iban ? "l'IBAN" : null, input.changes.pas_rate ? 'le taux de prélèvement à la source' : null].filter(Boolean).join(' et ');
+  const both = Boolean(input.changes.iban && input.changes.pas_rate);
+  const changed = both ? 'modifiés' : 'modifié';
   return renderMail({
-    subject: `Salarié ${employee} : ${what} modifié`,
+    subject: `Salarié ${employee} : ${what} ${changed}`,
     title: `Modification pour ${employee}`,
-    preheader: `${orgName} : ${what} de ${employee} a été modifié.`,
+    preheader: `${orgName} : ${what} de ${employee} ${both ? 'ont été' : 'a été'} ${changed}.`,
     greeting: 'Bonjour,',
     blocks: [
-      { type: 'paragraph', text: `${what.charAt(0).toUpperCase()}${what.slice(1)} de ${employee} (${orgName}) vient d'être modifié. Si ce changement n'était pas prévu, vérifiez-le avant le prochain paiement des salaires.` },
+      { type: 'paragraph', text: `${what.charAt(0).toUpperCase()}${what.slice(1)} de ${employee} (${orgName}) ${both ? 'viennent' : 'vient'} d'être ${changed}. Si ce changement n'était pas prévu, vérifiez-le avant le prochain paiement des salaires.` },
       {
         type: 'facts',
         facts: [{ label: 'Organisation', value: orgName }, { label: 'Salarié', value: employee }, { label: 'Modifié par', value: oneLine(input.author) }, ...changeFacts(input.changes)],

@@ -189,7 +189,7 @@ describe('a change of IBAN or withholding rate', () => {
     assert.deepEqual(mails.map((m) => m.recipient).sort(), ['admin@soleil.example', 'owner@soleil.example', 'paie@localhost']);
     for (const mail of mails) {
       assert.equal(mail.kind, 'employee_sensitive_change');
-      assert.equal(mail.subject, `Salarié Élise D'Artagnan & "Fils" : l'IBAN et le taux de prélèvement à la source modifié`);
+      assert.equal(mail.subject, `Salarié Élise D'Artagnan & "Fils" : l'IBAN et le taux de prélèvement à la source modifiés`);
       for (const body of [mail.text_body, mail.html_body]) {
         assert.doesNotMatch(body, /FR76|DE89|30006000|37040044/, 'never the IBAN');
         assert.match(body, /•••• 0189 → •••• 3000/);
