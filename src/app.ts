@@ -77,7 +77,8 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 export function appOptions(config: Pick<Config, 'trustProxy'> = { trustProxy: false }, limits: { requestTimeoutMs?: number } = {}): FastifyServerOptions & { http: http.ServerOptions } {
   const requestTimeout = limits.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   return {
-    connectionTimeout: requestTimeout,
+    // A socket silent for twice the limit is dropped; a request still arriving gets its 408 first.
+    connectionTimeout: 2 * requestTimeout,
     requestTimeout,
     // Node compares the requests still arriving with requestTimeout only every
     // connectionsCheckingInterval (30 s by default): a slow upload was cut after 30 to 60 s.
