@@ -3,6 +3,7 @@
  * with the same options (`appOptions`), so validation behaves the same everywhere.
  */
 import crypto from 'node:crypto';
+import type http from 'node:http';
 import type { FastifyInstance, FastifyRequest, FastifySchema, FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
@@ -70,8 +71,19 @@ function trustedProxies(trustProxy: Config['trustProxy']): FastifyServerOptions[
  * Fastify options shared by the server, the tests and the CLI. `trustProxy` (CONTRACT 2's
  * `TRUST_PROXY`) decides which address is the client's, so what the rate limits key on.
  */
-export function appOptions(config: Pick<Config, 'trustProxy'> = { trustProxy: false }): FastifyServerOptions {
+/** How long a request, headers and body, may take to arrive before its 408 `request_timeout`. */
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+export function appOptions(config: Pick<Config, 'trustProxy'> = { trustProxy: false }, limits: { requestTimeoutMs?: number } = {}): FastifyServerOptions & { http: http.ServerOptions } {
+  const requestTimeout = limits.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   return {
+    // A socket silent for twice the limit is dropped; a request still arriving gets its 408 first.
+    connectionTimeout: 2 * requestTimeout,
+    requestTimeout,
+    // Node compares the requests still arriving with requestTimeout only every
+    // connectionsCheckingInterval (30 s by default): a slow upload was cut after 30 to 60 s.
+    // Checked every tenth of the limit (at most every second), it is cut within 10 % of it.
+    http: { connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(requestTimeout / 10))), headersTimeout: requestTimeout },
     bodyLimit: BODY_LIMIT,
     genReqId: () => crypto.randomUUID(),
     ajv: { customOptions: { removeAdditional: 'all', allErrors: false } },

@@ -99,8 +99,6 @@ async function start(config: Config): Promise<void> {
     logController: new OneLinePerRequest(),
     // Once shutdown starts, new requests get 503 while those in flight finish.
     return503OnClosing: true,
-    connectionTimeout: 30_000,
-    requestTimeout: 30_000,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Added first, so it runs last: after the app (mail worker) and the control socket.

@@ -103,6 +103,11 @@ export function lockContract(db: Database, orgId: string | null, id: string) {
   return takeFirstPrepared(db, 'contract_lock', query);
 }
 
+/** The signed file of a contract and when it was signed (the row is locked by the caller). */
+export function findSignature(db: Database, id: string) {
+  return db.selectFrom('contracts').select(['signed_pdf_id', 'signed_at']).where('id', '=', id).where('signed_pdf_id', 'is not', null).executeTakeFirst();
+}
+
 export type LockedContract = Awaited<ReturnType<typeof lockContract>> & object;
 
 /**

@@ -232,11 +232,14 @@ export async function replaceContractDates(ctx: ContractContext, caller: Caller,
  * `POST /api/contrats/{id}/avenants` (issue 36): an avenant extends the contract's period (an
  * earlier start, a later end) and adds its dates, in one transaction with the total recomputed;
  * the audit event `contract.amended` records it (its number, the period before and after, the
- * dates added), and the contract's PDF lists it. In any status but `annule`: an avenant is made
- * to a contract already out for signature or signed, whose status it keeps.
+ * dates added), and the contract's PDF lists it. In any status but `annule`. An avenant is a
+ * document to sign: a signed contract goes back to `a_signer` (its signed PDF is no longer the
+ * contract as it stands), the signed file kept and named in the event (`unsigned`: its file and
+ * signing time), and the PDF to sign, when the contract has one or was signed, is rendered
+ * again with the avenant once the change is committed.
  */
 export async function amendContract(ctx: ContractContext, actor: Actor & { orgId: string }, id: string, input: AmendmentInput): Promise<ContractView> {
-  await applyChange(ctx, async (change) => {
+  const toSign = await applyChange(ctx, async (change) => {
     const current = await lockOrNotFound(change.trx, actor.orgId, id);
     // The row is locked: it is there, dates included.
     const kept = datesOf((await repo.findContractWithDates(change.trx, actor.orgId, current.id))!.dates);
@@ -244,7 +247,15 @@ export async function amendContract(ctx: ContractContext, actor: Actor & { orgId
     const dates = [...kept, ...amendment.dates].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
     const total = grossTotal(dates, current.monthly_gross === null ? null : moneyFromDb(current.monthly_gross));
     const number = (await repo.listAmendmentEvents(change.trx, current.id)).length + 1;
-    await repo.updateContract(change.trx, current.id, { start_date: amendment.start_date, end_date: amendment.end_date, gross_total: total });
+    const wasSigned = current.status === 'signe';
+    const signed = wasSigned ? await repo.findSignature(change.trx, current.id) : undefined;
+    await repo.updateContract(change.trx, current.id, {
+      start_date: amendment.start_date,
+      end_date: amendment.end_date,
+      gross_total: total,
+      // The signed file is not deleted: the history (this event) keeps it.
+      ...(wasSigned ? { status: 'a_signer' as const, signed_pdf_id: null, signed_at: null } : {}),
+    });
     await repo.replaceDates(change.trx, current.id, dates);
     const details: AmendmentDetails = {
       number,
@@ -254,14 +265,23 @@ export async function amendContract(ctx: ContractContext, actor: Actor & { orgId
       end_date: amendment.end_date,
       dates: amendment.dates,
       gross_total: total,
+      ...(wasSigned ? { from: 'signe' as const, to: 'a_signer' as const } : {}),
+      ...(signed ? { unsigned: { signed_pdf_id: signed.signed_pdf_id!, signed_at: signed.signed_at ? new Date(signed.signed_at).toISOString() : null } } : {}),
     };
     await change.event({ org_id: actor.orgId, action: repo.AMENDMENT_ACTION, subject_type: 'contract', subject_id: current.id, ...actorOf(actor.caller), details: { ...details } });
+    return current.generated_pdf_id !== null || wasSigned;
   });
+  if (toSign) await generatingPdf(() => readRenderAndStore(ctx, actor, id));
   return readContract(ctx.db, actor.orgId, id);
 }
 
-/** What the audit event of an avenant holds (`details` of `contract.amended`). */
-export type AmendmentDetails = ContractAmendment & { gross_total: Money | null };
+/** What the audit event of an avenant holds (`details` of `contract.amended`); `unsigned`: the signed PDF it set aside. */
+export type AmendmentDetails = ContractAmendment & {
+  gross_total: Money | null;
+  unsigned?: { signed_pdf_id: string; signed_at: string | null };
+  from?: 'signe';
+  to?: 'a_signer';
+};
 
 /** A contract's avenants, oldest first, from its history. */
 export async function listAmendments(db: Database, contractId: string): Promise<AmendmentDetails[]> {

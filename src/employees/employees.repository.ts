@@ -41,3 +41,17 @@ export const EMPLOYEE_ORDER = [
 export function listEmployees(db: Database, orgId: string, cursor: CursorValue[] | null, limit: number) {
   return keyset(db.selectFrom('employees').select(COLUMNS).where('org_id', '=', orgId), EMPLOYEE_ORDER, cursor, limit).execute();
 }
+
+/** The e-mail addresses of the organization's administrators (ADMIN, SUPER_ADMIN, not revoked). */
+export async function adminEmails(db: Database, orgId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('organization_members as m')
+    .innerJoin('auth.users as u', 'u.id', 'm.user_id')
+    .select('u.email')
+    .where('m.org_id', '=', orgId)
+    .where('m.role', 'in', ['ADMIN', 'SUPER_ADMIN'])
+    .where('m.revoked', '=', false)
+    .orderBy('u.email')
+    .execute();
+  return rows.map((row) => row.email).filter((email): email is string => Boolean(email));
+}

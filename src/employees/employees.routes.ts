@@ -16,7 +16,7 @@ const errors = errorResponses();
 
 export default async function employeesRoutes(fastify: FastifyInstance): Promise<void> {
   const { db } = fastify;
-  const ctx = { db, mail: fastify.mail };
+  const ctx = { db, mail: fastify.mail, config: fastify.config };
   useFieldErrors(fastify);
 
   fastify.get<{ Querystring: Static<typeof EmployeeListQuery> }>(

@@ -13,6 +13,9 @@ import { ibanLast4 } from '../money/iban.ts';
 import { checkEmployeeFields, type EmployeeFieldsInput } from './employee.rules.ts';
 import { employeeErrors } from './employee.errors.ts';
 import * as repo from './employees.repository.ts';
+import { employeeChangeEmail, type SensitiveChange } from './employee.mail.ts';
+import type { Config } from '../config.ts';
+import { findOrganization } from '../org/org.repository.ts';
 
 interface EmployeeRow {
   id: string;
@@ -102,8 +105,15 @@ export async function createEmployee(ctx: ChangeContext, actor: EmployeeActor, i
   return employeeView(await applyChange(ctx, (change) => insertNewEmployee(change, actor, input)));
 }
 
-/** `PATCH /api/salaries/{id}`: the fields the body carries. */
-export async function editEmployee(ctx: ChangeContext, actor: EmployeeActor, id: string, input: EmployeeFieldsInput) {
+/** What an edit's e-mails need of the configuration: the payroll mailbox and the service's address. */
+export type EmployeeContext = ChangeContext & { config: Pick<Config, 'payrollEmail' | 'publicUrl'> };
+
+/**
+ * `PATCH /api/salaries/{id}`: the fields the body carries. A change of the IBAN or of the
+ * withholding rate is e-mailed, in the same transaction, to the organization's administrators
+ * and to the payroll team (`employee.mail.ts`).
+ */
+export async function editEmployee(ctx: EmployeeContext, actor: EmployeeActor, id: string, input: EmployeeFieldsInput) {
   const row = await applyChange(ctx, async (change) => {
     const current = isUuid(id) ? await repo.lockEmployee(change.trx, actor.orgId, id) : undefined;
     if (!current) throw employeeErrors.notFound();
@@ -115,7 +125,28 @@ export async function editEmployee(ctx: ChangeContext, actor: EmployeeActor, id:
     // Which fields changed, never their values (an IBAN stays out of the audit trail).
     const changed = (Object.keys(fields) as (keyof typeof fields)[]).filter((key) => fields[key] !== current[key]);
     await change.event({ org_id: actor.orgId, action: 'employee.updated', subject_type: 'employee', subject_id: current.id, ...actorOf(actor.caller), details: { changed } });
+    const sensitive: SensitiveChange = {
+      ...(changed.includes('iban') ? { iban: { before: ibanLast4(current.iban), after: ibanLast4(fields.iban) } } : {}),
+      ...(changed.includes('pas_rate') ? { pas_rate: { before: current.pas_rate, after: fields.pas_rate } } : {}),
+    };
+    if (sensitive.iban || sensitive.pas_rate) await mailSensitiveChange(change, ctx, actor, updated, sensitive);
     return updated;
   });
   return employeeView(row);
+}
+
+/** The e-mails of a change of IBAN or withholding rate: one to each administrator, one to the payroll team. */
+async function mailSensitiveChange(change: Change, ctx: EmployeeContext, actor: EmployeeActor, employee: repo.EmployeeRow, changes: SensitiveChange) {
+  const org = await findOrganization(change.trx, actor.orgId);
+  const base = {
+    orgName: org?.name ?? '',
+    employeeName: `${employee.first_name} ${employee.last_name}`,
+    // Staff are "the payroll team" to the organization, never an address of theirs.
+    author: actor.caller.isStaff ? 'Équipe paie' : actor.caller.email,
+    changes,
+  };
+  const toAdmins = employeeChangeEmail({ ...base, url: null });
+  for (const to of await repo.adminEmails(change.trx, actor.orgId)) await change.mail({ kind: 'employee_sensitive_change', to, ...toAdmins });
+  const toPayroll = employeeChangeEmail({ ...base, author: actor.caller.email, url: `${ctx.config.publicUrl}/staff/organisations/${actor.orgId}` });
+  await change.mail({ kind: 'employee_sensitive_change', to: ctx.config.payrollEmail, ...toPayroll });
 }

@@ -1,7 +1,7 @@
 /** `GET /files/:id?exp=&sig=`: a stored file by signed URL, without a session (MODULES 8). */
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
-import { create as contentDisposition } from 'content-disposition';
+import { attachment } from '../http/content-disposition.ts';
 import { ErrorBody } from '../http/schemas.ts';
 import { fileErrors } from './files.errors.ts';
 import { verifyFileUrl } from './signed-url.ts';
@@ -12,15 +12,6 @@ const SignedQuery = Type.Object({
   exp: Type.Optional(Type.Unsafe<string>({ description: 'expiry, unix seconds' })),
   sig: Type.Optional(Type.Unsafe<string>({ description: 'base64url HMAC-SHA256 of `{id}:{exp}`' })),
 });
-
-/**
- * `attachment; filename="…"; filename*=UTF-8''…`: the quoted name is an ASCII fallback without
- * accents ("Contrat é.pdf" → "Contrat e.pdf") for the old clients that ignore `filename*`.
- */
-function attachment(filename: string): string {
-  const fallback = filename.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^\x20-\x7e]/g, '_');
-  return contentDisposition(filename, { type: 'attachment', fallback });
-}
 
 export default async function filesRoutes(fastify: FastifyInstance, options: { signingKey: Buffer }): Promise<void> {
   fastify.get<{ Params: Static<typeof FileParams>; Querystring: Static<typeof SignedQuery> }>(

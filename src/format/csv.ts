@@ -2,7 +2,8 @@
  * CSV exports (issue 37) for the people who reconcile: a file a French spreadsheet opens as it
  * is. UTF-8 with a byte order mark, `;` between cells, CRLF line ends, a French header row,
  * amounts with a decimal comma and no thousands separator (`1234,50`, `-120,00`), dates
- * JJ/MM/AAAA. Written by `csv-stringify` (quoting a cell that holds `;`, `"` or a line break).
+ * JJ/MM/AAAA. Written by `csv-stringify`, quoting a cell that holds `;`, `,`, `"` or a line break
+ * (a reader that takes `,` for the separator must not split it either).
  *
  * Formula injection: a text cell (a name, a label, a reason: anything a person typed) that
  * starts with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'`, so that a
@@ -20,6 +21,7 @@ import { Readable, pipeline } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { FastifyReply } from 'fastify';
 import { formatDateFr, todayInFrance } from './french.ts';
+import { attachment } from '../http/content-disposition.ts';
 
 /** A column: its French header, and how a row fills it (null: an empty cell). */
 export type CsvColumn<T> =
@@ -108,6 +110,10 @@ export async function sendCsv<T>(reply: FastifyReply, spec: CsvExport<T>): Promi
     bom: true,
     delimiter: ';',
     record_delimiter: '\r\n',
+    // A text cell is quoted too when a comma-separated reader would split it (`Dupont,=1+1`
+    // would give it a cell `=1+1`, a formula), or a lone line break would. Amounts (`-14,40`)
+    // stay bare: a quoted number may be read as text, and no longer summed.
+    cast: { string: (value, context) => (typeof context.index === 'number' && 'text' in spec.columns[context.index]! && /[,\r\n]/.test(value) ? { value, quoted: true } : value) },
     header: true,
     columns: spec.columns.map((column) => column.header),
   });
@@ -118,9 +124,7 @@ export async function sendCsv<T>(reply: FastifyReply, spec: CsvExport<T>): Promi
   });
   return reply
     .type('text/csv; charset=utf-8')
-    // Written quoted, as every download of this service is (`F-….xml`, `VIR-….xml`): the name
-    // is checked above to be plain ASCII, so the quoted form needs no `filename*`.
-    .header('content-disposition', `attachment; filename="${spec.filename}"`)
+    .header('content-disposition', attachment(spec.filename))
     .header('cache-control', 'private, no-store')
     .send(csv);
 }

@@ -11,13 +11,29 @@ import { AppError, errorBody } from './errors.ts';
 import { httpErrors } from './http.errors.ts';
 import { textRuleError } from './text-rule.ts';
 
+/**
+ * The request stream's own error when its client resets the connection mid-body (Node's
+ * `aborted`, code ECONNRESET, as a database connection reset is): told apart by the request
+ * itself having been aborted.
+ */
+function isClientAbort(error: FastifyError, request: FastifyRequest): boolean {
+  return error.code === 'ECONNRESET' && (request.raw.aborted || request.raw.destroyed);
+}
+
 /** The known error a failure stands for; anything unknown is logged and becomes a 500. */
 function toAppError(error: FastifyError | AppError, request: FastifyRequest): AppError {
   if (error instanceof AppError) return error;
-  if (error.validation) return textRuleError(error.validation, error.validationContext ?? 'body') ?? httpErrors.invalidRequest(error.message);
+  // Fastify's own request validation only: another error may carry `validation` too (the
+  // e-invoice library's), and is an internal failure, a 500 with its log line.
+  if (error.code === 'FST_ERR_VALIDATION' && error.validation) return textRuleError(error.validation, error.validationContext ?? 'body') ?? httpErrors.invalidRequest(error.message);
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return httpErrors.payloadTooLarge(request.routeOptions.bodyLimit);
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return httpErrors.unsupportedMediaType();
   if (error.statusCode === 429) return httpErrors.rateLimited();
+  if (isClientAbort(error, request)) {
+    // The client went away mid-body: nobody reads the answer, and nothing failed on our side.
+    request.log.info({ code: error.code }, 'client aborted the request');
+    return httpErrors.badRequest(400);
+  }
   if (isDatabaseUnavailable(error)) {
     request.log.error({ err: error }, 'database unavailable');
     return httpErrors.serviceUnavailable();

@@ -2,6 +2,9 @@
 import { orgErrors } from '../org/org.errors.ts';
 import { AppError } from '../http/errors.ts';
 
+/** '5.50' as '5,50'. */
+const frenchRate = (rate: string) => rate.replace('.', ',');
+
 /** 'YYYY-MM-DD' as '26/11/2026'. */
 const frenchDate = (iso: string) => iso.split('-').reverse().join('/');
 
@@ -41,6 +44,18 @@ export const invoiceErrors = {
       'credit_exceeds_invoice',
       `Le total des avoirs dépasserait celui de la facture ${number} : il reste au plus ${remaining} € TTC à créditer.`,
     ).withDetails({ invoice_number: number, remaining_ttc: remaining }),
+  /** A credit note's line at a VAT rate the invoice does not have. */
+  rateNotOnInvoice: (rate: string, rates: readonly string[]) =>
+    new AppError(400, 'invalid_vat_rate', `Le taux de TVA ${frenchRate(rate)} % n'est pas celui d'une ligne de la facture (${rates.map((r) => `${frenchRate(r)} %`).join(', ')}).`),
+  /** A credit note of 0,00 € credits nothing, and would spend a number of the series. */
+  emptyCreditNote: () => new AppError(400, 'invalid_lines', "L'avoir ne crédite rien (0,00 €) : indiquez les lignes à créditer."),
+  /** The credit notes of an invoice never credit more at a rate than the invoice has at that rate. */
+  creditExceedsRate: (rate: string, remainingHt: string) =>
+    new AppError(
+      400,
+      'credit_exceeds_rate',
+      `Les avoirs créditeraient plus que la facture au taux de ${frenchRate(rate)} % : il reste au plus ${remainingHt.replace('.', ',')} € HT à créditer à ce taux.`,
+    ).withDetails({ vat_rate: rate, remaining_ht: remainingHt }),
   /** A field error located in the bulk: `invoices[12].lines[0]`. */
   at: (where: string, error: AppError) => new AppError(error.status, error.code, `${where} : ${error.userMessage ?? error.code}`),
 };

@@ -151,7 +151,61 @@ export function facturXInvoice(input: FacturXInput): Invoice {
 // ---------------------------------------------------------------------------------------
 // The library, set up once per process.
 
-let formatter: { format: EInvoiceFormat; validate: ValidateFunction; validation: ValidationService } | null = null;
+let formatter: { newFormat: () => EInvoiceFormat; validate: ValidateFunction; validation: ValidationService } | null = null;
+
+/**
+ * `value` with every `&` of every text handed over as `&#38;amp;`, so that it reaches the XML as
+ * given. The library writes its XML with xmlbuilder2's `create(options, object)`
+ * (`FormatXMLService.renderXML`), which alters texts twice: its object reader decodes each text
+ * and attribute (`BaseReader._decodeText`: `&amp;` `&lt;` `&gt;` `&quot;` `&apos;`, then `&#…;`
+ * `&#x…;`: `&#x0;` became a NUL byte), and its writer leaves an `&` unescaped before `name;` or
+ * `#digits;` (`BaseWriter`'s `nonEntityAmpersandRegex`: `R&amp;D` read back as `R&D`, `R&D;` an
+ * undefined entity). `&#38;amp;` is decoded by the reader's second pass alone (which never rescans
+ * what it wrote) into `&amp;`, which the writer keeps, and which an XML parser reads as `&`.
+ */
+export function protectAmpersands<T>(value: T): T {
+  if (typeof value === 'string') return value.replaceAll('&', '&#38;amp;') as T;
+  if (Array.isArray(value)) return value.map(protectAmpersands) as T;
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, protectAmpersands(item)])) as T;
+}
+
+/** What XML 1.0 cannot carry (its `Char` production): a last check before a document is stored for ever. */
+const NOT_XML_CHAR = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u;
+
+/** The library's CII writer, with every text handed to xmlbuilder2 so that it reaches the XML as given. */
+function renderTextsAsGiven(format: EInvoiceFormat): void {
+  const target = format as unknown as { renderXML?: (data: unknown) => string };
+  const render = target.renderXML;
+  // Pinned version: an upgrade that renames it fails here, loudly, not with altered texts.
+  if (typeof render !== 'function') throw new Error('@e-invoice-eu/core has no renderXML: check how it hands texts to xmlbuilder2');
+  target.renderXML = (data: unknown) => render.call(format, protectAmpersands(data));
+}
+
+interface PdfInfo {
+  setTitle(title: string): void;
+  setSubject(subject: string): void;
+}
+
+/**
+ * The PDF's title and subject (its Info and its XMP `dc:title`, `dc:description`) in French,
+ * "Avoir A-2026-000001": the library writes "…: Invoice A-2026-000001" and an English subject
+ * (`FormatFacturXService.createPDFA`, through `addXmpMeta` and then `setTrailerInfoID`).
+ */
+function frenchTitle(format: EInvoiceFormat, title: string): void {
+  const target = format as unknown as {
+    addXmpMeta?: (node: unknown, meta: { subject: string }) => unknown;
+    setTrailerInfoID?: (pdfDoc: PdfInfo, meta: { subject: string }) => Promise<void>;
+  };
+  const { addXmpMeta, setTrailerInfoID } = target;
+  if (typeof addXmpMeta !== 'function' || typeof setTrailerInfoID !== 'function') throw new Error('@e-invoice-eu/core has no addXmpMeta/setTrailerInfoID: check how it titles the PDF');
+  target.addXmpMeta = (node, meta) => addXmpMeta.call(format, node, { ...meta, subject: title });
+  target.setTrailerInfoID = (pdfDoc, meta) => {
+    pdfDoc.setTitle(title);
+    pdfDoc.setSubject(title);
+    return setTrailerInfoID.call(format, pdfDoc, { ...meta, subject: title });
+  };
+}
 
 /**
  * What `InvoiceService.generate` does, with the JSON schema compiled once: the library's
@@ -162,11 +216,17 @@ async function facturXFormatter() {
   if (formatter) return formatter;
   const { FormatFactoryService, ValidationService, invoiceSchema } = await import('@e-invoice-eu/core');
   const quiet = { log: () => {}, warn: () => {}, error: () => {} };
-  const format = new FormatFactoryService().createFormatService(FACTUR_X_FORMAT, quiet);
+  const factory = new FormatFactoryService();
+  // One service a document (a few objects): the wrappers below then never see another's title.
+  const newFormat = () => {
+    const format = factory.createFormatService(FACTUR_X_FORMAT, quiet);
+    renderTextsAsGiven(format);
+    return format;
+  };
   const schema = structuredClone(invoiceSchema);
-  format.patchSchema(schema);
+  newFormat().patchSchema(schema);
   const validate = new Ajv2019({ strict: true, allErrors: true, useDefaults: true }).compile(schema);
-  formatter = { format, validate, validation: new ValidationService(quiet) };
+  formatter = { newFormat, validate, validation: new ValidationService(quiet) };
   return formatter;
 }
 
@@ -178,12 +238,16 @@ const FORMAT_OPTION = FACTUR_X_FORMAT.toLowerCase();
  * (AFRelationship Alternative) and the Factur-X XMP metadata, and that XML, read back out of it.
  */
 export async function makeFacturX(pdf: Uint8Array, invoice: Invoice): Promise<{ pdf: Buffer; xml: Buffer }> {
-  const { format, validate, validation } = await facturXFormatter();
+  const { newFormat, validate, validation } = await facturXFormatter();
+  const format = newFormat();
+  const ubl = invoice['ubl:Invoice'];
+  frenchTitle(format, `${ubl['cbc:InvoiceTypeCode'] === TYPE_CODES.avoir ? 'Avoir' : 'Facture'} ${ubl['cbc:ID']}`);
   const { PDFDocument } = await import('@cantoo/pdf-lib');
   const checked = validation.validate('invoice data', validate as never, structuredClone(invoice)) as Invoice;
   format.fillInvoiceDefaults(checked);
   const out = (await format.generate(checked, { format: FORMAT_OPTION, lang: 'fr-fr', pdf: { buffer: pdf, filename: 'facture.pdf', mimetype: 'application/pdf' } })) as Uint8Array;
   const xml = (await PDFDocument.load(out, { updateMetadata: false })).getAttachments().find((a) => a.name === FACTUR_X_FILENAME);
   if (!xml) throw new Error(`the Factur-X PDF has no ${FACTUR_X_FILENAME}`);
+  if (NOT_XML_CHAR.test(Buffer.from(xml.data).toString('utf8'))) throw new Error(`the ${FACTUR_X_FILENAME} written holds a character XML 1.0 cannot carry`);
   return { pdf: Buffer.from(out), xml: Buffer.from(xml.data) };
 }

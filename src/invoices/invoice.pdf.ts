@@ -40,8 +40,15 @@ export function postalAddress(street: string | null | undefined, postcode: strin
   return [street, town, country === 'FR' ? '' : country].filter(Boolean).join(', ');
 }
 
-/** The payment terms and legal mentions, in the order an accountant reads them. */
-export function legalMentions(input: Pick<InvoiceDocumentInput, 'number' | 'payment_method' | 'due_date' | 'seller'>): string[] {
+/**
+ * The payment terms and legal mentions, in the order an accountant reads them. A credit note is
+ * owed to the client: nothing is debited nor to be paid, and no late-payment penalty applies.
+ */
+export function legalMentions(input: Pick<InvoiceDocumentInput, 'number' | 'payment_method' | 'due_date' | 'seller' | 'kind' | 'credited'>): string[] {
+  if (input.kind === 'avoir') {
+    const invoice = input.credited ? `la facture ${input.credited.number}` : 'la facture créditée';
+    return [`Cet avoir annule tout ou partie de ${invoice} : son montant TTC vous est dû. Il sera déduit de votre prochain règlement ou vous sera remboursé${input.payment_method === 'virement' ? ' par virement' : ''}.`];
+  }
   const due = formatDateFr(input.due_date);
   const { seller } = input;
   const account = seller.iban ? ` IBAN ${ibanForReading(seller.iban)}${seller.bic ? `, BIC ${seller.bic}` : ''}` : '';
@@ -95,7 +102,7 @@ export function invoiceDocument(input: InvoiceDocumentInput): PdfDocument {
             ] as [string, string][])
           : []),
         ["Date d'émission", formatDateFr(input.issue_date)],
-        ["Date d'échéance", formatDateFr(input.due_date)],
+        ...(input.kind === 'avoir' ? [] : ([["Date d'échéance", formatDateFr(input.due_date)]] as [string, string][])),
         ['Objet', INVOICE_TYPE_LABELS[input.invoice_type]],
         ['Période', input.period_label],
         ['Mode de règlement', PAYMENT_METHOD_LABELS[input.payment_method]],
@@ -116,7 +123,7 @@ export function invoiceDocument(input: InvoiceDocumentInput): PdfDocument {
         ['TVA', formatEuros(input.total_vat)],
         ['Total TTC', formatEuros(input.total_ttc)],
       ]),
-      heading('Conditions de règlement'),
+      heading(input.kind === 'avoir' ? "Règlement de l'avoir" : 'Conditions de règlement'),
       ...legalMentions(input).map((text) => ({ text, margin: [0, 0, 0, 4] as [number, number, number, number] })),
     ],
   });

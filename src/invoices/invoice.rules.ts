@@ -13,7 +13,7 @@ import { formatSeriesNumber } from '../db/number-series.ts';
 import { AppError, fieldErrors } from '../http/errors.ts';
 import { hasUnsafeCharacters, isUuid } from '../http/input.ts';
 import { addDays, parseIsoDate } from '../format/calendar.ts';
-import { isStorableMoney, multiplyMoney, parseQuantity, parseRate, percentOfMoney, requireMoney, sumMoney, type Money } from '../money/money.ts';
+import { compareMoney, isStorableMoney, multiplyMoney, parseQuantity, parseRate, percentOfMoney, requireMoney, subtractMoney, sumMoney, type Money } from '../money/money.ts';
 import { todayInFrance } from '../format/french.ts';
 import { invoiceErrors } from './invoice.errors.ts';
 
@@ -67,7 +67,37 @@ export function checkCreditNote(input: Record<string, unknown>, invoiceLines: re
     }
     lines = input.lines.map((line, j) => located(`lines[${j}]`, () => checkLine(line)));
   }
-  return { lines, reason, ...invoiceTotals(lines) };
+  // A credit note corrects the invoice's VAT at the invoice's rates, never at another one.
+  const rates = htByRate(invoiceLines);
+  lines.forEach((line, j) => {
+    if (!rates.has(line.vat_rate)) throw invoiceErrors.at(`lines[${j}]`, invoiceErrors.rateNotOnInvoice(line.vat_rate, [...rates.keys()]));
+  });
+  const totals = invoiceTotals(lines);
+  // Nothing credited: no number is spent on it.
+  if (compareMoney(totals.total_ttc, '0.00' as Money) === 0) throw invoiceErrors.emptyCreditNote();
+  return { lines, reason, ...totals };
+}
+
+/** The HT of `lines` per VAT rate (as the invoice prints it: the sum of its lines' HT). */
+export function htByRate(lines: readonly InvoiceLine[]): Map<string, Money> {
+  const byRate = new Map<string, Money>();
+  for (const line of lines) byRate.set(line.vat_rate, sumMoney([byRate.get(line.vat_rate) ?? ('0.00' as Money), lineAmounts(line).ht]));
+  return byRate;
+}
+
+/**
+ * The credit notes of an invoice never credit more HT at a rate than the invoice has at that
+ * rate (they cannot move an amount from one rate to another): 400 `credit_exceeds_rate`, with
+ * what remains at that rate. `credited`: the lines of its credit notes already issued.
+ */
+export function checkCreditByRate(invoiceLines: readonly InvoiceLine[], credited: readonly InvoiceLine[], lines: readonly InvoiceLine[]): void {
+  const invoiced = htByRate(invoiceLines);
+  const before = htByRate(credited);
+  for (const [rate, ht] of htByRate(lines)) {
+    const already = before.get(rate) ?? ('0.00' as Money);
+    const available = invoiced.get(rate) ?? ('0.00' as Money);
+    if (compareMoney(sumMoney([already, ht]), available) > 0) throw invoiceErrors.creditExceedsRate(rate, subtractMoney(available, already));
+  }
 }
 
 /** @example formatInvoiceNumber(2027, 42) // 'F-2027-000042' */

@@ -6,13 +6,13 @@
 import type { Database } from '../db/database.ts';
 import { csvFilename, type CsvColumn, type CsvExport } from '../format/csv.ts';
 import { MAX_LIMIT } from '../http/list.ts';
-import { invoiceTypeLabel, PAYMENT_METHOD_LABELS } from './invoice.labels.ts';
+import { invoiceTypeLabel, PAYMENT_METHOD_LABELS, signedAmount } from './invoice.labels.ts';
 import { labelOf } from '../format/labels.ts';
 import { listInvoices, listStaffInvoices, type InvoiceListQuery } from './invoices.service.ts';
 
 type Invoice = Awaited<ReturnType<typeof listInvoices>>['items'][number];
 
-const signed = (invoice: Invoice, amount: string) => (invoice.kind === 'avoir' && amount !== '0.00' ? `-${amount}` : amount);
+const signed = signedAmount;
 
 export const INVOICE_CSV_COLUMNS: ReadonlyArray<CsvColumn<Invoice>> = [
   { header: 'Numéro', text: (i) => i.number },

@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { InvoiceKind, InvoiceLine, InvoiceType, PaymentMethod } from '../db/schema.ts';
 import { keyset, type CursorValue, type KeysetOrder } from '../http/list.ts';
+import { moneyFromDb, sumMoney, type Money } from '../money/money.ts';
 import type { CheckedInvoice, InvoiceHeader } from './invoice.rules.ts';
 
 /** UUIDs (already checked) as one `uuid[]` parameter: one text, whatever the driver. */
@@ -179,9 +180,10 @@ export async function lockForCredit(db: Database, id: string) {
   if (!invoice) return undefined;
   // A statement of its own, after the lock: under READ COMMITTED it sees the credit notes
   // committed while this one waited (a subquery of the locking statement would not).
-  const { rows: sums } = await sql<{ credited_ttc: string }>`
-    select coalesce(sum(total_ttc), 0)::text as credited_ttc from public.invoices where credited_invoice_id = ${id}::uuid`.execute(db);
-  return { ...invoice, credited_ttc: sums[0]!.credited_ttc };
+  const { rows: notes } = await sql<{ total_ttc: string; lines: InvoiceLine[] }>`
+    select total_ttc::text as total_ttc, lines from public.invoices where credited_invoice_id = ${id}::uuid`.execute(db);
+  const credited_ttc = notes.reduce((sum, note) => sumMoney([sum, moneyFromDb(note.total_ttc)]), '0.00' as Money);
+  return { ...invoice, credited_ttc, credited_lines: notes.flatMap((note) => note.lines) };
 }
 
 /** EINVOICE 3: inserts a credit note and its `invoice.credited` event (one statement). */

@@ -15,6 +15,7 @@ import {
   CreatedCreditNote,
   CreditExceedsInvoice,
   CreditNoteBody,
+  CreditNoteRefused,
   InvoiceList,
   IssueDateBeforeLast,
   InvoiceListQuery,
@@ -27,6 +28,7 @@ import {
 import * as invoices from './invoices.service.ts';
 import { invoicesCsv, staffInvoicesCsv } from './invoices.csv.ts';
 import { sendCsv } from '../format/csv.ts';
+import { attachment } from '../http/content-disposition.ts';
 
 const errors = errorResponses(409, 413);
 
@@ -128,7 +130,7 @@ export default async function invoicesRoutes(fastify: FastifyInstance): Promise<
         summary: 'Credit an invoice (EINVOICE 3): a credit note A-YYYY-NNNNNN of some or all of its lines; 409 credit_exceeds_invoice beyond its total',
         params: IdParams,
         body: CreditNoteBody,
-        response: { 201: CreatedCreditNote, ...errors, 409: CreditExceedsInvoice },
+        response: { 201: CreatedCreditNote, ...errors, 400: CreditNoteRefused, 409: CreditExceedsInvoice },
       },
     },
     async (request, reply) => reply.code(201).send(await invoices.createCreditNote(ctx, staffCaller(request), request.params.id, request.body)),
@@ -144,7 +146,7 @@ export default async function invoicesRoutes(fastify: FastifyInstance): Promise<
   const sendXml = (reply: FastifyReply, file: { filename: string; xml: Buffer }) =>
     reply
       .type('application/xml; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${file.filename}"`) // F-YYYY-NNNNNN-factur-x.xml: plain ASCII
+      .header('content-disposition', attachment(file.filename))
       .header('cache-control', 'private, no-store')
       .send(file.xml);
 

@@ -25,6 +25,7 @@ import { generatingPdf, renderPdf } from '../pdf/render.ts';
 import { invoiceErrors } from './invoice.errors.ts';
 import { invoiceDocument } from './invoice.pdf.ts';
 import {
+  checkCreditByRate,
   checkCreditNote,
   checkHeader,
   CREDIT_NOTE_SERIES,
@@ -280,10 +281,11 @@ export async function createCreditNote(ctx: InvoiceContext, caller: Caller, id: 
     if (invoice.kind !== 'facture') throw invoiceErrors.notAnInvoice();
     const note = checkCreditNote(body as Record<string, unknown>, invoice.lines);
     const total = moneyFromDb(invoice.total_ttc);
-    const credited = moneyFromDb(invoice.credited_ttc);
+    const credited = invoice.credited_ttc;
     if (compareMoney(sumMoney([credited, note.total_ttc]), total) > 0) {
       throw invoiceErrors.creditExceedsInvoice(invoice.number, subtractMoney(total, credited));
     }
+    checkCreditByRate(invoice.lines, invoice.credited_lines, note.lines);
     await lockSeries(change.trx, CREDIT_NOTE_SERIES);
     const last = await repo.lastIssued(change.trx, 'avoir');
     const issueDate = [todayInFrance(), invoice.issue_date, last?.issue_date ?? ''].sort().at(-1)!;

@@ -1,7 +1,7 @@
 /** `PATCH /api/staff/orgs/{id}` (MODULES 2): the organization fields the modules use. */
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
-import { ErrorBody, IdParams, PlainText, useFieldErrors } from '../http/schemas.ts';
+import { errorResponses, IdParams, useFieldErrors } from '../http/schemas.ts';
 import { Organization, OrgSettingsBody } from '../schemas/organizations.ts';
 import { staffCaller } from './scope.ts';
 import { updateOrgSettings } from './org-settings.service.ts';
@@ -17,7 +17,8 @@ export default async function orgSettingsRoutes(fastify: FastifyInstance): Promi
         summary: 'Set the notification addresses, the salary transfer mode, the documents slug, the SIRET, the payroll inputs',
         params: IdParams,
         body: OrgSettingsBody,
-        response: { 200: Organization, 400: ErrorBody, 401: PlainText, 403: PlainText, 404: ErrorBody, 409: ErrorBody },
+        // 403 plain `Forbidden` (not staff) or in the error shape (a cross-site request).
+        response: { 200: Organization, ...errorResponses(409) },
       },
     },
     async (request) => updateOrgSettings({ db: fastify.db }, staffCaller(request), request.params.id, request.body),

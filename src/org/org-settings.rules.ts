@@ -7,6 +7,7 @@ import { AppError, fieldErrors } from '../http/errors.ts';
 import { isPlausibleEmail, normalizeEmail } from '../identity/email.ts';
 import { parseRate } from '../money/money.ts';
 import { hasUnsafeCharacters } from '../http/input.ts';
+import { isCountryCode } from '../format/countries.ts';
 
 export const SALARY_TRANSFER_MODES = ['Odentas', 'client'] as const satisfies readonly SalaryTransferMode[];
 
@@ -90,8 +91,9 @@ export function parseApeCode(value: unknown): string | null {
 /** A text field of the address: trimmed, null when blank; 400 `invalid_<field>` when not text, too long or with control characters. */
 function addressText(value: unknown, field: 'address_line' | 'city' | 'urssaf', max: number, what: string): string | null {
   if (blank(value)) return null;
-  const text = typeof value === 'string' ? value.trim().replace(/\s+/g, ' ') : '';
-  if (text === '' || text.length > max || hasUnsafeCharacters(text)) throw fieldErrors.invalid(field, `${what} (${max} caractères au plus)`);
+  // Checked before the spaces are folded: a control character (U+000B) is refused, not turned into a space.
+  const text = typeof value === 'string' && !hasUnsafeCharacters(value) ? value.trim().replace(/\s+/g, ' ') : '';
+  if (text === '' || text.length > max) throw fieldErrors.invalid(field, `${what} (${max} caractères au plus)`);
   return text;
 }
 
@@ -149,7 +151,7 @@ export function applyOrgSettings(current: OrgSettings, input: OrgSettingsInput):
   if (input.city !== undefined) next.city = addressText(input.city, 'city', CITY_MAX, 'La ville');
   if (input.country !== undefined) {
     const country = blank(input.country) ? 'FR' : typeof input.country === 'string' ? input.country.trim().toUpperCase() : '';
-    if (!/^[A-Z]{2}$/.test(country)) throw fieldErrors.invalid('country', 'Le pays (code ISO 3166 à deux lettres : FR, BE…)');
+    if (!isCountryCode(country)) throw fieldErrors.invalid('country', 'Le pays (code ISO 3166 à deux lettres : FR, BE…)');
     next.country = country;
   }
   if (input.ape_code !== undefined) next.ape_code = parseApeCode(input.ape_code);

@@ -445,7 +445,7 @@ function amendmentsSection(c: ContractView, amendments: AmendmentDetails[]): Saf
   ${c.status === 'annule'
     ? ''
     : html`<form id="avenant-form" class="form" novalidate data-start="${c.start_date}" data-end="${c.end_date ?? ''}">
-    <p class="hint" id="avenant-hint">Un avenant prolonge la période du contrat (début plus tôt ou fin plus tard) et ajoute ses dates. Régénérez ensuite le PDF : il mentionne l'avenant.</p>
+    <p class="hint" id="avenant-hint">Un avenant prolonge la période du contrat (début plus tôt ou fin plus tard) et ajoute ses dates. Le PDF du contrat, s'il existe, le mentionne aussitôt, et un contrat signé revient à la signature.</p>
     <div class="form-row">
       <div class="field">
         <label for="avenant-start_date">Nouvelle date de début</label>

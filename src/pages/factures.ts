@@ -16,7 +16,7 @@ import { html, type SafeHtml } from '../format/html.ts';
 import { statusRegion } from './layout.ts';
 import { csvLink, dash, euros, listHref, listQueryOf, orgLine, pagerNav, readList, type ListQuery, type ListRead, type Org } from './page-parts.ts';
 import { organismLabel } from '../contributions/contribution.labels.ts';
-import { invoiceTypeLabel } from '../invoices/invoice.labels.ts';
+import { documentLabel, ofDocument, signedAmount } from '../invoices/invoice.labels.ts';
 import { labelBadge, periodLabel } from './payroll-labels.ts';
 
 /** Each section pages on its own cursor. */
@@ -101,12 +101,12 @@ const plural = (n: number, one: string, many: string) => (n === 1 ? `1 ${one}` :
 function invoiceRow(i: Invoice): SafeHtml {
   return html`<tr data-invoice-id="${i.id}">
     <td data-label="Numéro" class="nowrap">${i.number}</td>
-    <td data-label="Objet">${invoiceTypeLabel(i.invoice_type)}</td>
+    <td data-label="Objet">${documentLabel(i)}</td>
     <td data-label="Période" class="period">${i.period_label || dash}</td>
     <td data-label="Émise le" class="date">${formatDateFr(i.issue_date)}</td>
-    <td data-label="Échéance" class="date">${formatDateFr(i.due_date)}</td>
-    <td data-label="Total TTC" class="amount"><strong>${formatEuros(i.total_ttc as Money)}</strong></td>
-    <td data-label="Facture"><button type="button" class="button button-small button-secondary" data-pdf-url="/api/factures/${i.id}/pdf-url" data-pdf-done="Téléchargement de la facture ${i.number}.">Télécharger le PDF<span class="visually-hidden"> de la facture ${i.number}</span></button></td>
+    <td data-label="Échéance" class="date">${i.kind === 'avoir' ? dash : formatDateFr(i.due_date)}</td>
+    <td data-label="Total TTC" class="amount"><strong>${formatEuros(signedAmount(i, i.total_ttc as Money))}</strong></td>
+    <td data-label="Document"><button type="button" class="button button-small button-secondary" data-pdf-url="/api/factures/${i.id}/pdf-url" data-pdf-done="Téléchargement ${ofDocument(i)}.">Télécharger le PDF<span class="visually-hidden"> ${ofDocument(i)}</span></button></td>
   </tr>`;
 }
 

@@ -14,7 +14,7 @@ import { DEFAULT_TERM_DAYS, INVOICE_TYPES, MAX_ISSUE_DAYS_AHEAD, PAYMENT_METHODS
 import { html, type SafeHtml } from '../format/html.ts';
 import { csvLink, dash, listHref, listQueryOf, listSummary, pagerNav, readList, selectOptions, type ListQuery } from './page-parts.ts';
 import { statusRegion } from './layout.ts';
-import { INVOICE_TYPE_LABELS, PAYMENT_METHOD_LABELS, invoiceTypeLabel } from '../invoices/invoice.labels.ts';
+import { INVOICE_TYPE_LABELS, PAYMENT_METHOD_LABELS, documentLabel, ofDocument, signedAmount } from '../invoices/invoice.labels.ts';
 import { loadOrgChoices, selectAllBox, staffFilterForm, type OrgChoice } from './staff-lists.ts';
 
 const PARAMS = ['notified', 'org_id', 'invoice_type', 'limit', 'cursor'] as const;
@@ -63,12 +63,12 @@ function invoiceRow(invoice: Invoice): SafeHtml {
     <td data-label="Sélection"><input type="checkbox" class="row-select" id="select-${invoice.id}" value="${invoice.id}" aria-label="Sélectionner la facture ${invoice.number}"></td>
     <td data-label="Numéro" class="nowrap">${invoice.number}</td>
     <td data-label="Organisation" class="wrap">${invoice.org_name}</td>
-    <td data-label="Type">${invoiceTypeLabel(invoice.invoice_type)}</td>
+    <td data-label="Type">${documentLabel(invoice)}</td>
     <td data-label="Période" class="period">${invoice.period_label || dash}</td>
     <td data-label="Émise le" class="date">${formatDateFr(invoice.issue_date)}</td>
-    <td data-label="Total TTC" class="amount">${formatEuros(invoice.total_ttc)}</td>
+    <td data-label="Total TTC" class="amount">${formatEuros(signedAmount(invoice, invoice.total_ttc))}</td>
     <td data-label="Notifiée" class="notified">${notifiedLabel(invoice)}</td>
-    <td data-label="PDF"><button type="button" class="button button-small button-secondary" data-pdf-url="/api/staff/facturation/${invoice.id}/pdf-url" data-pdf-done="Téléchargement de la facture ${invoice.number}.">PDF<span class="visually-hidden"> de la facture ${invoice.number}</span></button></td>
+    <td data-label="PDF"><button type="button" class="button button-small button-secondary" data-pdf-url="/api/staff/facturation/${invoice.id}/pdf-url" data-pdf-done="Téléchargement ${ofDocument(invoice)}.">PDF<span class="visually-hidden"> ${ofDocument(invoice)}</span></button></td>
     <td data-label="Envoi" class="row-result">${dash}</td>
   </tr>`;
 }

@@ -5,6 +5,7 @@ import { errorResponses, IdParams, useFieldErrors, type IdRoute } from '../http/
 import { staffCaller } from '../org/scope.ts';
 import { NotDraftBody, PayrollRun, PayrollRunBody, PayrollValidateBody, RunStarted, Validated } from '../schemas/payroll.ts';
 import { isUuid } from '../http/input.ts';
+import { attachment } from '../http/content-disposition.ts';
 import { draftBulletin, renderBulletins } from './bulletins.ts';
 import { payrollErrors } from './payroll.errors.ts';
 import * as payroll from './payroll.service.ts';
@@ -83,7 +84,7 @@ export default async function payrollRoutes(fastify: FastifyInstance): Promise<v
       if (!bulletin) throw payrollErrors.draftNotFound();
       return reply
         .type('application/pdf')
-        .header('content-disposition', `attachment; filename="bulletin-brouillon.pdf"; filename*=UTF-8''${encodeURIComponent(bulletin.filename)}`)
+        .header('content-disposition', attachment(bulletin.filename))
         .send(bulletin.content);
     },
   );

@@ -135,6 +135,15 @@ export const CreditExceedsInvoice = Type.Object({
   missing: Type.Optional(Type.Array(Type.String())),
 });
 
+/** 400 of a credit note: `credit_exceeds_rate` says which rate, and what may still be credited at it (HT). */
+export const CreditNoteRefused = Type.Object({
+  error: Type.String(),
+  message: Type.Optional(Type.String()),
+  field: Type.Optional(Type.String()),
+  vat_rate: Type.Optional(Type.String()),
+  remaining_ht: Type.Optional(Type.String()),
+});
+
 export const PdfLink = Type.Object({ url: Type.String(), expires_at: Type.String({ format: 'date-time' }) });
 
 // ---- Contribution calls.

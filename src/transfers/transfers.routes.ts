@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { CsvFile, ErrorBody, IdParams, useFieldErrors, errorResponses, type IdRoute } from '../http/schemas.ts';
 import { BULK_BODY_LIMIT } from '../http/bulk.ts';
+import { attachment } from '../http/content-disposition.ts';
 import { orgScope, staffCaller } from '../org/scope.ts';
 import {
   ClientTransferList,
@@ -142,7 +143,7 @@ export default async function transfersRoutes(fastify: FastifyInstance): Promise
       const { filename, xml } = await transfers.transferSepaFile(ctx, request.params.id);
       return reply
         .type('application/xml; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${filename}"`) // VIR-YYYY-NNNNNN.xml: plain ASCII
+        .header('content-disposition', attachment(filename))
         .header('cache-control', 'private, no-store')
         .send(xml);
     },

@@ -44,17 +44,24 @@ const avenant = {
 };
 
 describe('POST /api/contrats/{id}/avenants', () => {
-  it('should extend a signed contract to the 14th with performances on the 9th and 13th, in its history and its PDF', async (t) => {
+  it('should extend a signed contract to the 14th with performances on the 9th and 13th, back to signature with a PDF that lists it, the signed PDF kept in its history', async (t) => {
     const { app, db, orgId, staff, call, contract } = await setup(t);
     const asStaff = { 'x-active-org-id': orgId };
-    assert.equal((await call(staff, 'PUT', `/api/staff/contrats/${contract.id}/signed-pdf`, PDF, { 'content-type': 'application/pdf' })).statusCode, 200);
+    const signedRes = await call(staff, 'PUT', `/api/staff/contrats/${contract.id}/signed-pdf`, PDF, { 'content-type': 'application/pdf' });
+    assert.equal(signedRes.statusCode, 200);
+    const signedAt = signedRes.json().signed_at as string;
+    const signedFile = (await db.selectFrom('contracts').select('signed_pdf_id').where('id', '=', contract.id).executeTakeFirstOrThrow()).signed_pdf_id!;
 
     const res = await call(staff, 'POST', `/api/contrats/${contract.id}/avenants`, avenant, asStaff);
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json();
     assert.equal(body.start_date, '2026-12-01');
     assert.equal(body.end_date, '2026-12-14');
-    assert.equal(body.status, 'signe', 'the contract keeps its status');
+    // An avenant is a document to sign: the contract goes back to signature.
+    assert.equal(body.status, 'a_signer');
+    assert.equal(body.has_signed_pdf, false);
+    assert.equal(body.signed_at, null);
+    assert.equal(body.has_generated_pdf, true);
     assert.equal(body.gross_total, '1961.00');
     assert.deepEqual(body.dates.map((d: { date: string; amount: string }) => [d.date, d.amount]), [
       ['2026-12-04', '450.00'],
@@ -77,7 +84,17 @@ describe('POST /api/contrats/{id}/avenants', () => {
         { date: '2026-12-13', nature: 'representation', quantity: '1', amount: '480.50' },
       ],
       gross_total: '1961.00',
+      from: 'signe',
+      to: 'a_signer',
+      unsigned: { signed_pdf_id: signedFile, signed_at: signedAt },
     });
+    // The signed PDF of before is kept, as it was signed.
+    assert.ok((await db.selectFrom('files').select('id').where('id', '=', signedFile).executeTakeFirst()), 'the signed file is kept');
+    // What is out for signature is a PDF with the avenant.
+    const toSign = await call(staff, 'GET', `/api/contrats/${contract.id}/pdf-url`, undefined, asStaff);
+    assert.equal(toSign.json().signed, false);
+    const toSignText = await pdfText((await app.inject({ method: 'GET', url: toSign.json().url.replace('https://paie.example.com', '') })).rawPayload);
+    assert.ok(toSignText.includes('Avenant n° 1'), toSignText);
 
     // A second avenant, an earlier start: numbered 2.
     const second = await call(staff, 'POST', `/api/contrats/${contract.id}/avenants`, { start_date: '2026-11-30', dates: [{ date: '2026-11-30', nature: 'repetition', quantity: 1, amount: '100' }] }, asStaff);

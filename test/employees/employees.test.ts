@@ -198,3 +198,34 @@ describe('the address and classification of an employee (the bulletin)', () => {
     assert.match(refused.json().message, /écritures acceptées : latin, grec, cyrillique, chinois, japonais \(kanji et kana\), arabe, hébreu/);
   });
 });
+
+describe('a change of IBAN or withholding rate', () => {
+  it("should e-mail the organization's administrators and the payroll team, in the change's transaction, naming the employee and what changed, never the IBAN", async (t) => {
+    const { app, db, orgId, agent, call } = await setup(t);
+    await member(app, db, orgId, 'admin@soleil.example', 'ADMIN');
+    await member(app, db, orgId, 'owner@soleil.example', 'SUPER_ADMIN');
+    const employee = (await call(agent.cookie, 'POST', '/api/salaries', { first_name: 'Élise', last_name: 'D\'Artagnan & "Fils"', iban: IBAN })).json();
+    const before = (await db.selectFrom('mail_outbox').select('id').execute()).length;
+    // An e-mail address alone: nobody is told.
+    assert.equal((await call(agent.cookie, 'PATCH', `/api/salaries/${employee.id}`, { email: 'elise@example.com' })).statusCode, 200);
+    assert.equal((await db.selectFrom('mail_outbox').select('id').execute()).length, before);
+
+    const res = await call(agent.cookie, 'PATCH', `/api/salaries/${employee.id}`, { iban: 'DE89 3704 0044 0532 0130 00', pas_rate: '7.5' });
+    assert.equal(res.statusCode, 200, res.body);
+    const mails = (await db.selectFrom('mail_outbox').selectAll().orderBy('id').execute()).slice(before);
+    assert.deepEqual(mails.map((m) => m.recipient).sort(), ['admin@soleil.example', 'owner@soleil.example', 'paie@localhost']);
+    for (const mail of mails) {
+      assert.equal(mail.kind, 'employee_sensitive_change');
+      assert.equal(mail.subject, `Salarié Élise D'Artagnan & "Fils" : l'IBAN et le taux de prélèvement à la source modifiés`);
+      for (const body of [mail.text_body, mail.html_body]) {
+        assert.doesNotMatch(body, /FR76|DE89|30006000|37040044/, 'never the IBAN');
+        assert.match(body, /•••• 0189 → •••• 3000/);
+        assert.match(body, /grille neutre → 7,5\u00a0%/);
+        assert.match(body, /agent@soleil\.example/);
+      }
+      assert.ok(mail.html_body.includes('Élise D&#39;Artagnan &amp; &quot;Fils&quot;') || mail.html_body.includes('Élise D&#x27;Artagnan &amp; &quot;Fils&quot;'), 'the name escaped');
+      assert.ok(!mail.html_body.includes('& "Fils"'));
+    }
+    assert.match(mails.find((m) => m.recipient === 'paie@localhost')!.html_body, new RegExp(`/staff/organisations/${orgId}`));
+  });
+});

@@ -5,40 +5,14 @@
  * every invoice type and payment method, 0-rate and mixed-rate invoices, and credit notes; the
  * XML served alone is the one inside the PDF, byte for byte; credit notes and the 400/409s.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import SaxonJS from 'saxon-js';
 import { getDocumentProxy } from 'unpdf';
 import { build, usingPostgres } from '../helper.ts';
 import { createOrg, member, signedIn, type Person } from '../support/fixtures.ts';
-import { assertValidXml, pdfText, xmlTexts } from '../support/documents.ts';
+import { pdfText, xmlTexts } from '../support/documents.ts';
+import { assertEn16931, assertXmlElementText, timings } from '../support/einvoice.ts';
 import { FACTUR_X_OPERATOR_ENV } from '../support/operator.ts';
-
-const EINVOICE = path.resolve(import.meta.dirname, '../../../shared/einvoice');
-const SHARED = fs.existsSync(EINVOICE) ? EINVOICE : '/work/shared/einvoice';
-const XSD_DIR = path.join(SHARED, 'cii-d16b');
-const XSD = path.join(XSD_DIR, 'CrossIndustryInvoice_100pD16B.xsd');
-const XSD_IMPORTS = fs.readdirSync(XSD_DIR).filter((f) => f.endsWith('.xsd') && f !== path.basename(XSD)).map((f) => path.join(XSD_DIR, f));
-
-/** The compiled EN 16931 rules, loaded once for the file (about 0.3 s; each run 0.1-0.9 s). */
-let rules: unknown = null;
-const timings = { validated: 0, ms: 0 };
-
-/** Schema, then the EN 16931 rules: no fatal failed assertion (each one named on failure). */
-async function assertEn16931(xml: string): Promise<void> {
-  const started = Date.now();
-  await assertValidXml(xml, XSD, XSD_IMPORTS);
-  rules ??= JSON.parse(fs.readFileSync(path.join(SHARED, 'EN16931-CII-validation.sef.json'), 'utf8'));
-  const result = (await SaxonJS.transform({ stylesheetInternal: rules, sourceText: xml, destination: 'serialized' }, 'async')) as { principalResult: string };
-  const failed = [...result.principalResult.matchAll(/<svrl:failed-assert\b[^>]*>[\s\S]*?<\/svrl:failed-assert>/g)].map((m) => m[0]);
-  const fatal = failed.filter((f) => /flag="fatal"/.test(f)).map((f) => f.replace(/\s+/g, ' ').slice(0, 300));
-  assert.deepEqual(fatal, [], `EN 16931 fatal failed assertions:\n${fatal.join('\n')}\n${xml}`);
-  timings.validated += 1;
-  timings.ms += Date.now() - started;
-}
-
 
 async function setup(t: Parameters<typeof build>[0], env: Record<string, string> = {}) {
   const { app, database } = await build(t, { env: { ...FACTUR_X_OPERATOR_ENV, ...env } });
@@ -158,6 +132,8 @@ describe('Factur-X invoices (EINVOICE 1, 2, 4)', () => {
     for (const [body, code] of [
       [{ postcode: '6900' }, 'invalid_postcode'],
       [{ country: 'France' }, 'invalid_country'],
+      [{ country: 'XX' }, 'invalid_country'],
+      [{ country: 'ZZ' }, 'invalid_country'],
       [{ address_line: 'x'.repeat(201) }, 'invalid_address_line'],
       [{ city: 42 }, 'invalid_city'],
     ] as const) {
@@ -214,6 +190,36 @@ describe('credit notes (EINVOICE 3)', () => {
     assert.deepEqual(notified.json().skipped.map((s: { reason: string }) => s.reason), ['no_recipient']);
   });
 
+  it('should read as a credit note everywhere: its PDF (French title, no debit, no penalties), the lists and pages (Avoir, negative amount)', async (t) => {
+    const { app, soleil, staff, compta, call, create } = await setup(t);
+    const [invoice] = await create({ invoice_type: 'paie_mensuelle', payment_method: 'prelevement', invoices: [{ org_id: soleil, lines: MIXED }] });
+    const note = (await call(staff, 'POST', `/api/staff/facturation/${invoice!.id}/avoir`, { reason: 'Formation annulée', lines: [MIXED[1]] })).json();
+    const { url } = (await call(compta, 'GET', `/api/factures/${note.id}/pdf-url`)).json();
+    const pdf = (await app.inject({ method: 'GET', url: url.replace('https://paie.example.com', '') })).rawPayload;
+    const text = await pdfText(pdf);
+    assert.ok(text.includes('Cet avoir annule tout ou partie de la facture F-2026-000001 : son montant TTC vous est dû.'), text);
+    for (const wrong of ['sera prélevé', 'pénalités', 'indemnité forfaitaire', "Date d'échéance"]) assert.ok(!text.includes(wrong), `the credit note says "${wrong}":\n${text}`);
+    const document = await getDocumentProxy(new Uint8Array(pdf));
+    const { info } = (await document.getMetadata()) as { info: { Title?: string; Subject?: string } };
+    await document.destroy();
+    assert.deepEqual([info.Title, info.Subject], [note.number, note.number].map((n) => `Avoir ${n}`));
+    assert.ok(pdf.toString('latin1').includes(`<rdf:li xml:lang="x-default">Avoir ${note.number}</rdf:li>`), 'the XMP title');
+    const invoicePdf = (await call(compta, 'GET', `/api/factures/${invoice!.id}/pdf-url`)).json().url as string;
+    const invoiceDocument = await getDocumentProxy(new Uint8Array((await app.inject({ method: 'GET', url: invoicePdf.replace('https://paie.example.com', '') })).rawPayload));
+    assert.equal(((await invoiceDocument.getMetadata()) as { info: { Title?: string } }).info.Title, 'Facture F-2026-000001');
+    await invoiceDocument.destroy();
+
+    const page = (await call(compta, 'GET', '/factures')).body;
+    const row = page.slice(page.indexOf(`data-invoice-id="${note.id}"`), page.indexOf('</tr>', page.indexOf(`data-invoice-id="${note.id}"`)));
+    assert.match(row, /Avoir sur F-2026-000001/);
+    assert.match(row, /-52,75\u00a0€/);
+    assert.match(row, /de l&#39;avoir A-|de l'avoir A-|de l&#x27;avoir A-/);
+    const staffPage = (await call(staff, 'GET', '/staff/facturation')).body;
+    const staffRow = staffPage.slice(staffPage.indexOf(`data-invoice-id="${note.id}"`), staffPage.indexOf('</tr>', staffPage.indexOf(`data-invoice-id="${note.id}"`)));
+    assert.match(staffRow, /Avoir sur F-2026-000001/);
+    assert.match(staffRow, /-52,75\u00a0€/);
+  });
+
   it('should answer the documented 400/409 to bad credit notes, never a 500', async (t) => {
     const { soleil, staff, call, create } = await setup(t);
     const [invoice] = await create({ invoice_type: 'prestation', payment_method: 'prelevement', invoices: [{ org_id: soleil, lines: MIXED }] });
@@ -225,6 +231,11 @@ describe('credit notes (EINVOICE 3)', () => {
       [{ reason: 'Erreur', lines: [{ label: 'Paie', quantity: 1, unit_price: '10.00', vat_rate: '20.125' }] }, 400, 'invalid_vat_rate'],
       [{ reason: 'Erreur', lines: [{ label: 'Paie', quantity: 1, unit_price: '10.001', vat_rate: '20' }] }, 400, 'invalid_amount'],
       [{ reason: 'Erreur', lines: [{ label: 'Paie', quantity: 1, unit_price: '1000.00', vat_rate: '20' }] }, 409, 'credit_exceeds_invoice'],
+      // A rate the invoice does not have; nothing credited; 100.00 at 0 % where 8.33 was invoiced (within the total, 284.28).
+      [{ reason: 'Erreur', lines: [{ label: 'Paie', quantity: 1, unit_price: '10.00', vat_rate: '99.99' }] }, 400, 'invalid_vat_rate'],
+      [{ reason: 'Erreur', lines: [{ label: 'Paie', quantity: 1, unit_price: '10.00', vat_rate: '10' }] }, 400, 'invalid_vat_rate'],
+      [{ reason: 'Erreur', lines: [{ label: 'Rien', quantity: 1, unit_price: '0', vat_rate: '20' }] }, 400, 'invalid_lines'],
+      [{ reason: 'Erreur', lines: [{ label: 'Débours', quantity: 1, unit_price: '100.00', vat_rate: 0 }] }, 400, 'credit_exceeds_rate'],
     ] as const) {
       const res = await post(invoice!.id, body);
       assert.equal(res.statusCode, status, `${JSON.stringify(body)}: ${res.body}`);
@@ -232,7 +243,14 @@ describe('credit notes (EINVOICE 3)', () => {
     }
     assert.equal((await post('00000000-0000-4000-8000-000000000000', { reason: 'x' })).statusCode, 404);
     assert.equal((await post('not-an-id', { reason: 'x' })).statusCode, 404);
+    const moved = await post(invoice!.id, { reason: 'Erreur', lines: [{ label: 'Débours', quantity: 1, unit_price: '100.00', vat_rate: 0 }] });
+    assert.deepEqual([moved.json().vat_rate, moved.json().remaining_ht], ['0.00', '8.33']);
     const note = (await post(invoice!.id, { reason: 'Erreur', lines: [MIXED[2]] })).json();
+    assert.match(note.number, /^A-\d{4}-000001$/, 'no number spent on a refusal');
+    // 8.33 at 0 % is credited: nothing more at that rate, though the total allows it.
+    const again = await post(invoice!.id, { reason: 'Erreur', lines: [{ label: 'Débours', quantity: 1, unit_price: '0.01', vat_rate: 0 }] });
+    assert.equal(again.statusCode, 400, again.body);
+    assert.deepEqual([again.json().error, again.json().remaining_ht], ['credit_exceeds_rate', '0.00']);
     const ofNote = await post(note.id, { reason: 'x' });
     assert.equal(ofNote.statusCode, 409);
     assert.equal(ofNote.json().error, 'not_an_invoice');
@@ -259,5 +277,62 @@ describe('credit notes (EINVOICE 3)', () => {
     assert.equal(statuses.filter((s) => s === 409).length, 6);
     const numbers = responses.filter((r) => r.statusCode === 201).map((r) => Number(r.json().number.slice(-6))).sort((a, b) => a - b);
     assert.deepEqual(numbers, [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+});
+
+describe('texts of an e-invoice', () => {
+  it('should write every text into a valid EN 16931 factur-x.xml exactly as stored: &, <, character references, CDATA ends', async (t) => {
+    const { db, staff, call, create } = await setup(t);
+    // What the library's XML writing altered: `&amp;` became `&`, `&#x0;` a NUL byte, `&D;` an undefined entity.
+    const name = 'Évil <b>&amp; Co</b> & "Fils" \'R&D;\' &#38; &#0;';
+    const address = '12 rue <x>&"\' ]]>&#x0; <!DOCTYPE';
+    const city = 'Lyon &#x1; &lt;b&gt;';
+    const label = 'Paie &amp;#x0; &#xFFFE; <![CDATA[ x ]]>';
+    const reason = 'Erreur de saisie &#x1; &lt;b&gt; R&amp;D';
+    const org = await createOrg(db, name, 'EVIL01');
+    const patched = await call(staff, 'PATCH', `/api/staff/orgs/${org}`, { siret: '44306184100047', address_line: address, postcode: '69001', city });
+    assert.equal(patched.statusCode, 200, patched.body);
+    const [invoice] = await create({ invoice_type: 'prestation', payment_method: 'virement', invoices: [{ org_id: org, lines: [{ label, quantity: 1, unit_price: '10.00', vat_rate: '20' }] }] });
+    const xml = (await call(staff, 'GET', `/api/staff/facturation/${invoice!.id}/factur-x.xml`)).body;
+    await assertEn16931(xml);
+    assertXmlElementText(xml, 'Name', name);
+    assertXmlElementText(xml, 'LineOne', address);
+    assertXmlElementText(xml, 'CityName', city);
+    assertXmlElementText(xml, 'Name', label);
+
+    const credit = await call(staff, 'POST', `/api/staff/facturation/${invoice!.id}/avoir`, { reason });
+    assert.equal(credit.statusCode, 201, credit.body);
+    const noteXml = (await call(staff, 'GET', `/api/staff/facturation/${credit.json().id}/factur-x.xml`)).body;
+    await assertEn16931(noteXml);
+    assertXmlElementText(noteXml, 'Content', `Avoir sur la facture ${invoice!.number} : ${reason}`);
+    assertXmlElementText(noteXml, 'Name', name);
+  });
+
+  it('should refuse (400) the characters XML 1.0 cannot carry in every text of an invoice or credit note, and store nothing', async (t) => {
+    const { soleil, staff, call, create } = await setup(t);
+    const [invoice] = await create({ invoice_type: 'prestation', payment_method: 'prelevement', invoices: [{ org_id: soleil, lines: MIXED }] });
+    const line = (label: string) => [{ label, quantity: 1, unit_price: '10.00', vat_rate: '20' }];
+    for (const bad of ['\u0000', '\u0001', '\u0008', '\u000b', '\u000c', '\u001f', '\ufffe', '\uffff', '\ud800', '\udc00']) {
+      const text = `Texte ${bad} fin`;
+      const where = JSON.stringify(bad);
+      for (const field of ['address_line', 'city']) {
+        const res = await call(staff, 'PATCH', `/api/staff/orgs/${soleil}`, { [field]: text });
+        assert.equal(res.statusCode, 400, `${field} ${where}: ${res.body}`);
+        assert.equal(res.json().error, `invalid_${field}`);
+      }
+      const bulk = await call(staff, 'POST', '/api/staff/facturation/bulk-create', { invoice_type: 'prestation', payment_method: 'virement', invoices: [{ org_id: soleil, lines: line(text) }] });
+      assert.equal(bulk.statusCode, 400, `label ${where}: ${bulk.body}`);
+      assert.equal(bulk.json().error, 'invalid_label');
+      const period = await call(staff, 'POST', '/api/staff/facturation/bulk-create', { invoice_type: 'prestation', payment_method: 'virement', period_label: text, invoices: [{ org_id: soleil, lines: line('Paie') }] });
+      assert.equal(period.statusCode, 400, `period_label ${where}: ${period.body}`);
+      assert.equal(period.json().error, 'invalid_period_label');
+      for (const body of [{ reason: text }, { reason: 'Erreur', lines: line(text) }]) {
+        const res = await call(staff, 'POST', `/api/staff/facturation/${invoice!.id}/avoir`, body);
+        assert.equal(res.statusCode, 400, `${JSON.stringify(body)}: ${res.body}`);
+        assert.equal(res.json().error, 'reason' in body && body.reason === text ? 'invalid_reason' : 'invalid_label');
+      }
+    }
+    const listed = (await call(staff, 'GET', '/api/staff/facturation')).json().items;
+    assert.deepEqual(listed.map((i: { number: string }) => i.number), ['F-2026-000001']);
   });
 });

@@ -128,4 +128,22 @@ describe('cross-site requests', () => {
     assert.equal(own.statusCode, 200);
     assert.equal(own.json().message, 'Invitation envoyée');
   });
+
+  it('should answer every unsafe route of the API a cross-site request with 403 in the error shape, never a body that is not JSON', async (t) => {
+    const { app, database } = await build(t);
+    const orgId = await createOrg(database.db, 'Compagnie Lumière');
+    const staff = await member(app, database.db, orgId, 'staff@ops.example', 'ADMIN');
+    const paths = (app.swagger() as { paths: Record<string, Record<string, unknown>> }).paths;
+    let tried = 0;
+    for (const [path, operations] of Object.entries(paths)) {
+      for (const method of Object.keys(operations).filter((m) => ['post', 'put', 'patch', 'delete'].includes(m))) {
+        const url = path.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000');
+        const res = await app.inject({ method: method.toUpperCase() as 'POST', url, headers: { cookie: staff.cookie, 'sec-fetch-site': 'cross-site' }, payload: {} });
+        assert.equal(res.statusCode, 403, `${method} ${path}`);
+        assert.deepEqual(res.json(), { error: 'cross_site_request', message: 'Requête refusée : elle ne vient pas de ce site.' }, `${method} ${path}: ${res.body}`);
+        tried++;
+      }
+    }
+    assert.ok(tried > 20, `${tried} routes tried`);
+  });
 });

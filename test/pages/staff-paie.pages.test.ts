@@ -111,7 +111,7 @@ describe('GET /staff/paie', () => {
     assert.equal(pdf.statusCode, 200);
     assert.equal(pdf.headers['content-type'], 'application/pdf');
     assert.equal(pdf.rawPayload.subarray(0, 5).toString(), '%PDF-');
-    assert.match(String(pdf.headers['content-disposition']), /^attachment; filename="bulletin-brouillon.pdf"; filename\*=UTF-8''brouillon-bulletin-2027-03-Lef%C3%A8vre-H%C3%A9l%C3%A8ne\.pdf$/);
+    assert.match(String(pdf.headers['content-disposition']), /^attachment; filename="brouillon-bulletin-2027-03-Lefevre-Helene.pdf"; filename\*=UTF-8''brouillon-bulletin-2027-03-Lef%C3%A8vre-H%C3%A9l%C3%A8ne\.pdf$/);
     assert.equal((await call(ctx.admin, 'GET', `/api/staff/paie/brouillons/${draft.id}/bulletin.pdf`)).statusCode, 403);
 
     const validated = await call(staff, 'POST', '/api/staff/paie/valider', { org_id: soleil, period: PERIOD, payslip_ids: [draft.id] });

@@ -360,9 +360,11 @@ async function submitAvenant(form) {
   /** @type {HTMLInputElement | null} */
   let field = null;
   let said = '';
+  /** @type {{ status?: string, has_generated_pdf?: boolean } | undefined} */
+  let amended;
   await run(async () => {
     try {
-      await api('POST', `${base}/avenants`, body);
+      amended = await api('POST', `${base}/avenants`, body);
     } catch (caught) {
       failure = caught;
       if (!(caught instanceof ApiError)) throw caught;
@@ -374,7 +376,9 @@ async function submitAvenant(form) {
       throw new ApiError(caught.status, caught.code, said, caught.body);
     }
     const added = dates.length === 0 ? 'aucune date ajoutée' : dates.length === 1 ? '1 date ajoutée' : `${dates.length} dates ajoutées`;
-    return `Avenant enregistré : ${added}. Régénérez le PDF pour qu'il le mentionne.`;
+    // The server renders the PDF again with the avenant, and a signed contract goes back to signature.
+    const pdf = amended?.has_generated_pdf ? ' Le PDF du contrat le mentionne.' : ' Générez le PDF pour qu\'il le mentionne.';
+    return `Avenant enregistré : ${added}.${pdf}${amended?.status === 'a_signer' ? ' Le contrat est à signer de nouveau.' : ''}`;
   }, () => focusById('avenants-title'));
   if (failure) {
     const message = said || (failure instanceof Error ? failure.message : String(failure));
