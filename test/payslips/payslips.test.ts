@@ -134,7 +134,7 @@ describe('GET /api/payslips and the PDF', () => {
     const file = await app.inject({ method: 'GET', url: link.json().url.replace('https://paie.example.com', '') });
     assert.equal(file.statusCode, 200);
     assert.equal(file.headers['content-type'], 'application/pdf');
-    assert.match(String(file.headers['content-disposition']), /^attachment; filename=bulletin-2027-01-Lefevre-Helene\.pdf; filename\*=UTF-8''bulletin-2027-01-Lef%C3%A8vre-H%C3%A9l%C3%A8ne\.pdf$/);
+    assert.match(String(file.headers['content-disposition']), /^attachment; filename="bulletin-2027-01-Lefevre-Helene\.pdf"; filename\*=UTF-8''bulletin-2027-01-Lef%C3%A8vre-H%C3%A9l%C3%A8ne\.pdf$/);
     assert.deepEqual(file.rawPayload, PDF);
     assert.equal((await call(agent, 'GET', `/api/payslips/${id}/pdf-url`)).statusCode, 200);
 
