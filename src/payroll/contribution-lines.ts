@@ -66,7 +66,8 @@ export const LINE_RULES: readonly LineRule[] = [
   { code: `${C} . CSA`, label: 'Contribution solidarité autonomie', heading: 'Autres contributions dues par l\u2019employeur', organism: 'URSSAF', employer: `${C} . CSA`, employerRate: `${C} . CSA . taux` },
   { code: `${C} . forfait social`, label: 'Forfait social', heading: 'Autres contributions dues par l\u2019employeur', organism: 'URSSAF', employer: `${C} . forfait social` },
   { code: `${C} . taxe d'apprentissage`, label: 'Taxe d\u2019apprentissage', heading: 'Autres contributions dues par l\u2019employeur', organism: 'URSSAF', employer: `${C} . taxe d'apprentissage` },
-  { code: `${C} . formation professionnelle`, label: 'Formation professionnelle', heading: 'Autres contributions dues par l\u2019employeur', organism: 'URSSAF', employer: `${C} . formation professionnelle` },
+  // The model's rate is inline; an intermittent's 2 % is a rule of the overlay (none otherwise).
+  { code: `${C} . formation professionnelle`, label: 'Formation professionnelle', heading: 'Autres contributions dues par l\u2019employeur', organism: 'URSSAF', employer: `${C} . formation professionnelle`, employerRate: `${INTERMITTENT} . formation professionnelle . taux` },
   { code: `${INTERMITTENT} . formation professionnelle conventionnelle`, label: 'Formation professionnelle des intermittents (conventionnelle)', heading: 'Autres contributions dues par l\u2019employeur', organism: 'AFDAS', employer: `${INTERMITTENT} . formation professionnelle conventionnelle`, employerRate: `${INTERMITTENT} . formation professionnelle conventionnelle . taux` },
   { code: `${C} . CPF CDD`, label: 'Contribution CPF des CDD', heading: 'Autres contributions dues par l\u2019employeur', organism: 'URSSAF', employer: `${C} . CPF CDD` },
   { code: `${C} . PEEC`, label: 'Participation à l\u2019effort de construction', heading: 'Autres contributions dues par l\u2019employeur', organism: 'URSSAF', employer: `${C} . PEEC` },
