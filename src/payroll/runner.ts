@@ -18,7 +18,7 @@ import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import { applyChange, type ChangeContext } from '../audit/change.ts';
 import type { Database } from '../db/database.ts';
-import { requirePayrollPeriod } from '../format/calendar.ts';
+import { periodBounds, requirePayrollPeriod } from '../format/calendar.ts';
 import { AppError } from '../http/errors.ts';
 import { computeInPool, PAYROLL_PROCESSES } from './compute-pool.ts';
 import { unstorableReason } from './draft-limits.ts';
@@ -96,12 +96,6 @@ async function insertDraftsSkipping(trx: Database, drafts: readonly repo.DraftRo
     else refused(draft);
   }
   return ids;
-}
-
-function periodBounds(period: string): { first: string; last: string } {
-  const [year, month] = period.split('-').map(Number) as [number, number];
-  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  return { first: `${period}-01`, last: `${period}-${String(days).padStart(2, '0')}` };
 }
 
 export class PayrollRunner {

@@ -3,7 +3,7 @@
  * then the situation of the model's rules. The README's table is this file; test/payroll
  * checks every key against the pinned model's rule names.
  */
-import { addDays } from '../format/calendar.ts';
+import { addDays, periodBounds } from '../format/calendar.ts';
 import { moneyFromDb, sumMoney, type Money } from '../money/money.ts';
 
 export type Convention = 'SVP' | 'droit_commun';
@@ -60,11 +60,6 @@ export type MonthPay =
   | { kind: 'CDI'; gross: Money; covered_days: number; month_days: number }
   | { skip: SkipReason };
 
-function daysInMonth(period: string): number {
-  const [year, month] = period.split('-').map(Number) as [number, number];
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
-}
-
 /**
  * The month's gross of a contract (PAYROLL 2): a CDDU's dates in the period, a CDI's monthly
  * gross prorated to the calendar days it covers (rounded half-up to the cent), a CDD skipped.
@@ -88,9 +83,8 @@ export function monthPay(contract: PayrollContract, period: string): MonthPay {
       months: monthsBetween(contract.start_date, end),
     };
   }
-  const monthDays = daysInMonth(period);
-  const first = `${period}-01`;
-  const last = `${period}-${String(monthDays).padStart(2, '0')}`;
+  const { first, last } = periodBounds(period);
+  const monthDays = Number(last.slice(8));
   const from = contract.start_date > first ? contract.start_date : first;
   const to = contract.end_date !== null && contract.end_date < last ? contract.end_date : last;
   if (from > to) return { skip: 'no_date_in_period' };
