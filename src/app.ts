@@ -22,6 +22,7 @@ import { databaseRateLimitStore } from './http/rate-limit-store.ts';
 import { clientErrorHandler, errorHandler, frameworkErrors, sendError } from './http/error-handler.ts';
 import { httpErrors } from './http/http.errors.ts';
 import mailPlugin, { type MailPluginOptions } from './mail/mail.plugin.ts';
+import jobsPlugin, { type JobsPluginOptions } from './jobs/jobs.plugin.ts';
 import payrollPlugin, { type PayrollPluginOptions } from './payroll/payroll.plugin.ts';
 import payrollRoutes from './payroll/payroll.routes.ts';
 import { closeRenderers } from './pdf/render.ts';
@@ -31,6 +32,7 @@ import identityRoutes from './identity/identity.routes.ts';
 import meRoutes from './org/me.ts';
 import accessRoutes from './access/access.routes.ts';
 import staffRoutes from './staff/staff.routes.ts';
+import staffJobsRoutes from './staff/staff-jobs.routes.ts';
 import securityHeaders, { docsCsp } from './pages/security.ts';
 import orgSettingsRoutes from './org/org-settings.routes.ts';
 import employeesRoutes from './employees/employees.routes.ts';
@@ -49,7 +51,7 @@ declare module 'fastify' {
   }
 }
 
-export interface AppOptions extends MailPluginOptions, PayrollPluginOptions {
+export interface AppOptions extends MailPluginOptions, JobsPluginOptions, PayrollPluginOptions {
   config: Config;
   database: DatabaseHandle;
 }
@@ -173,6 +175,7 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
   await fastify.register(textRule);
   await fastify.register(mailPlugin, options);
   await fastify.register(filesPlugin);
+  await fastify.register(jobsPlugin, options);
   await fastify.register(payrollPlugin, options);
 
   await fastify.register(healthRoutes);
@@ -180,6 +183,7 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
   await fastify.register(meRoutes);
   await fastify.register(accessRoutes);
   await fastify.register(staffRoutes);
+  await fastify.register(staffJobsRoutes);
   await fastify.register(orgSettingsRoutes);
   await fastify.register(employeesRoutes);
   await fastify.register(contractsRoutes);

@@ -19,6 +19,7 @@ const LAYERS: string[][] = [
   ['format'],
   ['schemas'],
   ['mail'],
+  ['jobs'],
   ['identity'],
   ['audit'],
   ['org'],

@@ -13,7 +13,8 @@
  *
  * If anything throws, nothing is written: no event and no e-mail for a change that did not
  * happen (STYLE, Avoid 1). After commit, the mail worker is nudged when the change queued an
- * e-mail, so that it leaves at once rather than at the next poll.
+ * e-mail, so that it leaves at once rather than at the next poll; the job worker likewise
+ * after a change that queued a job (`change.jobs`: a bulletin to render, a document to make).
  *
  * One change is written otherwise, with the same guarantees: an invitation of an address that
  * has no account is a single statement (`inviteNewAccount` in access.service.ts, issue 18).
@@ -21,9 +22,16 @@
 import type { Database } from '../db/database.ts';
 import type { OutgoingMail } from '../mail/outbox.ts';
 import { transactionWithMail, type MailContext } from '../mail/mail-transaction.ts';
+import { enqueueJobs, type OutgoingJob } from '../jobs/queue.ts';
 import { moduleEventRow, recordModuleEvents, type AccessEvent, type ModuleEvent } from './audit.repository.ts';
 
-export type ChangeContext = MailContext;
+export interface ChangeContext extends MailContext {
+  /**
+   * The job worker of this process, nudged after a commit that queued a job. Absent in the
+   * command line: the server's worker runs its jobs at its next poll.
+   */
+  jobs?: { nudge(): void };
+}
 
 export interface Change {
   /** The transaction: every write of the change goes through it. */
@@ -38,6 +46,8 @@ export interface Change {
   mail(mail: OutgoingMail): Promise<void>;
   /** Queues several e-mails in few statements (bulk notifications). */
   mails(mails: readonly OutgoingMail[]): Promise<void>;
+  /** Queues durable jobs (src/jobs) in the change's transaction; a worker runs them after commit. */
+  jobs(jobs: readonly OutgoingJob[]): Promise<void>;
 }
 
 /**
@@ -47,7 +57,8 @@ export interface Change {
 export async function applyChange<T>(ctx: ChangeContext, work: (change: Change) => Promise<T>): Promise<T> {
   const audits: AccessEvent[] = [];
   const events: ModuleEvent[] = [];
-  return transactionWithMail(
+  let queuedJobs = false;
+  const result = await transactionWithMail(
     ctx,
     ({ trx, mail, mails }) =>
       work({
@@ -57,10 +68,16 @@ export async function applyChange<T>(ctx: ChangeContext, work: (change: Change) 
         events: (many) => recordModuleEvents(trx, many),
         audit: async (event) => void audits.push(event),
         event: async (event) => void events.push(event),
+        jobs: async (jobs) => {
+          await enqueueJobs(trx, jobs);
+          if (jobs.length > 0) queuedJobs = true;
+        },
       }),
     () => [
       { table: 'access_events', rows: audits },
       { table: 'module_events', rows: events.map(moduleEventRow) },
     ],
   );
+  if (queuedJobs) ctx.jobs?.nudge();
+  return result;
 }

@@ -133,6 +133,28 @@ export interface MailOutboxTable {
   sent_at: NullableTimestamp;
 }
 
+/** A durable job (docs/jobs.md). */
+export type JobStatus = 'pending' | 'running' | 'done' | 'failed';
+export interface JobsTable {
+  id: Generated<string>;
+  kind: string;
+  payload: ColumnType<Record<string, unknown>, string | undefined, string>;
+  org_id: string | null;
+  subject_type: string | null;
+  subject_id: string | null;
+  status: Generated<JobStatus>;
+  attempts: Generated<number>;
+  max_attempts: Generated<number>;
+  run_after: Generated<Date>;
+  lease_owner: string | null;
+  lease_until: NullableTimestamp;
+  /** Why the last attempt failed, in French, fit for staff (never a stack or a variable name). */
+  last_error: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+  finished_at: NullableTimestamp;
+}
+
 export type AccessAction =
   | 'invited'
   | 'added'
@@ -421,6 +443,8 @@ export interface InvoicesTable {
   credit_reason: string | null;
   /** EINVOICE 4: the stored `factur-x.xml`, byte for byte the one inside the PDF. */
   xml_id: string | null;
+  /** A notification asked before the documents existed: sent by the documents' job. */
+  notify_pending: Generated<boolean>;
   created_at: Generated<Date>;
 }
 
@@ -460,6 +484,7 @@ export interface DB {
   staff_settings: StaffSettingsTable;
   user_auth_preferences: UserAuthPreferencesTable;
   mail_outbox: MailOutboxTable;
+  jobs: JobsTable;
   access_events: AccessEventsTable;
   rate_limits: RateLimitsTable;
   files: FilesTable;

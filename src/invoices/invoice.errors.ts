@@ -56,6 +56,10 @@ export const invoiceErrors = {
       'credit_exceeds_rate',
       `Les avoirs créditeraient plus que la facture au taux de ${frenchRate(rate)} % : il reste au plus ${remainingHt.replace('.', ',')} € HT à créditer à ce taux.`,
     ).withDetails({ vat_rate: rate, remaining_ht: remainingHt }),
+  /** Its Factur-X documents are made by a job after it is issued: asked for before, they are not there yet. */
+  documentPending: () => new AppError(409, 'document_pending', 'Le document de la facture est en préparation : il sera disponible dans un instant.'),
+  /** Its job failed: staff see why on their page of failed jobs and can retry it. */
+  documentFailed: () => new AppError(409, 'document_failed', "Le document de la facture n'a pas pu être produit : l'équipe en est informée et le relancera."),
   /** A field error located in the bulk: `invoices[12].lines[0]`. */
   at: (where: string, error: AppError) => new AppError(error.status, error.code, `${where} : ${error.userMessage ?? error.code}`),
 };

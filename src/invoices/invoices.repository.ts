@@ -238,6 +238,9 @@ export interface NotifiableInvoice {
   total_vat: string;
   total_ttc: string;
   notified: boolean;
+  /** Its Factur-X PDF and XML are stored: it may be announced. */
+  has_documents: boolean;
+  notify_pending: boolean;
   org_name: string;
   email_notifs: string[];
   email_notifs_cc: string[];
@@ -249,6 +252,7 @@ export async function lockForNotification(db: Database, ids: readonly string[]):
   const { rows } = await sql<NotifiableInvoice>`
     select i.id, i.number, i.kind, i.org_id, i.invoice_type, i.payment_method, i.period_label, i.issue_date, i.due_date,
            i.total_ht::text as total_ht, i.total_vat::text as total_vat, i.total_ttc::text as total_ttc, i.notified,
+           (i.pdf_id is not null and i.xml_id is not null) as has_documents, i.notify_pending,
            o.name as org_name, o.email_notifs, o.email_notifs_cc
       from public.invoices i
       join public.organizations o on o.id = i.org_id
@@ -263,13 +267,34 @@ export async function markNotified(db: Database, ids: readonly string[], actor: 
   if (ids.length === 0) return;
   await sql`
     with marked as (
-      update public.invoices set notified = true, notified_at = now()
+      update public.invoices set notified = true, notified_at = now(), notify_pending = false
        where id = any(${uuidArray(ids)})
       returning id, org_id, number
     )
     insert into public.module_events (org_id, action, subject_type, subject_id, actor_user_id, actor_email, details)
     select org_id, 'invoice.notified', 'invoice', id::text, ${actor.actor_user_id ?? null}::uuid, ${actor.actor_email ?? null}, jsonb_build_object('number', number, 'force', ${force}::boolean)
       from marked`.execute(db);
+}
+
+/**
+ * Invoices whose notification waits for their documents: their job sends it. One
+ * `invoice.notification_waiting` event each, naming who asked.
+ */
+export async function markNotifyPending(db: Database, ids: readonly string[], actor: { actor_user_id?: string | null; actor_email?: string | null }): Promise<void> {
+  if (ids.length === 0) return;
+  await sql`
+    with marked as (
+      update public.invoices set notify_pending = true
+       where id = any(${uuidArray(ids)})
+      returning id, org_id, number
+    )
+    insert into public.module_events (org_id, action, subject_type, subject_id, actor_user_id, actor_email, details)
+    select org_id, 'invoice.notification_waiting', 'invoice', id::text, ${actor.actor_user_id ?? null}::uuid, ${actor.actor_email ?? null}, jsonb_build_object('number', number)
+      from marked`.execute(db);
+}
+
+export async function clearNotifyPending(db: Database, id: string): Promise<void> {
+  await db.updateTable('invoices').set({ notify_pending: false }).where('id', '=', id).execute();
 }
 
 export type { InvoiceLine };

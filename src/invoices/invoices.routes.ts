@@ -26,6 +26,7 @@ import {
   StaffInvoiceExportQuery,
 } from '../schemas/invoices.ts';
 import * as invoices from './invoices.service.ts';
+import { JOB_KINDS } from '../jobs/kinds.ts';
 import { invoicesCsv, staffInvoicesCsv } from './invoices.csv.ts';
 import { sendCsv } from '../format/csv.ts';
 import { attachment } from '../http/content-disposition.ts';
@@ -34,7 +35,8 @@ const errors = errorResponses(409, 413);
 
 export default async function invoicesRoutes(fastify: FastifyInstance): Promise<void> {
   const { db } = fastify;
-  const ctx = { db, config: fastify.config, mail: fastify.mail, files: fastify.files };
+  const ctx = { db, config: fastify.config, mail: fastify.mail, jobs: fastify.jobs, files: fastify.files };
+  fastify.jobs.define(JOB_KINDS.invoiceDocument, (job) => invoices.runInvoiceDocumentJob(ctx, job));
   useFieldErrors(fastify);
 
   fastify.post<{ Body: Static<typeof BulkCreateBody> }>(
@@ -89,7 +91,7 @@ export default async function invoicesRoutes(fastify: FastifyInstance): Promise<
       bodyLimit: BULK_BODY_LIMIT,
       schema: {
         tags: ['facturation'],
-        summary: 'E-mail each invoice to its organization (To email_notifs, Cc email_notifs_cc); the result per invoice',
+        summary: 'E-mail each invoice to its organization (To email_notifs, Cc email_notifs_cc); the result per invoice (waiting: sent once its document is made)',
         body: BulkNotifyBody,
         response: { 200: BulkNotified, ...errors },
       },
@@ -113,7 +115,7 @@ export default async function invoicesRoutes(fastify: FastifyInstance): Promise<
     '/api/staff/facturation/:id/pdf-url',
     {
       config: { gate: 'staff' },
-      schema: { tags: ['facturation'], summary: 'A link (5 minutes) to the invoice PDF', params: IdParams, response: { 200: PdfLink, ...errors, 409: CreditExceedsInvoice } },
+      schema: { tags: ['facturation'], summary: 'A link (5 minutes) to the invoice PDF; 409 document_pending while its document is being made (document_failed if that failed)', params: IdParams, response: { 200: PdfLink, ...errors, 409: CreditExceedsInvoice } },
     },
     async (request) => {
       staffCaller(request);
@@ -189,7 +191,7 @@ export default async function invoicesRoutes(fastify: FastifyInstance): Promise<
     '/api/factures/:id/pdf-url',
     {
       config: { gate: 'money' },
-      schema: { tags: ['factures'], summary: 'A link (5 minutes) to the invoice PDF', params: IdParams, response: { 200: PdfLink, ...errors, 409: CreditExceedsInvoice } },
+      schema: { tags: ['factures'], summary: 'A link (5 minutes) to the invoice PDF; 409 document_pending while its document is being made (document_failed if that failed)', params: IdParams, response: { 200: PdfLink, ...errors, 409: CreditExceedsInvoice } },
     },
     async (request) => invoices.invoicePdfUrl(ctx, orgScope(request).orgId, request.params.id),
   );

@@ -22,6 +22,10 @@ import { parsePeriod } from '../format/calendar.ts';
 import { transferErrors } from '../transfers/transfer.errors.ts';
 import { FACTUR_X_FILENAME, facturXInvoice, makeFacturX, type FacturXInput } from './invoice.facturx.ts';
 import { generatingPdf, renderPdf } from '../pdf/render.ts';
+import { JOB_KINDS } from '../jobs/kinds.ts';
+import { latestJobOf } from '../jobs/jobs.repository.ts';
+import type { OutgoingJob } from '../jobs/queue.ts';
+import type { RunningJob } from '../jobs/worker.ts';
 import { invoiceErrors } from './invoice.errors.ts';
 import { invoiceDocument } from './invoice.pdf.ts';
 import {
@@ -113,6 +117,7 @@ export async function insertInvoiceBulk(change: Change, caller: ActorCaller | nu
     const index = invoices.findIndex((i) => !existing.has(i.org_id));
     throw invoiceErrors.orgNotFound(`invoices[${Math.max(index, 0)}].org_id`);
   }
+  await change.jobs(created.map((c) => invoiceDocumentJob(c.id, c.org_id)));
   const byNumber = new Map(created.map((c) => [c.number, c]));
   return numbered.map((n) => {
     const row = byNumber.get(n.number)!;
@@ -206,49 +211,69 @@ export function documentInput(row: repo.InvoiceRow, config: Config): FacturXInpu
   };
 }
 
+/** The job making an invoice's documents, queued in the transaction that issues it. */
+export function invoiceDocumentJob(invoiceId: string, orgId: string): OutgoingJob {
+  return { kind: JOB_KINDS.invoiceDocument, payload: { invoice_id: invoiceId }, orgId, subject: { type: 'invoice', id: invoiceId } };
+}
+
 /**
- * The Factur-X PDF and its `factur-x.xml` (EINVOICE 1, 4), rendered on first request (outside
- * any transaction) and stored: an issued invoice never changes, and the documents first issued
- * are the ones kept, whatever later becomes of the operator's settings. 409
- * `operator_identity_missing` (EINVOICE 2) or `operator_account_missing` (a transfer with no
- * IBAN, BR-61) rather than an invalid e-invoice. An invoice whose PDF was stored before
- * Factur-X keeps it: only its XML is added.
+ * The invoice document job: the Factur-X PDF and its `factur-x.xml` (EINVOICE 1, 4), rendered
+ * outside any transaction, then stored in the transaction that ends the job, with the e-mail of
+ * a notification that waited for them: an invoice is announced only once its document exists.
+ * An issued invoice never changes, and the documents first stored are the ones kept. The
+ * operator's identity incomplete (EINVOICE 2) or no IBAN for a transfer (BR-61) fails the job
+ * with that reason rather than make an invalid e-invoice; staff retry it once it is set. An
+ * invoice whose PDF was stored before Factur-X keeps it: only its XML is added.
  */
-async function invoiceDocuments(ctx: InvoiceContext, row: repo.InvoiceRow): Promise<{ pdf_id: string; xml_id: string }> {
-  if (row.pdf_id && row.xml_id) return { pdf_id: row.pdf_id, xml_id: row.xml_id };
-  const missing = missingOperatorIdentity(ctx.config.operator);
-  if (missing.length > 0) throw invoiceErrors.operatorIdentityMissing(missing);
-  if (row.payment_method === 'virement' && !ctx.config.operator.iban) throw transferErrors.operatorAccountMissing();
-  const input = documentInput(row, ctx.config);
-  return generatingPdf(async () => {
-    const { pdf, xml } = await makeFacturX(await renderPdf(invoiceDocument(input)), facturXInvoice(input));
-    return storeInvoiceDocuments(ctx, row, pdf, xml);
+export async function runInvoiceDocumentJob(ctx: InvoiceContext, job: RunningJob): Promise<void> {
+  const id = String(job.payload.invoice_id);
+  const row = isUuid(id) ? await repo.findInvoice(ctx.db, null, id) : undefined;
+  if (!row) return;
+  let made: { pdf: Buffer; xml: Buffer } | null = null;
+  if (!row.pdf_id || !row.xml_id) {
+    const missing = missingOperatorIdentity(ctx.config.operator);
+    if (missing.length > 0) throw invoiceErrors.operatorIdentityMissing(missing);
+    if (row.payment_method === 'virement' && !ctx.config.operator.iban) throw transferErrors.operatorAccountMissing();
+    const input = documentInput(row, ctx.config);
+    made = await generatingPdf(async () => makeFacturX(await renderPdf(invoiceDocument(input)), facturXInvoice(input)));
+  }
+  const word = row.kind === 'avoir' ? 'Avoir' : 'Facture';
+  await applyChange(ctx, async (change) => {
+    const current = await repo.lockInvoiceDocuments(change.trx, row.id);
+    // Stored meanwhile (another worker after a lease ran out): those are kept.
+    if (made && !(current?.pdf_id && current.xml_id)) {
+      await repo.setDocuments(change.trx, row.id, {
+        pdf_id: current?.pdf_id ?? (await ctx.files.put(change.trx, { content: made.pdf, contentType: 'application/pdf', filename: `${word}-${row.number}.pdf`, orgId: row.org_id })),
+        xml_id: await ctx.files.put(change.trx, { content: made.xml, contentType: 'application/xml', filename: FACTUR_X_FILENAME, orgId: row.org_id }),
+      });
+    }
+    const [waiting] = await repo.lockForNotification(change.trx, [row.id]);
+    if (waiting?.notify_pending) {
+      if (waiting.email_notifs.length > 0) {
+        await change.mail(invoiceMail(ctx.config, waiting));
+        await repo.markNotified(change.trx, [row.id], {}, false);
+      } else {
+        await repo.clearNotifyPending(change.trx, row.id);
+      }
+    }
+    await job.done(change.trx);
   });
 }
 
-async function storeInvoiceDocuments(ctx: InvoiceContext, row: repo.InvoiceRow, pdf: Buffer, xml: Buffer): Promise<{ pdf_id: string; xml_id: string }> {
-  const word = row.kind === 'avoir' ? 'Avoir' : 'Facture';
-  return applyChange(ctx, async (change) => {
-    const current = await repo.lockInvoiceDocuments(change.trx, row.id);
-    // Another request stored them meanwhile: keep those.
-    if (current?.pdf_id && current.xml_id) return { pdf_id: current.pdf_id, xml_id: current.xml_id };
-    const files = {
-      pdf_id: current?.pdf_id ?? (await ctx.files.put(change.trx, { content: pdf, contentType: 'application/pdf', filename: `${word}-${row.number}.pdf`, orgId: row.org_id })),
-      xml_id: await ctx.files.put(change.trx, { content: xml, contentType: 'application/xml', filename: FACTUR_X_FILENAME, orgId: row.org_id }),
-    };
-    await repo.setDocuments(change.trx, row.id, files);
-    return files;
-  });
+/** The documents of an invoice once its job made them; 409 `document_pending` (or `document_failed`) before. */
+async function storedDocuments(ctx: InvoiceContext, row: repo.InvoiceRow): Promise<{ pdf_id: string; xml_id: string }> {
+  if (row.pdf_id && row.xml_id) return { pdf_id: row.pdf_id, xml_id: row.xml_id };
+  const job = await latestJobOf(ctx.db, JOB_KINDS.invoiceDocument, row.id);
+  throw job?.status === 'failed' ? invoiceErrors.documentFailed() : invoiceErrors.documentPending();
 }
 
 /**
  * `GET /api/staff/facturation/{id}/pdf-url`, `GET /api/factures/{id}/pdf-url`: a 5-minute link
- * to the invoice's Factur-X PDF (EINVOICE 1).
+ * to the invoice's Factur-X PDF (EINVOICE 1). It only reads: the document is made by its job.
  */
 export async function invoicePdfUrl(ctx: InvoiceContext, orgId: string | null, id: string) {
   const row = await findOrNotFound(ctx.db, orgId, id);
-  if (row.pdf_id) return ctx.files.signedUrl(row.pdf_id);
-  const { pdf_id } = await invoiceDocuments(ctx, row);
+  const { pdf_id } = await storedDocuments(ctx, row);
   return ctx.files.signedUrl(pdf_id);
 }
 
@@ -258,8 +283,8 @@ export async function invoicePdfUrl(ctx: InvoiceContext, orgId: string | null, i
  */
 export async function invoiceFacturXml(ctx: InvoiceContext, orgId: string | null, id: string): Promise<{ filename: string; xml: Buffer }> {
   const row = await findOrNotFound(ctx.db, orgId, id);
-  const xmlId = row.xml_id ?? (await invoiceDocuments(ctx, row)).xml_id;
-  const file = await ctx.files.get(xmlId);
+  const { xml_id } = await storedDocuments(ctx, row);
+  const file = await ctx.files.get(xml_id);
   if (!file) throw new Error(`the factur-x.xml of ${row.number} is missing from the file store`);
   return { filename: `${row.number}-factur-x.xml`, xml: file.content };
 }
@@ -310,6 +335,7 @@ export async function createCreditNote(ctx: InvoiceContext, caller: Caller, id: 
       },
       actorOf(caller),
     );
+    await change.jobs([invoiceDocumentJob(created.id, created.org_id)]);
     return { id: created.id, number: created.number, org_id: created.org_id, total_ttc: moneyFromDb(created.total_ttc), credited_invoice_id: invoice.id };
   });
 }
@@ -319,6 +345,8 @@ export async function createCreditNote(ctx: InvoiceContext, caller: Caller, id: 
 
 export interface NotifyResult {
   notified: string[];
+  /** Their documents are still being made: their job sends the e-mail once they exist. */
+  waiting: string[];
   skipped: Array<{ id: string; reason: SkipReason }>;
 }
 
@@ -351,14 +379,16 @@ export function invoiceMail(config: Config, invoice: repo.NotifiableInvoice): Ou
 
 /**
  * Notifies invoices in the change's transaction: each sendable one gets its e-mail in the
- * outbox and `notified`/`notified_at`, in the same transaction; the others are skipped with
- * their reason. The invoices are locked first, so two notifications of one invoice at once
+ * outbox and `notified`/`notified_at`, in the same transaction; one whose documents are not made
+ * yet waits for them (its job sends the e-mail, `waiting`); the others are skipped with their
+ * reason. The invoices are locked first, so two notifications of one invoice at once
  * send it once (the second sees it notified).
  */
 export async function notifyInvoiceBulk(change: Change, config: Config, caller: ActorCaller | null, rawIds: unknown, force: boolean): Promise<NotifyResult> {
   const ids = checkInvoiceIds(rawIds);
   const found = new Map((await repo.lockForNotification(change.trx, ids.filter(isUuid))).map((row) => [row.id, row]));
   const notified: string[] = [];
+  const waiting: string[] = [];
   const skipped: NotifyResult['skipped'] = [];
   const mails: OutgoingMail[] = [];
   for (const id of ids) {
@@ -368,12 +398,17 @@ export async function notifyInvoiceBulk(change: Change, config: Config, caller: 
       skipped.push({ id, reason: decision });
       continue;
     }
+    if (!invoice!.has_documents) {
+      waiting.push(id);
+      continue;
+    }
     notified.push(id);
     mails.push(invoiceMail(config, invoice!));
   }
   await change.mails(mails);
   await repo.markNotified(change.trx, notified, actorOf(caller), force);
-  return { notified, skipped };
+  await repo.markNotifyPending(change.trx, waiting, actorOf(caller));
+  return { notified, waiting, skipped };
 }
 
 /** `POST /api/staff/facturation/bulk-notify`. */

@@ -1,9 +1,14 @@
 /**
- * The bulletins of validated payslips (PAYROLL 5): rendered by the PDF pool after the
- * validation's commit, stored, then served like every payslip PDF (`has_pdf` turns true). A
- * bulletin missing when asked for (the server stopped before rendering it) is rendered then.
+ * The bulletins of validated payslips (PAYROLL 5): the validation queues a job per payslip in
+ * its own transaction (`bulletinJobs`); the job renders the PDF in the PDF pool and stores it in
+ * the transaction that ends the job, then it is served like every payslip PDF (`has_pdf` turns
+ * true). A validation from the command line is rendered by the server's worker, and one whose
+ * server died mid-render by the next worker to claim the job.
  */
 import { applyChange } from '../audit/change.ts';
+import { JOB_KINDS } from '../jobs/kinds.ts';
+import type { OutgoingJob } from '../jobs/queue.ts';
+import type { RunningJob } from '../jobs/worker.ts';
 import { lastWorkingDay, periodBounds } from '../format/calendar.ts';
 import { moneyFromDb, type Money } from '../money/money.ts';
 import { generatingPdf, renderPdf } from '../pdf/render.ts';
@@ -90,35 +95,33 @@ export async function draftBulletin(ctx: Pick<PayrollContext, 'db'>, payslipId: 
   return { filename: `brouillon-${bulletinFilename(source)}`, content };
 }
 
-/** Renders and stores the bulletin of a published computed payslip; its file id (null: not one). */
-export async function ensureBulletin(ctx: PayrollContext, payslipId: string): Promise<string | null> {
-  const source = await repo.findBulletinSource(ctx.db, payslipId);
-  if (!source || source.status === 'brouillon') return null;
-  if (source.pdf_id) return source.pdf_id;
-  return generatingPdf(() => renderAndStoreBulletin(ctx, payslipId, source));
+/** The jobs rendering the bulletins of these payslips, queued by their validation. */
+export function bulletinJobs(orgId: string, payslipIds: readonly string[]): OutgoingJob[] {
+  return payslipIds.map((id) => ({ kind: JOB_KINDS.bulletin, payload: { payslip_id: id }, orgId, subject: { type: 'payslip', id } }));
 }
 
-async function renderAndStoreBulletin(ctx: PayrollContext, payslipId: string, source: BulletinSource): Promise<string | null> {
-  const pdf = await bulletinPdf(ctx, source);
-  return applyChange(ctx, async (change) => {
-    const fileId = await ctx.files.put(change.trx, {
-      content: pdf,
-      contentType: 'application/pdf',
-      filename: bulletinFilename(source),
-      orgId: source.org_id,
+/**
+ * The bulletin job: renders and stores the bulletin of a published computed payslip, and ends
+ * the job in the same transaction. Nothing to do for one already stored, a draft again or a
+ * payslip gone.
+ */
+export async function runBulletinJob(ctx: PayrollContext, job: RunningJob): Promise<void> {
+  const payslipId = String(job.payload.payslip_id);
+  await generatingPdf(async () => {
+    const source = await repo.findBulletinSource(ctx.db, payslipId);
+    if (!source || source.status === 'brouillon' || source.pdf_id) return;
+    const pdf = await bulletinPdf(ctx, source);
+    await applyChange(ctx, async (change) => {
+      // Attached meanwhile (another worker after a lease ran out): that one is kept.
+      if (!(await repo.lockBulletinFree(change.trx, payslipId))) return;
+      const fileId = await ctx.files.put(change.trx, {
+        content: pdf,
+        contentType: 'application/pdf',
+        filename: bulletinFilename(source),
+        orgId: source.org_id,
+      });
+      await repo.setBulletin(change.trx, payslipId, fileId);
+      await job.done(change.trx);
     });
-    // Another request stored it meanwhile: this one is rolled back, that one kept.
-    if (!(await repo.setBulletin(change.trx, payslipId, fileId))) throw new BulletinStoredMeanwhile();
-    return fileId;
-  }).catch(async (error: unknown) => {
-    if (!(error instanceof BulletinStoredMeanwhile)) throw error;
-    return (await repo.findBulletinSource(ctx.db, payslipId))?.pdf_id ?? null;
   });
-}
-
-class BulletinStoredMeanwhile extends Error {}
-
-/** After a validation's commit: each bulletin in turn (the PDF pool renders them off the event loop). */
-export async function renderBulletins(ctx: PayrollContext, payslipIds: readonly string[]): Promise<void> {
-  for (const id of payslipIds) await ensureBulletin(ctx, id);
 }

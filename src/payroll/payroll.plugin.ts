@@ -1,12 +1,12 @@
 /**
  * The payroll runner inside the server (PAYROLL 7), as the mail worker is: it starts when the
  * app is ready and stops before the database closes. `fastify.payroll.nudge()` after a new run
- * makes it start at once rather than at the next poll.
+ * makes it start at once rather than at the next poll. The bulletins' job is defined here.
  */
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { whenBulletinMissing } from '../payslips/payslips.service.ts';
-import { ensureBulletin } from './bulletins.ts';
+import { JOB_KINDS } from '../jobs/kinds.ts';
+import { runBulletinJob } from './bulletins.ts';
 import { closePayrollPool } from './compute-pool.ts';
 import { PayrollRunner } from './runner.ts';
 
@@ -34,13 +34,13 @@ export default fp(
       ...(options.payrollLeaseMs !== undefined ? { leaseMs: options.payrollLeaseMs } : {}),
     });
     fastify.decorate('payroll', { nudge: () => runner.nudge(), runner });
-    // A published bulletin not yet rendered (the server stopped first) is rendered when asked for.
-    whenBulletinMissing(ensureBulletin);
+    const ctx = { db: fastify.db, mail: fastify.mail, jobs: fastify.jobs, files: fastify.files };
+    fastify.jobs.define(JOB_KINDS.bulletin, (job) => runBulletinJob(ctx, job));
     if (options.payrollRunner ?? true) fastify.addHook('onReady', async () => runner.start());
     fastify.addHook('preClose', async () => {
       await runner.stop();
       await closePayrollPool();
     });
   },
-  { name: 'payroll', dependencies: ['after-answer'] },
+  { name: 'payroll', dependencies: ['jobs', 'files'] },
 );

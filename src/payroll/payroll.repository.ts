@@ -136,6 +136,20 @@ export async function reportProgress(db: Database, id: string, owner: string, va
   return Number(result.numUpdatedRows) === 1;
 }
 
+/** The heartbeat: renews the leases of these runs still this owner's; the ids renewed. */
+export async function renewRunLeases(db: Database, ids: readonly string[], owner: string, leaseMs: number): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .updateTable('payroll_runs')
+    .set({ lease_until: sql`now() + make_interval(secs => ${leaseMs / 1000})`, updated_at: sql`now()` })
+    .where('id', 'in', ids)
+    .where('lease_owner', '=', owner)
+    .where('status', '=', 'en_cours')
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
 /** A stopping instance hands its run back: claimable at once, the attempt not counted. */
 export async function releaseRun(db: Database, id: string, owner: string): Promise<void> {
   await db
@@ -315,6 +329,11 @@ export function contractDatesIn(db: Database, contractId: string, first: string,
     .where('date', '<=', last)
     .orderBy('position')
     .execute();
+}
+
+/** Locks the payslip when it still has no PDF; undefined when it has one. */
+export function lockBulletinFree(db: Database, payslipId: string) {
+  return db.selectFrom('payslips').select('id').where('id', '=', payslipId).where('pdf_id', 'is', null).forUpdate().executeTakeFirst();
 }
 
 /** Stores the bulletin unless one is there already; false when it was. */

@@ -6,7 +6,7 @@ import { staffCaller } from '../org/scope.ts';
 import { NotDraftBody, PayrollRun, PayrollRunBody, PayrollValidateBody, RunStarted, Validated } from '../schemas/payroll.ts';
 import { isUuid } from '../http/input.ts';
 import { attachment } from '../http/content-disposition.ts';
-import { draftBulletin, renderBulletins } from './bulletins.ts';
+import { draftBulletin } from './bulletins.ts';
 import { payrollErrors } from './payroll.errors.ts';
 import * as payroll from './payroll.service.ts';
 
@@ -14,7 +14,7 @@ const errors = errorResponses(413);
 
 export default async function payrollRoutes(fastify: FastifyInstance): Promise<void> {
   const { db } = fastify;
-  const ctx = { db, mail: fastify.mail, files: fastify.files };
+  const ctx = { db, mail: fastify.mail, jobs: fastify.jobs, files: fastify.files };
   useFieldErrors(fastify);
 
   fastify.post<{ Body: Static<typeof PayrollRunBody> }>(
@@ -55,16 +55,12 @@ export default async function payrollRoutes(fastify: FastifyInstance): Promise<v
       config: { gate: 'staff' },
       schema: {
         tags: ['staff'],
-        summary: "Validate the period's drafts (or those named): published, and the contribution call made, in one transaction; bulletins rendered after; 409 payslip_not_draft, nothing changed",
+        summary: "Validate the period's drafts (or those named): published, and the contribution call made, in one transaction with their bulletins' jobs (rendered after the commit); 409 payslip_not_draft, nothing changed",
         body: PayrollValidateBody,
         response: { 200: Validated, ...errors, 409: NotDraftBody },
       },
     },
-    async (request) => {
-      const result = await payroll.validateDrafts(ctx, staffCaller(request), request.body);
-      fastify.afterAnswer.run(() => renderBulletins(ctx, result.published));
-      return result;
-    },
+    async (request) => payroll.validateDrafts(ctx, staffCaller(request), request.body),
   );
 
   fastify.get<IdRoute>(

@@ -1,8 +1,8 @@
 /**
  * The payroll run (PAYROLL 7): staff ask for an organization's month, a runner computes it off
  * the event loop and replaces the period's drafts in one transaction; staff validate the drafts,
- * which publishes them and calls the contributions (PAYROLL 6) in the same transaction; the
- * bulletins are rendered after the commit.
+ * which publishes them, calls the contributions (PAYROLL 6) and queues their bulletins' jobs in
+ * the same transaction.
  */
 import { applyChange, type ChangeContext } from '../audit/change.ts';
 import { actorOf } from '../audit/audit.repository.ts';
@@ -20,6 +20,7 @@ import { insertNewContributionCall } from '../contributions/contributions.servic
 import type { PayslipLine } from './compute.ts';
 import { payrollErrors } from './payroll.errors.ts';
 import * as repo from './payroll.repository.ts';
+import { bulletinJobs } from './bulletins.ts';
 
 export interface PayrollContext extends ChangeContext {
   files: FileStore;
@@ -151,9 +152,9 @@ export function parsePaymentDate(raw: unknown, period: string): string {
 
 /**
  * `POST /api/staff/paie/valider`: the drafts named (default: all of the period's) published,
- * and the contribution call made, in one transaction; 409 `payslip_not_draft` naming those that
- * are not drafts of this organization and period, nothing changed. The caller renders the
- * bulletins after the commit (`renderBulletins`).
+ * the contribution call made and their bulletins' jobs queued, in one transaction; 409
+ * `payslip_not_draft` naming those that are not drafts of this organization and period, nothing
+ * changed.
  */
 export async function validateDrafts(ctx: ChangeContext, caller: Pick<Caller, 'userId' | 'email'>, input: Record<string, unknown>) {
   const { orgId, period } = await requireOrgAndPeriod(ctx.db, input);
@@ -170,6 +171,7 @@ export async function validateDrafts(ctx: ChangeContext, caller: Pick<Caller, 'u
     if (chosen.length === 0) throw payrollErrors.notDraft([]);
     const ids = chosen.map((d) => d.id);
     await repo.publishDrafts(change.trx, ids, paymentDate);
+    await change.jobs(bulletinJobs(orgId, ids));
     const lines = contributionLines(chosen.map((d) => (d.lines ?? []) as unknown as PayslipLine[]));
     const call = await insertNewContributionCall(change, caller, { org_id: orgId, period, due_date: contributionDueDate(period), lines });
     await change.events(

@@ -5,8 +5,8 @@
  * `FOR UPDATE SKIP LOCKED` and leases it; the lease is renewed with each progress report.
  *
  * - Two instances share the work: each claims other runs; a run is computed by its lease holder.
- * - A killed instance's run is taken up again once its lease expires (`leaseMs`, 30 s), from the
- *   start (nothing of a run is written before its commit). After `maxAttempts` claims it is
+ * - A killed instance's run is taken up again once its lease expires (`leaseMs`, 30 s without a
+ *   heartbeat), from the start (nothing of a run is written before its commit). After `maxAttempts` claims it is
  *   marked `echoue` with the reason, never left `en_cours`.
  * - The drafts of a run replace the period's previous drafts in one transaction that first
  *   checks the run is still this instance's: two sets of drafts are never written.
@@ -20,7 +20,9 @@ import { applyChange, type ChangeContext } from '../audit/change.ts';
 import type { Database } from '../db/database.ts';
 import { periodBounds, requirePayrollPeriod } from '../format/calendar.ts';
 import { AppError } from '../http/errors.ts';
+import { Heartbeat } from '../jobs/heartbeat.ts';
 import { computeInPool, PAYROLL_PROCESSES } from './compute-pool.ts';
+import type { ComputeOutcome } from './payroll.process.ts';
 import { unstorableReason } from './draft-limits.ts';
 import { MODEL_VERSION } from './model-version.ts';
 import { SKIP_MESSAGES, type SkipReasonCode } from './payroll.errors.ts';
@@ -45,6 +47,12 @@ export interface PayrollRunnerOptions {
   chunkSize?: number;
   /** Runs computed side by side by this instance. @default 2 */
   concurrentRuns?: number;
+  /** Time between two renewals of the leases held. @default a third of the lease */
+  heartbeatMs?: number;
+  /** Called after each heartbeat with the runs whose lease it renewed (tests wait on it). */
+  onHeartbeat?: (runIds: readonly string[]) => void;
+  /** Computes a chunk of situations. @default the computing processes (`computeInPool`) */
+  compute?: (situations: Situation[]) => Promise<ComputeOutcome[]>;
 }
 
 interface Skipped {
@@ -111,6 +119,10 @@ export class PayrollRunner {
   /** Set by `stop()`: a run in progress is handed back after its chunk. */
   private stopRequested = false;
   private again = false;
+  private readonly heartbeat: Heartbeat;
+  /** Runs whose lease the heartbeat found taken over: their work stops at the next chunk. */
+  private readonly lost = new Set<string>();
+  private readonly computeChunk: (situations: Situation[]) => Promise<ComputeOutcome[]>;
 
   constructor(private readonly options: PayrollRunnerOptions) {
     this.pollMs = options.pollMs ?? 1000;
@@ -118,6 +130,17 @@ export class PayrollRunner {
     this.maxAttempts = options.maxAttempts ?? 3;
     this.chunkSize = options.chunkSize ?? 8;
     this.concurrentRuns = options.concurrentRuns ?? 2;
+    this.computeChunk = options.compute ?? computeInPool;
+    this.heartbeat = new Heartbeat({
+      intervalMs: options.heartbeatMs ?? Math.max(10, Math.floor(this.leaseMs / 3)),
+      renew: (ids) => repo.renewRunLeases(options.ctx.db, ids, this.owner, this.leaseMs),
+      lost: (id) => {
+        this.lost.add(id);
+        this.heartbeat.release(id);
+      },
+      failed: (err) => options.log.error({ err }, 'payroll: renewing the leases failed'),
+      ...(options.onHeartbeat ? { beat: options.onHeartbeat } : {}),
+    });
   }
 
   start(): void {
@@ -165,6 +188,7 @@ export class PayrollRunner {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await Promise.all(this.running);
+    await this.heartbeat.stop();
   }
 
   /** Computes every run waiting, now, in this process (the command line's seed-demo); then resolves. */
@@ -199,6 +223,7 @@ export class PayrollRunner {
       log.error({ run_id: run.id, attempts: run.attempts - 1 }, 'payroll: run abandoned after repeated interruptions');
       return;
     }
+    this.heartbeat.hold(run.id);
     try {
       await this.computeRun(run);
     } catch (err) {
@@ -215,6 +240,9 @@ export class PayrollRunner {
       await repo
         .finishRun(db, run.id, { status: 'echoue', message: 'Le calcul a échoué sur une erreur du service ; les brouillons précédents sont inchangés. Relancez-le, ou signalez-le si cela se reproduit.' })
         .catch((e: unknown) => log.error({ err: e, run_id: run.id }, 'payroll: recording the failure failed'));
+    } finally {
+      this.heartbeat.release(run.id);
+      this.lost.delete(run.id);
     }
   }
 
@@ -277,7 +305,8 @@ export class PayrollRunner {
         const start = next;
         next = Math.min(total, next + chunkSize);
         if (this.stopRequested) throw new Stopping();
-        const results = await computeInPool(todo.slice(start, next).map((t) => t.situation));
+        const results = await this.computeChunk(todo.slice(start, next).map((t) => t.situation));
+        if (this.lost.has(run.id)) throw new LeaseLost();
         results.forEach((result, i) => (outcomes[start + i] = result));
         done += results.length;
         if (!(await repo.reportProgress(ctx.db, run.id, this.owner, { done, total }, this.leaseMs))) throw new LeaseLost();

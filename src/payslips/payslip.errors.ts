@@ -25,4 +25,8 @@ export const payslipErrors = {
       transfer_id: transferId,
     }),
   noPdf: () => new AppError(404, 'no_pdf', "Aucun PDF n'a été déposé pour ce bulletin."),
+  /** A computed bulletin is rendered by a job after its validation: asked for before, it is not there yet. */
+  bulletinPending: () => new AppError(409, 'document_pending', 'Le bulletin est en préparation : il sera disponible dans un instant.'),
+  /** Its job failed: staff see why on their page of failed jobs and can retry it. */
+  bulletinFailed: () => new AppError(409, 'document_failed', "Le bulletin n'a pas pu être produit : l'équipe de paie en est informée et le relancera."),
 };

@@ -84,7 +84,7 @@ export default async function payslipsRoutes(fastify: FastifyInstance): Promise<
       config: { gate: 'read' },
       schema: {
         tags: ['bulletins'],
-        summary: 'A link (5 minutes) to the payslip PDF; 404 no_pdf when none was attached',
+        summary: 'A link (5 minutes) to the payslip PDF; 404 no_pdf when none was attached; 409 document_pending while a computed bulletin is being rendered (document_failed if that failed)',
         params: IdParams,
         response: { 200: SignedUrl, ...errors },
       },

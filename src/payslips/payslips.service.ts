@@ -3,6 +3,8 @@
  * organization lists them and downloads them by signed URL; the staff list those a salary
  * transfer may still pay. Every change is one `applyChange`.
  */
+import { JOB_KINDS } from '../jobs/kinds.ts';
+import { latestJobOf } from '../jobs/jobs.repository.ts';
 import type { Database } from '../db/database.ts';
 import type { FileStore } from '../files/file-store.ts';
 import { applyChange, type Change, type ChangeContext } from '../audit/change.ts';
@@ -67,15 +69,6 @@ export async function readPayslipDetail(db: Database, orgId: string | null, id: 
   const view = await readPayslip(db, orgId, id);
   const detail = await repo.findPayslipDetail(db, view.id);
   return { ...view, lines: detail?.lines ?? [], ...(withSituation ? { situation: detail?.situation ?? null } : {}) };
-}
-
-/**
- * Renders the missing PDF of a computed payslip (its bulletin) and returns the stored file id.
- * The payroll module registers it (it sits above this one); without it, `no_pdf`.
- */
-let renderMissingBulletin: ((ctx: PayslipContext, payslipId: string) => Promise<string | null>) | null = null;
-export function whenBulletinMissing(render: typeof renderMissingBulletin): void {
-  renderMissingBulletin = render;
 }
 
 export async function readPayslip(db: Database, orgId: string | null, id: string): Promise<PayslipView> {
@@ -189,13 +182,18 @@ export async function attachPayslipPdf(ctx: PayslipContext, caller: Caller, id: 
   return readPayslip(ctx.db, null, id);
 }
 
-/** `GET /api/payslips/{id}/pdf-url`: a link valid 5 minutes; 404 `no_pdf` when none was attached. */
+/**
+ * `GET /api/payslips/{id}/pdf-url`: a link valid 5 minutes; 404 `no_pdf` when none was attached.
+ * It only reads: a computed bulletin not yet rendered by its job is 409 `document_pending` (or
+ * `document_failed` when its job failed), never rendered here.
+ */
 export async function payslipPdfUrl(ctx: PayslipContext, orgId: string, id: string) {
   const file = isUuid(id) ? await repo.findPayslipFile(ctx.db, orgId, id.toLowerCase()) : undefined;
   if (!file) throw payslipErrors.notFound();
-  const pdfId = file.pdf_id ?? (file.source === 'calcule' && renderMissingBulletin ? await renderMissingBulletin(ctx, id.toLowerCase()) : null);
-  if (!pdfId) throw payslipErrors.noPdf();
-  return ctx.files.signedUrl(pdfId);
+  if (file.pdf_id) return ctx.files.signedUrl(file.pdf_id);
+  if (file.source !== 'calcule') throw payslipErrors.noPdf();
+  const job = await latestJobOf(ctx.db, JOB_KINDS.bulletin, id.toLowerCase());
+  throw job?.status === 'failed' ? payslipErrors.bulletinFailed() : payslipErrors.bulletinPending();
 }
 
 function optionalPeriod(raw: string | undefined): string | undefined {

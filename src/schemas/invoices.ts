@@ -109,6 +109,7 @@ export const BulkNotifyBody = Type.Object({
 
 export const BulkNotified = Type.Object({
   notified: Type.Array(Type.String()),
+  waiting: Type.Array(Type.String(), { description: 'invoices whose Factur-X document is still being made: their e-mail leaves once it exists' }),
   skipped: Type.Array(Type.Object({ id: Type.String(), reason: Type.String({ description: 'not_found, no_recipient or already_notified' }) })),
 });
 
