@@ -1,0 +1,78 @@
+/**
+ * A run on a saturated machine: its computing processes (at the lowest priority) make no
+ * progress for far longer than the lease, yet the instance is alive; the heartbeat keeps the
+ * run its own, so it is neither claimed again nor failed "interrompu". The compute is a fake the
+ * test holds, and the test waits on heartbeats, not on time.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { setup, OPERATOR_ENV } from '../payslips/support.ts';
+import { PayrollRunner } from '../../src/payroll/runner.ts';
+import { claimRun } from '../../src/payroll/payroll.repository.ts';
+import { computeInPool } from '../../src/payroll/compute-pool.ts';
+import type { Situation } from '../../src/payroll/situation.ts';
+
+const PERIOD = '2027-03';
+const quiet = { info() {}, error() {} };
+
+describe('a payroll run whose computation is starved', () => {
+  it('should keep its lease while the instance lives, however long a chunk takes, and finish', async (t) => {
+    const ctx = await setup(t, OPERATOR_ENV);
+    await ctx.call(ctx.agent, 'PATCH', `/api/salaries/${ctx.marc}`, { category: 'technicien' });
+    const created = await ctx.call(ctx.agent, 'POST', '/api/contrats', {
+      employee_id: ctx.marc, kind: 'CDDU', job_title: 'Régisseur', show_title: 'Le Songe', idcc: '3090', start_date: '2027-03-01', end_date: '2027-03-31',
+      dates: [{ date: '2027-03-20', nature: 'heures', quantity: 8, amount: '250' }],
+    });
+    assert.equal((await ctx.call(ctx.agent, 'POST', `/api/contrats/${created.json().id}/submit`)).statusCode, 200);
+
+    const LEASE_MS = 300;
+    let release!: () => void;
+    const saturated = new Promise<void>((resolve) => (release = resolve));
+    let chunkStarted!: () => void;
+    const computing = new Promise<void>((resolve) => (chunkStarted = resolve));
+    const renewals: number[] = [];
+    let enough!: () => void;
+    const manyRenewals = new Promise<void>((resolve) => (enough = resolve));
+    const failures: unknown[] = [];
+    const runner = new PayrollRunner({
+      ctx: { db: ctx.app.db }, log: { info() {}, error: (obj) => failures.push(obj) }, leaseMs: LEASE_MS, heartbeatMs: 50, pollMs: 20,
+      onHeartbeat: (ids) => {
+        if (ids.length === 0) return;
+        renewals.push(Date.now());
+        if (renewals.length === 20) enough();
+      },
+      // The real computation, held back as a machine whose cores are taken would hold it.
+      compute: async (situations: Situation[]) => {
+        chunkStarted();
+        await saturated;
+        return computeInPool(situations);
+      },
+    });
+    t.after(() => runner.stop());
+    const started = await ctx.call(ctx.staff, 'POST', '/api/staff/paie/calcul', { org_id: ctx.soleil, period: PERIOD });
+    const runId = started.json().run_id as string;
+    const claimedAt = Date.now();
+    runner.start();
+    await computing;
+    await manyRenewals;
+    assert.ok(renewals.at(-1)! - claimedAt > 3 * LEASE_MS, `the chunk has lasted ${renewals.at(-1)! - claimedAt} ms, several leases`);
+    // Another instance looking for work finds none: the run is still this one's.
+    assert.equal(await claimRun(ctx.app.db, 'other-instance', LEASE_MS), undefined);
+    const held = await sql<{ status: string; attempts: number; leased: boolean; owner: string }>`
+      select status, attempts, lease_until > now() as leased, lease_owner as owner from public.payroll_runs where id = ${runId}`.execute(ctx.app.db);
+    assert.deepEqual(held.rows[0], { status: 'en_cours', attempts: 1, leased: true, owner: runner.owner });
+    release();
+    for (;;) {
+      const run = (await ctx.call(ctx.staff, 'GET', `/api/staff/paie/runs/${runId}`)).json();
+      if (run.status !== 'en_cours') {
+        assert.equal(run.status, 'termine', JSON.stringify(run));
+        assert.equal(run.payslips.length, 1);
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.deepEqual(failures, []);
+    assert.equal((await ctx.app.db.selectFrom('payroll_runs').select('attempts').where('id', '=', runId).executeTakeFirstOrThrow()).attempts, 1);
+  });
+});
