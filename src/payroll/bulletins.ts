@@ -6,8 +6,6 @@
  * server died mid-render by the next worker to claim the job.
  */
 import { applyChange } from '../audit/change.ts';
-import { JOB_KINDS } from '../jobs/kinds.ts';
-import type { OutgoingJob } from '../jobs/queue.ts';
 import type { RunningJob } from '../jobs/worker.ts';
 import { lastWorkingDay, periodBounds } from '../format/calendar.ts';
 import { moneyFromDb, type Money } from '../money/money.ts';
@@ -93,11 +91,6 @@ export async function draftBulletin(ctx: Pick<PayrollContext, 'db'>, payslipId: 
   if (!source || source.status !== 'brouillon') return null;
   const content = await generatingPdf(() => bulletinPdf(ctx, source));
   return { filename: `brouillon-${bulletinFilename(source)}`, content };
-}
-
-/** The jobs rendering the bulletins of these payslips, queued by their validation. */
-export function bulletinJobs(orgId: string, payslipIds: readonly string[]): OutgoingJob[] {
-  return payslipIds.map((id) => ({ kind: JOB_KINDS.bulletin, payload: { payslip_id: id }, orgId, subject: { type: 'payslip', id } }));
 }
 
 /**

@@ -20,7 +20,8 @@ import { insertNewContributionCall } from '../contributions/contributions.servic
 import type { PayslipLine } from './compute.ts';
 import { payrollErrors } from './payroll.errors.ts';
 import * as repo from './payroll.repository.ts';
-import { bulletinJobs } from './bulletins.ts';
+import { JOB_KINDS } from '../jobs/kinds.ts';
+import type { OutgoingJob } from '../jobs/queue.ts';
 
 export interface PayrollContext extends ChangeContext {
   files: FileStore;
@@ -179,6 +180,11 @@ export async function validateDrafts(ctx: ChangeContext, caller: Pick<Caller, 'u
     );
     return { published: ids, contribution_call_id: call.id, payment_date: paymentDate };
   });
+}
+
+/** The jobs rendering the bulletins of these payslips (`runBulletinJob`), queued by their validation. */
+function bulletinJobs(orgId: string, payslipIds: readonly string[]): OutgoingJob[] {
+  return payslipIds.map((id) => ({ kind: JOB_KINDS.bulletin, payload: { payslip_id: id }, orgId, subject: { type: 'payslip', id } }));
 }
 
 /** The skipped contracts of a run, named (number, kind, employee) for the staff's page. */

@@ -40,6 +40,8 @@ async function setup(t: Parameters<typeof build>[0]) {
       ...extra,
     });
     assert.equal(res.statusCode, 201, res.body);
+    // Its document made by its job, so that the notification leaves at once.
+    await app.jobs.worker.runDue();
     return res.json().created[0] as { id: string; number: string };
   };
   return { app, db, smtp, soleil, lumiere, silent, staff, call, create };
@@ -64,7 +66,7 @@ describe('POST /api/staff/facturation/bulk-notify', () => {
 
     const res = await call(staff, 'POST', '/api/staff/facturation/bulk-notify', { invoice_ids: [monthly.id, noLabel.id, opening.id, service.id] });
     assert.equal(res.statusCode, 200, res.body);
-    assert.deepEqual(res.json(), { notified: [monthly.id, noLabel.id, opening.id, service.id], skipped: [] });
+    assert.deepEqual(res.json(), { notified: [monthly.id, noLabel.id, opening.id, service.id], waiting: [], skipped: [] });
 
     const messages = await smtp.waitFor(4, 10_000);
     // paie_mensuelle, prelevement, with its period.
@@ -124,15 +126,16 @@ describe('POST /api/staff/facturation/bulk-notify', () => {
     assert.equal(res.statusCode, 200);
     assert.deepEqual(res.json(), {
       notified: [sendable.id],
+      waiting: [],
       skipped: [{ id: UNKNOWN, reason: 'not_found' }, { id: 'nope', reason: 'not_found' }, { id: nobody.id, reason: 'no_recipient' }],
     });
     const firstAt = (await db.selectFrom('invoices').select('notified_at').where('id', '=', sendable.id).executeTakeFirstOrThrow()).notified_at!;
     assert.equal((await db.selectFrom('invoices').select('notified').where('id', '=', nobody.id).executeTakeFirstOrThrow()).notified, false);
 
     const again = await call(staff, 'POST', '/api/staff/facturation/bulk-notify', { invoice_ids: [sendable.id] });
-    assert.deepEqual(again.json(), { notified: [], skipped: [{ id: sendable.id, reason: 'already_notified' }] });
+    assert.deepEqual(again.json(), { notified: [], waiting: [], skipped: [{ id: sendable.id, reason: 'already_notified' }] });
     const forced = await call(staff, 'POST', '/api/staff/facturation/bulk-notify', { invoice_ids: [sendable.id], force: true });
-    assert.deepEqual(forced.json(), { notified: [sendable.id], skipped: [] });
+    assert.deepEqual(forced.json(), { notified: [sendable.id], waiting: [], skipped: [] });
     const secondAt = (await db.selectFrom('invoices').select('notified_at').where('id', '=', sendable.id).executeTakeFirstOrThrow()).notified_at!;
     assert.ok(secondAt.getTime() >= firstAt.getTime());
     await smtp.waitFor(2, 10_000);

@@ -94,7 +94,7 @@ describe("a validated payslip's bulletin", () => {
     assert.deepEqual(jobs, [{ kind: 'payroll.bulletin', status: 'pending', subject_id: published[0], org_id: ctx.soleil }]);
     const early = await ctx.call(ctx.admin, 'GET', `/api/payslips/${published[0]}/pdf-url`);
     assert.deepEqual([early.statusCode, early.json().error], [409, 'document_pending']);
-    assert.equal((await ctx.db.selectFrom('payslips').select('pdf_id').where('id', '=', published[0]).executeTakeFirstOrThrow()).pdf_id, null, 'the GET rendered nothing');
+    assert.equal((await ctx.db.selectFrom("payslips").select("pdf_id").where("id", "=", published[0]!).executeTakeFirstOrThrow()).pdf_id, null, 'the GET rendered nothing');
 
     // The server's worker takes it up.
     assert.equal(await ctx.app.jobs.worker.runDue(), 1);

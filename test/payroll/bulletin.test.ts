@@ -215,7 +215,8 @@ describe('POST /api/staff/paie/valider: the payment date', () => {
 
   /** The stored bulletin's text, through its signed link. */
   async function storedBulletin(ctx: Awaited<ReturnType<typeof draftOfJanuary>>, id: string): Promise<string> {
-    await ctx.app.afterAnswer.settled();
+    // Rendered by the job the validation queued.
+    assert.equal(await ctx.app.jobs.worker.runDue(), 1);
     const link = await ctx.call(ctx.admin, 'GET', `/api/payslips/${id}/pdf-url`);
     assert.equal(link.statusCode, 200, link.body);
     const url = new URL(link.json().url);

@@ -308,8 +308,8 @@ describe('POST /api/staff/paie/valider (PAYROLL 6, 7)', () => {
     assert.deepEqual(Object.keys(Object.fromEntries(calls[0].lines.map((l: { organism: string }) => [l.organism, 1]))).sort(), ['AFDAS', 'AUDIENS', 'CONGES_SPECTACLES', 'FRANCE_TRAVAIL', 'URSSAF']);
     assert.equal(calls[0].total, sumMoney(calls[0].lines.map((l: { amount: Money }) => l.amount)));
 
-    // Published: seen by the organization, with their bulletins once rendered.
-    await ctx.app.afterAnswer.settled();
+    // Published: seen by the organization, with their bulletins once their jobs rendered them.
+    assert.equal(await ctx.app.jobs.worker.runDue(), 3);
     const listed = (await ctx.call(ctx.admin, 'GET', `/api/payslips?period=${PERIOD}`)).json().items;
     assert.equal(listed.length, 3);
     assert.ok(listed.every((p: { has_pdf: boolean; status: string }) => p.has_pdf && p.status === 'publie'));
