@@ -198,6 +198,9 @@ const MODULE_RULES: RouteRule[] = [
   { name: 'GET /api/payslips.csv?period=2027-01', readsBody: false, expect: moduleGate(MONEY_SET, () => 200) },
   { name: 'GET /api/staff/facturation.csv', readsBody: false, expect: staffOnlyWith(200) },
   { name: 'GET /api/staff/cotisations.csv', readsBody: false, expect: staffOnlyWith(200) },
+  // The durable jobs: the failed ones and their retry (none failed here: 404 for an unknown one).
+  { name: 'GET /api/staff/jobs?status=failed', readsBody: false, expect: staffOnlyWith(200) },
+  { name: 'POST /api/staff/jobs/999999999/retry', readsBody: false, expect: staffOnlyWith(404) },
   { name: 'GET /api/staff/virements.csv', readsBody: false, expect: staffOnlyWith(200) },
   { name: 'GET /api/staff/payslips.csv?period=2027-01', readsBody: false, expect: staffOnlyWith(200) },
 ];
@@ -225,6 +228,10 @@ async function makeFixtures(app: FastifyInstance, orgId: string, agent: Person, 
     const paid = await insertNewPayslip(change, actor.caller, { ...payslipOf, period: '2027-02' });
     const batch = await insertNewTransfer(change, actor.caller, [paid], todayInFrance());
     const [invoice] = await insertInvoiceBulk(change, null, { invoice_type: 'paie_mensuelle', payment_method: 'virement', period_label: 'Confidentiel', invoices: [{ org_id: orgId, lines: INVOICE_LINES }] });
+    // Its documents as its job stores them (the job itself is tested in test/jobs).
+    const invoicePdf = await app.files.put(change.trx, { content: PDF, contentType: 'application/pdf', filename: 'facture.pdf', orgId });
+    const invoiceXml = await app.files.put(change.trx, { content: Buffer.from('<x/>'), contentType: 'application/xml', filename: 'factur-x.xml', orgId });
+    await change.trx.updateTable('invoices').set({ pdf_id: invoicePdf, xml_id: invoiceXml }).where('id', '=', invoice!.id).execute();
     const call = await insertNewContributionCall(change, null, { org_id: orgId, period: '2027-01', due_date: '2027-02-15', lines: [{ organism: 'URSSAF', amount: '100' }] });
     return { org: orgId, employee: employee.id, contract, signed, payslip, batch, invoice: invoice!.id, call: call.id };
   });

@@ -213,6 +213,7 @@ describe('invoice PDF', () => {
     ];
     const { created } = (await call(staff, 'POST', '/api/staff/facturation/bulk-create', bulk([{ org_id: soleil, lines }], { payment_method: 'virement' }))).json();
     const id = created[0].id;
+    assert.equal(await app.jobs.worker.runDue(), 1, 'its document, made by its job');
     const link = await call(staff, 'GET', `/api/staff/facturation/${id}/pdf-url`);
     assert.equal(link.statusCode, 200, link.body);
     const { url, expires_at } = link.json();
