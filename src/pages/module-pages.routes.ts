@@ -6,6 +6,7 @@
  * Registered inside `pages.routes.ts`, whose error handler renders those refusals: a French
  * page for a browser (`refusals.ts`), the API's plain `Forbidden` for any other client.
  */
+import { loadStaffJobs, renderStaffJobs } from './staff-travaux.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { orgScope } from '../org/scope.ts';
 import { can } from '../org/permissions.ts';
@@ -100,6 +101,12 @@ export default async function modulePagesRoutes(fastify: FastifyInstance, option
   fastify.get('/staff/cotisations', { config: { gate: 'staff' }, schema: hidden }, async (request, reply) => {
     const view = await loadStaffCalls(db, request.query);
     return page(request, reply, { title: 'Cotisations', script: 'staff-cotisations.js', main: renderStaffCalls(view) }, view.error ? 400 : 200);
+  });
+
+  // The jobs that failed (a document not made), their reason and a retry.
+  fastify.get('/staff/travaux', { config: { gate: 'staff' }, schema: hidden }, async (request, reply) => {
+    const view = await loadStaffJobs(db, request.query);
+    return page(request, reply, { title: 'Travaux en échec', script: 'staff-travaux.js', main: renderStaffJobs(view) }, view.error ? 400 : 200);
   });
 
   // PAYROLL 8: an organization's month, computed and validated, or typed in.

@@ -29,6 +29,7 @@ export const NAV: readonly NavEntry[] = [
   { href: '/staff/virements', label: 'Virements', gate: 'staff' },
   { href: '/staff/cotisations', label: 'Cotisations', gate: 'staff' },
   { href: '/staff/facturation', label: 'Facturation', gate: 'staff' },
+  { href: '/staff/travaux', label: 'Travaux en échec', gate: 'staff' },
   { href: '/vos-acces', label: 'Accès', gate: 'signedIn' },
   { href: '/staff/equipe', label: 'Équipe interne', gate: 'staff' },
 ];

@@ -63,7 +63,7 @@ function filterForm(view: PaieView): SafeHtml {
 }
 
 function pdfCell(p: PayslipView, who: string): SafeHtml {
-  if (!p.has_pdf) return html`<span class="muted">PDF pas encore disponible</span>`;
+  if (!p.has_pdf) return html`<span class="muted">${p.source === 'calcule' ? 'Bulletin en préparation' : 'PDF pas encore disponible'}</span>`;
   const what = `bulletin ${ofFr(periodLabel(p.period))} ${ofFr(who)}`;
   return html`<button type="button" class="button button-small button-secondary" data-pdf-url="/api/payslips/${p.id}/pdf-url" data-pdf-done="Téléchargement du ${what}.">Télécharger le PDF<span class="visually-hidden"> du ${what}</span></button>`;
 }

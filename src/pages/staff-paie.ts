@@ -225,8 +225,8 @@ function payslipActions(p: PayslipView, name: string): SafeHtml {
   if (p.status !== 'publie') return dash;
   const what = `${name}, ${periodLabel(p.period)}`;
   return html`<div class="actions">
-    <input type="file" id="pdf-${p.id}" class="visually-hidden file-input" accept="application/pdf,.pdf" data-upload="${p.id}" aria-describedby="pdf-${p.id}-error">
-    <label class="button button-small button-secondary file-button" for="pdf-${p.id}">${p.has_pdf ? 'Remplacer le PDF' : 'Joindre le PDF'}<span class="visually-hidden"> : ${what}</span></label>
+    ${p.source === 'calcule' ? '' : html`<input type="file" id="pdf-${p.id}" class="visually-hidden file-input" accept="application/pdf,.pdf" data-upload="${p.id}" aria-describedby="pdf-${p.id}-error">
+    <label class="button button-small button-secondary file-button" for="pdf-${p.id}">${p.has_pdf ? 'Remplacer le PDF' : 'Joindre le PDF'}<span class="visually-hidden"> : ${what}</span></label>`}
     ${p.transfer_status ? '' : html`<button type="button" class="button button-small button-danger" data-cancel="${p.id}" data-of-name="${ofFr(what)}">Annuler<span class="visually-hidden"> le bulletin : ${what}</span></button>`}
   </div>
   <p id="pdf-${p.id}-error" class="field-error" hidden></p>`;

@@ -72,6 +72,14 @@ describe("an invoice's document", () => {
     assert.doesNotMatch(link.body, /operator|config|undefined|siret/);
     assert.deepEqual(await invoiceMails(ctx), []);
     assert.equal((await ctx.db.selectFrom('invoices').select('notified').where('id', '=', invoice.id).executeTakeFirstOrThrow()).notified, false);
+    // Staff read it on their page, with a retry.
+    const page = await ctx.call(ctx.staff, 'GET', '/staff/travaux', undefined, { accept: 'text/html' });
+    assert.equal(page.statusCode, 200);
+    assert.ok(page.body.includes(`data-retry="${failed[0].id}"`), page.body);
+    assert.ok(page.body.includes('Théâtre du Soleil') && page.body.includes('Facture ou avoir (PDF Factur-X)'));
+    assert.ok(page.body.includes("L&#39;identité de l&#39;opérateur est incomplète") || page.body.includes("L'identité de l'opérateur est incomplète"), 'the reason');
+    assert.ok(page.body.includes('href="/staff/travaux"'), 'linked from the staff bar');
+    assert.notEqual((await ctx.call(ctx.admin, 'GET', '/staff/travaux', undefined, { accept: 'text/html' })).statusCode, 200);
   });
 });
 

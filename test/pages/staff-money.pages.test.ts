@@ -205,6 +205,7 @@ describe('staff pages: who may open them', () => {
       ['/staff/virements', 'Virements'],
       ['/staff/cotisations', 'Cotisations'],
       ['/staff/facturation', 'Facturation'],
+      ['/staff/travaux', 'Travaux en échec'],
       ['/staff/equipe', 'Équipe interne'],
     ]);
     assert.deepEqual(navFor({ isStaff: false } as never, { role: 'ADMIN', revoked: false }).map((e) => e.label), ['Contrats', 'Paie', 'Factures', 'Accès']);
