@@ -72,11 +72,13 @@ describe('GET /staff/facturation', () => {
   });
 
   it('should filter by notified, organization and type, and page by 200 at most', async (t) => {
-    const { call, staff, soleil, march, hostile, opening } = await money(t);
+    const { app, call, staff, soleil, march, hostile, opening } = await money(t);
     const notify = await call(staff, 'POST', '/api/staff/facturation/bulk-notify', { invoice_ids: [march.id] });
     assert.deepEqual(notify.json(), { notified: [], waiting: [], skipped: [{ id: march.id, reason: 'no_recipient' }] });
     await call(staff, 'PATCH', `/api/staff/orgs/${soleil}`, { email_notifs: ['compta@soleil.example'] });
-    assert.deepEqual((await call(staff, 'POST', '/api/staff/facturation/bulk-notify', { invoice_ids: [march.id] })).json().notified, [march.id]);
+    // Announced once its document, made by its job, exists.
+    assert.deepEqual((await call(staff, 'POST', '/api/staff/facturation/bulk-notify', { invoice_ids: [march.id] })).json().waiting, [march.id]);
+    await app.jobs.worker.runDue();
 
     const notified = await call(staff, 'GET', '/staff/facturation?notified=true');
     assert.deepEqual(rowIds(notified.body, 'data-invoice-id'), [march.id]);
