@@ -19,7 +19,10 @@ const eur = (text: string) => `${text.replace(/ /g, NBSP)}${NBSP}€`;
 
 async function organization(t: TestContext) {
   const app = await startApp(t);
-  return { app, ...(await moneyOrganizations(app.app, app.database.db)) };
+  const organizations = await moneyOrganizations(app.app, app.database.db);
+  // The invoices' documents, made by their jobs (as the server's worker would).
+  await app.app.jobs.worker.runDue();
+  return { app, ...organizations };
 }
 
 const focused = (page: Page) => page.evaluate(() => ({ id: document.activeElement?.id ?? '', pdf: (document.activeElement as HTMLElement | null)?.dataset.pdfUrl ?? '' }));

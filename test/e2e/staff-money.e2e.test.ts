@@ -47,6 +47,8 @@ async function payroll(t: TestContext) {
   await call(staff, 'POST', '/api/staff/payslips', { org_id: soleil, employee_id: marc, period: '2027-03', gross: '2300.00', net_to_pay: '1830.00' });
   await call(staff, 'POST', '/api/staff/payslips', { org_id: lumiere, employee_id: leonie, period: '2027-03', gross: '1600.00', net_to_pay: '1234.50' });
   const [soleilInvoice, lumiereInvoice] = march.created as Array<{ id: string; number: string }>;
+  // The invoices' documents, made by their jobs (as the server's worker would).
+  await app.app.jobs.worker.runDue();
   return { app, db, soleil, lumiere, staff, admin, soleilInvoice: soleilInvoice!, lumiereInvoice: lumiereInvoice! };
 }
 

@@ -64,6 +64,8 @@ document.addEventListener('click', async (event) => {
       const cell = row?.querySelector('.notified');
       if (cell) cell.textContent = `Oui, le ${today()}`;
     }
+    // Its document is still being made: the e-mail leaves once it exists.
+    for (const id of answer.waiting ?? []) setRowResult(rowOf.get(id), 'Envoi dès que le document est prêt', 'ok');
     details?.replaceChildren(
       ...answer.skipped.map((/** @type {{ id: string, reason: string }} */ skip) => {
         const row = rowOf.get(skip.id);
@@ -81,8 +83,9 @@ document.addEventListener('click', async (event) => {
     );
     selection.clear();
     const sent = answer.notified.length === 0 ? 'Aucune facture notifiée' : plural(answer.notified.length, 'facture notifiée', 'factures notifiées');
+    const waiting = (answer.waiting ?? []).length === 0 ? '' : `, ${plural(answer.waiting.length, 'envoyée dès que son document est prêt', 'envoyées dès que leur document est prêt')}`;
     const skipped = answer.skipped.length === 0 ? '' : `, ${plural(answer.skipped.length, 'non envoyée', 'non envoyées')}`;
-    announce(status, `${sent}${skipped}.`, answer.skipped.length === 0 ? 'success' : 'info');
+    announce(status, `${sent}${waiting}${skipped}.`, answer.skipped.length === 0 ? 'success' : 'info');
   } catch (error) {
     announce(status, error instanceof Error ? error.message : String(error), 'error');
   } finally {
