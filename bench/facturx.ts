@@ -2,10 +2,10 @@
  * Issue 38: Factur-X invoice PDFs against the plain invoice PDF, by the method of `run.ts` and of
  * the contract PDFs (`modules.ts`): one run, rounds alternating service and limit, medians.
  *
- * - Service: `GET /api/staff/facturation/:id/pdf-url` as staff, at 8 connections, each request on
- *   an invoice never rendered yet, so that each renders its PDF (pdfmake, in the service's worker
- *   pool), makes it Factur-X (the EN 16931 XML, PDF/A-3, the attachment) and stores both files.
- *   The invoices are created beforehand through the service's bulk-create (`billing.ts`).
+ * - Service: a round's invoices created through the service's bulk-create (`billing.ts`), then
+ *   the time until its job worker has made every one's document (`invoice.document` jobs: the PDF
+ *   in the service's renderer processes, made Factur-X with the EN 16931 XML, PDF/A-3 and the
+ *   attachment, both files stored). No GET renders a document any more (docs/jobs.md).
  * - Limit: the plain invoice PDF, i.e. pdfmake rendering `invoiceDocument(input)` of the same
  *   invoices in a loop in one process (`facturx-loop.ts`, the service's worker module called
  *   directly). Checked first: the Factur-X PDF's text (unpdf, as the tests read PDFs) is the
@@ -18,17 +18,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type pg from 'pg';
 import { getDocumentProxy } from 'unpdf';
-import type { LoadSpec } from './load.ts';
 import { pdfText } from '../test/support/documents.ts';
 import { FACTUR_X_OPERATOR_ENV } from '../test/support/operator.ts';
 import { billedOrgs, bulkCreateInvoices, HEADER, LINES } from './billing.ts';
 import { request, stopAndCheck } from './modules.ts';
 import {
-  alternating, checkLoad, fmtLoad, label, log, median, medianCpu, problem, quick, results, round, rounds, runJsonScript, runLoad, runLoadWithCpu,
-  startService, summarize, tmpDir, durationSeconds, type CpuSample, type Server,
+  alternating, label, log, mainThreadCpuSeconds, median, medianCpu, postgresCpuSeconds, problem, quick, results, round, rounds, runJsonScript,
+  serverTreeCpuSeconds, startService, summarize, tmpDir, durationSeconds, type CpuSample, type Server,
 } from './harness.ts';
 
-const CONNECTIONS = 8;
 /** Invoices rendered in each counted round, and in the uncounted warm-up, by the service (autocannon wants at least one a connection): with the check's, 400 in all (20 in quick mode). */
 const PER_ROUND = quick ? 11 : 120;
 const WARMUP = quick ? 8 : 39;
@@ -53,36 +51,54 @@ async function attachmentNames(pdf: Buffer): Promise<string[]> {
 }
 
 export async function facturxScenario(dbUrl: string, staffCookie: string, client: pg.Client): Promise<void> {
-  // One invoice for the check, the warm-up's, then each round's: every request a fresh one.
+  // One invoice for the check, the warm-up's, then each round's: every document a fresh one.
   const total = 1 + WARMUP + rounds * PER_ROUND;
-  log(`\n== GET /api/staff/facturation/:id/pdf-url (Factur-X PDF) vs the plain invoice PDF, ${label(total)} invoices, ${CONNECTIONS} connections ==`);
+  log(`\n== invoice.document jobs (Factur-X PDF made after bulk-create) vs the plain invoice PDF, ${label(total)} invoices ==`);
   const orgIds = await billedOrgs(client, total);
   const invoices = Array.from({ length: total }, (_, i) => ({ org_id: orgIds[i % orgIds.length]!, lines: LINES }));
+  // The documents the bulk scenario's invoices still wait for are not this scenario's measure.
+  await client.query(`delete from public.jobs where kind = 'invoice.document' and status in ('pending', 'running')`);
   const service = await startService(dbUrl, undefined, { env: FACTUR_X_OPERATOR_ENV });
-  const serviceRuns: Array<CpuSample & { main_thread_cpu_ms: number }> = [];
+  const serviceRuns: Array<CpuSample & { rps: number; p50_ms: number; p99_ms: number; main_thread_cpu_ms: number }> = [];
   const loopRuns: LoopResult[] = [];
   try {
-    const created = await bulkCreateInvoices(service, staffCookie, JSON.stringify({ ...HEADER, invoices }));
-    if (created.length !== total) throw new Error(`bulk-create answered ${created.length} invoices, not ${total}`);
-    const ids = created.map((c) => c.id);
-    const [checkId, ...rest] = ids;
-    const warmIds = rest.slice(0, WARMUP);
-    const roundIds = Array.from({ length: rounds }, (_, r) => rest.slice(WARMUP + r * PER_ROUND, WARMUP + (r + 1) * PER_ROUND));
-    const loopInput = (seconds: number, out?: string) => ({ databaseUrl: dbUrl, invoiceIds: ids, operatorEnv: FACTUR_X_OPERATOR_ENV, seconds, out });
-    const spec = (batch: string[]): LoadSpec => ({
-      url: `${service.base}/api/staff/facturation/${batch[0]}/pdf-url`,
-      connections: CONNECTIONS,
-      durationSeconds,
-      amount: batch.length,
-      method: 'GET',
-      headers: { cookie: staffCookie },
-      paths: batch.map((id) => `/api/staff/facturation/${id}/pdf-url`),
-    });
-    /** Every invoice of a batch was rendered and stored (each request hit a fresh invoice). */
-    const checkRendered = async (batch: string[], what: string) => {
-      const { rows } = await client.query<{ n: number }>('select count(*)::int as n from public.invoices where id = any($1::uuid[]) and pdf_id is not null and xml_id is not null', [batch]);
-      if (rows[0]!.n !== batch.length) problem(`${what}: ${rows[0]!.n} of ${batch.length} invoices have their Factur-X PDF and XML stored`);
+    /**
+     * A bulk-create of these invoices, then the wait (polling the table) until the service's job
+     * worker has stored every one's Factur-X PDF and XML: documents a second, from the request to
+     * the last commit, and the CPU it cost a document.
+     */
+    const allIds: string[] = [];
+    const made = async (batch: typeof invoices, what: string) => {
+      const before = [serverTreeCpuSeconds(service.pid), mainThreadCpuSeconds(service.pid), postgresCpuSeconds()];
+      const started = process.hrtime.bigint();
+      const created = await bulkCreateInvoices(service, staffCookie, JSON.stringify({ ...HEADER, invoices: batch }));
+      const ids = created.map((c) => c.id);
+      allIds.push(...ids);
+      for (;;) {
+        const { rows } = await client.query<{ stored: number; failed: number }>(
+          `select count(*) filter (where i.pdf_id is not null and i.xml_id is not null)::int as stored,
+                  (select count(*)::int from public.jobs j where j.kind = 'invoice.document' and j.status = 'failed' and j.subject_id = any($1::text[])) as failed
+             from public.invoices i where i.id = any($1::uuid[])`, [ids]);
+        if (rows[0]!.stored === ids.length) break;
+        if (rows[0]!.failed > 0) {
+          problem(`${what}: ${rows[0]!.failed} document jobs failed`);
+          break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const per = (cpu: number) => round((cpu * 1000) / Math.max(1, ids.length), 2);
+      return {
+        ids,
+        rps: ids.length / seconds, p50_ms: 0, p99_ms: 0,
+        server_cpu_ms: per(serverTreeCpuSeconds(service.pid) - before[0]!),
+        main_thread_cpu_ms: per(mainThreadCpuSeconds(service.pid) - before[1]!),
+        postgres_cpu_ms: per(postgresCpuSeconds() - before[2]!),
+      };
     };
+    const [checkInvoice, ...rest] = invoices;
+    const { ids: [checkId] } = await made([checkInvoice!], 'the checked invoice');
+    const loopInput = (seconds: number, out?: string) => ({ databaseUrl: dbUrl, invoiceIds: [...allIds], operatorEnv: FACTUR_X_OPERATOR_ENV, seconds, out });
 
     // The same document: the Factur-X PDF's text is the plain PDF's, and it carries factur-x.xml.
     const answer = await request('GET', `${service.base}/api/staff/facturation/${checkId}/pdf-url`, { cookie: staffCookie });
@@ -104,17 +120,12 @@ export async function facturxScenario(dbUrl: string, staffCookie: string, client
       log(`  same text; factur-x.xml attached: ${facturx.length} bytes (Factur-X) vs ${fs.statSync(plainFile).size} (plain)`);
     }
 
-    // Warm-up (uncounted): the renderer's threads started, the Factur-X library's code compiled.
-    const warm = await runLoad(spec(warmIds));
-    checkLoad('Factur-X PDFs, warm-up', warm);
+    // Warm-up (uncounted): the renderer's processes started, the Factur-X library's code compiled.
+    await made(rest.slice(0, WARMUP), 'Factur-X documents, warm-up');
     for (let r = 0; r < rounds; r++) {
       const runService = async () => {
-        const batch = roundIds[r]!;
-        const result = await runLoadWithCpu(spec(batch), service.pid);
-        log(`  Factur-X round ${r + 1}: ${fmtLoad(result).replace('req/s', 'PDF/s')}  CPU/PDF: server ${result.server_cpu_ms} ms (event loop ${result.main_thread_cpu_ms}), PostgreSQL ${result.postgres_cpu_ms} ms`);
-        checkLoad(`Factur-X PDFs, round ${r + 1}`, result);
-        if (result.requests !== batch.length) problem(`Factur-X PDFs, round ${r + 1}: ${result.requests} requests, expected ${batch.length}`);
-        await checkRendered(batch, `Factur-X PDFs, round ${r + 1}`);
+        const result = await made(rest.slice(WARMUP + r * PER_ROUND, WARMUP + (r + 1) * PER_ROUND), `Factur-X documents, round ${r + 1}`);
+        log(`  Factur-X round ${r + 1}: ${result.rps.toFixed(1).padStart(8)} PDF/s (jobs)  CPU/PDF: server ${result.server_cpu_ms} ms (event loop ${result.main_thread_cpu_ms}), PostgreSQL ${result.postgres_cpu_ms} ms`);
         serviceRuns.push(result);
       };
       const runLoop = async () => {
@@ -132,7 +143,7 @@ export async function facturxScenario(dbUrl: string, staffCookie: string, client
   const svc = summarize(serviceRuns);
   const plainRate = round(median(loopRuns.map((r) => r.rate)), 1);
   results.push({
-    scenario: `GET /api/staff/facturation/:id/pdf-url, Factur-X PDF (vs plain invoice PDF), ${CONNECTIONS} connections (PDFs/s)`,
+    scenario: 'invoice.document jobs: Factur-X PDF and XML made after bulk-create (vs plain invoice PDF) (PDFs/s)',
     ...svc,
     limit_rps: plainRate,
     ratio: round(svc.rps / plainRate, 2),
@@ -146,6 +157,5 @@ export async function facturxScenario(dbUrl: string, staffCookie: string, client
     // one, whatever the cores (the service renders on its pool's threads, the loop on one).
     limit_server_cpu_ms: round(median(loopRuns.map((r) => r.cpu_ms)), 2),
     invoices_per_round: PER_ROUND,
-    connections: CONNECTIONS,
   });
 }

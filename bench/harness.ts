@@ -497,7 +497,7 @@ export function mainThreadCpuSeconds(pid: number): number {
 }
 
 /** A server's CPU with its children's (the PDF renderers', the payroll's computers'), the exited ones included. */
-function serverTreeCpuSeconds(pid: number): number {
+export function serverTreeCpuSeconds(pid: number): number {
   return processTree(pid).reduce((sum, each) => {
     try {
       return sum + cpuSeconds(each, true);

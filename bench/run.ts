@@ -13,7 +13,7 @@
  *   PDFs (rate, RSS, GET /api/access's p99 meanwhile), signed-file downloads of a 1 MB PDF.
  * - Bulk invoicing (`billing.ts`): bulk-create of 5,000 invoices against one `INSERT … SELECT`,
  *   bulk-notify of 5,000 invoices (the answer, then delivery to an SMTP server).
- * - Factur-X invoice PDFs (`facturx.ts`): `GET /api/staff/facturation/:id/pdf-url` on invoices
+ * - Factur-X invoice PDFs (`facturx.ts`): the `invoice.document` jobs after bulk-create, on invoices
  *   never rendered, against the plain invoice PDF rendered in a loop.
  * - The payroll run (`payroll.ts`): 10,000 payslips through `POST /api/staff/paie/calcul` against
  *   the plain library loop in one process, GET /api/access's p99 meanwhile, the server's RSS.

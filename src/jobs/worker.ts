@@ -250,7 +250,9 @@ export class JobWorker {
       const reason = refusal ? (error.userMessage ?? error.code) : INTERNAL_FAILURE;
       const delay = refusal || job.attempts >= job.max_attempts ? null : backoffMs(job.attempts, this.retryBaseMs, this.retryMaxMs);
       await this.settle(job, reason, delay);
-      if (delay === null) this.log.error({ ...context, err: describe(error) }, 'jobs: failed for good');
+      // A refusal is the service working as meant (staff read it on their page): a warning.
+      if (delay === null && !refusal) this.log.error({ ...context, err: describe(error) }, 'jobs: failed for good');
+      else if (delay === null) this.log.warn({ ...context, reason }, 'jobs: refused, failed for good');
       else this.log.warn({ ...context, err: describe(error), retryInMs: delay }, 'jobs: failed, will retry');
       return this.emit(job, delay === null ? 'failed' : 'retry');
     }

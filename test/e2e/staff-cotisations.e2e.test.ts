@@ -148,7 +148,9 @@ describe('staff contribution calls and invoice creation in chromium', { skip: sk
     assert.deepEqual(await texts(page, '#invoice-table tbody td[data-label="Période"]'), ['novembre 2026', 'novembre 2026']);
     await screenshot(page, 'staff-facturation-create-1280');
 
-    // The list read again still notifies.
+    // The list read again still notifies, once the invoices' documents are made by their jobs
+    // (as the server's worker does meanwhile).
+    assert.equal(await app.app.jobs.worker.runDue(), 2);
     await page.locator('#select-all').check();
     await page.locator('#notify-selected').click();
     await page.locator('#notify-status', { hasText: '1 facture notifiée, 1 non envoyée.' }).waitFor();
