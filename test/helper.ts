@@ -180,4 +180,18 @@ export function sessionCookieOf(response: LightMyRequestResponse): string {
   return `session=${cookie.value}`;
 }
 
+/**
+ * Resolves once a statement of this database waits for a row lock another transaction holds:
+ * a race's second step is then really blocked, whatever the machine's speed. PGlite runs one
+ * transaction at a time, so the second step waits for the first there by construction.
+ */
+export async function untilBlockedOnALock(db: DatabaseHandle['db']): Promise<void> {
+  if (!usingPostgres) return;
+  for (;;) {
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(db);
+    if (rows[0]!.n > 0) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 export { sql };

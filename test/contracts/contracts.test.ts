@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { build } from '../helper.ts';
+import { build, untilBlockedOnALock } from '../helper.ts';
 import { cddu, createOrg, member, outbox, signedIn, type Person } from '../support/fixtures.ts';
 import { pdfText } from '../support/documents.ts';
 import { numberingYear } from '../../src/format/calendar.ts';
@@ -646,7 +646,7 @@ describe('POST /api/generate-contract-pdf', () => {
     // (at c) starts then and must wait for it, then replace b, not the a it could have read.
     const first = await heldGeneration(db, orgId, id, b!);
     const second = db.transaction().execute((trx) => replaceGeneratedPdf(trx, orgId, id, c!));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await untilBlockedOnALock(db);
     first.release();
     assert.deepEqual(await first.done, { previous_pdf_id: a });
     assert.deepEqual(await second, { previous_pdf_id: b });
@@ -660,7 +660,7 @@ describe('POST /api/generate-contract-pdf', () => {
     const first = await heldGeneration(db, orgId, id, b!);
     const event = { org_id: orgId, action: 'contract.pdf_generated', subject_type: 'contract', subject_id: id, actor_user_id: null, actor_email: 'cli', details: { bytes: 5 } };
     const second = storeGeneratedPdf(db, id, { orgId, filename: 'c.pdf', contentType: 'application/pdf', content: Buffer.from('%PDF-') }, event);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await untilBlockedOnALock(db);
     first.release();
     await first.done;
     const c = await second;
