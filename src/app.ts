@@ -140,7 +140,12 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
   await fastify.register(swagger, {
     openapi: {
       openapi: '3.0.3',
-      info: { title: 'payroll-access', description: 'Organizations, members, roles, invitations and sign-in.', version: '0.1.0' },
+      info: {
+        title: 'Espace paie (payroll-access)',
+        description:
+          "The payroll administration of French performing-arts employers: organizations and their members, employees, contracts, the month's payroll run and payslips, salary transfers (SEPA), contribution calls and Factur-X invoices.",
+        version: '0.1.0',
+      },
       // Relative: /docs' "Try it out" calls the address the page was loaded from (PUBLIC_URL is for e-mails).
       servers: [{ url: '/' }],
       components: {
