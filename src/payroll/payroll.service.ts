@@ -20,6 +20,7 @@ import { insertNewContributionCall } from '../contributions/contributions.servic
 import type { PayslipLine } from './compute.ts';
 import { payrollErrors } from './payroll.errors.ts';
 import * as repo from './payroll.repository.ts';
+import { prepareContract, type MonthContract } from './month.ts';
 
 export interface PayrollContext extends ChangeContext {
   files: FileStore;
@@ -160,14 +161,21 @@ export async function validateDrafts(ctx: ChangeContext, caller: Pick<Caller, 'u
   const requested = parsePayslipIds(input.payslip_ids);
   const paymentDate = parsePaymentDate(input.payment_date, period);
   return applyChange(ctx, async (change) => {
+    // One at a time with a run's commit of this month: each sees what the other committed.
+    await repo.lockMonth(change.trx, orgId, period);
     const drafts = await repo.lockDrafts(change.trx, orgId, period);
     const draftIds = new Set(drafts.map((d) => d.id));
     if (requested) {
       const notDrafts = requested.filter((id) => !draftIds.has(id));
+      // Drafts shown to staff, then deleted by a new computation of the month: stale, not unknown.
+      const replaced = await repo.madeByRuns(change.trx, orgId, period, await missingPayslips(change.trx, notDrafts));
+      if (replaced.length > 0) throw payrollErrors.stale({ payslip_ids: replaced, contract_numbers: [] });
       if (notDrafts.length > 0) throw payrollErrors.notDraft(notDrafts);
     }
     const chosen = requested ? drafts.filter((d) => requested.includes(d.id)) : drafts;
     if (chosen.length === 0) throw payrollErrors.notDraft([]);
+    const stale = await staleDrafts(change.trx, orgId, period, chosen);
+    if (stale.payslip_ids.length > 0) throw payrollErrors.stale(stale);
     const ids = chosen.map((d) => d.id);
     await repo.publishDrafts(change.trx, ids, paymentDate);
     const lines = contributionLines(chosen.map((d) => (d.lines ?? []) as unknown as PayslipLine[]));
@@ -177,6 +185,41 @@ export async function validateDrafts(ctx: ChangeContext, caller: Pick<Caller, 'u
     );
     return { published: ids, contribution_call_id: call.id, payment_date: paymentDate };
   });
+}
+
+/** Those of these ids that name no payslip (a draft replaced by a run is deleted). */
+async function missingPayslips(db: Database, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const found = new Set((await db.selectFrom('payslips').select('id').where('id', 'in', ids).execute()).map((r) => r.id));
+  return ids.filter((id) => !found.has(id));
+}
+
+const sameIds = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((id, i) => id === b[i]);
+
+/**
+ * The drafts that no longer match what they were computed from: their contract as it is now
+ * (cancelled, out of the month, amended, its dates or its employee changed: another inputs'
+ * hash), or, for a complementary one, the published payslips it subtracts.
+ */
+async function staleDrafts(db: Database, orgId: string, period: string, drafts: Awaited<ReturnType<typeof repo.lockDrafts>>) {
+  const org = await repo.findPayrollOrg(db, orgId);
+  const { first, last } = periodBounds(period);
+  const contracts = new Map((await repo.contractsOfPeriod(db, orgId, first, last)).map((c) => [c.id, c]));
+  const published = await repo.publishedOfPeriod(db, orgId, period);
+  const stale: Array<{ id: string; contract_id: string | undefined }> = [];
+  for (const draft of drafts) {
+    const contractId = draft.contract_ids[0];
+    const contract = contractId === undefined ? undefined : contracts.get(contractId);
+    const prepared = contract && org ? prepareContract(org, contract as MonthContract, period) : undefined;
+    const basis = (published.get(contractId ?? '') ?? []).map((p) => p.id).sort();
+    const fresh = prepared !== undefined && !('skip' in prepared) && prepared.hash === draft.inputs_hash && sameIds(basis, draft.complement_basis ?? []);
+    if (!fresh) stale.push({ id: draft.id, contract_id: contractId });
+  }
+  const named = new Map((await repo.contractsNamed(db, stale.flatMap((s) => (s.contract_id ? [s.contract_id] : [])))).map((c) => [c.id, c.contract_number]));
+  return {
+    payslip_ids: stale.map((s) => s.id),
+    contract_numbers: [...new Set(stale.flatMap((s) => (s.contract_id && named.has(s.contract_id) ? [named.get(s.contract_id)!] : [])))].sort(),
+  };
 }
 
 /** The skipped contracts of a run, named (number, kind, employee) for the staff's page. */

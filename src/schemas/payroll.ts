@@ -50,4 +50,9 @@ export const PayrollRun = Type.Object({
 
 export const Validated = Type.Object({ published: Type.Array(Type.String()), contribution_call_id: Type.String(), payment_date: Type.String({ description: 'YYYY-MM-DD: the day chosen, or the default' }) });
 
-export const NotDraftBody = Type.Object({ error: Type.String(), message: Type.Optional(Type.String()), payslip_ids: Type.Optional(Type.Array(Type.String())) });
+export const NotDraftBody = Type.Object({
+  error: Type.String({ description: 'payslip_not_draft, or payslip_stale: drafts whose contract changed since the computation, or replaced by a new one' }),
+  message: Type.Optional(Type.String()),
+  payslip_ids: Type.Optional(Type.Array(Type.String())),
+  contract_numbers: Type.Optional(Type.Array(Type.String({ description: 'payslip_stale: the contracts that changed' }))),
+});
