@@ -409,3 +409,18 @@ export async function draftIdsOf(db: Database, orgId: string, period: string): P
 export function findOriginal(db: Database, payslipId: string) {
   return db.selectFrom('payslips').select(['id', 'payment_date', 'net_to_pay']).where('id', '=', payslipId).executeTakeFirst();
 }
+
+/** The months a contract's live published payslips pay, oldest first. */
+export async function publishedPeriodsOf(db: Database, contractId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('payslip_contracts')
+    .innerJoin('payslips', 'payslips.id', 'payslip_contracts.payslip_id')
+    .select('payslip_contracts.period')
+    .distinct()
+    .where('payslip_contracts.contract_id', '=', contractId)
+    .where('payslip_contracts.cancelled', '=', false)
+    .where('payslips.status', '=', 'publie')
+    .orderBy('payslip_contracts.period')
+    .execute();
+  return rows.map((r) => r.period);
+}

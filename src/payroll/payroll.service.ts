@@ -8,7 +8,7 @@ import { applyChange, type ChangeContext } from '../audit/change.ts';
 import { actorOf } from '../audit/audit.repository.ts';
 import type { Database } from '../db/database.ts';
 import type { FileStore } from '../files/file-store.ts';
-import { addDays, lastWorkingDay, parseIsoDate, periodBounds, requirePayrollPeriod } from '../format/calendar.ts';
+import { addDays, lastWorkingDay, parseIsoDate, parsePeriod, periodBounds, requirePayrollPeriod } from '../format/calendar.ts';
 import { formatDateFr } from '../format/french.ts';
 import { fieldErrors } from '../http/errors.ts';
 import { isUuid } from '../http/input.ts';
@@ -58,7 +58,7 @@ async function runPayslips(db: Database, ids: string[]) {
     .innerJoin('employees', 'employees.id', 'payslips.employee_id')
     .innerJoin('payslip_contracts', 'payslip_contracts.payslip_id', 'payslips.id')
     .innerJoin('contracts', 'contracts.id', 'payslip_contracts.contract_id')
-    .select(['payslips.id', 'payslips.status', 'payslips.employee_id', 'employees.first_name', 'employees.last_name', 'contracts.id as contract_id', 'contracts.contract_number', 'payslips.gross', 'payslips.net_before_tax', 'payslips.net_to_pay', 'payslips.employer_cost'])
+    .select(['payslips.id', 'payslips.status', 'payslips.kind', 'payslips.complements_id', 'payslips.employee_id', 'employees.first_name', 'employees.last_name', 'contracts.id as contract_id', 'contracts.contract_number', 'payslips.gross', 'payslips.net_before_tax', 'payslips.net_to_pay', 'payslips.employer_cost'])
     .where('payslips.id', 'in', ids)
     .execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -68,6 +68,8 @@ async function runPayslips(db: Database, ids: string[]) {
     return [{
       id: r.id,
       status: r.status,
+      kind: r.kind,
+      complements_id: r.complements_id,
       employee_id: r.employee_id,
       employee: { first_name: r.first_name, last_name: r.last_name },
       contract_id: r.contract_id,
@@ -99,6 +101,31 @@ export async function readRun(db: Database, id: string) {
     finished_at: run.finished_at,
   };
 }
+
+/**
+ * `GET /api/staff/paie/mois`: an organization's month as it stands, whatever run made it: its
+ * current drafts, the contracts the last finished run skipped, and the last run (its progress
+ * while it computes, its reason when it failed). Any well-formed month may be read.
+ */
+export async function readMonth(db: Database, input: { org_id?: unknown; period?: unknown }) {
+  if (absent(input.org_id)) throw fieldErrors.missing('org_id', "L'organisation");
+  const org = isUuid(input.org_id) ? await findOrganization(db, input.org_id.toLowerCase()) : undefined;
+  if (!org) throw orgErrors.orgInBodyNotFound();
+  if (absent(input.period)) throw fieldErrors.missing('period', 'La période');
+  const period = parsePeriod(input.period);
+  if (!period) throw fieldErrors.invalid('period', 'La période');
+  const [draftIds, last, finished] = await Promise.all([repo.draftIdsOf(db, org.id, period), repo.findLastRun(db, org.id, period), repo.findLastFinishedRun(db, org.id, period)]);
+  return {
+    org_id: org.id,
+    period,
+    drafts: await runPayslips(db, draftIds),
+    skipped: finished?.skipped ?? [],
+    last_run: last
+      ? { id: last.id, status: last.status, done: last.done, total: last.total, ...(last.message ? { message: last.message } : {}), created_at: last.created_at, finished_at: last.finished_at }
+      : null,
+  };
+}
+export type MonthView = Awaited<ReturnType<typeof readMonth>>;
 
 const MAX_PAYSLIP_IDS = 1000;
 
@@ -220,6 +247,14 @@ async function staleDrafts(db: Database, orgId: string, period: string, drafts: 
     payslip_ids: stale.map((s) => s.id),
     contract_numbers: [...new Set(stale.flatMap((s) => (s.contract_id && named.has(s.contract_id) ? [named.get(s.contract_id)!] : [])))].sort(),
   };
+}
+
+/**
+ * The months of a contract already validated: an avenant or salaries edited in one of them is
+ * paid by a complementary payslip once the month is computed again (the contract's pages say so).
+ */
+export function publishedPeriodsOfContract(db: Database, contractId: string): Promise<string[]> {
+  return repo.publishedPeriodsOf(db, contractId);
 }
 
 /** The skipped contracts of a run, named (number, kind, employee) for the staff's page. */
