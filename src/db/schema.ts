@@ -289,6 +289,7 @@ export interface ModuleEventsTable {
 
 /** MODULES 5: a payslip the operator publishes; PAYROLL 4: or computes (`brouillon` until validated). */
 export type PayslipStatus = 'brouillon' | 'publie' | 'annule';
+export type PayslipKind = 'normal' | 'complementaire';
 type NullableJson<T> = ColumnType<T | null, string | null | undefined, string | null>;
 export interface PayslipsTable {
   id: Generated<string>;
@@ -318,6 +319,14 @@ export interface PayslipsTable {
   published_at: NullableTimestamp;
   /** A computed payslip's day of payment, set at validation (`YYYY-MM-DD`); null: a draft, or typed in. */
   payment_date: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A computed payslip's inputs (situation and the month's contract dates), hashed: the stale check. */
+  inputs_hash: string | null;
+  /** `complementaire`: the difference paid after a published month's contract changed. */
+  kind: Generated<PayslipKind>;
+  /** A complementary payslip's original. */
+  complements_id: string | null;
+  /** A complementary draft's basis: the published payslips it subtracts (ids, sorted). */
+  complement_basis: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
@@ -353,6 +362,8 @@ export interface PayslipContractsTable {
   contract_id: string;
   period: string;
   cancelled: Generated<boolean>;
+  /** A complementary payslip's link: it does not take the contract's month. */
+  complementary: Generated<boolean>;
 }
 
 /** MODULES 5: a SEPA credit transfer batch. */

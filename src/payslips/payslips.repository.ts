@@ -46,6 +46,8 @@ function payslipColumns(eb: ExpressionBuilder<DB, 'payslips' | 'employees'>) {
     'payslips.status',
     transferStatus(eb),
     'payslips.source',
+    'payslips.kind',
+    'payslips.complements_id',
     'payslips.model_version',
     ...COMPUTED_FIGURES,
     'payslips.created_at',
@@ -153,6 +155,11 @@ export function findLiveTransferOf(db: Database, payslipId: string) {
     .where('payslip_id', '=', payslipId)
     .where('released', '=', false)
     .executeTakeFirst();
+}
+
+/** A complementary payslip of this one that is not cancelled (draft or published), if any. */
+export function findLiveComplementOf(db: Database, payslipId: string) {
+  return db.selectFrom('payslips').select('id').where('complements_id', '=', payslipId).where('status', '!=', 'annule').limit(1).executeTakeFirst();
 }
 
 /** Status `annule`; its contracts' months may be paid by another payslip. */

@@ -41,6 +41,8 @@ function payslipView(row: repo.PayslipRow) {
     status: row.status,
     transfer_status: row.transfer_status ?? null,
     source: row.source,
+    kind: row.kind,
+    complements_id: row.complements_id,
     // PAYROLL 4's figures of a computed payslip; null for one typed in.
     model_version: row.model_version,
     employee_contributions: nullableMoney(row.employee_contributions),
@@ -158,6 +160,9 @@ export async function cancelPayslip(ctx: PayslipContext, caller: Caller, id: str
     const current = isUuid(id) ? await repo.lockPayslip(change.trx, id.toLowerCase()) : undefined;
     if (!current) throw payslipErrors.notFound();
     if (current.status === 'annule') throw payslipErrors.cancelled();
+    if (current.status === 'brouillon') throw payslipErrors.draftNotCancellable();
+    const complement = await repo.findLiveComplementOf(change.trx, current.id);
+    if (complement) throw payslipErrors.hasComplement(complement.id);
     const held = await repo.findLiveTransferOf(change.trx, current.id);
     if (held) throw payslipErrors.inTransfer(held.transfer_id);
     await repo.cancelPayslip(change.trx, current.id);
@@ -174,6 +179,7 @@ export async function attachPayslipPdf(ctx: PayslipContext, caller: Caller, id: 
   await applyChange(ctx, async (change) => {
     const current = isUuid(id) ? await repo.lockPayslip(change.trx, id.toLowerCase()) : undefined;
     if (!current) throw payslipErrors.notFound();
+    if (current.status === 'brouillon') throw payslipErrors.draftNoPdf();
     const employee = await findEmployeeOfOrg(change.trx, current.org_id, current.employee_id);
     const name = employee ? `${employee.last_name}-${employee.first_name}` : current.employee_id;
     const fileId = await ctx.files.put(change.trx, {

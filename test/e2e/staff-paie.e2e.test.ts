@@ -143,7 +143,7 @@ describe('/staff/paie in chromium', { skip: skipReason }, () => {
     const zoeRow = page.locator('#payslip-table tbody tr', { hasText: 'Zoé Bernard' });
     await zoeRow.locator('input[type="file"]').setInputFiles({ name: 'bulletin-zoe.pdf', mimeType: 'application/pdf', buffer: PDF });
     await page.locator('#payslips-status', { hasText: 'PDF « bulletin-zoe.pdf » joint au bulletin.' }).waitFor();
-    assert.deepEqual(await texts(page, '#payslip-table tbody td[data-label="PDF"]'), ['Joint', 'Joint']);
+    assert.deepEqual(await texts(page, '#payslip-table tbody td[data-label="PDF"]'), ['Joint', 'Établi par le service']);
     await page.locator('#payslip-table tbody tr', { hasText: 'Zoé Bernard' }).getByRole('button', { name: /^Annuler/ }).click();
     assert.match((await page.locator('#confirm-cancel-payslip-text').textContent())!, /Zoé Bernard, mars 2027/);
     await page.locator('#confirm-cancel-payslip-ok').click();
