@@ -200,6 +200,9 @@ const MODULE_RULES: RouteRule[] = [
   { name: 'GET /api/staff/cotisations.csv', readsBody: false, expect: staffOnlyWith(200) },
   { name: 'GET /api/staff/virements.csv', readsBody: false, expect: staffOnlyWith(200) },
   { name: 'GET /api/staff/payslips.csv?period=2027-01', readsBody: false, expect: staffOnlyWith(200) },
+  // The operator's identity and bank account: staff only, whatever the organization named.
+  { name: 'GET /api/staff/operator', readsBody: false, expect: staffOnlyWith(200) },
+  { name: 'PATCH /api/staff/operator', readsBody: false, payload: () => ({ name: 'Odentas Paie' }), expect: staffOnlyWith(200) },
 ];
 
 /** A route gated on `money`, as the money modules will declare theirs. */
