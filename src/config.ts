@@ -16,7 +16,7 @@ import {
   type OperatorIdentity,
 } from './operator.rules.ts';
 
-/** EINVOICE 2: the settings an invoice document needs; start-up warns with this list. */
+/** The settings an invoice document needs (its seller), those unset. */
 export { missingOperatorIdentity } from './operator.rules.ts';
 
 export interface Config {

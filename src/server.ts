@@ -135,7 +135,7 @@ async function start(config: Config): Promise<void> {
   server.log.info({ publicUrl: config.publicUrl, database: database.kind }, 'payroll-access ready');
   const missing = operatorWarning(await operatorSettings(database.db, config));
   if (missing) {
-    // EINVOICE 2: a warning, not a refusal; what they disable answers 409 until they are set.
+    // A warning, not a refusal: what they disable answers 409 until they are set.
     server.log.warn({ missing: missing.variables }, missing.message);
   }
   // Once, in plain words, for the person who typed `npm start` (stdout keeps its JSON lines).
