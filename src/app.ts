@@ -39,6 +39,7 @@ import payslipsRoutes from './payslips/payslips.routes.ts';
 import transfersRoutes from './transfers/transfers.routes.ts';
 import invoicesRoutes from './invoices/invoices.routes.ts';
 import contributionsRoutes from './contributions/contributions.routes.ts';
+import operatorRoutes from './operator/operator.routes.ts';
 import pagesRoutes, { sendNotFoundPage, wantsHtmlPage } from './pages/pages.routes.ts';
 
 declare module 'fastify' {
@@ -192,6 +193,7 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
   await fastify.register(transfersRoutes);
   await fastify.register(invoicesRoutes);
   await fastify.register(contributionsRoutes);
+  await fastify.register(operatorRoutes);
   await fastify.register(payrollRoutes);
   await fastify.register(pagesRoutes);
 }

@@ -24,6 +24,7 @@ import * as mailReplyTo from './migrations/2026_11_27_13_36_00_mail_reply_to.ts'
 import * as creditNoteIssueDate from './migrations/2026_11_28_00_00_00_credit_note_issue_date.ts';
 import * as employeeDfs from './migrations/2026_12_07_00_00_00_employee_dfs.ts';
 import * as bulletinMentions from './migrations/2026_12_07_05_00_00_bulletin_mentions.ts';
+import * as operatorSettings from './migrations/2026_12_07_10_20_00_operator_settings.ts';
 import * as complementaryPayslips from './migrations/2026_12_07_10_40_00_complementary_payslips.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
@@ -50,6 +51,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_28_00_00_00_credit_note_issue_date': creditNoteIssueDate,
   '2026_12_07_00_00_00_employee_dfs': employeeDfs,
   '2026_12_07_05_00_00_bulletin_mentions': bulletinMentions,
+  '2026_12_07_10_20_00_operator_settings': operatorSettings,
   '2026_12_07_10_40_00_complementary_payslips': complementaryPayslips,
 };
 

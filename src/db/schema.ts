@@ -381,6 +381,26 @@ export interface TransfersTable {
   executed_at: NullableTimestamp;
   cancelled_at: NullableTimestamp;
   updated_at: Generated<Date>;
+  /** The batch's SEPA file (the file store), made with the batch; null only for batches made before it was stored. */
+  sepa_file_id: Generated<string | null>;
+}
+
+/**
+ * The operator's identity and bank account as staff saved them (one row, `id` true). Null: the
+ * environment variable's value applies; a saved value, even empty, wins.
+ */
+export interface OperatorSettingsTable {
+  id: Generated<boolean>;
+  name: string | null;
+  siren: string | null;
+  siret: string | null;
+  vat: string | null;
+  address: string | null;
+  postcode: string | null;
+  city: string | null;
+  iban: string | null;
+  bic: string | null;
+  updated_at: Generated<Date>;
 }
 
 /** A batch's line as made: the payee at commit. `released` once the batch is cancelled. */
@@ -485,6 +505,7 @@ export interface DB {
   payslip_contracts: PayslipContractsTable;
   payroll_runs: PayrollRunsTable;
   transfers: TransfersTable;
+  operator_settings: OperatorSettingsTable;
   transfer_items: TransferItemsTable;
   invoices: InvoicesTable;
   contribution_calls: ContributionCallsTable;

@@ -3,6 +3,7 @@
  * bulk notification through the outbox. Every change is one `applyChange`: its writes, its
  * audit events and its e-mails in one transaction.
  */
+import { operatorSettings } from '../operator/operator.service.ts';
 import { missingOperatorIdentity, type Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { FileStore } from '../files/file-store.ts';
@@ -216,10 +217,11 @@ export function documentInput(row: repo.InvoiceRow, config: Config): FacturXInpu
  */
 async function invoiceDocuments(ctx: InvoiceContext, row: repo.InvoiceRow): Promise<{ pdf_id: string; xml_id: string }> {
   if (row.pdf_id && row.xml_id) return { pdf_id: row.pdf_id, xml_id: row.xml_id };
-  const missing = missingOperatorIdentity(ctx.config.operator);
+  const operator = await operatorSettings(ctx.db, ctx.config);
+  const missing = missingOperatorIdentity(operator);
   if (missing.length > 0) throw invoiceErrors.operatorIdentityMissing(missing);
-  if (row.payment_method === 'virement' && !ctx.config.operator.iban) throw transferErrors.operatorAccountMissing();
-  const input = documentInput(row, ctx.config);
+  if (row.payment_method === 'virement' && !operator.iban) throw transferErrors.operatorAccountMissing();
+  const input = documentInput(row, { ...ctx.config, operator });
   return generatingPdf(async () => {
     const { pdf, xml } = await makeFacturX(await renderPdf(invoiceDocument(input)), facturXInvoice(input));
     return storeInvoiceDocuments(ctx, row, pdf, xml);
@@ -361,6 +363,8 @@ export async function notifyInvoiceBulk(change: Change, config: Config, caller: 
   const notified: string[] = [];
   const skipped: NotifyResult['skipped'] = [];
   const mails: OutgoingMail[] = [];
+  // The operator's name and account the e-mails give: the settings in force.
+  const withOperator = { ...config, operator: await operatorSettings(change.trx, config) };
   for (const id of ids) {
     const invoice = found.get(id);
     const decision = notificationDecision(invoice, force);
@@ -369,7 +373,7 @@ export async function notifyInvoiceBulk(change: Change, config: Config, caller: 
       continue;
     }
     notified.push(id);
-    mails.push(invoiceMail(config, invoice!));
+    mails.push(invoiceMail(withOperator, invoice!));
   }
   await change.mails(mails);
   await repo.markNotified(change.trx, notified, actorOf(caller), force);

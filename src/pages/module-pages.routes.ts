@@ -20,6 +20,7 @@ import { loadStaffTransfers, renderStaffTransfers } from './staff-virements.ts';
 import { loadStaffOrg, loadStaffOrgs, renderStaffOrg, renderStaffOrgs } from './staff-organisations.ts';
 import { loadStaffCalls, renderStaffCalls } from './staff-cotisations.ts';
 import { loadStaffPaie, renderStaffPaie } from './staff-paie.ts';
+import { loadStaffOperator, renderStaffOperator } from './staff-operateur.ts';
 import { contractToOpen, mayChangeStateOnGet, openContractAsStaff, renderContractToOpen } from './staff-contrat.ts';
 
 export interface ModulePagesOptions {
@@ -106,6 +107,12 @@ export default async function modulePagesRoutes(fastify: FastifyInstance, option
   fastify.get('/staff/paie', { config: { gate: 'staff' }, schema: hidden }, async (request, reply) => {
     const view = await loadStaffPaie(db, request.query);
     return page(request, reply, { title: 'Calcul de la paie', script: 'staff-paie.js', main: renderStaffPaie(view) }, view.error ? 400 : 200);
+  });
+
+  // The operator's identity and bank account: invoices' seller, SEPA files' debtor.
+  fastify.get('/staff/operateur', { config: { gate: 'staff' }, schema: hidden }, async (request, reply) => {
+    const view = await loadStaffOperator(db, config);
+    return page(request, reply, { title: 'Opérateur', script: 'staff-operateur.js', main: renderStaffOperator(view) });
   });
 
   // Every organization's contracts (issue 36); a row opens `/staff/contrats/{id}` below.

@@ -31,6 +31,7 @@ export const NAV: readonly NavEntry[] = [
   { href: '/staff/facturation', label: 'Facturation', gate: 'staff' },
   { href: '/vos-acces', label: 'Accès', gate: 'signedIn' },
   { href: '/staff/equipe', label: 'Équipe interne', gate: 'staff' },
+  { href: '/staff/operateur', label: 'Opérateur', gate: 'staff' },
 ];
 
 /** The entries a caller with this membership (in the page's organization) may open. */

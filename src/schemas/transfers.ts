@@ -70,4 +70,5 @@ export const UnavailableBody = Type.Object({
   message: Type.Optional(Type.String()),
   payslip_ids: Type.Optional(Type.Array(Type.String())),
   employee_ids: Type.Optional(Type.Array(Type.String())),
+  reason: Type.Optional(Type.String({ description: 'transfer_file_missing: why the batch has no SEPA file (operator_account_missing, transfer_amount_too_large)' })),
 });

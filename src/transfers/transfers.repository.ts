@@ -18,6 +18,7 @@ const TRANSFER_COLUMNS = [
   'transfers.created_at',
   'transfers.executed_at',
   'transfers.cancelled_at',
+  'transfers.sepa_file_id',
 ] as const;
 
 function selectTransfers(db: Database) {
@@ -35,7 +36,12 @@ export function findTransfer(db: Database, orgId: string | null, id: string) {
 
 /** The state a change depends on, locked until the end of the transaction. */
 export function lockTransfer(db: Database, id: string) {
-  return db.selectFrom('transfers').select(['id', 'org_id', 'reference', 'status', 'execution_date']).where('id', '=', id).forUpdate().executeTakeFirst();
+  return db
+    .selectFrom('transfers')
+    .select(['id', 'org_id', 'reference', 'status', 'execution_date', 'created_at', 'total', 'sepa_file_id'])
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 /** A batch's lines in the order they were given. */
@@ -189,6 +195,9 @@ export interface NewTransfer {
   execution_date: string;
   count: number;
   total: string;
+  /** The time its SEPA file says it was made. */
+  created_at: Date;
+  sepa_file_id: string;
 }
 
 export async function insertTransfer(db: Database, transfer: NewTransfer): Promise<string> {
@@ -227,6 +236,11 @@ export async function setStatus(db: Database, id: string, status: TransferStatus
     })
     .where('id', '=', id)
     .execute();
+}
+
+/** The SEPA file of a batch made before files were stored with the batch. */
+export async function setSepaFile(db: Database, id: string, fileId: string): Promise<void> {
+  await db.updateTable('transfers').set({ sepa_file_id: fileId }).where('id', '=', id).execute();
 }
 
 /** A cancelled batch gives its payslips back: they become available again. */

@@ -200,6 +200,9 @@ const MODULE_RULES: RouteRule[] = [
   { name: 'GET /api/staff/cotisations.csv', readsBody: false, expect: staffOnlyWith(200) },
   { name: 'GET /api/staff/virements.csv', readsBody: false, expect: staffOnlyWith(200) },
   { name: 'GET /api/staff/payslips.csv?period=2027-01', readsBody: false, expect: staffOnlyWith(200) },
+  // The operator's identity and bank account: staff only, whatever the organization named.
+  { name: 'GET /api/staff/operator', readsBody: false, expect: staffOnlyWith(200) },
+  { name: 'PATCH /api/staff/operator', readsBody: false, payload: () => ({ name: 'Odentas Paie' }), expect: staffOnlyWith(200) },
 ];
 
 /** A route gated on `money`, as the money modules will declare theirs. */
@@ -223,7 +226,7 @@ async function makeFixtures(app: FastifyInstance, orgId: string, agent: Person, 
     await change.trx.updateTable('payslips').set({ pdf_id: payslipPdf }).where('id', '=', payslip).execute();
     // One payslip an employee and month (issue 32 H): the one a batch holds is February's.
     const paid = await insertNewPayslip(change, actor.caller, { ...payslipOf, period: '2027-02' });
-    const batch = await insertNewTransfer(change, actor.caller, [paid], todayInFrance());
+    const batch = await insertNewTransfer(change, actor.caller, [paid], todayInFrance(), { config: app.config, files: app.files });
     const [invoice] = await insertInvoiceBulk(change, null, { invoice_type: 'paie_mensuelle', payment_method: 'virement', period_label: 'Confidentiel', invoices: [{ org_id: orgId, lines: INVOICE_LINES }] });
     const call = await insertNewContributionCall(change, null, { org_id: orgId, period: '2027-01', due_date: '2027-02-15', lines: [{ organism: 'URSSAF', amount: '100' }] });
     return { org: orgId, employee: employee.id, contract, signed, payslip, batch, invoice: invoice!.id, call: call.id };

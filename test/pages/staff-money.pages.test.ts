@@ -206,6 +206,7 @@ describe('staff pages: who may open them', () => {
       ['/staff/cotisations', 'Cotisations'],
       ['/staff/facturation', 'Facturation'],
       ['/staff/equipe', 'Équipe interne'],
+      ['/staff/operateur', 'Opérateur'],
     ]);
     assert.deepEqual(navFor({ isStaff: false } as never, { role: 'ADMIN', revoked: false }).map((e) => e.label), ['Contrats', 'Paie', 'Factures', 'Accès']);
     const staffPage = await call(staff, 'GET', '/staff/virements');
