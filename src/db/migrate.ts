@@ -24,6 +24,7 @@ import * as mailReplyTo from './migrations/2026_11_27_13_36_00_mail_reply_to.ts'
 import * as creditNoteIssueDate from './migrations/2026_11_28_00_00_00_credit_note_issue_date.ts';
 import * as employeeDfs from './migrations/2026_12_07_00_00_00_employee_dfs.ts';
 import * as bulletinMentions from './migrations/2026_12_07_05_00_00_bulletin_mentions.ts';
+import * as contributionCallRevisions from './migrations/2026_12_07_10_30_00_contribution_call_revisions.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_22_00_00_00_initial': initial,
@@ -49,6 +50,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_28_00_00_00_credit_note_issue_date': creditNoteIssueDate,
   '2026_12_07_00_00_00_employee_dfs': employeeDfs,
   '2026_12_07_05_00_00_bulletin_mentions': bulletinMentions,
+  '2026_12_07_10_30_00_contribution_call_revisions': contributionCallRevisions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -17,6 +17,7 @@ import { AppError } from '../http/errors.ts';
 import { isUuid } from '../http/input.ts';
 import { MAX_LIMIT } from '../http/list.ts';
 import { listContributionCalls } from '../contributions/contributions.service.ts';
+import { callKindLabel, organismLabel } from '../contributions/contribution.labels.ts';
 import { SKIP_MESSAGES, type SkipReasonCode } from '../payroll/payroll.errors.ts';
 import { readRun, skippedContracts } from '../payroll/payroll.service.ts';
 import { listPayslips, type PayslipView } from '../payslips/payslips.service.ts';
@@ -193,10 +194,10 @@ function callSection(view: StaffPaieView): SafeHtml {
   const { call, chosen } = view;
   if (!call || !chosen) return html``;
   return html`<section class="card card-success" id="call" aria-labelledby="call-title">
-    <h2 id="call-title" tabindex="-1">Paie validée : appel de cotisations créé</h2>
-    <p id="call-summary">Appel de cotisations ${ofFr(periodLabel(call.period))} pour ${chosen.org.name} : total <strong>${formatEuros(call.total)}</strong>, à payer au plus tard le <strong>${formatDateFr(call.due_date)}</strong>.</p>
+    <h2 id="call-title" tabindex="-1">Paie validée : appel de cotisations ${call.number}</h2>
+    <p id="call-summary">Appel de cotisations ${call.number} ${ofFr(periodLabel(call.period))} pour ${chosen.org.name} (${callKindLabel(call)}, ${call.payslips_counted_in} bulletins${call.payslips_counted_out ? `, ${call.payslips_counted_out} annulés déduits` : ''}) : total <strong>${formatEuros(call.total)}</strong>, à payer au plus tard le <strong>${formatDateFr(call.due_date)}</strong>.</p>
     ${call.lines.length
-      ? html`<ul class="plain" id="call-lines">${call.lines.map((l) => html`<li>${l.organism} : ${formatEuros(l.amount)}</li>`)}</ul>`
+      ? html`<ul class="plain" id="call-lines">${call.lines.map((l) => html`<li>${organismLabel(l.organism)} : ${formatEuros(l.amount)}</li>`)}</ul>`
       : ''}
     <p><a href="/staff/cotisations?org_id=${chosen.org.id}" id="call-link">Voir les appels de cotisations</a></p>
   </section>`;

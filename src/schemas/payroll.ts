@@ -48,6 +48,6 @@ export const PayrollRun = Type.Object({
   finished_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 });
 
-export const Validated = Type.Object({ published: Type.Array(Type.String()), contribution_call_id: Type.String(), payment_date: Type.String({ description: 'YYYY-MM-DD: the day chosen, or the default' }) });
+export const Validated = Type.Object({ published: Type.Array(Type.String()), contribution_call_id: Type.Union([Type.String(), Type.Null()], { description: "the month's contribution call that counts them (revised, or a new one); null when they owe nothing and the month has no call" }), payment_date: Type.String({ description: 'YYYY-MM-DD: the day chosen, or the default' }) });
 
 export const NotDraftBody = Type.Object({ error: Type.String(), message: Type.Optional(Type.String()), payslip_ids: Type.Optional(Type.Array(Type.String())) });
