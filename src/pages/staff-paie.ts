@@ -190,12 +190,14 @@ function runSection(view: StaffPaieView): SafeHtml {
   </section>`;
 }
 
+const countOf = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
 function callSection(view: StaffPaieView): SafeHtml {
   const { call, chosen } = view;
   if (!call || !chosen) return html``;
   return html`<section class="card card-success" id="call" aria-labelledby="call-title">
     <h2 id="call-title" tabindex="-1">Paie validée : appel de cotisations ${call.number}</h2>
-    <p id="call-summary">Appel de cotisations ${call.number} ${ofFr(periodLabel(call.period))} pour ${chosen.org.name} (${callKindLabel(call)}, ${call.payslips_counted_in} bulletins${call.payslips_counted_out ? `, ${call.payslips_counted_out} annulés déduits` : ''}) : total <strong>${formatEuros(call.total)}</strong>, à payer au plus tard le <strong>${formatDateFr(call.due_date)}</strong>.</p>
+    <p id="call-summary">Appel de cotisations ${call.number} ${ofFr(periodLabel(call.period))} pour ${chosen.org.name} (${callKindLabel(call)}, ${countOf(call.payslips_counted_in, 'bulletin', 'bulletins')}${call.payslips_counted_out ? `, ${countOf(call.payslips_counted_out, 'bulletin annulé déduit', 'bulletins annulés déduits')}` : ''}) : total <strong>${formatEuros(call.total)}</strong>, à payer au plus tard le <strong>${formatDateFr(call.due_date)}</strong>.</p>
     ${call.lines.length
       ? html`<ul class="plain" id="call-lines">${call.lines.map((l) => html`<li>${organismLabel(l.organism)} : ${formatEuros(l.amount)}</li>`)}</ul>`
       : ''}
