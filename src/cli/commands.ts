@@ -29,6 +29,7 @@ import { DEMO_PAYROLL, payrollCounts, seedPayroll } from './demo-payroll.ts';
 import { PayrollRunner } from '../payroll/runner.ts';
 import { closePayrollPool } from '../payroll/compute-pool.ts';
 import { readRun, startRun, validateDrafts } from '../payroll/payroll.service.ts';
+import { useConfigForCalls } from '../contributions/contributions.service.ts';
 import { billingCounts, seedBilling } from './demo-billing.ts';
 import { createStaffUser } from '../staff/staff.service.ts';
 import { openFileStore } from '../files/files.plugin.ts';
@@ -504,5 +505,6 @@ export function prepareCommand(name: string, args: RawArgs): unknown {
 /** Runs a command: checks its arguments, then does the work. */
 export async function runCommand(ctx: CommandContext, name: string, args: RawArgs): Promise<object> {
   const input = prepareCommand(name, args);
+  useConfigForCalls(ctx.config);
   return findCommand(name).run(ctx, input);
 }

@@ -464,6 +464,9 @@ export interface ContributionLine {
 }
 
 export type ContributionStatus = 'a_payer' | 'paye';
+export type ContributionOrigin = 'paie' | 'saisi';
+/** A payslip a call covers: published (counted in), or cancelled after a paid call counted it (counted out). */
+export type CoverEffect = 'publie' | 'annule';
 
 /** MODULES 6: a contribution call (appel de cotisations). */
 export interface ContributionCallsTable {
@@ -478,6 +481,22 @@ export interface ContributionCallsTable {
   notified_at: Date | null;
   /** Issue 36: the day it was paid (set with status `paye`). */
   paid_date: CalendarDate | null;
+  /** `AC-YYYY-NNNNNN`, from the number series: two calls of a month are told apart. */
+  number: string;
+  /** `paie`: made and revised from the month's published payslips; `saisi`: typed by staff. */
+  origin: Generated<ContributionOrigin>;
+  /** A complementary call: the month's first call (null for the first, and for a typed one). */
+  first_call_id: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+/** Which payslips a contribution call covers, and how (one row per payslip and effect). */
+export interface ContributionCallPayslipsTable {
+  payslip_id: string;
+  effect: CoverEffect;
+  call_id: string;
+  org_id: string;
   created_at: Generated<Date>;
 }
 
@@ -509,6 +528,7 @@ export interface DB {
   transfer_items: TransferItemsTable;
   invoices: InvoicesTable;
   contribution_calls: ContributionCallsTable;
+  contribution_call_payslips: ContributionCallPayslipsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -17,9 +17,9 @@ import { AppError } from '../http/errors.ts';
 import { isUuid } from '../http/input.ts';
 import { MAX_LIMIT } from '../http/list.ts';
 import { listContributionCalls } from '../contributions/contributions.service.ts';
+import { callKindLabel, organismLabel } from '../contributions/contribution.labels.ts';
 import { SKIP_MESSAGES, type SkipReasonCode } from '../payroll/payroll.errors.ts';
 import { readMonth, readRun, skippedContracts, type MonthView } from '../payroll/payroll.service.ts';
-import { organismLabel } from '../contributions/contribution.labels.ts';
 import { COMPLEMENT_TITLE } from '../payroll/payroll.labels.ts';
 import { listPayslips, type PayslipView } from '../payslips/payslips.service.ts';
 import { confirmDialog, statusRegion } from './layout.ts';
@@ -204,12 +204,14 @@ function runSection(view: StaffPaieView): SafeHtml {
   </section>`;
 }
 
+const countOf = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
 function callSection(view: StaffPaieView): SafeHtml {
   const { call, chosen } = view;
   if (!call || !chosen) return html``;
   return html`<section class="card card-success" id="call" aria-labelledby="call-title">
-    <h2 id="call-title" tabindex="-1">Paie validée : appel de cotisations créé</h2>
-    <p id="call-summary">Appel de cotisations ${ofFr(periodLabel(call.period))} pour ${chosen.org.name} : total <strong>${formatEuros(call.total)}</strong>, à payer au plus tard le <strong>${formatDateFr(call.due_date)}</strong>.</p>
+    <h2 id="call-title" tabindex="-1">Paie validée : appel de cotisations ${call.number}</h2>
+    <p id="call-summary">Appel de cotisations ${call.number} ${ofFr(periodLabel(call.period))} pour ${chosen.org.name} (${callKindLabel(call)}, ${countOf(call.payslips_counted_in, 'bulletin', 'bulletins')}${call.payslips_counted_out ? `, ${countOf(call.payslips_counted_out, 'bulletin annulé déduit', 'bulletins annulés déduits')}` : ''}) : total <strong>${formatEuros(call.total)}</strong>, à payer au plus tard le <strong>${formatDateFr(call.due_date)}</strong>.</p>
     ${call.lines.length
       ? html`<ul class="plain" id="call-lines">${call.lines.map((l) => html`<li>${organismLabel(l.organism)} : ${formatEuros(l.amount)}</li>`)}</ul>`
       : ''}

@@ -16,7 +16,7 @@ import type { Caller } from '../identity/identity.service.ts';
 import { moneyFromDb, sumMoney, type Money } from '../money/money.ts';
 import { findOrganization } from '../org/org.repository.ts';
 import { orgErrors } from '../org/org.errors.ts';
-import { insertNewContributionCall } from '../contributions/contributions.service.ts';
+import { reviseContributionCalls } from '../contributions/contributions.service.ts';
 import type { PayslipLine } from './compute.ts';
 import { payrollErrors } from './payroll.errors.ts';
 import * as repo from './payroll.repository.ts';
@@ -135,25 +135,8 @@ function parsePayslipIds(raw: unknown): string[] | null {
   return [...new Set(raw.map((id: string) => id.toLowerCase()))];
 }
 
-/** The 15th of the month after the period (PAYROLL 6). */
-export function contributionDueDate(period: string): string {
-  const [year, month] = period.split('-').map(Number) as [number, number];
-  const next = month === 12 ? { y: year + 1, m: 1 } : { y: year, m: month + 1 };
-  return `${next.y}-${String(next.m).padStart(2, '0')}-15`;
-}
-
-/** PAYROLL 6: one line per organism, the sum of the employee and employer amounts of its lines. */
-export function contributionLines(payslipLines: ReadonlyArray<readonly PayslipLine[]>): Array<{ organism: string; amount: Money }> {
-  const byOrganism = new Map<string, Money[]>();
-  for (const lines of payslipLines) {
-    for (const line of lines) {
-      const amounts = byOrganism.get(line.organism) ?? [];
-      amounts.push(line.employee_amount, line.employer_amount);
-      byOrganism.set(line.organism, amounts);
-    }
-  }
-  return [...byOrganism].map(([organism, amounts]) => ({ organism, amount: sumMoney(amounts) })).filter((line) => line.amount !== '0.00');
-}
+// The call's rules belong to the contributions module; re-exported for the payroll's callers.
+export { contributionDueDate, contributionLines } from '../contributions/contribution.rules.ts';
 
 /** The latest payment date accepted: the last day of the second month after the period. */
 function latestPaymentDate(period: string): string {
@@ -205,12 +188,11 @@ export async function validateDrafts(ctx: ChangeContext, caller: Pick<Caller, 'u
     if (stale.payslip_ids.length > 0) throw payrollErrors.stale(stale);
     const ids = chosen.map((d) => d.id);
     await repo.publishDrafts(change.trx, ids, paymentDate);
-    const lines = contributionLines(chosen.map((d) => (d.lines ?? []) as unknown as PayslipLine[]));
-    const call = await insertNewContributionCall(change, caller, { org_id: orgId, period, due_date: contributionDueDate(period), lines });
+    const call = await reviseContributionCalls(change, caller, orgId, period);
     await change.events(
       ids.map((id) => ({ org_id: orgId, action: 'payslip.published', subject_type: 'payslip', subject_id: id, ...actorOf(caller), details: { period, source: 'calcule', payment_date: paymentDate } })),
     );
-    return { published: ids, contribution_call_id: call.id, payment_date: paymentDate };
+    return { published: ids, contribution_call_id: call?.id ?? null, payment_date: paymentDate };
   });
 }
 

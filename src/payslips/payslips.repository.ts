@@ -91,6 +91,10 @@ export interface NewPayslip {
   gross: string;
   net_to_pay: string;
   contract_ids: string[];
+  /** A typed payslip's contributions (its lines and their two totals), when given. */
+  lines?: string;
+  employee_contributions?: string;
+  employer_contributions?: string;
 }
 
 /** The payslip and its links to the contracts it pays (the unique indexes of issue 32 H). */

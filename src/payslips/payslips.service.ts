@@ -19,7 +19,8 @@ import { employeeErrors } from '../employees/employee.errors.ts';
 import { orgErrors } from '../org/org.errors.ts';
 import { payslipErrors } from './payslip.errors.ts';
 import { parsePeriod } from '../format/calendar.ts';
-import { checkNetWithinGross, parseContractIds, requirePayslipAmount, requirePeriod } from './payslip.rules.ts';
+import { checkNetWithinGross, parseContractIds, parseTypedContributions, requirePayslipAmount, requirePeriod } from './payslip.rules.ts';
+import { reviseContributionCalls } from '../contributions/contributions.service.ts';
 import * as repo from './payslips.repository.ts';
 
 export interface PayslipContext extends ChangeContext {
@@ -93,6 +94,7 @@ export interface PayslipInput {
   gross?: unknown;
   net_to_pay?: unknown;
   contract_ids?: unknown;
+  contributions?: unknown;
 }
 
 /** A new payslip (`publie`) in the change's transaction; its id. Used by the route and seed-demo. */
@@ -108,6 +110,7 @@ export async function insertNewPayslip(change: Change, caller: Pick<Caller, 'use
   const netToPay = requirePayslipAmount(input.net_to_pay, 'net_to_pay', 'Le net à payer');
   checkNetWithinGross(gross, netToPay);
   const contractIds = parseContractIds(input.contract_ids);
+  const contributions = parseTypedContributions(input.contributions);
   if ((await repo.countEmployeeContracts(change.trx, org.id, employee.id, contractIds)) !== contractIds.length) throw payslipErrors.invalidContractIds();
   // A salary is published once (issue 32 H): the employee's lock makes the look-up hold at
   // commit; the unique indexes are the last word (`createPayslip`).
@@ -121,8 +124,13 @@ export async function insertNewPayslip(change: Change, caller: Pick<Caller, 'use
     gross,
     net_to_pay: netToPay,
     contract_ids: contractIds,
+    ...(contributions
+      ? { lines: JSON.stringify(contributions.lines), employee_contributions: contributions.employee, employer_contributions: contributions.employer }
+      : {}),
   });
   await change.event({ org_id: org.id, action: 'payslip.created', subject_type: 'payslip', subject_id: id, ...actorOf(caller), details: { period, net_to_pay: netToPay } });
+  // Published as typed: the month's contribution call counts it.
+  await reviseContributionCalls(change, caller, org.id, period);
   return id;
 }
 
@@ -170,6 +178,8 @@ export async function cancelPayslip(ctx: PayslipContext, caller: Caller, id: str
       org_id: current.org_id, action: 'payslip.cancelled', subject_type: 'payslip', subject_id: current.id, ...actorOf(caller),
       details: { period: current.period, net_to_pay: moneyFromDb(current.net_to_pay) },
     });
+    // A published payslip no longer owes its contributions: the month's calls are revised.
+    if (current.status === 'publie') await reviseContributionCalls(change, caller, current.org_id, current.period);
   });
   return readPayslip(ctx.db, null, id);
 }

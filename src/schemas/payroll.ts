@@ -82,7 +82,7 @@ export const PayrollRun = Type.Object({
   finished_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 });
 
-export const Validated = Type.Object({ published: Type.Array(Type.String()), contribution_call_id: Type.String(), payment_date: Type.String({ description: 'YYYY-MM-DD: the day chosen, or the default' }) });
+export const Validated = Type.Object({ published: Type.Array(Type.String()), contribution_call_id: Type.Union([Type.String(), Type.Null()], { description: "the month's contribution call that counts them (revised, or a new one); null when they owe nothing and the month has no call" }), payment_date: Type.String({ description: 'YYYY-MM-DD: the day chosen, or the default' }) });
 
 export const NotDraftBody = Type.Object({
   error: Type.String({ description: 'payslip_not_draft, or payslip_stale: drafts whose contract changed since the computation, or replaced by a new one' }),

@@ -13,6 +13,11 @@ export const PayslipBody = Type.Object({
   gross: Type.Optional(MoneyInput),
   net_to_pay: Type.Optional(MoneyInput),
   contract_ids: Type.Optional(Type.Unsafe<unknown>({ description: "ids of the employee's contracts this payslip pays; checked by the service" })),
+  contributions: Type.Optional(
+    Type.Unsafe<unknown>({
+      description: 'the contributions of a payslip made elsewhere, so that the month\'s contribution call counts them: [{ organism, employee_amount?, employer_amount? }], 1 to 20, each organism once; checked by the service',
+    }),
+  ),
 });
 
 export const Payslip = Type.Object({

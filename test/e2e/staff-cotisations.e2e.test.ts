@@ -83,7 +83,7 @@ describe('staff contribution calls and invoice creation in chromium', { skip: sk
     const row = page.locator(`tr[data-call-id="${soleilId}"]`);
     assert.equal(await row.locator('.notified').textContent(), `Oui, le ${todayFr}`);
     assert.equal(await row.locator('.row-result').textContent(), 'Notifié');
-    const mail = await mailTo(app.smtp, 'compta@soleil.example', `Appel de cotisations de novembre 2026 : 1${NBSP}689,56${NBSP}€`);
+    const mail = await mailTo(app.smtp, 'compta@soleil.example', `Appel de cotisations AC-${year}-000001 de novembre 2026 : 1${NBSP}689,56${NBSP}€`);
     assert.ok(mail.text.includes(`Urssaf : 1${NBSP}234,56${NBSP}€`), mail.text);
     assert.ok(mail.text.includes('Échéance : 15/12/2026'), mail.text);
     assert.ok(mail.text.includes(`${app.url}/factures#calls`), mail.text);

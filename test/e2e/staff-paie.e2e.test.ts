@@ -108,9 +108,9 @@ describe('/staff/paie in chromium', { skip: skipReason }, () => {
     await Promise.all([page.waitForURL(/appel=[0-9a-f-]{36}/), page.locator('#confirm-validate-ok').click()]);
     const paid = await app.database.db.selectFrom('payslips').select('payment_date').where('id', '=', draft.id).executeTakeFirstOrThrow();
     assert.equal(paid.payment_date, '2027-04-02');
-    const made = await app.database.db.selectFrom('contribution_calls').select(['total']).where('org_id', '=', soleil).executeTakeFirstOrThrow();
+    const made = await app.database.db.selectFrom('contribution_calls').select(['total', 'number']).where('org_id', '=', soleil).executeTakeFirstOrThrow();
     const total = moneyFromDb(made.total);
-    assert.match((await page.locator('#call-summary').textContent())!, new RegExp(`^Appel de cotisations de mars 2027 pour Théâtre du Soleil : total ${formatEuros(total)}, à payer au plus tard le 15/04/2027\\.$`));
+    assert.match((await page.locator('#call-summary').textContent())!, new RegExp(`^Appel de cotisations ${made.number} de mars 2027 pour Théâtre du Soleil \\(Appel du mois, 1 bulletin\\) : total ${formatEuros(total)}, à payer au plus tard le 15/04/2027\\.$`));
     assert.equal(await focusedId(page), 'call-title');
     assert.deepEqual(await texts(page, '#draft-table tbody td[data-label="Statut"]'), ['Publié']);
     assert.deepEqual(await texts(page, '#payslip-table tbody td[data-label="Origine"]'), ['Calculé']);

@@ -178,8 +178,9 @@ describe('GET /api/cotisations.csv and /api/virements.csv', () => {
   it("should give a column per organism and the organization's batches, never an IBAN", async (t) => {
     const { get, compta, executionDate } = await setup(t);
     const calls = records((await get(compta, '/api/cotisations.csv?period=2027-03')).rawPayload);
-    assert.deepEqual(calls, [
-      { 'Période': '03/2027', 'Échéance': '15/04/2027', Urssaf: '1234,50', Audiens: '456,78', 'Congés Spectacles': '300,00', 'France Travail': '', Afdas: '', 'Autres organismes': '', Total: '1991,28', Statut: 'À payer' },
+    assert.match(calls[0]!['Référence']!, /^AC-\d{4}-\d{6}$/);
+    assert.deepEqual(calls.map(({ 'Référence': _number, ...rest }) => rest), [
+      { Nature: 'Saisi par l\u2019équipe paie', 'Période': '03/2027', 'Échéance': '15/04/2027', Urssaf: '1234,50', Audiens: '456,78', 'Congés Spectacles': '300,00', 'France Travail': '', Afdas: '', 'Autres organismes': '', Total: '1991,28', Statut: 'À payer' },
     ]);
     const transfers = await get(compta, '/api/virements.csv');
     assert.equal(transfers.headers['content-disposition'], 'attachment; filename="virements.csv"');

@@ -117,10 +117,10 @@ describe('GET /staff/paie', () => {
     const validated = await call(staff, 'POST', '/api/staff/paie/valider', { org_id: soleil, period: PERIOD, payslip_ids: [draft.id] });
     assert.equal(validated.statusCode, 200, validated.body);
     const callId = validated.json().contribution_call_id as string;
-    const calls = (await call(ctx.compta, 'GET', '/api/cotisations')).json().items as Array<{ id: string; total: Money }>;
+    const calls = (await call(ctx.compta, 'GET', '/api/cotisations')).json().items as Array<{ id: string; number: string; total: Money }>;
     const made = calls.find((c) => c.id === callId)!;
     const after = await call(staff, 'GET', `/staff/paie?org_id=${soleil}&period=03/2027&run=${runId}&appel=${callId}`);
-    assert.match(after.body, new RegExp(`Appel de cotisations de mars 2027 pour Théâtre du Soleil : total <strong>${formatEuros(made.total)}</strong>, à payer au plus tard le <strong>15/04/2027</strong>\\.`));
+    assert.match(after.body, new RegExp(`Appel de cotisations ${made.number} de mars 2027 pour Théâtre du Soleil \\(Appel du mois, 1 bulletin\\) : total <strong>${formatEuros(made.total)}</strong>, à payer au plus tard le <strong>15/04/2027</strong>\\.`));
     assert.match(after.body, new RegExp(`<a href="/staff/cotisations\\?org_id=${soleil}" id="call-link">Voir les appels de cotisations</a>`));
     assert.deepEqual(cells(tableOf(after.body, 'draft-table'), 'Statut'), ['Publié']);
     assert.ok(!after.body.includes('id="validate"'), 'nothing left to validate');
