@@ -99,7 +99,7 @@ describe('contract pages in chromium', { skip: skipReason }, () => {
     assert.equal(await page.locator('#contract-end_date').inputValue(), '31/03/2027');
     assert.equal(await page.locator('#contract-monthly_gross').isVisible(), false, 'a CDDU has no monthly salary');
 
-    // Two dates: each new line starts on the first day and takes the focus.
+    // Two dates: the first line starts on the contract's first day, each new one takes the focus.
     await tabTo(page, 'add-line');
     await page.keyboard.press('Enter');
     assert.equal(await focusedId(page), 'line-date-1');
@@ -115,6 +115,7 @@ describe('contract pages in chromium', { skip: skipReason }, () => {
     await tabTo(page, 'add-line');
     await page.keyboard.press('Enter');
     assert.equal(await focusedId(page), 'line-date-2');
+    assert.equal(await page.locator('#line-date-2').inputValue(), '03/03/2027', 'a next line suggests the day after the line before');
     await page.keyboard.type('20/03/2027');
     await tabTo(page, 'line-nature-2'); // Représentation, the default
     await page.keyboard.press('Tab');
@@ -149,6 +150,7 @@ describe('contract pages in chromium', { skip: skipReason }, () => {
     await page.keyboard.type('Les Misérables');
     await tabTo(page, 'add-line');
     await page.keyboard.press('Enter');
+    assert.equal(await page.locator('#line-date-3').inputValue(), '21/03/2027');
     await page.keyboard.type('21/03/2027');
     await tabTo(page, 'line-amount-3');
     await page.keyboard.type('462,40');
