@@ -52,7 +52,7 @@ function filterForm(view: StaffInvoicesView): SafeHtml {
       <label for="filter-notified">Notification</label>
       <select id="filter-notified" name="notified">${selectOptions(['false', 'true'], NOTIFIED_LABELS, query.notified, 'Toutes')}</select>
     </div>
-    <div class="field">
+    <div class="field field-double">
       <label for="filter-type">Type</label>
       <select id="filter-type" name="invoice_type">${selectOptions(INVOICE_TYPES, INVOICE_TYPE_LABELS, query.invoice_type, 'Tous les types')}</select>
     </div>`);
