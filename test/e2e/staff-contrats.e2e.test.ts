@@ -53,8 +53,8 @@ describe('staff contract pages in chromium', { skip: skipReason }, () => {
     // Every organization's contracts, newest start first, with their organization.
     await page.goto(`${app.url}/staff/contrats`);
     assert.equal(await page.locator('h1').textContent(), 'Tous les contrats');
-    assert.ok((await texts(page, '.main-nav a')).includes('Tous les contrats'));
-    assert.equal(await page.locator('.main-nav a[aria-current="page"]').textContent(), 'Tous les contrats');
+    assert.ok((await texts(page, '.main-nav a')).includes('Contrats'));
+    assert.equal(await page.locator('.main-nav a[aria-current="page"]').textContent(), 'Contrats');
     assert.deepEqual(await texts(page, '.grid tbody td[data-label="Organisation"]'), ['Compagnie Lumière', 'Théâtre du Soleil']);
     assert.deepEqual(await texts(page, '.grid tbody td[data-label="Salarié"]'), ['Léonie Faure', 'Hélène Lefèvre']);
     assert.deepEqual(await texts(page, '.grid tbody td[data-label="Brut total"]'), [eur('2 100,00 €'), eur('1 000,00 €')]);

@@ -44,7 +44,7 @@ describe('staff contribution calls and invoice creation in chromium', { skip: sk
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${app.url}/staff/cotisations`);
     assert.equal(await page.locator('h1').textContent(), 'Cotisations');
-    assert.deepEqual(await texts(page, '.main-nav a'), ['Contrats', 'Paie', 'Factures', 'Organisations', 'Tous les contrats', 'Calcul de la paie', 'Virements', 'Cotisations', 'Facturation', 'Accès', 'Équipe interne']);
+    assert.deepEqual(await texts(page, '.main-nav a'), ['Organisations', 'Contrats', 'Paie', 'Virements', 'Cotisations', 'Facturation', 'Accès', 'Équipe interne']);
     assert.equal(await page.locator('#calls').getByText('Aucun appel de cotisations pour le moment.').count(), 1);
 
     // The call of November for Le Soleil; a wrong period is refused next to its field.

@@ -64,7 +64,7 @@ describe('staff money pages in chromium', { skip: skipReason }, () => {
     // Every organization's invoices, newest number first, in French; no active organization needed.
     await page.goto(`${app.url}/staff/facturation`);
     assert.equal(await page.locator('h1').textContent(), 'Facturation');
-    assert.deepEqual(await texts(page, '.main-nav a'), ['Contrats', 'Paie', 'Factures', 'Organisations', 'Tous les contrats', 'Calcul de la paie', 'Virements', 'Cotisations', 'Facturation', 'Accès', 'Équipe interne']);
+    assert.deepEqual(await texts(page, '.main-nav a'), ['Organisations', 'Contrats', 'Paie', 'Virements', 'Cotisations', 'Facturation', 'Accès', 'Équipe interne']);
     assert.deepEqual(await texts(page, '#invoice-table tbody td[data-label="Numéro"]'), ['F-2026-000003', lumiereInvoice.number, soleilInvoice.number]);
     assert.deepEqual(await texts(page, '#invoice-table tbody td[data-label="Type"]'), ["Frais d'ouverture", 'Paie mensuelle', 'Paie mensuelle']);
     // 12 × 85 + 214,58 = 1 234,58 € HT, 1 481,50 € TTC.

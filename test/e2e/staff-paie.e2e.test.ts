@@ -64,7 +64,7 @@ describe('/staff/paie in chromium', { skip: skipReason }, () => {
 
     // The entry, distinct from the client's "Paie"; the organization and the month.
     await page.goto(`${app.url}/staff/facturation`);
-    await Promise.all([page.waitForURL(/\/staff\/paie$/), page.getByRole('link', { name: 'Calcul de la paie' }).click()]);
+    await Promise.all([page.waitForURL(/\/staff\/paie$/), page.getByRole('link', { name: 'Paie', exact: true }).click()]);
     assert.equal(await page.locator('h1').textContent(), 'Calcul de la paie');
     await page.locator('#paie-org').selectOption({ label: 'Théâtre du Soleil (TDS001)' });
     await page.locator('#paie-period').fill('03/2027');

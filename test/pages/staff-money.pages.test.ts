@@ -5,7 +5,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { IBAN, inDays, setup } from '../payslips/support.ts';
-import { NAV, navFor } from '../../src/pages/nav.ts';
+import { NAV, currentEntry, navFor } from '../../src/pages/nav.ts';
 import { formatDateFr } from '../../src/format/french.ts';
 
 const NBSP = '\u00a0';
@@ -200,14 +200,22 @@ describe('staff pages: who may open them', () => {
     const staffOnly = NAV.filter((e) => e.gate === 'staff').map((e) => [e.href, e.label]);
     assert.deepEqual(staffOnly, [
       ['/staff/organisations', 'Organisations'],
-      ['/staff/contrats', 'Tous les contrats'],
-      ['/staff/paie', 'Calcul de la paie'],
+      ['/staff/contrats', 'Contrats'],
+      ['/staff/paie', 'Paie'],
       ['/staff/virements', 'Virements'],
       ['/staff/cotisations', 'Cotisations'],
       ['/staff/facturation', 'Facturation'],
       ['/staff/equipe', 'Équipe interne'],
     ]);
     assert.deepEqual(navFor({ isStaff: false } as never, { role: 'ADMIN', revoked: false }).map((e) => e.label), ['Contrats', 'Paie', 'Factures', 'Accès']);
+    // Staff: each name once, none of the client pages' twins.
+    const staffBar = navFor({ isStaff: true } as never, undefined).map((e) => e.label);
+    assert.deepEqual(staffBar, ['Organisations', 'Contrats', 'Paie', 'Virements', 'Cotisations', 'Facturation', 'Accès', 'Équipe interne']);
+    assert.equal(new Set(staffBar).size, staffBar.length);
+    // One entry highlighted, the one the page belongs to, wherever staff are.
+    for (const [path, label] of [['/staff/contrats/00000000-0000-4000-8000-000000000000', 'Contrats'], ['/contrats/nouveau', 'Contrats'], ['/paie', 'Paie'], ['/factures', 'Facturation'], ['/staff/paie', 'Paie'], ['/vos-acces', 'Accès']] as const) {
+      assert.equal(currentEntry(navFor({ isStaff: true } as never, undefined), path)?.label, label, path);
+    }
     const staffPage = await call(staff, 'GET', '/staff/virements');
     assert.match(staffPage.body, /<a href="\/staff\/virements" aria-current="page">Virements<\/a><\/li><li><a href="\/staff\/cotisations">Cotisations<\/a>/);
     const adminPage = await call(admin, 'GET', '/contrats');

@@ -66,7 +66,7 @@ describe('GET /staff/paie', () => {
     const res = await call(staff, 'GET', '/staff/paie');
     assert.equal(res.statusCode, 200);
     assert.match(res.body, /<h1>Calcul de la paie<\/h1>/);
-    assert.match(res.body, /<a href="\/staff\/paie" aria-current="page">Calcul de la paie<\/a>/);
+    assert.match(res.body, /<a href="\/staff\/paie" aria-current="page">Paie<\/a>/);
     assert.match(res.body, /<option value="[^"]+">Théâtre du Soleil \(TDS001\)<\/option>/);
     assert.match(res.body, /id="choose-first"/);
     assert.match(res.body, /<script type="module" src="\/assets\/staff-paie.js"><\/script>/);
