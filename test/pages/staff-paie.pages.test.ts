@@ -207,7 +207,7 @@ describe('GET /staff/virements: what cannot be paid', () => {
     assert.deepEqual(early.json(), { error: 'execution_date_in_future', message: `Ce lot ne peut pas être marqué exécuté avant sa date d'exécution (${formatDateFr(inDays(3))}).` });
     assert.equal((await call(staff, 'GET', `/api/staff/virements/${made.id}`)).json().status, 'genere', 'nothing changed');
     const page = await call(staff, 'GET', '/staff/virements');
-    assert.match(page.body, new RegExp(`<p class="field-error" id="executed-error-${made.id}" hidden></p>`));
+    assert.match(page.body, new RegExp(`<p class="field-error" id="executed-error-${made.id}" role="alert" hidden></p>`));
     assert.match(page.body, /<dialog id="confirm-executed" class="dialog"[\s\S]*?Marquer ce lot exécuté \?/);
   });
 });
