@@ -188,6 +188,9 @@ describe('contract pages in chromium', { skip: skipReason }, () => {
     await page.locator('#status', { hasText: `Contrat ${number} soumis pour signature.` }).waitFor();
     assert.equal((await page.locator('#contract-head .badge').textContent())?.trim(), 'À signer');
     assert.equal(await page.locator('#edit-contract').count(), 0);
+    // Its PDF to sign is rendered with the submission, and the page says so.
+    assert.equal((await page.locator('#pdf-state').textContent())?.trim(), 'Le contrat est à signer : son PDF est prêt, téléchargez-le pour la signature.');
+    assert.equal(await focusedId(page), 'download-pdf');
     await screenshot(page, 'contrat-detail');
 
     // Cancel another draft, after the confirmation dialog.
