@@ -147,8 +147,8 @@ describe('staff contract pages in chromium', { skip: skipReason }, () => {
     assert.deepEqual(await texts(page, '#salary-lines td[data-label="Date"]'), ['04/12/2026', '05/12/2026', '09/12/2026', '13/12/2026']);
     assert.equal(await page.locator('#gross-total').textContent(), eur('2 011,00 €'));
     assert.ok((await texts(page, '#summary dd')).includes('du 01/12/2026 au 14/12/2026'));
-    // The history records it all.
-    assert.deepEqual((await texts(page, '#contract-history .note-meta strong')).slice(0, 4), ['Avenant', 'Salaires par date modifiés', 'PDF signé supprimé', 'PDF signé déposé']);
+    // The history records it all; the PDF to sign, rendered at submission, is rendered again with the avenant.
+    assert.deepEqual((await texts(page, '#contract-history .note-meta strong')).slice(0, 5), ['PDF généré', 'Avenant', 'Salaires par date modifiés', 'PDF signé supprimé', 'PDF signé déposé']);
     assert.equal(await horizontalOverflow(page), 0);
     await screenshot(page, 'staff-contrat-1280');
     await page.setViewportSize({ width: 390, height: 844 });

@@ -55,7 +55,9 @@ document.addEventListener('submit', async (event) => {
     return;
   }
   // A date far from the months paid is most often a typing slip: said, and confirmed or corrected.
-  const doubt = dateDoubt(isoDate(date.value), rows.map((row) => row.dataset.period ?? ''));
+  // (A past date is left to the API, which says why it is refused.)
+  const iso = isoDate(date.value);
+  const doubt = iso >= (date.dataset.today ?? '') ? dateDoubt(iso, rows.map((row) => row.dataset.period ?? '')) : '';
   if (doubt) {
     const dialog = /** @type {HTMLDialogElement} */ (document.getElementById('confirm-date'));
     const text = document.getElementById('confirm-date-text');
