@@ -132,7 +132,7 @@ describe('GET /staff/virements', () => {
     assert.ok(unpayable.includes(`<a href="/staff/organisations/${autonome}">Modifier le mode de virement`));
     assert.ok(unpayable.includes(`<a href="/staff/organisations/${soleil}">Saisir l&#39;IBAN du salarié`));
     assert.ok(!res.body.includes(XSS), 'organization and employee names are escaped');
-    assert.ok(res.body.includes(`<tr data-payslip-id="${l}" data-org-id="${lumiere}" data-org-name="${XSS_TEXT}">`));
+    assert.ok(res.body.includes(`<tr data-payslip-id="${l}" data-org-id="${lumiere}" data-org-name="${XSS_TEXT}" data-period="2027-03">`));
     assert.match(res.body, /<button type="submit" class="button" id="create-transfer">Créer le virement<\/button>/);
 
     // The batch list: its reference, organization, execution date, count, total and status.
