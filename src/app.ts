@@ -131,7 +131,7 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
   fastify.setErrorHandler(errorHandler);
   fastify.setNotFoundHandler((request, reply) => {
     // A person's browser gets a French page; the API and every other client keep the JSON.
-    if (wantsHtmlPage(request)) return sendNotFoundPage(reply);
+    if (wantsHtmlPage(request)) return sendNotFoundPage(fastify.db, request, reply);
     return sendError(reply, httpErrors.notFound());
   });
 

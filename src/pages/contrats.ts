@@ -337,8 +337,10 @@ function pdfSection(c: ContractView): SafeHtml {
   const state = c.has_signed_pdf
     ? html`Le contrat signé est disponible${c.signed_at ? html` (déposé le ${formatDateFr(new Date(c.signed_at).toISOString().slice(0, 10))})` : ''}.`
     : c.has_generated_pdf
-      ? 'Un PDF a été généré. Générez-le à nouveau après une modification.'
-      : "Aucun PDF pour le moment : générez-le pour l'envoyer à la signature.";
+      ? c.status === 'a_signer'
+        ? 'Le contrat est à signer : son PDF est prêt, téléchargez-le pour la signature.'
+        : 'Un PDF a été généré. Générez-le à nouveau après une modification.'
+      : 'Aucun PDF pour le moment : il est créé quand le contrat est soumis pour signature.';
   return html`<section class="card" id="pdf" data-refresh aria-labelledby="pdf-title">
   <h2 id="pdf-title">Document</h2>
   <p id="pdf-state">${state}</p>

@@ -7,7 +7,7 @@
  * page for a browser (`refusals.ts`), the API's plain `Forbidden` for any other client.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { orgScope } from '../org/scope.ts';
+import { activeOrgOf, orgScope } from '../org/scope.ts';
 import { can } from '../org/permissions.ts';
 import type { SafeHtml } from '../format/html.ts';
 import { renderPage } from './layout.ts';
@@ -106,6 +106,11 @@ export default async function modulePagesRoutes(fastify: FastifyInstance, option
   // PAYROLL 8: an organization's month, computed and validated, or typed in.
   fastify.get('/staff/paie', { config: { gate: 'staff' }, schema: hidden }, async (request, reply) => {
     const view = await loadStaffPaie(db, request.query);
+    // Nothing asked yet: the organization staff work on (their switcher's choice) comes chosen.
+    if (!view.query.org_id && !view.query.period) {
+      const { orgId } = await activeOrgOf(db, request, 'staffSettings');
+      if (orgId) view.query.org_id = orgId;
+    }
     return page(request, reply, { title: 'Calcul de la paie', script: 'staff-paie.js', main: renderStaffPaie(view) }, view.error ? 400 : 200);
   });
 

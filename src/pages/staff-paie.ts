@@ -332,6 +332,12 @@ ${confirmDialog({
     confirmLabel: 'Valider',
   })}
 ${confirmDialog({
+    id: 'confirm-publish',
+    title: 'Publier ce bulletin ?',
+    keepLabel: 'Ne pas publier',
+    confirmLabel: 'Publier',
+  })}
+${confirmDialog({
     id: 'confirm-cancel-payslip',
     title: 'Annuler ce bulletin ?',
     keepLabel: 'Garder le bulletin',

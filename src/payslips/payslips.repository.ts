@@ -222,3 +222,14 @@ export function listPayslips(db: Database, filters: PayslipFilters, cursor: Curs
   return keyset(query, PAYSLIP_ORDER, cursor, limit).execute();
 }
 
+
+/** How many payslips each organization published for `period` (cancelled ones left out). */
+export function countPublishedByOrg(db: Database, period: string) {
+  return db
+    .selectFrom('payslips')
+    .select((eb) => ['org_id', eb.fn.countAll<string>().as('count')])
+    .where('period', '=', period)
+    .where('status', '=', 'publie')
+    .groupBy('org_id')
+    .execute();
+}

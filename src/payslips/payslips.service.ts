@@ -250,3 +250,11 @@ export async function listStaffPayslips(db: Database, query: { limit?: string; c
   const page = keysetPage(rows, limit, (row) => [row.period, row.last_name, row.first_name, row.id]);
   return { items: page.items.map((row) => ({ ...payslipView(row), org_name: row.org_name })), next_cursor: page.next_cursor };
 }
+
+/**
+ * The month's published payslips, counted by organization: what the month's invoices are
+ * proposed from on `/staff/facturation` (one line of bulletins per organization).
+ */
+export async function publishedPayslipCounts(db: Database, period: string): Promise<Map<string, number>> {
+  return new Map((await repo.countPublishedByOrg(db, period)).map((row) => [row.org_id, Number(row.count)]));
+}

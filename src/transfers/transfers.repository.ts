@@ -22,7 +22,12 @@ const TRANSFER_COLUMNS = [
 ] as const;
 
 function selectTransfers(db: Database) {
-  return db.selectFrom('transfers').innerJoin('organizations', 'organizations.id', 'transfers.org_id').select(TRANSFER_COLUMNS);
+  return db
+    .selectFrom('transfers')
+    .innerJoin('organizations', 'organizations.id', 'transfers.org_id')
+    .select(TRANSFER_COLUMNS)
+    // The months the batch pays (`2027-01,2027-02`), for matching it to a bank statement.
+    .select(sql<string | null>`(select string_agg(distinct ti.period, ',' order by ti.period) from transfer_items ti where ti.transfer_id = transfers.id)`.as('periods'));
 }
 
 export type TransferRow = Awaited<ReturnType<typeof findTransfer>> & object;

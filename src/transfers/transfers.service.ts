@@ -50,12 +50,16 @@ function transferView(row: repo.TransferRow) {
     created_at: row.created_at,
     executed_at: row.executed_at,
     cancelled_at: row.cancelled_at,
+    periods: periodsOf(row),
   };
 }
 
-/** What the organization sees of a batch (MODULES 5): never an IBAN, nor a name. */
+/** The months a batch pays, oldest first. */
+const periodsOf = (row: repo.TransferRow): string[] => (row.periods ? row.periods.split(',') : []);
+
+/** What the organization sees of a batch (MODULES 5): never an IBAN, nor a name; its reference and months, to match a bank statement. */
 function clientView(row: repo.TransferRow) {
-  return { id: row.id, execution_date: row.execution_date, count: row.count, total: moneyFromDb(row.total), status: row.status };
+  return { id: row.id, reference: row.reference, execution_date: row.execution_date, periods: periodsOf(row), count: row.count, total: moneyFromDb(row.total), status: row.status };
 }
 
 async function findOrNotFound(db: Database, orgId: string | null, id: string) {

@@ -66,7 +66,7 @@ describe('GET /staff/paie', () => {
     const res = await call(staff, 'GET', '/staff/paie');
     assert.equal(res.statusCode, 200);
     assert.match(res.body, /<h1>Calcul de la paie<\/h1>/);
-    assert.match(res.body, /<a href="\/staff\/paie" aria-current="page">Calcul de la paie<\/a>/);
+    assert.match(res.body, /<a href="\/staff\/paie" aria-current="page">Paie<\/a>/);
     assert.match(res.body, /<option value="[^"]+">Théâtre du Soleil \(TDS001\)<\/option>/);
     assert.match(res.body, /id="choose-first"/);
     assert.match(res.body, /<script type="module" src="\/assets\/staff-paie.js"><\/script>/);
@@ -260,7 +260,7 @@ describe('GET /staff/virements: what cannot be paid', () => {
     assert.deepEqual(early.json(), { error: 'execution_date_in_future', message: `Ce lot ne peut pas être marqué exécuté avant sa date d'exécution (${formatDateFr(inDays(3))}).` });
     assert.equal((await call(staff, 'GET', `/api/staff/virements/${made.id}`)).json().status, 'genere', 'nothing changed');
     const page = await call(staff, 'GET', '/staff/virements');
-    assert.match(page.body, new RegExp(`<p class="field-error" id="executed-error-${made.id}" hidden></p>`));
+    assert.match(page.body, new RegExp(`<p class="field-error" id="executed-error-${made.id}" role="alert" hidden></p>`));
     assert.match(page.body, /<dialog id="confirm-executed" class="dialog"[\s\S]*?Marquer ce lot exécuté \?/);
   });
 });

@@ -34,6 +34,7 @@ describe('POST /api/staff/virements', () => {
       created_at: undefined,
       executed_at: null,
       cancelled_at: null,
+      periods: ['2027-01', '2027-02'],
     });
     assert.deepEqual((await call(compta, 'GET', '/api/payslips')).json().items.map((p: { transfer_status: string }) => p.transfer_status), ['genere', 'genere']);
     assert.deepEqual(await available(), []);
@@ -241,8 +242,8 @@ describe('GET /api/virements', () => {
       assert.equal(res.statusCode, 200, res.body);
       assert.deepEqual(res.json(), {
         items: [
-          { id: second.id, execution_date: inDays(2), count: 2, total: '2480.50', status: 'genere' },
-          { id: first.id, execution_date: inDays(1), count: 1, total: '1500.00', status: 'annule' },
+          { id: second.id, reference: second.reference, execution_date: inDays(2), periods: ['2027-02'], count: 2, total: '2480.50', status: 'genere' },
+          { id: first.id, reference: first.reference, execution_date: inDays(1), periods: ['2027-01'], count: 1, total: '1500.00', status: 'annule' },
         ],
         next_cursor: null,
       });
