@@ -41,6 +41,7 @@ import payslipsRoutes from './payslips/payslips.routes.ts';
 import transfersRoutes from './transfers/transfers.routes.ts';
 import invoicesRoutes from './invoices/invoices.routes.ts';
 import contributionsRoutes from './contributions/contributions.routes.ts';
+import operatorRoutes from './operator/operator.routes.ts';
 import pagesRoutes, { sendNotFoundPage, wantsHtmlPage } from './pages/pages.routes.ts';
 
 declare module 'fastify' {
@@ -132,7 +133,7 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
   fastify.setErrorHandler(errorHandler);
   fastify.setNotFoundHandler((request, reply) => {
     // A person's browser gets a French page; the API and every other client keep the JSON.
-    if (wantsHtmlPage(request)) return sendNotFoundPage(reply);
+    if (wantsHtmlPage(request)) return sendNotFoundPage(fastify.db, request, reply);
     return sendError(reply, httpErrors.notFound());
   });
 
@@ -142,7 +143,12 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
   await fastify.register(swagger, {
     openapi: {
       openapi: '3.0.3',
-      info: { title: 'payroll-access', description: 'Organizations, members, roles, invitations and sign-in.', version: '0.1.0' },
+      info: {
+        title: 'Espace paie (payroll-access)',
+        description:
+          "The payroll administration of French performing-arts employers: organizations and their members, employees, contracts, the month's payroll run and payslips, salary transfers (SEPA), contribution calls and Factur-X invoices.",
+        version: '0.1.0',
+      },
       // Relative: /docs' "Try it out" calls the address the page was loaded from (PUBLIC_URL is for e-mails).
       servers: [{ url: '/' }],
       components: {
@@ -191,6 +197,7 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
   await fastify.register(transfersRoutes);
   await fastify.register(invoicesRoutes);
   await fastify.register(contributionsRoutes);
+  await fastify.register(operatorRoutes);
   await fastify.register(payrollRoutes);
   await fastify.register(pagesRoutes);
 }

@@ -4,6 +4,20 @@
  */
 import net from 'node:net';
 import path from 'node:path';
+import {
+  isValidOperatorValue,
+  normalizeOperatorValue,
+  OPERATOR_ENV,
+  OPERATOR_FIELDS,
+  OPERATOR_TEXT_MAX,
+  siretMatchesSiren,
+  withOperatorValues,
+  type OperatorField,
+  type OperatorIdentity,
+} from './operator.rules.ts';
+
+/** The settings an invoice document needs (its seller), those unset. */
+export { missingOperatorIdentity } from './operator.rules.ts';
 
 export interface Config {
   port: number;
@@ -52,24 +66,8 @@ export type StorageConfig =
       region: string;
     };
 
-export interface OperatorConfig {
-  /** @default 'Payroll' */
-  name: string;
-  /** Nine digits, or empty: `OPERATOR_SIRET`'s first nine, else `OPERATOR_SIREN`. */
-  siren: string;
-  /** EINVOICE 2: fourteen digits, or empty. */
-  siret: string;
-  /** EINVOICE 2: the intra-community VAT number (`OPERATOR_VAT_ID`, formerly `OPERATOR_VAT`), upper case without spaces, or empty. */
-  vat: string;
-  /** The street line (`OPERATOR_ADDRESS`), or empty. */
-  address: string;
-  /** EINVOICE 2: `OPERATOR_POSTCODE`, `OPERATOR_CITY`, or empty; the country is FR. */
-  postcode: string;
-  city: string;
-  /** Without spaces, upper case; null when unset. */
-  iban: string | null;
-  bic: string | null;
-}
+/** The operator's identity and bank account from the environment: the defaults of the settings staff edit (`operator/`). */
+export type OperatorConfig = OperatorIdentity;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -195,53 +193,37 @@ function parseFileUrlSecret(env: Env): string | null {
   return secret;
 }
 
-/** An optional bank identifier, written without spaces in upper case and checked for its shape. */
-function parseBankId(env: Env, name: string, shape: RegExp): string | null {
-  const raw = nonEmpty(env, name);
-  if (raw === undefined) return null;
-  const value = raw.replace(/\s+/g, '').toUpperCase();
-  if (!shape.test(value)) throw new ConfigError(`${name} is not a valid ${name.slice('OPERATOR_'.length)}: ${quote(raw)}`);
-  return value;
+/** A setting's variable, written and checked by the operator's rules (`operator.rules.ts`); empty when unset. */
+function operatorValue(env: Env, field: OperatorField): string {
+  const name = OPERATOR_ENV[field];
+  // `OPERATOR_VAT` is the former name of `OPERATOR_VAT_ID`.
+  const raw = field === 'vat' ? nonEmpty(env, name) ?? nonEmpty(env, 'OPERATOR_VAT') : nonEmpty(env, name);
+  if (raw === undefined) return '';
+  const value = normalizeOperatorValue(field, raw);
+  if (isValidOperatorValue(field, value)) return value;
+  switch (field) {
+    case 'siren':
+      throw new ConfigError(`${name} must be nine digits, got ${quote(value)}`);
+    case 'siret':
+      throw new ConfigError(`${name} must be fourteen digits, got ${quote(value)}`);
+    case 'vat':
+      throw new ConfigError(`${name} is not a VAT number (two letters, then 2 to 13 letters or digits): ${quote(raw)}`);
+    case 'postcode':
+      throw new ConfigError(`${name} must be a French postcode (five digits), got ${quote(value)}`);
+    case 'iban':
+    case 'bic':
+      throw new ConfigError(`${name} is not a valid ${field.toUpperCase()}: ${quote(raw)}`);
+    default:
+      throw new ConfigError(`${name} must be one line of at most ${OPERATOR_TEXT_MAX} characters`);
+  }
 }
 
 function parseOperator(env: Env): OperatorConfig {
-  let siren = nonEmpty(env, 'OPERATOR_SIREN')?.replace(/\s+/g, '') ?? '';
-  if (siren && !/^\d{9}$/.test(siren)) throw new ConfigError(`OPERATOR_SIREN must be nine digits, got ${quote(siren)}`);
-  const siret = nonEmpty(env, 'OPERATOR_SIRET')?.replace(/\s+/g, '') ?? '';
-  if (siret && !/^\d{14}$/.test(siret)) throw new ConfigError(`OPERATOR_SIRET must be fourteen digits, got ${quote(siret)}`);
-  if (siret && siren && !siret.startsWith(siren)) throw new ConfigError(`OPERATOR_SIRET ${siret} does not start with OPERATOR_SIREN ${siren}`);
-  if (siret) siren = siret.slice(0, 9);
-  const vatId = nonEmpty(env, 'OPERATOR_VAT_ID') ?? nonEmpty(env, 'OPERATOR_VAT');
-  const vat = vatId?.replace(/\s+/g, '').toUpperCase() ?? '';
-  if (vat && !/^[A-Z]{2}[A-Z0-9]{2,13}$/.test(vat)) throw new ConfigError(`OPERATOR_VAT_ID is not a VAT number (two letters, then 2 to 13 letters or digits): ${quote(vatId!)}`);
-  const postcode = nonEmpty(env, 'OPERATOR_POSTCODE') ?? '';
-  if (postcode && !/^\d{5}$/.test(postcode)) throw new ConfigError(`OPERATOR_POSTCODE must be a French postcode (five digits), got ${quote(postcode)}`);
-  return {
-    name: nonEmpty(env, 'OPERATOR_NAME') ?? 'Payroll',
-    siren,
-    siret,
-    vat,
-    address: nonEmpty(env, 'OPERATOR_ADDRESS') ?? '',
-    postcode,
-    city: nonEmpty(env, 'OPERATOR_CITY') ?? '',
-    iban: parseBankId(env, 'OPERATOR_IBAN', /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/),
-    bic: parseBankId(env, 'OPERATOR_BIC', /^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/),
-  };
-}
-
-/**
- * EINVOICE 2: the operator variables a Factur-X invoice needs (the seller), those unset. An
- * invoice document is not produced without them (409 `operator_identity_missing`); start-up
- * warns with this list.
- */
-export function missingOperatorIdentity(operator: OperatorConfig): string[] {
-  const missing: string[] = [];
-  if (!operator.siret) missing.push('OPERATOR_SIRET');
-  if (!operator.vat) missing.push('OPERATOR_VAT_ID');
-  if (!operator.address) missing.push('OPERATOR_ADDRESS');
-  if (!operator.postcode) missing.push('OPERATOR_POSTCODE');
-  if (!operator.city) missing.push('OPERATOR_CITY');
-  return missing;
+  const values = Object.fromEntries(OPERATOR_FIELDS.map((field) => [field, operatorValue(env, field)])) as Record<OperatorField, string>;
+  if (!siretMatchesSiren(values.siret, values.siren)) {
+    throw new ConfigError(`OPERATOR_SIRET ${values.siret} does not start with OPERATOR_SIREN ${values.siren}`);
+  }
+  return withOperatorValues(values, values);
 }
 
 /**

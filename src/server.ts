@@ -11,7 +11,8 @@ import path from 'node:path';
 import Fastify, { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import closeWithGrace from 'close-with-grace';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { ConfigError, loadConfig, missingOperatorIdentity, redactUrl, type Config } from './config.ts';
+import { ConfigError, loadConfig, redactUrl, type Config } from './config.ts';
+import { operatorSettings, operatorWarning } from './operator/operator.service.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { isDatabaseUnavailable } from './db/errors.ts';
@@ -132,10 +133,10 @@ async function start(config: Config): Promise<void> {
     throw describeListenFailure(error, config);
   }
   server.log.info({ publicUrl: config.publicUrl, database: database.kind }, 'payroll-access ready');
-  const missing = missingOperatorIdentity(config.operator);
-  if (missing.length > 0) {
-    // EINVOICE 2: a warning, not a refusal; invoice documents answer 409 operator_identity_missing until they are set.
-    server.log.warn({ missing }, `invoices cannot be issued as Factur-X until these are set: ${missing.join(', ')}`);
+  const missing = operatorWarning(await operatorSettings(database.db, config));
+  if (missing) {
+    // A warning, not a refusal: what they disable answers 409 until they are set.
+    server.log.warn({ missing: missing.variables }, missing.message);
   }
   // Once, in plain words, for the person who typed `npm start` (stdout keeps its JSON lines).
   process.stderr.write(`${readyLine(config)}\n`);

@@ -11,6 +11,8 @@ const SRC = path.join(import.meta.dirname, '..', 'src');
 
 /** Bottom first; a folder imports only from its own layer's folder and the layers below. */
 const LAYERS: string[][] = [
+  // The operator's settings rules: the configuration (their defaults) and operator/ (the saved values) both use them.
+  ['operator.rules.ts'],
   ['config.ts'],
   ['db'],
   ['http'],
@@ -24,7 +26,7 @@ const LAYERS: string[][] = [
   ['audit'],
   ['org'],
   ['files', 'pdf'],
-  ['access', 'staff', 'contracts', 'employees', 'invoices', 'contributions', 'payslips', 'transfers'],
+  ['access', 'staff', 'contracts', 'employees', 'invoices', 'contributions', 'payslips', 'transfers', 'operator'],
   ['payroll'],
   ['pages', 'cli'],
   ['app.ts'],

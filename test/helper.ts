@@ -5,6 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import os from 'node:os';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
@@ -20,16 +22,55 @@ export const usingPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
 let snapshot: Promise<Blob> | undefined;
 
-/** PGlite takes seconds to initialise; migrate once per process and copy the files. */
+const repoRoot = path.resolve(import.meta.dirname, '..');
+
+/**
+ * Names the migrated database by what makes it: the migrations, the migrator and PGlite's
+ * version. A changed migration gets a new snapshot; an unchanged one is reused across runs.
+ */
+function snapshotKey(): string {
+  const hash = crypto.createHash('sha256');
+  const migrations = path.join(repoRoot, 'src/db/migrations');
+  for (const name of readdirSync(migrations).sort()) hash.update(name).update(readFileSync(path.join(migrations, name)));
+  hash.update(readFileSync(path.join(repoRoot, 'src/db/migrate.ts')));
+  hash.update(readFileSync(path.join(repoRoot, 'node_modules/@electric-sql/pglite/package.json')));
+  return hash.digest('hex').slice(0, 24);
+}
+
+/**
+ * PGlite takes seconds to initialise and migrate: each test file is its own process, so the
+ * migrated files are kept on disk and every process after the first loads them. The file is
+ * written under another name and renamed, so a reader never sees half of it.
+ */
 function migratedSnapshot(): Promise<Blob> {
   snapshot ??= (async () => {
+    const file = path.join(os.tmpdir(), 'payroll-access-test-snapshots', `${snapshotKey()}.tar`);
+    try {
+      return new Blob([await fs.readFile(file)]);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
     const handle = await openDatabase({ databaseUrl: null, pgliteDir: 'memory://' });
     await migrateToLatest(handle.db);
     const blob = await handle.pglite!.dumpDataDir('none');
     await handle.close();
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    const partial = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}`;
+    await fs.writeFile(partial, Buffer.from(await blob.arrayBuffer()));
+    await fs.rename(partial, file);
+    await forgetStaleSnapshots(path.dirname(file));
     return blob;
   })();
   return snapshot;
+}
+
+/** Snapshots of other migrations, a day old and more, are removed: disk is not a history. */
+async function forgetStaleSnapshots(dir: string): Promise<void> {
+  const dayAgo = Date.now() - 86_400_000;
+  for (const name of await fs.readdir(dir)) {
+    const stat = await fs.stat(path.join(dir, name)).catch(() => null);
+    if (stat && stat.mtimeMs < dayAgo) await fs.rm(path.join(dir, name), { force: true });
+  }
 }
 
 /** A fresh, migrated database for one test. */
@@ -137,6 +178,20 @@ export function sessionCookieOf(response: LightMyRequestResponse): string {
   const cookie = response.cookies.find((c) => c.name === 'session');
   if (!cookie) throw new Error(`no session cookie in response ${response.statusCode} ${response.body}`);
   return `session=${cookie.value}`;
+}
+
+/**
+ * Resolves once a statement of this database waits for a row lock another transaction holds:
+ * a race's second step is then really blocked, whatever the machine's speed. PGlite runs one
+ * transaction at a time, so the second step waits for the first there by construction.
+ */
+export async function untilBlockedOnALock(db: DatabaseHandle['db']): Promise<void> {
+  if (!usingPostgres) return;
+  for (;;) {
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(db);
+    if (rows[0]!.n > 0) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 export { sql };

@@ -9,6 +9,9 @@ describe('GET /openapi.json', () => {
     assert.equal(res.statusCode, 200);
     const doc = res.json();
     assert.match(doc.openapi, /^3\./);
+    // The document names the service as it is, not only its access part.
+    assert.equal(doc.info.title, 'Espace paie (payroll-access)');
+    assert.match(doc.info.description, /^The payroll administration of French performing-arts employers: .*Factur-X invoices\.$/);
     // Relative, so that /docs' "Try it out" calls the address the page came from.
     assert.deepEqual(doc.servers, [{ url: '/' }]);
     const paths = doc.paths as Record<string, Record<string, unknown>>;

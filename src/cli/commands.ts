@@ -29,8 +29,13 @@ import { DEMO_PAYROLL, payrollCounts, seedPayroll } from './demo-payroll.ts';
 import { PayrollRunner } from '../payroll/runner.ts';
 import { closePayrollPool } from '../payroll/compute-pool.ts';
 import { readRun, startRun, validateDrafts } from '../payroll/payroll.service.ts';
+import { useConfigForCalls } from '../contributions/contributions.service.ts';
 import { billingCounts, seedBilling } from './demo-billing.ts';
 import { createStaffUser } from '../staff/staff.service.ts';
+import { openFileStore } from '../files/files.plugin.ts';
+import { OPERATOR_NAME_DEFAULT } from '../operator.rules.ts';
+import { operatorSettings, updateOperatorSettings } from '../operator/operator.service.ts';
+import type { SepaContext } from '../transfers/transfers.service.ts';
 import { findStaffUser } from '../staff/staff.repository.ts';
 
 export interface CommandContext {
@@ -191,7 +196,8 @@ export const DEMO_ORGANIZATIONS: DemoOrganization[] = [
   { name: 'Compagnie Lumière', key: 'CLU002', slug: 'lumiere', members: demoMembers('lumiere', ['Gaëlle', 'Hugo', 'Inès', 'Jules', 'Karim', 'Léa']) },
 ];
 
-async function seedOrganization(change: Change, config: Config, demo: DemoOrganization) {
+async function seedOrganization(change: Change, sepa: SepaContext, demo: DemoOrganization) {
+  const { config } = sepa;
   const { trx } = change;
   const org =
     (await findOrganizationByKey(trx, demo.key)) ??
@@ -220,7 +226,7 @@ async function seedOrganization(change: Change, config: Config, demo: DemoOrgani
   // The payroll data is recorded as prepared by the organization's agent.
   const agent = demo.members.find((m) => m.role === ROLE.agent && m.state === 'active')!;
   const agentAccount = (await findUserByEmail(trx, agent.email))!;
-  const payroll = await seedPayroll(change, org.id, { userId: agentAccount.id, email: agent.email }, DEMO_PAYROLL[demo.key]!);
+  const payroll = await seedPayroll(change, sepa, org.id, { userId: agentAccount.id, email: agent.email }, DEMO_PAYROLL[demo.key]!);
   const billing = await seedBilling(change, config, org.id, demo.slug, payroll.contracts);
   return { id: org.id, name: org.name, key: demo.key, members: seeded, payroll, billing };
 }
@@ -232,11 +238,18 @@ export async function seedDemo({ db, config }: CommandContext) {
   if (!staffRecord?.is_staff) {
     await createStaffUser(db, config, { email: DEMO_STAFF_EMAIL, firstName: 'Sam', level: 'SUPER_STAFF', invitedBy: null });
   }
-  const organizations = await applyChange({ db }, async (change) => {
-    const result = [];
-    for (const demo of DEMO_ORGANIZATIONS) result.push(await seedOrganization(change, config, demo));
-    return result;
-  });
+  const operator = await seedOperator(db, config);
+  const { files, blobs } = await openFileStore(db, config);
+  let organizations;
+  try {
+    organizations = await applyChange({ db }, async (change) => {
+      const result = [];
+      for (const demo of DEMO_ORGANIZATIONS) result.push(await seedOrganization(change, { config, files }, demo));
+      return result;
+    });
+  } finally {
+    blobs?.close();
+  }
   const payroll = await seedComputedMonths(db);
   // The counts after the computed months: the same output however often the seed runs.
   for (const org of organizations) Object.assign(org, { payroll: await payrollCounts(db, org.id), billing: await billingCounts(db, org.id) });
@@ -244,6 +257,7 @@ export async function seedDemo({ db, config }: CommandContext) {
   return {
     organizations,
     payroll,
+    operator,
     staff: { email: DEMO_STAFF_EMAIL, level: 'SUPER_STAFF', login_url: await signInLinkFor(db, config, DEMO_STAFF_EMAIL) },
     org_admin: {
       email: admin.email,
@@ -256,6 +270,41 @@ export async function seedDemo({ db, config }: CommandContext) {
       `The links start with PUBLIC_URL (${config.publicUrl}), as the server's will: start it with the same PORT or PUBLIC_URL. ` +
       'Sign-in links work once and expire after an hour; "login-link --email E" gives a new one for any account.',
   };
+}
+
+/**
+ * A fictional operator, complete and valid (SIREN and SIRET with their Luhn keys, the VAT number
+ * of that SIREN, a French test IBAN with its check digits and its bank's BIC), so that the demo's
+ * SEPA files and invoice documents are made with nothing set by hand.
+ */
+export const DEMO_OPERATOR = {
+  name: 'Odentas Paie (démo)',
+  siren: '843127630',
+  siret: '84312763000013',
+  vat: 'FR38843127630',
+  address: '12 rue de la Paix',
+  postcode: '75002',
+  city: 'Paris',
+  iban: 'FR7630006000011234567890189',
+  bic: 'AGRIFRPP',
+} as const;
+
+/**
+ * The demo operator's settings where nothing is set yet, neither saved nor by an environment
+ * variable (a re-run, or an operator configured otherwise, keeps what it has); the SIREN and the
+ * SIRET go together. Answers which settings it saved.
+ */
+async function seedOperator(db: Database, config: Config) {
+  const current = await operatorSettings(db, config);
+  const unset: Partial<Record<keyof typeof DEMO_OPERATOR, string>> = {};
+  for (const field of ['vat', 'address', 'postcode', 'city', 'iban', 'bic'] as const) {
+    if (!current[field]) unset[field] = DEMO_OPERATOR[field];
+  }
+  if (!current.siren && !current.siret) Object.assign(unset, { siren: DEMO_OPERATOR.siren, siret: DEMO_OPERATOR.siret });
+  // The name's default ("Payroll") is a placeholder, not a name a bank file should carry.
+  if (current.name === OPERATOR_NAME_DEFAULT) unset.name = DEMO_OPERATOR.name;
+  if (Object.keys(unset).length > 0) await updateOperatorSettings({ db }, config, null, unset);
+  return { saved: Object.keys(unset) };
 }
 
 /**
@@ -456,5 +505,6 @@ export function prepareCommand(name: string, args: RawArgs): unknown {
 /** Runs a command: checks its arguments, then does the work. */
 export async function runCommand(ctx: CommandContext, name: string, args: RawArgs): Promise<object> {
   const input = prepareCommand(name, args);
+  useConfigForCalls(ctx.config);
   return findCommand(name).run(ctx, input);
 }

@@ -1,6 +1,6 @@
 /**
  * seed-demo's payroll data: employees and contracts of every kind and status, so that a new
- * user sees a living grid, then payslips and a salary transfer batch. Made through the
+ * user sees a living grid, then payslips and salary transfer batches with their SEPA files. Made through the
  * modules' own services (the same checks, numbers and audit events as the API), in the seed's
  * transaction, as the organization's agent.
  */
@@ -11,8 +11,9 @@ import { statusAfterCancel, statusAfterSubmit } from '../contracts/contract.rule
 import { insertNewEmployee } from '../employees/employees.service.ts';
 import type { EmployeeFieldsInput } from '../employees/employee.rules.ts';
 import { insertNewPayslip } from '../payslips/payslips.service.ts';
-import { insertNewTransfer } from '../transfers/transfers.service.ts';
+import { insertNewTransfer, markExecutedInChange, type SepaContext } from '../transfers/transfers.service.ts';
 import { todayInFrance } from '../format/french.ts';
+import { addDays } from '../format/calendar.ts';
 
 interface DemoContract extends ContractInput {
   /** Index in the organization's employees. */
@@ -37,8 +38,10 @@ export interface DemoPayroll {
   employees: EmployeeFieldsInput[];
   contracts: DemoContract[];
   payslips?: DemoPayslip[];
-  /** Indexes in `payslips` paid by one batch (`genere`), executed a week from the seed. */
+  /** Indexes in `payslips` paid by one batch executed the day of the seed (`execute`, with its SEPA file). */
   transfer?: number[];
+  /** Indexes in `payslips` of a batch to be executed a week from the seed (`genere`). */
+  pendingTransfer?: number[];
   /** A month seed-demo computes from the contracts and validates (PAYROLL). */
   computedPeriod?: string;
 }
@@ -101,7 +104,8 @@ export const DEMO_PAYROLL: Record<string, DemoPayroll> = {
       },
     ],
     computedPeriod: '2027-01',
-    // Hélène's is in the batch; Marc's two are available for the next one; Zoé has no IBAN.
+    // Hélène's December is paid (an executed batch); Marc's November waits in a batch for next
+    // week; his December is available for the next one; Zoé has no IBAN.
     payslips: [
       { employee: 0, contracts: [0], period: '2026-12', gross: '1284.80', net_to_pay: '1002.14' },
       { employee: 1, contracts: [1], period: '2026-12', gross: '662.00', net_to_pay: '516.36' },
@@ -109,6 +113,7 @@ export const DEMO_PAYROLL: Record<string, DemoPayroll> = {
       { employee: 1, contracts: [3], period: '2026-11', gross: '142.50', net_to_pay: '111.15' },
     ],
     transfer: [0],
+    pendingTransfer: [3],
   },
   CLU002: {
     employees: [
@@ -133,9 +138,9 @@ export const DEMO_PAYROLL: Record<string, DemoPayroll> = {
  * seed-demo again changes nothing). `agent` is who they are recorded as made by. Answers how
  * many the organization has.
  */
-export async function seedPayroll(change: Change, orgId: string, agent: { userId: string; email: string }, demo: DemoPayroll) {
+export async function seedPayroll(change: Change, sepa: SepaContext, orgId: string, agent: { userId: string; email: string }, demo: DemoPayroll) {
   const existing = await change.trx.selectFrom('employees').select('id').where('org_id', '=', orgId).limit(1).executeTakeFirst();
-  if (!existing) await createPayroll(change, orgId, agent, demo);
+  if (!existing) await createPayroll(change, sepa, orgId, agent, demo);
   return payrollCounts(change.trx, orgId);
 }
 
@@ -146,7 +151,7 @@ export async function payrollCounts(db: Database, orgId: string) {
   return { employees: await count('employees'), contracts: await count('contracts'), payslips: await count('payslips'), transfers: await count('transfers') };
 }
 
-async function createPayroll(change: Change, orgId: string, agent: { userId: string; email: string }, demo: DemoPayroll) {
+async function createPayroll(change: Change, sepa: SepaContext, orgId: string, agent: { userId: string; email: string }, demo: DemoPayroll) {
   const actor = { caller: agent, orgId };
   const employees = [];
   for (const employee of demo.employees) employees.push(await insertNewEmployee(change, actor, employee));
@@ -162,9 +167,10 @@ async function createPayroll(change: Change, orgId: string, agent: { userId: str
   for (const { employee, contracts: paid = [], ...payslip } of demo.payslips ?? []) {
     payslips.push(await insertNewPayslip(change, agent, { ...payslip, org_id: orgId, employee_id: employees[employee]!.id, contract_ids: paid.map((i) => contracts[i]!) }));
   }
+  const today = todayInFrance();
   if (demo.transfer?.length) {
-    const inAWeek = new Date(`${todayInFrance()}T00:00:00Z`);
-    inAWeek.setUTCDate(inAWeek.getUTCDate() + 7);
-    await insertNewTransfer(change, agent, demo.transfer.map((i) => payslips[i]!), inAWeek.toISOString().slice(0, 10));
+    const paid = await insertNewTransfer(change, agent, demo.transfer.map((i) => payslips[i]!), today, sepa);
+    await markExecutedInChange(change, sepa, agent, paid);
   }
+  if (demo.pendingTransfer?.length) await insertNewTransfer(change, agent, demo.pendingTransfer.map((i) => payslips[i]!), addDays(today, 7), sepa);
 }

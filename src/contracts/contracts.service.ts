@@ -202,6 +202,9 @@ export async function submitContract(ctx: ContractContext, actor: Actor & { orgI
     }
     await applyStatusChange(change, actor, id, statusAfterSubmit, 'contract.submitted');
   });
+  // Out for signature, the contract needs its document to sign (and the payroll already counts
+  // it): rendered once the change is committed, as `POST /api/generate-contract-pdf` would.
+  await generatingPdf(() => readRenderAndStore(ctx, actor, id));
   return readContract(ctx.db, actor.orgId, id);
 }
 

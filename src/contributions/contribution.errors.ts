@@ -17,6 +17,9 @@ export const contributionErrors = {
   /** Issue 36: a call is paid once; a paid call is not notified any more. */
   alreadyPaid: (paidDate: string | null) =>
     new AppError(409, 'already_paid', paidDate ? `Cet appel de cotisations est déjà payé (le ${frenchDate(paidDate)}).` : 'Cet appel de cotisations est déjà payé.'),
+  /** The e-mail says which account to pay: without the operator's, a call is not sent. */
+  operatorAccountMissing: () =>
+    new AppError(409, 'operator_account_missing', "Le compte bancaire de l'opérateur n'est pas configuré : l'e-mail ne pourrait pas dire où payer l'appel. Renseignez-le, puis notifiez l'appel."),
   invalidPaidDate: () => new AppError(400, 'invalid_paid_date', 'Date de paiement invalide : format AAAA-MM-JJ attendu.'),
   paidDateInFuture: (today: string) =>
     new AppError(400, 'invalid_paid_date', `La date de paiement ne peut être dans le futur (au plus tard aujourd'hui, le ${frenchDate(today)}).`),

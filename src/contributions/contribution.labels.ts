@@ -10,3 +10,14 @@ export const ORGANISM_LABELS: Record<string, string> = {
   AFDAS: 'Afdas',
 };
 export const organismLabel = (organism: string) => labelOf(ORGANISM_LABELS, organism);
+
+/**
+ * What a call is, in a few words beside its number: the month's call, a complementary one
+ * (naming the first), a credit, or one typed by staff.
+ */
+export function callKindLabel(call: { origin: string; first_call_number: string | null; total: string }): string {
+  if (call.origin === 'saisi') return 'Saisi par l’équipe paie';
+  const credit = call.total.startsWith('-');
+  if (call.first_call_number) return `${credit ? 'Avoir' : 'Complémentaire'} de ${call.first_call_number}`;
+  return credit ? 'Avoir' : 'Appel du mois';
+}

@@ -7,7 +7,7 @@ import type { ContributionLine } from '../db/schema.ts';
 import { parseIsoDate, requirePayrollPeriod } from '../format/calendar.ts';
 import { fieldErrors } from '../http/errors.ts';
 import { hasUnsafeCharacters, isUuid } from '../http/input.ts';
-import { isStorableMoney, requireMoney, sumMoney, type Money } from '../money/money.ts';
+import { isStorableMoney, moneyFromDb, requireMoney, subtractMoney, sumMoney, type Money } from '../money/money.ts';
 import { contributionErrors } from './contribution.errors.ts';
 
 /** The organisms usually called; any other name (1 to 100 characters) is accepted too. */
@@ -46,4 +46,40 @@ export function checkContributionCall(input: Record<string, unknown>): Contribut
   const total = sumMoney(lines.map((l) => l.amount as Money));
   if (!isStorableMoney(total)) throw contributionErrors.totalTooLarge();
   return { org_id: input.org_id.toLowerCase(), period, due_date: dueDate, lines, total };
+}
+
+/** The 15th of the month after the period (PAYROLL 6). */
+export function contributionDueDate(period: string): string {
+  const [year, month] = period.split('-').map(Number) as [number, number];
+  const next = month === 12 ? { y: year + 1, m: 1 } : { y: year, m: month + 1 };
+  return `${next.y}-${String(next.m).padStart(2, '0')}-15`;
+}
+
+/** What a payslip line owes an organism: its two shares (a computed, complementary or typed payslip's). */
+export interface OwedLine {
+  organism: string;
+  employee_amount: Money | string | null;
+  employer_amount: Money | string | null;
+}
+
+/** A share as stored (a JSON string, or nothing for a line without it). */
+const share = (value: Money | string | null | undefined): Money => (value === null || value === undefined || value === '' ? ('0.00' as Money) : moneyFromDb(value));
+
+/** PAYROLL 6: one line per organism, the sum of the employee and employer amounts of its lines. */
+export function contributionLines(payslipLines: ReadonlyArray<readonly OwedLine[]>): Array<{ organism: string; amount: Money }> {
+  const byOrganism = new Map<string, Money[]>();
+  for (const lines of payslipLines) {
+    for (const line of lines) {
+      const amounts = byOrganism.get(line.organism) ?? [];
+      amounts.push(share(line.employee_amount), share(line.employer_amount));
+      byOrganism.set(line.organism, amounts);
+    }
+  }
+  return [...byOrganism].map(([organism, amounts]) => ({ organism, amount: sumMoney(amounts) })).filter((line) => line.amount !== '0.00');
+}
+
+/** A payslip counted out of the calls (cancelled after a paid call counted it): its lines with the opposite sign. */
+export function withdrawnLines(lines: readonly OwedLine[]): OwedLine[] {
+  const zero = '0.00' as Money;
+  return lines.map((l) => ({ organism: l.organism, employee_amount: subtractMoney(zero, share(l.employee_amount)), employer_amount: subtractMoney(zero, share(l.employer_amount)) }));
 }

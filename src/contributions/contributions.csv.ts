@@ -4,10 +4,10 @@
  * amount column per known organism (MODULES 6) and one for any other.
  */
 import type { Database } from '../db/database.ts';
-import { csvFilename, type CsvColumn, type CsvExport } from '../format/csv.ts';
+import { csvFilename, csvPeriod, type CsvColumn, type CsvExport } from '../format/csv.ts';
 import { MAX_LIMIT } from '../http/list.ts';
 import { sumMoney, type Money } from '../money/money.ts';
-import { ORGANISM_LABELS } from './contribution.labels.ts';
+import { callKindLabel, ORGANISM_LABELS } from './contribution.labels.ts';
 import { KNOWN_ORGANISMS } from './contribution.rules.ts';
 import { listContributionCalls, listStaffContributionCalls } from './contributions.service.ts';
 
@@ -29,7 +29,9 @@ function otherAmount(call: Call): Money | null {
 
 function callColumns<T extends Call>(): Array<CsvColumn<T>> {
   return [
-    { header: 'Période', text: (c) => `${c.period.slice(5, 7)}/${c.period.slice(0, 4)}` },
+    { header: 'Référence', text: (c) => c.number },
+    { header: 'Nature', text: (c) => callKindLabel(c) },
+    { header: 'Période', text: (c) => csvPeriod(c.period) },
     { header: 'Échéance', date: (c) => c.due_date },
     ...KNOWN_ORGANISMS.map((o): CsvColumn<T> => ({ header: ORGANISM_LABELS[o]!, amount: (c) => organismAmount(c, o) })),
     { header: 'Autres organismes', amount: (c) => otherAmount(c) },

@@ -28,6 +28,7 @@ const changeErrors = errorResponses(409);
 export default async function contributionsRoutes(fastify: FastifyInstance): Promise<void> {
   const { db } = fastify;
   const ctx = { db, mail: fastify.mail, config: fastify.config };
+  contributions.useConfigForCalls(fastify.config);
   useFieldErrors(fastify);
 
   fastify.post<{ Body: Static<typeof ContributionCallBody> }>(

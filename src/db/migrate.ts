@@ -25,6 +25,9 @@ import * as creditNoteIssueDate from './migrations/2026_11_28_00_00_00_credit_no
 import * as employeeDfs from './migrations/2026_12_07_00_00_00_employee_dfs.ts';
 import * as bulletinMentions from './migrations/2026_12_07_05_00_00_bulletin_mentions.ts';
 import * as jobs from './migrations/2026_12_07_10_10_00_jobs.ts';
+import * as operatorSettings from './migrations/2026_12_07_10_20_00_operator_settings.ts';
+import * as contributionCallRevisions from './migrations/2026_12_07_10_30_00_contribution_call_revisions.ts';
+import * as complementaryPayslips from './migrations/2026_12_07_10_40_00_complementary_payslips.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_22_00_00_00_initial': initial,
@@ -51,6 +54,9 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_12_07_00_00_00_employee_dfs': employeeDfs,
   '2026_12_07_05_00_00_bulletin_mentions': bulletinMentions,
   '2026_12_07_10_10_00_jobs': jobs,
+  '2026_12_07_10_20_00_operator_settings': operatorSettings,
+  '2026_12_07_10_30_00_contribution_call_revisions': contributionCallRevisions,
+  '2026_12_07_10_40_00_complementary_payslips': complementaryPayslips,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -311,6 +311,7 @@ export interface ModuleEventsTable {
 
 /** MODULES 5: a payslip the operator publishes; PAYROLL 4: or computes (`brouillon` until validated). */
 export type PayslipStatus = 'brouillon' | 'publie' | 'annule';
+export type PayslipKind = 'normal' | 'complementaire';
 type NullableJson<T> = ColumnType<T | null, string | null | undefined, string | null>;
 export interface PayslipsTable {
   id: Generated<string>;
@@ -340,6 +341,14 @@ export interface PayslipsTable {
   published_at: NullableTimestamp;
   /** A computed payslip's day of payment, set at validation (`YYYY-MM-DD`); null: a draft, or typed in. */
   payment_date: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A computed payslip's inputs (situation and the month's contract dates), hashed: the stale check. */
+  inputs_hash: string | null;
+  /** `complementaire`: the difference paid after a published month's contract changed. */
+  kind: Generated<PayslipKind>;
+  /** A complementary payslip's original. */
+  complements_id: string | null;
+  /** A complementary draft's basis: the published payslips it subtracts (ids, sorted). */
+  complement_basis: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
@@ -375,6 +384,8 @@ export interface PayslipContractsTable {
   contract_id: string;
   period: string;
   cancelled: Generated<boolean>;
+  /** A complementary payslip's link: it does not take the contract's month. */
+  complementary: Generated<boolean>;
 }
 
 /** MODULES 5: a SEPA credit transfer batch. */
@@ -391,6 +402,26 @@ export interface TransfersTable {
   created_at: Generated<Date>;
   executed_at: NullableTimestamp;
   cancelled_at: NullableTimestamp;
+  updated_at: Generated<Date>;
+  /** The batch's SEPA file (the file store), made with the batch; null only for batches made before it was stored. */
+  sepa_file_id: Generated<string | null>;
+}
+
+/**
+ * The operator's identity and bank account as staff saved them (one row, `id` true). Null: the
+ * environment variable's value applies; a saved value, even empty, wins.
+ */
+export interface OperatorSettingsTable {
+  id: Generated<boolean>;
+  name: string | null;
+  siren: string | null;
+  siret: string | null;
+  vat: string | null;
+  address: string | null;
+  postcode: string | null;
+  city: string | null;
+  iban: string | null;
+  bic: string | null;
   updated_at: Generated<Date>;
 }
 
@@ -457,6 +488,9 @@ export interface ContributionLine {
 }
 
 export type ContributionStatus = 'a_payer' | 'paye';
+export type ContributionOrigin = 'paie' | 'saisi';
+/** A payslip a call covers: published (counted in), or cancelled after a paid call counted it (counted out). */
+export type CoverEffect = 'publie' | 'annule';
 
 /** MODULES 6: a contribution call (appel de cotisations). */
 export interface ContributionCallsTable {
@@ -471,6 +505,22 @@ export interface ContributionCallsTable {
   notified_at: Date | null;
   /** Issue 36: the day it was paid (set with status `paye`). */
   paid_date: CalendarDate | null;
+  /** `AC-YYYY-NNNNNN`, from the number series: two calls of a month are told apart. */
+  number: string;
+  /** `paie`: made and revised from the month's published payslips; `saisi`: typed by staff. */
+  origin: Generated<ContributionOrigin>;
+  /** A complementary call: the month's first call (null for the first, and for a typed one). */
+  first_call_id: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+/** Which payslips a contribution call covers, and how (one row per payslip and effect). */
+export interface ContributionCallPayslipsTable {
+  payslip_id: string;
+  effect: CoverEffect;
+  call_id: string;
+  org_id: string;
   created_at: Generated<Date>;
 }
 
@@ -499,9 +549,11 @@ export interface DB {
   payslip_contracts: PayslipContractsTable;
   payroll_runs: PayrollRunsTable;
   transfers: TransfersTable;
+  operator_settings: OperatorSettingsTable;
   transfer_items: TransferItemsTable;
   invoices: InvoicesTable;
   contribution_calls: ContributionCallsTable;
+  contribution_call_payslips: ContributionCallPayslipsTable;
 }
 
 export type User = Selectable<UsersTable>;

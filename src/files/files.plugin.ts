@@ -8,7 +8,19 @@ import { createFileStore, type FileStore } from './file-store.ts';
 import { sharedSecret } from './files.repository.ts';
 import filesRoutes from './files.routes.ts';
 import { registerPdfUploads } from './pdf-upload.ts';
-import { createS3Blobs, SWEEP_GRACE_MS } from './s3-blobs.ts';
+import { createS3Blobs, SWEEP_GRACE_MS, type S3Blobs } from './s3-blobs.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+
+/**
+ * The file store `config` names, for the server and for a command that stores files (seed-demo);
+ * `blobs.close()` ends its S3 client.
+ */
+export async function openFileStore(db: Database, config: Config): Promise<{ files: FileStore; blobs: S3Blobs | null; signingKey: Buffer }> {
+  const signingKey = config.fileUrlSecret !== null ? Buffer.from(config.fileUrlSecret) : await sharedSecret(db, 'file_url_key');
+  const blobs = config.storage.kind === 's3' ? createS3Blobs(config.storage) : null;
+  return { files: createFileStore({ db, blobs, signingKey, publicUrl: config.publicUrl }), blobs, signingKey };
+}
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -19,9 +31,7 @@ declare module 'fastify' {
 export default fp(
   async function filesPlugin(fastify: FastifyInstance) {
     const { config, db } = fastify;
-    const signingKey = config.fileUrlSecret !== null ? Buffer.from(config.fileUrlSecret) : await sharedSecret(db, 'file_url_key');
-    const blobs = config.storage.kind === 's3' ? createS3Blobs(config.storage) : null;
-    const files = createFileStore({ db, blobs, signingKey, publicUrl: config.publicUrl });
+    const { files, blobs, signingKey } = await openFileStore(db, config);
     fastify.decorate('files', files);
 
     if (blobs) {

@@ -56,10 +56,14 @@ export function csvDate(value: string | Date | null | undefined): string {
   return formatDateFr(value instanceof Date ? todayInFrance(value) : value.slice(0, 10));
 }
 
-/** `2026-11` → `11/2026`, the way the pages ask for a period. */
+/**
+ * A pay period as the API writes it, `2026-11`, in every export. `11/2026` (as the pages ask for
+ * it) is turned into a date by a French spreadsheet; a year first, then the month, is not, and
+ * it sorts and matches a bank statement's or the API's period as it is.
+ */
 export function csvPeriod(period: string | null | undefined): string {
   if (!period) return '';
-  return `${period.slice(5, 7)}/${period.slice(0, 4)}`;
+  return period;
 }
 
 function cellOf<T>(column: CsvColumn<T>, row: T): string {

@@ -3,6 +3,7 @@
  * bulk notification through the outbox. Every change is one `applyChange`: its writes, its
  * audit events and its e-mails in one transaction.
  */
+import { operatorSettings } from '../operator/operator.service.ts';
 import { missingOperatorIdentity, type Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { FileStore } from '../files/file-store.ts';
@@ -229,12 +230,13 @@ export async function runInvoiceDocumentJob(ctx: InvoiceContext, job: RunningJob
   const id = String(job.payload.invoice_id);
   const row = isUuid(id) ? await repo.findInvoice(ctx.db, null, id) : undefined;
   if (!row) return;
+  const operator = await operatorSettings(ctx.db, ctx.config);
   let made: { pdf: Buffer; xml: Buffer } | null = null;
   if (!row.pdf_id || !row.xml_id) {
-    const missing = missingOperatorIdentity(ctx.config.operator);
+    const missing = missingOperatorIdentity(operator);
     if (missing.length > 0) throw invoiceErrors.operatorIdentityMissing(missing);
-    if (row.payment_method === 'virement' && !ctx.config.operator.iban) throw transferErrors.operatorAccountMissing();
-    const input = documentInput(row, ctx.config);
+    if (row.payment_method === 'virement' && !operator.iban) throw transferErrors.operatorAccountMissing();
+    const input = documentInput(row, { ...ctx.config, operator });
     made = await generatingPdf(async () => makeFacturX(await renderPdf(invoiceDocument(input)), facturXInvoice(input)));
   }
   const word = row.kind === 'avoir' ? 'Avoir' : 'Facture';
@@ -250,7 +252,7 @@ export async function runInvoiceDocumentJob(ctx: InvoiceContext, job: RunningJob
     const [waiting] = await repo.lockForNotification(change.trx, [row.id]);
     if (waiting?.notify_pending) {
       if (waiting.email_notifs.length > 0) {
-        await change.mail(invoiceMail(ctx.config, waiting));
+        await change.mail(invoiceMail({ ...ctx.config, operator }, waiting));
         await repo.markNotified(change.trx, [row.id], {}, false);
       } else {
         await repo.clearNotifyPending(change.trx, row.id);
@@ -391,6 +393,8 @@ export async function notifyInvoiceBulk(change: Change, config: Config, caller: 
   const waiting: string[] = [];
   const skipped: NotifyResult['skipped'] = [];
   const mails: OutgoingMail[] = [];
+  // The operator's name and account the e-mails give: the settings in force.
+  const withOperator = { ...config, operator: await operatorSettings(change.trx, config) };
   for (const id of ids) {
     const invoice = found.get(id);
     const decision = notificationDecision(invoice, force);
@@ -403,7 +407,7 @@ export async function notifyInvoiceBulk(change: Change, config: Config, caller: 
       continue;
     }
     notified.push(id);
-    mails.push(invoiceMail(config, invoice!));
+    mails.push(invoiceMail(withOperator, invoice!));
   }
   await change.mails(mails);
   await repo.markNotified(change.trx, notified, actorOf(caller), force);

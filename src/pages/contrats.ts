@@ -11,6 +11,8 @@ import { amendmentText } from '../contracts/contract.pdf.ts';
 import { loadOrgChoices, orgSelect, type OrgChoice } from './staff-lists.ts';
 import { assertEditable, CONTRACT_KINDS, CONTRACT_STATUSES, DATE_NATURES } from '../contracts/contract.rules.ts';
 import { findOrganization } from '../org/org.repository.ts';
+import { publishedPeriodsOfContract } from '../payroll/payroll.service.ts';
+import { periodLabel, periodToFr } from './payroll-labels.ts';
 import { formatDateFr, formatEuros, ofFr } from '../format/french.ts';
 import type { Money } from '../money/money.ts';
 import { html, type SafeHtml } from '../format/html.ts';
@@ -228,6 +230,8 @@ export interface ContractPageView {
   flash: string | null;
   /** Its avenants, oldest first (issue 36). */
   amendments: AmendmentDetails[];
+  /** The months (`YYYY-MM`) its published payslips pay: a change in one of them is to be computed again. */
+  publishedPeriods: string[];
   /** Staff only: its latest audit events, newest first. */
   history: Awaited<ReturnType<typeof contractHistory>>;
 }
@@ -245,15 +249,16 @@ export const NOTES_SHOWN = 50;
 
 export async function loadContractPage(db: Database, orgId: string, isStaff: boolean, id: string, rawQuery: unknown): Promise<ContractPageView> {
   const contract = await readContract(db, orgId, id);
-  const [org, notes, amendments, history] = await Promise.all([
+  const [org, notes, amendments, history, publishedPeriods] = await Promise.all([
     findOrganization(db, orgId),
     listNotes(db, orgId, contract.id, { limit: String(NOTES_SHOWN) }, isStaff),
     listAmendments(db, contract.id),
     isStaff ? contractHistory(db, contract.id, HISTORY_SHOWN) : Promise.resolve([]),
+    publishedPeriodsOfContract(db, contract.id),
   ]);
   const query = (rawQuery ?? {}) as Record<string, unknown>;
   const flash = Object.keys(FLASHES).find((key) => query[key] === '1');
-  return { org, isStaff, contract, notes: notes.items as Note[], moreNotes: notes.next_cursor !== null, flash: flash ? FLASHES[flash]! : null, amendments, history };
+  return { org, isStaff, contract, notes: notes.items as Note[], moreNotes: notes.next_cursor !== null, flash: flash ? FLASHES[flash]! : null, amendments, history, publishedPeriods };
 }
 
 function detailsList(c: ContractView): SafeHtml {
@@ -332,8 +337,10 @@ function pdfSection(c: ContractView): SafeHtml {
   const state = c.has_signed_pdf
     ? html`Le contrat signé est disponible${c.signed_at ? html` (déposé le ${formatDateFr(new Date(c.signed_at).toISOString().slice(0, 10))})` : ''}.`
     : c.has_generated_pdf
-      ? 'Un PDF a été généré. Générez-le à nouveau après une modification.'
-      : "Aucun PDF pour le moment : générez-le pour l'envoyer à la signature.";
+      ? c.status === 'a_signer'
+        ? 'Le contrat est à signer : son PDF est prêt, téléchargez-le pour la signature.'
+        : 'Un PDF a été généré. Générez-le à nouveau après une modification.'
+      : 'Aucun PDF pour le moment : il est créé quand le contrat est soumis pour signature.';
   return html`<section class="card" id="pdf" data-refresh aria-labelledby="pdf-title">
   <h2 id="pdf-title">Document</h2>
   <p id="pdf-state">${state}</p>
@@ -435,13 +442,34 @@ function amendmentLine(n: string): SafeHtml {
 }
 
 /** Issue 36: the avenants made, and the form of a new one (`POST /api/contrats/{id}/avenants`). */
-function amendmentsSection(c: ContractView, amendments: AmendmentDetails[]): SafeHtml {
+/**
+ * The months of the contract already validated, and what a change in them asks: a new
+ * computation of the month, which pays the difference by a complementary payslip.
+ */
+function publishedMonthsNotice(c: ContractView, periods: string[], isStaff: boolean): SafeHtml {
+  if (periods.length === 0) return html``;
+  const months = periods.map((period) =>
+    isStaff ? html`<a href="/staff/paie?org_id=${c.org_id}&amp;period=${periodToFr(period)}">${periodLabel(period)}</a>` : html`${periodLabel(period)}`,
+  );
+  return html`<p class="hint" id="avenant-published">Mois déjà validés pour ce contrat : ${months.map((m, i) => html`${i > 0 ? ', ' : ''}${m}`)}. Un avenant ou des salaires par date modifiés dans l’un de ces mois ne sont payés qu’une fois ce mois recalculé (Calcul de la paie) : la différence fait l’objet d’un bulletin complémentaire.</p>`;
+}
+
+/** An avenant's dates that fall in months already validated: those months must be computed again. */
+function touchedPublished(a: AmendmentDetails, periods: string[]): string[] {
+  return periods.filter((period) => a.dates.some((d) => d.date.startsWith(`${period}-`)));
+}
+
+function amendmentsSection(c: ContractView, amendments: AmendmentDetails[], publishedPeriods: string[] = [], isStaff = false): SafeHtml {
   if (c.status === 'annule' && amendments.length === 0) return html``;
   return html`<section class="card" id="avenants" data-refresh aria-labelledby="avenants-title">
   <h2 id="avenants-title" tabindex="-1">Avenants</h2>
   ${amendments.length
-    ? html`<ol class="plain" id="avenant-list">${amendments.map((a) => html`<li>${amendmentText(a)}</li>`)}</ol>`
+    ? html`<ol class="plain" id="avenant-list">${amendments.map((a) => {
+      const touched = touchedPublished(a, publishedPeriods);
+      return html`<li>${amendmentText(a)}${touched.length ? html` <strong class="recompute">À recalculer : ${touched.map(periodLabel).join(', ')} (déjà validé, un bulletin complémentaire paiera la différence).</strong>` : ''}</li>`;
+    })}</ol>`
     : html`<p class="muted" id="no-avenant">Aucun avenant.</p>`}
+  ${publishedMonthsNotice(c, publishedPeriods, isStaff)}
   ${c.status === 'annule'
     ? ''
     : html`<form id="avenant-form" class="form" novalidate data-start="${c.start_date}" data-end="${c.end_date ?? ''}">
@@ -531,7 +559,7 @@ export function renderContractPage(view: ContractPageView, timeZone: string): Sa
         <h2 id="dates-title">Salaires par date</h2>
         ${datesTable(c, view.isStaff && c.status !== 'annule')}
       </section>
-      ${amendmentsSection(c, view.amendments)}
+      ${amendmentsSection(c, view.amendments, view.publishedPeriods, view.isStaff)}
     </div>
     <div>
       ${actionsSection(c)}

@@ -15,7 +15,7 @@ import { listOrgTransfers } from '../transfers/transfers.service.ts';
 import { html, type SafeHtml } from '../format/html.ts';
 import { statusRegion } from './layout.ts';
 import { csvLink, dash, euros, listHref, listQueryOf, orgLine, pagerNav, readList, type ListQuery, type ListRead, type Org } from './page-parts.ts';
-import { organismLabel } from '../contributions/contribution.labels.ts';
+import { callKindLabel, organismLabel } from '../contributions/contribution.labels.ts';
 import { documentLabel, ofDocument, signedAmount } from '../invoices/invoice.labels.ts';
 import { labelBadge, periodLabel } from './payroll-labels.ts';
 
@@ -112,6 +112,7 @@ function invoiceRow(i: Invoice): SafeHtml {
 
 function callRow(c: ContributionCall): SafeHtml {
   return html`<tr data-call-id="${c.id}">
+    <td data-label="Référence" class="nowrap">${c.number}<br><span class="muted small">${callKindLabel(c)}</span></td>
     <td data-label="Période" class="nowrap">${periodLabel(c.period)}</td>
     <td data-label="Échéance" class="date">${formatDateFr(c.due_date)}</td>
     <td data-label="Organismes"><ul class="plain organism-lines">${c.lines.map(
@@ -162,7 +163,7 @@ export function renderFactures(view: FacturesView): SafeHtml {
     list: view.calls,
     empty: 'Aucun appel de cotisations pour le moment.',
     counted: (n) => `${plural(n, 'appel', 'appels')}, du mois le plus récent au plus ancien`,
-    head: html`${th('Période')}${th('Échéance')}${th('Organismes')}${th('Total', true)}${th('Statut')}`,
+    head: html`${th('Référence')}${th('Période')}${th('Échéance')}${th('Organismes')}${th('Total', true)}${th('Statut')}`,
     row: callRow,
     caption: 'Appels de cotisations, du mois le plus récent au plus ancien',
     className: 'calls',

@@ -8,7 +8,7 @@
  */
 import { loadStaffJobs, renderStaffJobs } from './staff-travaux.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { orgScope } from '../org/scope.ts';
+import { activeOrgOf, orgScope } from '../org/scope.ts';
 import { can } from '../org/permissions.ts';
 import type { SafeHtml } from '../format/html.ts';
 import { renderPage } from './layout.ts';
@@ -21,6 +21,7 @@ import { loadStaffTransfers, renderStaffTransfers } from './staff-virements.ts';
 import { loadStaffOrg, loadStaffOrgs, renderStaffOrg, renderStaffOrgs } from './staff-organisations.ts';
 import { loadStaffCalls, renderStaffCalls } from './staff-cotisations.ts';
 import { loadStaffPaie, renderStaffPaie } from './staff-paie.ts';
+import { loadStaffOperator, renderStaffOperator } from './staff-operateur.ts';
 import { contractToOpen, mayChangeStateOnGet, openContractAsStaff, renderContractToOpen } from './staff-contrat.ts';
 
 export interface ModulePagesOptions {
@@ -112,7 +113,18 @@ export default async function modulePagesRoutes(fastify: FastifyInstance, option
   // PAYROLL 8: an organization's month, computed and validated, or typed in.
   fastify.get('/staff/paie', { config: { gate: 'staff' }, schema: hidden }, async (request, reply) => {
     const view = await loadStaffPaie(db, request.query);
+    // Nothing asked yet: the organization staff work on (their switcher's choice) comes chosen.
+    if (!view.query.org_id && !view.query.period) {
+      const { orgId } = await activeOrgOf(db, request, 'staffSettings');
+      if (orgId) view.query.org_id = orgId;
+    }
     return page(request, reply, { title: 'Calcul de la paie', script: 'staff-paie.js', main: renderStaffPaie(view) }, view.error ? 400 : 200);
+  });
+
+  // The operator's identity and bank account: invoices' seller, SEPA files' debtor.
+  fastify.get('/staff/operateur', { config: { gate: 'staff' }, schema: hidden }, async (request, reply) => {
+    const view = await loadStaffOperator(db, config);
+    return page(request, reply, { title: 'Opérateur', script: 'staff-operateur.js', main: renderStaffOperator(view) });
   });
 
   // Every organization's contracts (issue 36); a row opens `/staff/contrats/{id}` below.

@@ -16,27 +16,36 @@ export interface NavEntry {
   label: string;
   /** The gate of the page (and of the API it shows). */
   gate: Gate;
+  /** Other pages the entry stands for, highlighted as its own (staff's entry for a client page). */
+  also?: readonly string[];
+  /** Left out of staff's bar: their own entry of the same name stands for this page (`also`). */
+  membersOnly?: boolean;
 }
 
-/** Every page of the bar, in its order. */
+/**
+ * Every page of the bar, in its order. Staff see one entry per task, each name once: their
+ * "Contrats", "Paie" and "Facturation" also stand for the organization's own pages of those
+ * names, which they open from there (a contract's page links to its organization's list).
+ */
 export const NAV: readonly NavEntry[] = [
-  { href: '/contrats', label: 'Contrats', gate: 'contract' },
-  { href: '/paie', label: 'Paie', gate: 'read' },
-  { href: '/factures', label: 'Factures', gate: 'money' },
+  { href: '/contrats', label: 'Contrats', gate: 'contract', membersOnly: true },
+  { href: '/paie', label: 'Paie', gate: 'read', membersOnly: true },
+  { href: '/factures', label: 'Factures', gate: 'money', membersOnly: true },
   { href: '/staff/organisations', label: 'Organisations', gate: 'staff' },
-  { href: '/staff/contrats', label: 'Tous les contrats', gate: 'staff' },
-  { href: '/staff/paie', label: 'Calcul de la paie', gate: 'staff' },
+  { href: '/staff/contrats', label: 'Contrats', gate: 'staff', also: ['/contrats'] },
+  { href: '/staff/paie', label: 'Paie', gate: 'staff', also: ['/paie'] },
   { href: '/staff/virements', label: 'Virements', gate: 'staff' },
   { href: '/staff/cotisations', label: 'Cotisations', gate: 'staff' },
-  { href: '/staff/facturation', label: 'Facturation', gate: 'staff' },
+  { href: '/staff/facturation', label: 'Facturation', gate: 'staff', also: ['/factures'] },
   { href: '/staff/travaux', label: 'Travaux en échec', gate: 'staff' },
   { href: '/vos-acces', label: 'Accès', gate: 'signedIn' },
   { href: '/staff/equipe', label: 'Équipe interne', gate: 'staff' },
+  { href: '/staff/operateur', label: 'Opérateur', gate: 'staff' },
 ];
 
 /** The entries a caller with this membership (in the page's organization) may open. */
 export function navFor(caller: Caller | null, membership: MembershipFact): NavEntry[] {
-  return NAV.filter((entry) => can(caller, membership, entry.gate) === 'allowed');
+  return NAV.filter((entry) => !(caller?.isStaff && entry.membersOnly) && can(caller, membership, entry.gate) === 'allowed');
 }
 
 /**
@@ -65,11 +74,19 @@ export async function membershipOfRequest(db: Database, request: FastifyRequest)
   return orgId ? readMembership(db, orgId, caller.userId) : undefined;
 }
 
-/** The bar: `aria-current` on the entry the path is in. */
+/** Whether `path` is the page `href` or one under it. */
+const isUnder = (path: string, href: string) => path === href || path.startsWith(`${href}/`);
+
+/** The one entry the path is in (its own page first, then the pages it stands for), or none. */
+export function currentEntry(entries: readonly NavEntry[], currentPath: string): NavEntry | undefined {
+  return entries.find((e) => isUnder(currentPath, e.href)) ?? entries.find((e) => e.also?.some((href) => isUnder(currentPath, href)));
+}
+
+/** The bar: `aria-current` on the entry the path is in, and on that one only. */
 export function renderNav(entries: readonly NavEntry[], currentPath: string): SafeHtml {
   if (entries.length === 0) return html``;
-  const isCurrent = (href: string) => currentPath === href || currentPath.startsWith(`${href}/`);
+  const current = currentEntry(entries, currentPath);
   return html`<nav class="main-nav" aria-label="Rubriques">
-  <ul>${entries.map((e) => html`<li><a href="${e.href}"${isCurrent(e.href) ? html` aria-current="page"` : ''}>${e.label}</a></li>`)}</ul>
+  <ul>${entries.map((e) => html`<li><a href="${e.href}"${e === current ? html` aria-current="page"` : ''}>${e.label}</a></li>`)}</ul>
 </nav>`;
 }

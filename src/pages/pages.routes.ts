@@ -15,7 +15,8 @@ import { loadStaffTeam, renderStaffTeam } from './staff-equipe.ts';
 import { loadVosAcces, renderVosAcces } from './vos-acces.ts';
 import modulePagesRoutes from './module-pages.routes.ts';
 import { homeOf, membershipOfRequest, navFor, renderNav } from './nav.ts';
-import { loadRefusal, renderForbidden, renderNoActiveOrg } from './refusals.ts';
+import { loadRefusal, renderForbidden, renderNoActiveOrg, renderNotFound } from './refusals.ts';
+import type { Database } from '../db/database.ts';
 
 const hidden = { schema: { hide: true } };
 
@@ -45,8 +46,18 @@ export function wantsHtmlPage(request: FastifyRequest): boolean {
   return (request.headers.accept ?? '').includes('text/html');
 }
 
-/** The French 404 page of an unknown address. */
-export function sendNotFoundPage(reply: FastifyReply): FastifyReply {
+/**
+ * The French 404 page of an unknown address. A signed-in person keeps their bar and is led to
+ * the page their role works in; a visitor is offered the sign-in.
+ */
+export async function sendNotFoundPage(db: Database, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  if (request.caller) {
+    const view = await loadRefusal(db, request).catch((failure: unknown) => {
+      request.log.error({ err: failure }, 'not-found page failed');
+      return null;
+    });
+    if (view) return sendHtml(reply, renderNotFound(view), 404);
+  }
   return sendHtml(
     reply,
     renderPage({
@@ -54,7 +65,7 @@ export function sendNotFoundPage(reply: FastifyReply): FastifyReply {
       main: html`<section class="card narrow" aria-labelledby="not-found-title">
   <h1 id="not-found-title">Page introuvable</h1>
   <p>Cette adresse ne correspond à aucune page. Elle a peut-être été mal copiée, ou la page n'existe plus.</p>
-  <p><a href="/vos-acces">Aller à vos accès</a> · <a href="/login">Se connecter</a></p>
+  <p><a href="/login">Se connecter</a></p>
 </section>`,
     }),
     404,

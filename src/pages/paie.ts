@@ -12,6 +12,7 @@ import { html, type SafeHtml } from '../format/html.ts';
 import { statusRegion } from './layout.ts';
 import { allEmployees, csvLink, euros, listHref, listQueryOf, listSummary, orgLine, pagerNav, pageSizeAndSubmit, readList, selectOptions, type EmployeeOption, type ListQuery, type ListRead, type Org } from './page-parts.ts';
 import { labelBadge, periodFromFr, periodLabel } from './payroll-labels.ts';
+import { COMPLEMENT_TITLE } from '../payroll/payroll.labels.ts';
 import { fieldAttrs, fieldErrorBox, filterFieldError, messageOf, type FieldError } from './field-messages.ts';
 
 /** The page's query parameters: those of `GET /api/payslips`. */
@@ -70,9 +71,10 @@ function pdfCell(p: PayslipView, who: string): SafeHtml {
 
 function payslipRow(p: PayslipView): SafeHtml {
   const who = `${p.employee.first_name} ${p.employee.last_name}`;
-  return html`<tr data-payslip-id="${p.id}">
+  const complement = p.kind === 'complementaire';
+  return html`<tr data-payslip-id="${p.id}"${complement ? html` data-kind="complementaire" data-complements="${p.complements_id ?? ''}"` : ''}>
     <td data-label="Période" class="nowrap">${periodLabel(p.period)}</td>
-    <td data-label="Salarié" class="wrap">${who}</td>
+    <td data-label="Salarié" class="wrap">${who}${complement ? html`<br><span class="muted">${COMPLEMENT_TITLE} : la différence due après une modification du contrat</span>` : ''}</td>
     <td data-label="Brut" class="amount">${euros(p.gross)}</td>
     <td data-label="Net à payer" class="amount"><strong>${euros(p.net_to_pay)}</strong></td>
     <td data-label="Statut">${labelBadge('payslip', p.status)}</td>

@@ -87,6 +87,19 @@ export function renderForbidden(view: RefusalView): string {
   );
 }
 
+/** 404 to a signed-in browser: the person's bar, and the way to the page their role works in. */
+export function renderNotFound(view: RefusalView): string {
+  return shell(
+    view,
+    'Page introuvable',
+    html`<section class="card narrow" id="not-found" aria-labelledby="not-found-title">
+  <h1 id="not-found-title">Page introuvable</h1>
+  <p>Cette adresse ne correspond à aucune page. Elle a peut-être été mal copiée, ou la page n'existe plus.</p>
+  ${goBack(view.home)}
+</section>`,
+  );
+}
+
 /** The bar's name of the page asked for ("Paie"), or a generic one. */
 function pageName(path: string): string {
   const entry = NAV.find((e) => path === e.href || path.startsWith(`${e.href}/`));

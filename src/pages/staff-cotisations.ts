@@ -11,7 +11,7 @@ import { formatDateFr, formatEuros, ofFr, todayInFrance } from '../format/french
 import { html, type SafeHtml } from '../format/html.ts';
 import { listStaffContributionCalls } from '../contributions/contributions.service.ts';
 import { KNOWN_ORGANISMS } from '../contributions/contribution.rules.ts';
-import { organismLabel } from '../contributions/contribution.labels.ts';
+import { callKindLabel, organismLabel } from '../contributions/contribution.labels.ts';
 import { csvLink, dash, listHref, listQueryOf, listSummary, pagerNav, readList, selectOptions, type ListQuery } from './page-parts.ts';
 import { confirmDialog, statusRegion } from './layout.ts';
 import { labelBadge, periodFromFr, periodLabel } from './payroll-labels.ts';
@@ -125,7 +125,7 @@ function createForm(view: StaffCallsView): SafeHtml {
 
 function callActions(call: Call): SafeHtml {
   if (call.status === 'paye') return html`<span class="muted">Payé le ${call.paid_date ? formatDateFr(call.paid_date) : dash}</span>`;
-  const what = `${call.org_name}, ${periodLabel(call.period)}`;
+  const what = `${call.number}, ${call.org_name}, ${periodLabel(call.period)}`;
   return html`<div class="actions">
       <button type="button" class="button button-small button-secondary" data-action="notify" data-id="${call.id}">${call.notified_at ? 'Notifier à nouveau' : 'Notifier'}<span class="visually-hidden"> : ${what}</span></button>
       <button type="button" class="button button-small" data-action="paid" data-id="${call.id}">Marquer payé<span class="visually-hidden"> : ${what}</span></button>
@@ -134,6 +134,7 @@ function callActions(call: Call): SafeHtml {
 
 function callRow(call: Call): SafeHtml {
   return html`<tr data-call-id="${call.id}" data-org-id="${call.org_id}" data-org-name="${call.org_name}" data-period="${periodLabel(call.period)}" data-of-org-name="${ofFr(call.org_name)}" data-of-period="${ofFr(periodLabel(call.period))}" data-total="${formatEuros(call.total)}">
+    <td data-label="Référence" class="nowrap">${call.number}<br><span class="muted small">${callKindLabel(call)}</span></td>
     <td data-label="Organisation" class="wrap">${call.org_name}</td>
     <td data-label="Période" class="period">${periodLabel(call.period)}</td>
     <td data-label="Échéance" class="date">${formatDateFr(call.due_date)}</td>
@@ -161,7 +162,7 @@ function listSection(view: StaffCallsView): SafeHtml {
     ${count
       ? html`<div class="table-wrap"><table class="table stack" id="call-table">
       <caption class="visually-hidden">Appels de cotisations, de la période la plus récente à la plus ancienne</caption>
-      <thead><tr><th scope="col">Organisation</th><th scope="col">Période</th><th scope="col">Échéance</th><th scope="col">Organismes</th><th scope="col" class="amount">Total</th><th scope="col">Statut</th><th scope="col">Notifié</th><th scope="col">Actions</th><th scope="col">Résultat</th></tr></thead>
+      <thead><tr><th scope="col">Référence</th><th scope="col">Organisation</th><th scope="col">Période</th><th scope="col">Échéance</th><th scope="col">Organismes</th><th scope="col" class="amount">Total</th><th scope="col">Statut</th><th scope="col">Notifié</th><th scope="col">Actions</th><th scope="col">Résultat</th></tr></thead>
       <tbody>${items.map(callRow)}</tbody>
     </table></div>`
       : ''}
@@ -175,7 +176,7 @@ function listSection(view: StaffCallsView): SafeHtml {
 export function renderStaffCalls(view: StaffCallsView): SafeHtml {
   return html`<div class="page" id="staff-cotisations">
   <h1>Cotisations</h1>
-  <p class="lead">Les appels de cotisations de toutes les organisations : créez celui du mois, notifiez-le à l'organisation (un e-mail à ses adresses de notification), puis marquez-le payé.</p>
+  <p class="lead">Les appels de cotisations de toutes les organisations. La validation de la paie fait l'appel du mois et le révise tant qu'il n'est pas payé ; après paiement, un appel complémentaire le suit. Notifiez-le à l'organisation (un e-mail à ses adresses de notification, qui dit à qui payer), puis marquez-le payé. Le formulaire ci-dessous sert aux appels hors paie.</p>
   ${createForm(view)}
   <section class="card" aria-labelledby="filters-title">
     <h2 id="filters-title" class="visually-hidden">Filtres</h2>

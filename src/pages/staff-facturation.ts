@@ -8,16 +8,20 @@
  * and a credit note of an invoice (`POST /api/staff/facturation/{id}/avoir`).
  */
 import type { Database } from '../db/database.ts';
-import { formatDateFr, formatEuros, todayInFrance } from '../format/french.ts';
+import { formatDateFr, formatEuros, formatPeriodFr, todayInFrance } from '../format/french.ts';
+import { parsePeriod } from '../format/calendar.ts';
+import { publishedPayslipCounts } from '../payslips/payslips.service.ts';
+import { periodFromFr } from './payroll-labels.ts';
 import { listStaffInvoices } from '../invoices/invoices.service.ts';
 import { DEFAULT_TERM_DAYS, INVOICE_TYPES, MAX_ISSUE_DAYS_AHEAD, PAYMENT_METHODS } from '../invoices/invoice.rules.ts';
 import { html, type SafeHtml } from '../format/html.ts';
 import { csvLink, dash, listHref, listQueryOf, listSummary, pagerNav, readList, selectOptions, type ListQuery } from './page-parts.ts';
-import { statusRegion } from './layout.ts';
+import { confirmDialog, statusRegion } from './layout.ts';
 import { INVOICE_TYPE_LABELS, PAYMENT_METHOD_LABELS, documentLabel, ofDocument, signedAmount } from '../invoices/invoice.labels.ts';
 import { loadOrgChoices, selectAllBox, staffFilterForm, type OrgChoice } from './staff-lists.ts';
 
-const PARAMS = ['notified', 'org_id', 'invoice_type', 'limit', 'cursor'] as const;
+/** `paie`: the month (`MM/AAAA`) whose published payslips the invoices to create are proposed from. */
+const PARAMS = ['notified', 'org_id', 'invoice_type', 'limit', 'cursor', 'paie'] as const;
 type Query = ListQuery<(typeof PARAMS)[number]>;
 
 type Invoice = Awaited<ReturnType<typeof listStaffInvoices>>['items'][number];
@@ -30,12 +34,20 @@ export interface StaffInvoicesView {
   /** A refused filter (the API's 400 message), shown instead of rows. */
   error: string | null;
   today: string;
+  /** The month's published payslips by organization (`?paie=`), the invoices' proposal; or why the month was refused. */
+  proposal: { period: string; counts: Map<string, number> } | { error: string } | null;
 }
 
 export async function loadStaffInvoices(db: Database, rawQuery: unknown): Promise<StaffInvoicesView> {
   const query = listQueryOf(PARAMS, rawQuery);
-  const [orgs, list] = await Promise.all([loadOrgChoices(db), readList(() => listStaffInvoices(db, query))]);
-  return { query, orgs, ...list, today: todayInFrance() };
+  const period = query.paie ? parsePeriod(periodFromFr(query.paie)) : null;
+  const [orgs, list, counts] = await Promise.all([
+    loadOrgChoices(db),
+    readList(() => listStaffInvoices(db, query)),
+    period ? publishedPayslipCounts(db, period) : Promise.resolve(null),
+  ]);
+  const proposal = !query.paie ? null : period && counts ? { period, counts } : { error: 'Indiquez le mois de paie au format MM/AAAA, par exemple 01/2027.' };
+  return { query, orgs, ...list, today: todayInFrance(), proposal };
 }
 
 /** "Oui, le 12/03/2027" (the day in the operator's calendar) or "Non". */
@@ -52,7 +64,7 @@ function filterForm(view: StaffInvoicesView): SafeHtml {
       <label for="filter-notified">Notification</label>
       <select id="filter-notified" name="notified">${selectOptions(['false', 'true'], NOTIFIED_LABELS, query.notified, 'Toutes')}</select>
     </div>
-    <div class="field">
+    <div class="field field-double">
       <label for="filter-type">Type</label>
       <select id="filter-type" name="invoice_type">${selectOptions(INVOICE_TYPES, INVOICE_TYPE_LABELS, query.invoice_type, 'Tous les types')}</select>
     </div>`);
@@ -114,17 +126,29 @@ export function renderStaffInvoices(view: StaffInvoicesView): SafeHtml {
   </section>
   ${createSection(view)}
   ${creditSection(view)}
-</div>`;
+</div>
+${confirmDialog({
+    id: 'confirm-credit',
+    title: 'Émettre cet avoir ?',
+    keepLabel: 'Ne pas émettre',
+    confirmLabel: "Émettre l'avoir",
+  })}`;
 }
 
 const VAT_RATES = ['20', '10', '5.5', '2.1', '0'];
 const VAT_LABELS: Record<string, string> = { '20': '20 %', '10': '10 %', '5.5': '5,5 %', '2.1': '2,1 %', '0': '0 %' };
 
-/** A line of the invoices to create: its fields carry `name`s, their ids are numbered by the script. */
-function invoiceLineRow(n: string): SafeHtml {
-  return html`<tr class="invoice-line">
-      <td data-label="Libellé"><label class="visually-hidden" for="line-label-${n}">Libellé de la ligne ${n}</label><input id="line-label-${n}" name="label" type="text" maxlength="300" autocomplete="off"></td>
-      <td data-label="Quantité"><label class="visually-hidden" for="line-quantity-${n}">Quantité de la ligne ${n}</label><input id="line-quantity-${n}" name="quantity" type="text" inputmode="decimal" autocomplete="off" value="1" size="6"></td>
+/**
+ * A line of the invoices to create: its fields carry `name`s, their ids are numbered by the
+ * script. `perPayslip`: the line of the month's bulletins, its quantity each organization's count.
+ */
+function invoiceLineRow(n: string, perPayslip?: { label: string }): SafeHtml {
+  const quantity = perPayslip
+    ? html`<input id="line-quantity-${n}" name="quantity" type="hidden" value=""><span class="muted">Ses bulletins publiés</span>`
+    : html`<label class="visually-hidden" for="line-quantity-${n}">Quantité de la ligne ${n}</label><input id="line-quantity-${n}" name="quantity" type="text" inputmode="decimal" autocomplete="off" value="1" size="6">`;
+  return html`<tr class="invoice-line"${perPayslip ? html` data-per-payslip` : ''}>
+      <td data-label="Libellé"><label class="visually-hidden" for="line-label-${n}">Libellé de la ligne ${n}</label><input id="line-label-${n}" name="label" type="text" maxlength="300" autocomplete="off" value="${perPayslip?.label ?? ''}"></td>
+      <td data-label="Quantité">${quantity}</td>
       <td data-label="Prix unitaire HT (€)"><label class="visually-hidden" for="line-unit_price-${n}">Prix unitaire HT de la ligne ${n} (€)</label><input id="line-unit_price-${n}" name="unit_price" type="text" inputmode="decimal" autocomplete="off" placeholder="0,00" size="10"></td>
       <td data-label="TVA"><label class="visually-hidden" for="line-vat_rate-${n}">TVA de la ligne ${n}</label><select id="line-vat_rate-${n}" name="vat_rate">${selectOptions(VAT_RATES, VAT_LABELS, '20')}</select></td>
       <td data-label="Retirer"><button type="button" class="button button-small button-secondary" data-remove-line>Retirer<span class="visually-hidden"> la ligne ${n}</span></button></td>
@@ -140,15 +164,38 @@ function createSection(view: StaffInvoicesView): SafeHtml {
         <p id="${id}-error" class="field-error" hidden></p>
       </div>`;
   const described = (id: string, hint = false) => (hint ? `${id}-hint ${id}-error` : `${id}-error`);
+  const proposal = view.proposal && 'period' in view.proposal ? view.proposal : null;
+  const proposalError = view.proposal && 'error' in view.proposal ? view.proposal.error : null;
+  const count = (orgId: string) => proposal?.counts.get(orgId) ?? 0;
+  const month = proposal ? formatPeriodFr(proposal.period) : '';
   return html`<section class="card" id="create-invoices" aria-labelledby="create-invoices-title">
     <h2 id="create-invoices-title">Créer les factures du mois</h2>
     <p class="hint">Une facture par organisation cochée, avec les mêmes lignes, numérotées à la suite (F-AAAA-NNNNNN) dans l'ordre de la liste.</p>
+    <form id="propose-form" class="form form-inline" method="get" action="/staff/facturation" aria-label="Proposer les factures d'un mois de paie">
+      ${(['notified', 'org_id', 'invoice_type', 'limit'] as const).map((k) => (view.query[k] ? html`<input type="hidden" name="${k}" value="${view.query[k]}">` : ''))}
+      <div class="field">
+        <label for="propose-month">Mois de paie</label>
+        <input id="propose-month" name="paie" type="text" inputmode="numeric" placeholder="MM/AAAA" maxlength="7" autocomplete="off" value="${view.query.paie ?? ''}" aria-describedby="propose-month-hint${proposalError ? ' propose-month-error' : ''}"${proposalError ? html` aria-invalid="true"` : ''}>
+        <p class="hint" id="propose-month-hint">Coche les organisations qui ont publié des bulletins ce mois-là, avec une ligne de leurs bulletins ; le prix reste à saisir.</p>
+        ${proposalError ? html`<p id="propose-month-error" class="field-error">${proposalError}</p>` : ''}
+      </div>
+      <div class="actions"><button type="submit" class="button button-secondary" id="propose-submit">Proposer depuis les bulletins</button></div>
+    </form>
+    ${proposal
+      ? html`<p id="proposal-summary">${(() => {
+          const orgs = view.orgs.filter((o) => count(o.id) > 0);
+          const total = orgs.reduce((sum, o) => sum + count(o.id), 0);
+          return orgs.length === 0
+            ? `Aucun bulletin publié pour ${month} : rien à proposer.`
+            : `${month} : ${total} bulletin${total > 1 ? 's' : ''} publié${total > 1 ? 's' : ''} dans ${orgs.length} organisation${orgs.length > 1 ? 's' : ''}, cochée${orgs.length > 1 ? 's' : ''} ci-dessous.`;
+        })()}</p>`
+      : ''}
     <form id="create-form" class="form" novalidate>
       <fieldset class="fieldset" aria-describedby="create-orgs-error">
         <legend>Organisations facturées</legend>
         ${view.orgs.length
           ? html`<ul class="plain org-choices" id="create-orgs">${view.orgs.map(
-              (o) => html`<li><label class="checkbox" for="create-org-${o.id}"><input type="checkbox" class="org-choice" id="create-org-${o.id}" value="${o.id}" data-org-name="${o.name}"> <span>${o.name}${o.structure_api ? html` <span class="muted">(${o.structure_api})</span>` : ''}</span></label></li>`,
+              (o) => html`<li><label class="checkbox" for="create-org-${o.id}"><input type="checkbox" class="org-choice" id="create-org-${o.id}" value="${o.id}" data-org-name="${o.name}" data-payslips="${String(count(o.id))}"${count(o.id) > 0 ? html` checked` : ''}> <span>${o.name}${o.structure_api ? html` <span class="muted">(${o.structure_api})</span>` : ''}${proposal && count(o.id) > 0 ? html` <span class="muted">· ${count(o.id) > 1 ? `${count(o.id)} bulletins` : '1 bulletin'}</span>` : ''}</span></label></li>`,
             )}</ul>`
           : html`<p>Aucune organisation.</p>`}
         <p id="create-orgs-error" class="field-error" hidden></p>
@@ -156,7 +203,7 @@ function createSection(view: StaffInvoicesView): SafeHtml {
       <div class="form-row">
         ${field('create-type', 'Type de facture', html`<select id="create-type" name="invoice_type" aria-describedby="${described('create-type')}">${selectOptions(INVOICE_TYPES, INVOICE_TYPE_LABELS, 'paie_mensuelle')}</select>`)}
         ${field('create-method', 'Règlement', html`<select id="create-method" name="payment_method" aria-describedby="${described('create-method')}">${selectOptions(PAYMENT_METHODS, PAYMENT_METHOD_LABELS, 'prelevement')}</select>`)}
-        ${field('create-period', 'Libellé de période', html`<input id="create-period" name="period_label" type="text" maxlength="100" autocomplete="off" placeholder="novembre 2026" aria-describedby="${described('create-period', true)}">`, 'Facultatif. Par exemple : novembre 2026.')}
+        ${field('create-period', 'Libellé de période', html`<input id="create-period" name="period_label" type="text" maxlength="100" autocomplete="off" placeholder="novembre 2026" value="${month}" aria-describedby="${described('create-period', true)}">`, 'Facultatif. Par exemple : novembre 2026.')}
       </div>
       <div class="form-row">
         ${field('create-issue', "Date d'émission", html`<input id="create-issue" name="issue_date" type="text" inputmode="numeric" placeholder="JJ/MM/AAAA" maxlength="10" autocomplete="off" value="${formatDateFr(view.today)}" aria-describedby="${described('create-issue', true)}">`, `Au plus ${MAX_ISSUE_DAYS_AHEAD} jours après aujourd'hui, jamais avant la dernière facture émise.`)}
@@ -168,7 +215,7 @@ function createSection(view: StaffInvoicesView): SafeHtml {
         <div class="table-wrap"><table class="table stack invoice-lines">
           <caption class="visually-hidden">Lignes de chaque facture</caption>
           <thead><tr><th scope="col">Libellé</th><th scope="col">Quantité</th><th scope="col">Prix unitaire HT (€)</th><th scope="col">TVA</th><th scope="col"><span class="visually-hidden">Retirer</span></th></tr></thead>
-          <tbody id="invoice-lines">${invoiceLineRow('1')}</tbody>
+          <tbody id="invoice-lines">${proposal ? invoiceLineRow('1', { label: `Bulletins de paie, ${month}` }) : invoiceLineRow('1')}</tbody>
         </table></div>
         <template id="invoice-line-template">${invoiceLineRow('__N__')}</template>
         <button type="button" class="button button-secondary" id="add-invoice-line">Ajouter une ligne</button>

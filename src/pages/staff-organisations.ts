@@ -10,7 +10,7 @@ import type { Database } from '../db/database.ts';
 import { listEmployees } from '../employees/employees.service.ts';
 import { EMPLOYEE_CATEGORIES, EMPLOYEE_DFS } from '../employees/employee.rules.ts';
 import { DFS_LABELS } from '../employees/employee.labels.ts';
-import { formatDecimalFr, formatRateFr, ofFr } from '../format/french.ts';
+import { formatRateFr, ofFr } from '../format/french.ts';
 import { html, type SafeHtml } from '../format/html.ts';
 import { isUuid } from '../http/input.ts';
 import { parseLimit } from '../http/list.ts';
@@ -115,7 +115,7 @@ export async function loadStaffOrg(db: Database, orgId: string, rawQuery: unknow
 }
 
 const TRANSFER_LABELS: Record<string, string> = {
-  Odentas: "Payés par l'opérateur (Odentas)",
+  Odentas: "Payés par l'opérateur",
   client: "Payés par l'organisation",
 };
 const CONVENTION_LABELS: Record<string, string> = {
@@ -148,8 +148,8 @@ function selectField(name: string, label: string, values: readonly string[], lab
       </div>`;
 }
 
-/** A rate as a French reader types it (`"2.30"` → `"2,3"`); empty when unset. */
-const rateInput = (rate: string | null) => (rate === null ? '' : formatDecimalFr(rate));
+/** A rate as its field asks for it, two decimals (`"2.30"` → `"2,30"`); empty when unset. */
+const rateInput = (rate: string | null) => (rate === null ? '' : rate.replace('.', ','));
 
 function settingsForm(org: Settings): SafeHtml {
   return html`<form id="org-form" class="card form" novalidate data-org-id="${org.id}" aria-labelledby="settings-title">
@@ -165,7 +165,7 @@ function settingsForm(org: Settings): SafeHtml {
       <legend>Identité et virements</legend>
       <div class="form-row">
         ${field('siret', 'SIRET', org.siret ?? '', { hint: '14 chiffres.', inputmode: 'numeric', maxlength: 20 })}
-        ${field('documents_slug', 'Identifiant des documents (documents_slug)', org.documents_slug ?? '', { hint: 'Minuscules, chiffres et tirets ; unique.', maxlength: 100 })}
+        ${field('documents_slug', 'Identifiant des documents', org.documents_slug ?? '', { hint: 'Minuscules, chiffres et tirets ; unique.', maxlength: 100 })}
         ${selectField('virements_salaires', 'Virement des salaires', SALARY_TRANSFER_MODES, TRANSFER_LABELS, org.virements_salaires)}
       </div>
     </fieldset>

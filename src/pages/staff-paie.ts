@@ -17,8 +17,10 @@ import { AppError } from '../http/errors.ts';
 import { isUuid } from '../http/input.ts';
 import { MAX_LIMIT } from '../http/list.ts';
 import { listContributionCalls } from '../contributions/contributions.service.ts';
+import { callKindLabel, organismLabel } from '../contributions/contribution.labels.ts';
 import { SKIP_MESSAGES, type SkipReasonCode } from '../payroll/payroll.errors.ts';
-import { readRun, skippedContracts } from '../payroll/payroll.service.ts';
+import { readMonth, readRun, skippedContracts, type MonthView } from '../payroll/payroll.service.ts';
+import { COMPLEMENT_TITLE } from '../payroll/payroll.labels.ts';
 import { listPayslips, type PayslipView } from '../payslips/payslips.service.ts';
 import { confirmDialog, statusRegion } from './layout.ts';
 import { allEmployees, csvLink, dash, euros, listQueryOf, selectOptions, type EmployeeOption } from './page-parts.ts';
@@ -41,9 +43,12 @@ export interface StaffPaieView {
   /** A refused choice (French), shown next to its field. */
   error: { field: 'org_id' | 'period'; message: string } | null;
   employees: EmployeeOption[];
-  /** The period's payslips (published and cancelled; drafts are the run's). */
+  /** The period's payslips (published and cancelled). */
   payslips: PayslipView[];
+  /** The run shown: the address's (`?run=`) when it is this month's, else the month's last. */
   run: Run | null;
+  /** The month's current drafts, then the payslips the run shown made that are no longer drafts. */
+  computed: Array<MonthView['drafts'][number] | (Run['payslips'][number] & { kind?: string; complements_id?: string | null })>;
   skipped: Skipped[];
   call: Call | null;
 }
@@ -56,28 +61,34 @@ const notFoundAsNull = (error: unknown): null => {
 export async function loadStaffPaie(db: Database, rawQuery: unknown): Promise<StaffPaieView> {
   const query = listQueryOf(PARAMS, rawQuery);
   const orgs = await loadOrgChoices(db);
-  const view: StaffPaieView = { orgs, query, chosen: null, error: null, employees: [], payslips: [], run: null, skipped: [], call: null };
+  const view: StaffPaieView = { orgs, query, chosen: null, error: null, employees: [], payslips: [], run: null, computed: [], skipped: [], call: null };
   if (!query.org_id && !query.period) return view;
   const org = query.org_id ? orgs.find((o) => o.id === query.org_id!.toLowerCase()) : undefined;
   if (!org) return { ...view, error: { field: 'org_id', message: 'Choisissez une organisation.' } };
   const period = parsePeriod(periodFromFr(query.period ?? ''));
   // Said of what was typed, in the field's MM/AAAA (issue 37).
   if (!period) return { ...view, error: { field: 'period', message: periodProblem(query.period) || periodProblem('') } };
-  const [employees, payslips, found, calls] = await Promise.all([
+  const [employees, payslips, found, calls, month] = await Promise.all([
     allEmployees(db, org.id),
     listPayslips(db, org.id, { period, limit: String(MAX_LIMIT) }),
     query.run && isUuid(query.run) ? readRun(db, query.run).catch(notFoundAsNull) : Promise.resolve(null),
     query.appel && isUuid(query.appel) ? listContributionCalls(db, org.id, { period, limit: String(MAX_LIMIT) }) : Promise.resolve(null),
+    readMonth(db, { org_id: org.id, period }),
   ]);
-  // A run or a call of another organization or month is not this page's.
-  const run = found && found.org_id === org.id && found.period === period ? found : null;
+  // A run of another organization or month is not this page's; without one, the month's last run.
+  const named = found && found.org_id === org.id && found.period === period ? found : null;
+  const run = named ?? (month.last_run ? await readRun(db, month.last_run.id) : null);
+  // The month's drafts whatever the address says; the run's validated ones stay listed, published.
+  const draftIds = new Set(month.drafts.map((d) => d.id));
+  const computed = [...month.drafts, ...(run?.payslips ?? []).filter((p) => !draftIds.has(p.id))];
   return {
     ...view,
     chosen: { org, period },
     employees,
     payslips: payslips.items,
     run,
-    skipped: run ? await skippedContracts(db, run.skipped) : [],
+    computed,
+    skipped: await skippedContracts(db, run?.status === 'termine' ? run.skipped : month.skipped),
     call: calls?.items.find((c) => c.id === query.appel!.toLowerCase()) ?? null,
   };
 }
@@ -135,11 +146,12 @@ function progressBox(run: Run | null): SafeHtml {
   </div>`;
 }
 
-function draftRow(p: Run['payslips'][number]): SafeHtml {
+function draftRow(p: StaffPaieView['computed'][number]): SafeHtml {
   const name = `${p.employee.first_name} ${p.employee.last_name}`;
   const draft = p.status === 'brouillon';
-  return html`<tr data-draft-id="${p.id}" data-status="${p.status}">
-    <td data-label="Salarié" class="wrap">${name}</td>
+  const complement = p.kind === 'complementaire';
+  return html`<tr data-draft-id="${p.id}" data-status="${p.status}"${complement ? html` data-kind="complementaire"` : ''}>
+    <td data-label="Salarié" class="wrap">${name}${complement ? html`<br><span class="badge badge-pending" title="La différence due après une modification du contrat, le mois déjà validé">${COMPLEMENT_TITLE}</span>` : ''}</td>
     <td data-label="Contrat" class="nowrap">${p.contract_number}</td>
     <td data-label="Brut" class="amount">${formatEuros(p.gross)}</td>
     <td data-label="Net avant impôt" class="amount">${formatEuros(p.net_before_tax)}</td>
@@ -152,17 +164,20 @@ function draftRow(p: Run['payslips'][number]): SafeHtml {
   </tr>`;
 }
 
-function runResult(view: StaffPaieView, run: Run): SafeHtml {
-  if (run.status === 'echoue') return html`<p class="status" data-kind="error" role="alert" id="run-failed">Le calcul a échoué : ${run.message ?? 'raison inconnue'}</p>`;
-  if (run.status !== 'termine') return html``;
-  const drafts = run.payslips.filter((p) => p.status === 'brouillon');
-  return html`<h3 id="drafts-title">Bulletins calculés</h3>
-    ${run.payslips.length === 0
+function monthResult(view: StaffPaieView): SafeHtml {
+  const { run, computed } = view;
+  const failed = run?.status === 'echoue'
+    ? html`<p class="status" data-kind="error" role="alert" id="run-failed">Le calcul a échoué : ${run.message ?? 'raison inconnue'}${computed.length ? ' Les brouillons précédents sont conservés.' : ''}</p>`
+    : html``;
+  if (computed.length === 0 && view.skipped.length === 0 && run?.status !== 'termine') return failed;
+  const drafts = computed.filter((p) => p.status === 'brouillon');
+  return html`${failed}<h3 id="drafts-title">Bulletins calculés</h3>
+    ${computed.length === 0
       ? html`<p>Aucun bulletin calculé pour ce mois.</p>`
       : html`<div class="table-wrap"><table class="table stack" id="draft-table">
-      <caption class="visually-hidden">Bulletins calculés ${ofFr(view.chosen!.org.name)}, ${periodLabel(run.period)}</caption>
+      <caption class="visually-hidden">Bulletins calculés ${ofFr(view.chosen!.org.name)}, ${periodLabel(view.chosen!.period)}</caption>
       <thead><tr><th scope="col">Salarié</th><th scope="col">Contrat</th><th scope="col" class="amount">Brut</th><th scope="col" class="amount">Net avant impôt</th><th scope="col" class="amount">Net payé</th><th scope="col" class="amount">Coût employeur</th><th scope="col">Statut</th><th scope="col">Bulletin</th></tr></thead>
-      <tbody>${run.payslips.map(draftRow)}</tbody>
+      <tbody>${computed.map(draftRow)}</tbody>
     </table></div>`}
     ${view.skipped.length
       ? html`<h3 id="skipped-title">Contrats non calculés</h3>
@@ -181,22 +196,24 @@ function runSection(view: StaffPaieView): SafeHtml {
   if (!chosen) return html``;
   return html`<section class="card" id="run" aria-labelledby="run-title" data-org-id="${chosen.org.id}" data-period="${chosen.period}"${run ? html` data-run-id="${run.id}" data-run-status="${run.status}"` : ''}>
     <h2 id="run-title" tabindex="-1">Calcul ${ofFr(periodLabel(chosen.period))}</h2>
-    <p class="hint">Calcule les bulletins du mois à partir des contrats signés ou à signer. Un nouveau calcul remplace les brouillons du mois ; les bulletins déjà validés sont conservés.</p>
+    <p class="hint">Calcule les bulletins du mois à partir des contrats signés ou à signer. Un nouveau calcul remplace les brouillons du mois ; les bulletins déjà validés sont conservés, et un contrat modifié depuis sa validation (avenant, salaires par date) reçoit un bulletin complémentaire pour la différence.</p>
     <div class="actions"><button type="button" class="button" id="run-start">Calculer</button></div>
     ${progressBox(run)}
     ${statusRegion('run-status')}
-    ${run ? runResult(view, run) : ''}
+    ${monthResult(view)}
   </section>`;
 }
+
+const countOf = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 function callSection(view: StaffPaieView): SafeHtml {
   const { call, chosen } = view;
   if (!call || !chosen) return html``;
   return html`<section class="card card-success" id="call" aria-labelledby="call-title">
-    <h2 id="call-title" tabindex="-1">Paie validée : appel de cotisations créé</h2>
-    <p id="call-summary">Appel de cotisations ${ofFr(periodLabel(call.period))} pour ${chosen.org.name} : total <strong>${formatEuros(call.total)}</strong>, à payer au plus tard le <strong>${formatDateFr(call.due_date)}</strong>.</p>
+    <h2 id="call-title" tabindex="-1">Paie validée : appel de cotisations ${call.number}</h2>
+    <p id="call-summary">Appel de cotisations ${call.number} ${ofFr(periodLabel(call.period))} pour ${chosen.org.name} (${callKindLabel(call)}, ${countOf(call.payslips_counted_in, 'bulletin', 'bulletins')}${call.payslips_counted_out ? `, ${countOf(call.payslips_counted_out, 'bulletin annulé déduit', 'bulletins annulés déduits')}` : ''}) : total <strong>${formatEuros(call.total)}</strong>, à payer au plus tard le <strong>${formatDateFr(call.due_date)}</strong>.</p>
     ${call.lines.length
-      ? html`<ul class="plain" id="call-lines">${call.lines.map((l) => html`<li>${l.organism} : ${formatEuros(l.amount)}</li>`)}</ul>`
+      ? html`<ul class="plain" id="call-lines">${call.lines.map((l) => html`<li>${organismLabel(l.organism)} : ${formatEuros(l.amount)}</li>`)}</ul>`
       : ''}
     <p><a href="/staff/cotisations?org_id=${chosen.org.id}" id="call-link">Voir les appels de cotisations</a></p>
   </section>`;
@@ -232,6 +249,21 @@ function payslipActions(p: PayslipView, name: string): SafeHtml {
   <p id="pdf-${p.id}-error" class="field-error" hidden></p>`;
 }
 
+/** Where the payslip's transfer stands, said in words (a bare "Généré" said nothing of what was generated). */
+const TRANSFER_STATES: Record<string, string> = {
+  genere: 'Virement préparé : le fichier SEPA est prêt, pas encore exécuté',
+  execute: 'Payé par virement',
+};
+function transferState(status: string): SafeHtml {
+  return html`<span class="badge badge-${status === 'execute' ? 'active' : 'pending'}" data-transfer-status="${status}">${TRANSFER_STATES[status] ?? status}</span>`;
+}
+
+/** The bulletin's PDF: the service's own for a computed payslip, a file attached for one typed in. */
+function pdfState(p: PayslipView): SafeHtml {
+  if (p.source === 'calcule') return p.has_pdf ? html`Établi par le service` : html`<span class="muted">En cours d’établissement</span>`;
+  return p.has_pdf ? html`Joint` : html`<span class="muted">Aucun</span>`;
+}
+
 function payslipsTable(view: StaffPaieView): SafeHtml {
   const { payslips, chosen } = view;
   return html`<section class="card" id="payslips" data-refresh aria-labelledby="payslips-title">
@@ -243,13 +275,14 @@ function payslipsTable(view: StaffPaieView): SafeHtml {
       <thead><tr><th scope="col">Salarié</th><th scope="col">Origine</th><th scope="col" class="amount">Brut</th><th scope="col" class="amount">Net à payer</th><th scope="col">Statut</th><th scope="col">PDF</th><th scope="col">Actions</th></tr></thead>
       <tbody>${payslips.map((p) => {
         const name = `${p.employee.first_name} ${p.employee.last_name}`;
-        return html`<tr data-payslip-id="${p.id}">
-        <td data-label="Salarié" class="wrap">${name}</td>
+        const complement = p.kind === 'complementaire';
+        return html`<tr data-payslip-id="${p.id}"${complement ? html` data-kind="complementaire" data-complements="${p.complements_id ?? ''}"` : ''}>
+        <td data-label="Salarié" class="wrap">${name}${complement ? html`<br><span class="muted">${COMPLEMENT_TITLE} (la différence après une modification du contrat)</span>` : ''}</td>
         <td data-label="Origine">${p.source === 'calcule' ? 'Calculé' : 'Saisi'}</td>
         <td data-label="Brut" class="amount">${euros(p.gross)}</td>
         <td data-label="Net à payer" class="amount">${euros(p.net_to_pay)}</td>
-        <td data-label="Statut">${labelBadge('payslip', p.status)}${p.transfer_status ? html` ${labelBadge('transfer', p.transfer_status)}` : ''}</td>
-        <td data-label="PDF" class="pdf-state">${p.has_pdf ? 'Joint' : html`<span class="muted">Aucun</span>`}</td>
+        <td data-label="Statut">${labelBadge('payslip', p.status)}${p.transfer_status ? html` ${transferState(p.transfer_status)}` : ''}</td>
+        <td data-label="PDF" class="pdf-state">${pdfState(p)}</td>
         <td data-label="Actions">${payslipActions(p, name)}</td>
       </tr>`;
       })}</tbody>
@@ -297,6 +330,12 @@ ${confirmDialog({
     fields: view.chosen ? paymentDateField(view.chosen.period) : undefined,
     keepLabel: 'Ne pas valider',
     confirmLabel: 'Valider',
+  })}
+${confirmDialog({
+    id: 'confirm-publish',
+    title: 'Publier ce bulletin ?',
+    keepLabel: 'Ne pas publier',
+    confirmLabel: 'Publier',
   })}
 ${confirmDialog({
     id: 'confirm-cancel-payslip',

@@ -96,7 +96,7 @@ function filterForm(view: StaffTransfersView): SafeHtml {
 
 function payslipRow(p: Payslip): SafeHtml {
   const name = `${p.employee.first_name} ${p.employee.last_name}`;
-  return html`<tr data-payslip-id="${p.id}" data-org-id="${p.org_id}" data-org-name="${p.org_name}">
+  return html`<tr data-payslip-id="${p.id}" data-org-id="${p.org_id}" data-org-name="${p.org_name}" data-period="${p.period}">
     <td data-label="Sélection"><input type="checkbox" class="row-select" id="select-${p.id}" value="${p.id}" aria-label="Sélectionner le bulletin ${ofFr(name)}, ${periodLabel(p.period)}"></td>
     <td data-label="Organisation" class="wrap">${p.org_name}</td>
     <td data-label="Salarié" class="wrap">${name}</td>
@@ -197,7 +197,7 @@ function batchActions(b: Batch): SafeHtml {
     ? ''
     : html`<button type="button" class="button button-small button-secondary" data-sepa="${b.id}" data-reference="${b.reference}">Fichier SEPA<span class="visually-hidden"> du lot ${b.reference}</span></button>`;
   const changes = b.status === 'genere'
-    ? html`<button type="button" class="button button-small" data-action="executed" data-id="${b.id}" data-reference="${b.reference}">Marquer exécuté<span class="visually-hidden"> : lot ${b.reference}</span></button>
+    ? html`<button type="button" class="button button-small" data-action="executed" data-id="${b.id}" data-reference="${b.reference}" aria-describedby="executed-error-${b.id}">Marquer exécuté<span class="visually-hidden"> : lot ${b.reference}</span></button>
       <button type="button" class="button button-small button-danger" data-action="cancel" data-id="${b.id}" data-reference="${b.reference}">Annuler<span class="visually-hidden"> le lot ${b.reference}</span></button>`
     : '';
   return file || changes ? html`<div class="actions">${file}${changes}</div>` : dash;
@@ -216,7 +216,7 @@ function batchesSection(view: StaffTransfersView): SafeHtml {
         (b) => html`<tr data-batch-id="${b.id}">
         <td data-label="Référence" class="nowrap">${b.reference}</td>
         <td data-label="Organisation" class="wrap">${b.org_name}</td>
-        <td data-label="Exécution" class="date">${formatDateFr(b.execution_date)}${b.status === 'genere' ? html`<p class="field-error" id="executed-error-${b.id}" hidden></p>` : ''}</td>
+        <td data-label="Exécution" class="date">${formatDateFr(b.execution_date)}${b.status === 'genere' ? html`<p class="field-error" id="executed-error-${b.id}" role="alert" hidden></p>` : ''}</td>
         <td data-label="Virements" class="amount">${b.count}</td>
         <td data-label="Total" class="amount">${formatEuros(b.total)}</td>
         <td data-label="Statut">${labelBadge('transfer', b.status)}</td>
@@ -249,6 +249,12 @@ ${confirmDialog({
     text: 'Le lot passera au statut « Annulé » : son fichier ne doit pas être remis à la banque, et ses bulletins redeviennent à payer.',
     keepLabel: 'Garder le lot',
     confirmLabel: 'Annuler le lot',
+  })}
+${confirmDialog({
+    id: 'confirm-date',
+    title: "Vérifier la date d'exécution",
+    keepLabel: 'Corriger la date',
+    confirmLabel: 'Créer le lot quand même',
   })}
 ${confirmDialog({
     id: 'confirm-executed',

@@ -20,7 +20,7 @@ import type { PdfDocument } from '../pdf/document.ts';
 import type { ComputedPayslip, PayslipLine } from './compute.ts';
 import { HEADINGS } from './contribution-lines.ts';
 import {
-  CONGES_SPECTACLES_MENTION, DRAFT_WATERMARK, EMPLOYEE_CATEGORY_LABELS, KEEP_THIS_BULLETIN, WORK_UNITS, cadreLabel, conventionLine,
+  COMPLEMENT_TITLE, CONGES_SPECTACLES_MENTION, DRAFT_WATERMARK, complementLine, EMPLOYEE_CATEGORY_LABELS, KEEP_THIS_BULLETIN, WORK_UNITS, cadreLabel, conventionLine,
 } from './payroll.labels.ts';
 import type { Convention, EmployeeCategory } from './situation.ts';
 
@@ -48,6 +48,8 @@ export interface BulletinData {
   payment_date: string;
   /** A draft (not validated): watermarked, its payment date only foreseen. */
   draft: boolean;
+  /** A complementary payslip: titled so, naming the original it completes. */
+  complement?: { original_payment_date: string | null; original_net_to_pay: Money } | null;
   /** `dates`: a CDDU's dates in the period (none for a CDI). */
   contract: {
     number: string;
@@ -237,13 +239,15 @@ export function bulletinDocument(data: BulletinData): PdfDocument {
       : null;
 
   const label = (name: string, value: string): Content => ({ text: [{ text: `${name} : `, bold: true }, value], margin: [0, 0, 0, 2] });
+  const heading = data.complement ? COMPLEMENT_TITLE : 'Bulletin de paie';
   return {
     ...a4Document({
-      title: `Bulletin de paie ${period} · ${employeeName}`,
+      title: `${heading} ${period} · ${employeeName}`,
       author: employer.name,
-      pageFooter: `Bulletin de paie ${ofFr(period)} · ${employer.name} · ${employeeName}`,
+      pageFooter: `${heading} ${ofFr(period)} · ${employer.name} · ${employeeName}`,
       content: [
-        { text: 'Bulletin de paie', style: 'title', margin: [0, 0, 0, 10] },
+        { text: heading, style: 'title', margin: [0, 0, 0, data.complement ? 4 : 10] },
+        ...(data.complement ? [{ text: complementLine(period, data.complement), fontSize: 9, margin: [0, 0, 0, 10] } as Content] : []),
         {
           fontSize: 9,
           lineHeight: 1.3,

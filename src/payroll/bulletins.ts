@@ -27,6 +27,7 @@ type BulletinSource = NonNullable<Awaited<ReturnType<typeof repo.findBulletinSou
 async function bulletinPdf(ctx: Pick<PayrollContext, 'db'>, source: BulletinSource): Promise<Buffer> {
   const { first, last } = periodBounds(source.period);
   const dates = source.kind === 'CDDU' ? await repo.contractDatesIn(ctx.db, source.contract_id, first, last) : [];
+  const original = source.complements_id ? await repo.findOriginal(ctx.db, source.complements_id) : undefined;
   const payslip: ComputedPayslip = {
     gross: money(source.gross),
     employee_contributions: money(source.employee_contributions),
@@ -66,6 +67,7 @@ async function bulletinPdf(ctx: Pick<PayrollContext, 'db'>, source: BulletinSour
       period: source.period,
       payment_date: source.payment_date ?? lastWorkingDay(source.period),
       draft: source.status === 'brouillon',
+      complement: original ? { original_payment_date: original.payment_date === null ? null : String(original.payment_date), original_net_to_pay: money(original.net_to_pay) } : null,
       contract: {
         number: source.contract_number,
         kind: source.kind === 'CDI' ? 'CDI' : 'CDDU',
@@ -79,7 +81,7 @@ async function bulletinPdf(ctx: Pick<PayrollContext, 'db'>, source: BulletinSour
   );
 }
 
-const bulletinFilename = (source: BulletinSource) => `bulletin-${source.period}-${source.last_name}-${source.first_name}.pdf`;
+const bulletinFilename = (source: BulletinSource) => `bulletin-${source.payslip_kind === 'complementaire' ? 'complementaire-' : ''}${source.period}-${source.last_name}-${source.first_name}.pdf`;
 
 /**
  * A draft's bulletin, rendered on demand for staff to check it before validating (PAYROLL 8),

@@ -1,4 +1,6 @@
 /** The payroll module's words, one wording for its bulletin, its pages and its e-mails. */
+import { formatDateFr, formatEuros, ofFr } from '../format/french.ts';
+import type { Money } from '../money/money.ts';
 import type { Convention, EmployeeCategory } from './situation.ts';
 
 /** PAYROLL 2 `convention`, as the bulletin names the collective agreement, with its IDCC (none: no agreement). */
@@ -58,3 +60,12 @@ export const FIGURE_LABELS = {
   net_to_pay: 'le net à payer',
   employer_cost: 'le coût employeur',
 } as const;
+
+/** A complementary payslip's title, on its bulletin and the pages. */
+export const COMPLEMENT_TITLE = 'Bulletin complémentaire';
+
+/** What a complementary bulletin says under its title: the original it completes, and what it pays. */
+export function complementLine(period: string, original: { original_payment_date: string | null; original_net_to_pay: Money }): string {
+  const paid = original.original_payment_date ? `, payé le ${formatDateFr(original.original_payment_date)}` : '';
+  return `Complète le bulletin de paie ${ofFr(period)} déjà validé (net payé ${formatEuros(original.original_net_to_pay)}${paid}) : il paie la différence entre le mois recalculé après la modification du contrat et les bulletins déjà validés, ligne par ligne.`;
+}

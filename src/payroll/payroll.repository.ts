@@ -83,6 +83,42 @@ export async function publishedContracts(db: Database, orgId: string, period: st
   return new Set(rows.map((r) => r.contract_id));
 }
 
+/**
+ * The live published payslips of the period, by contract: what a new computation of the month
+ * must not pay again (a computed one's figures and lines, subtracted line by line; a typed one
+ * has none). Oldest first.
+ */
+export async function publishedOfPeriod(db: Database, orgId: string, period: string) {
+  const rows = await db
+    .selectFrom('payslip_contracts')
+    .innerJoin('payslips', 'payslips.id', 'payslip_contracts.payslip_id')
+    .select([
+      'payslip_contracts.contract_id', 'payslips.id', 'payslips.source', 'payslips.kind', 'payslips.inputs_hash', 'payslips.lines', 'payslips.pas_rate',
+      'payslips.gross', 'payslips.net_to_pay', ...COMPUTED_FIGURES,
+    ])
+    .where('payslip_contracts.org_id', '=', orgId)
+    .where('payslip_contracts.period', '=', period)
+    .where('payslip_contracts.cancelled', '=', false)
+    .where('payslips.status', '=', 'publie')
+    .orderBy('payslips.published_at')
+    .orderBy('payslips.created_at')
+    .orderBy('payslips.id')
+    .execute();
+  const byContract = new Map<string, typeof rows>();
+  for (const row of rows) byContract.set(row.contract_id, [...(byContract.get(row.contract_id) ?? []), row]);
+  return byContract;
+}
+export type PublishedRow = Awaited<ReturnType<typeof publishedOfPeriod>> extends Map<string, Array<infer T>> ? T : never;
+
+/**
+ * Serializes, per organization and period, the commit of a run's drafts and a validation (a
+ * transaction-level advisory lock): one waits for the other and then sees what it did, so that
+ * neither fails on the other's rows.
+ */
+export async function lockMonth(db: Database, orgId: string, period: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`payroll-month:${orgId}:${period}`}, 0))`.execute(db);
+}
+
 // ---- The job.
 
 const RUN_COLUMNS = ['id', 'org_id', 'period', 'status', 'done', 'total', 'payslip_ids', 'skipped', 'message', 'attempts', 'created_at', 'finished_at'] as const;
@@ -216,6 +252,10 @@ export interface DraftRow {
   pas_rate: string;
   pas_amount: string;
   employer_cost: string;
+  inputs_hash: string;
+  kind: 'normal' | 'complementaire';
+  complements_id: string | null;
+  complement_basis: string[] | null;
 }
 
 /**
@@ -247,7 +287,7 @@ export async function insertDrafts(db: Database, drafts: readonly DraftRow[]): P
       .execute();
     await db
       .insertInto('payslip_contracts')
-      .values(batch.map((draft, i) => ({ payslip_id: rows[i]!.id, org_id: draft.org_id, contract_id: draft.contract_id, period: draft.period })))
+      .values(batch.map((draft, i) => ({ payslip_id: rows[i]!.id, org_id: draft.org_id, contract_id: draft.contract_id, period: draft.period, complementary: draft.kind === 'complementaire' })))
       .execute();
     ids.push(...rows.map((r) => r.id));
   }
@@ -258,7 +298,7 @@ export async function insertDrafts(db: Database, drafts: readonly DraftRow[]): P
 export function lockDrafts(db: Database, orgId: string, period: string) {
   return db
     .selectFrom('payslips')
-    .select(['id', 'employee_id', 'lines'])
+    .select(['id', 'employee_id', 'lines', 'contract_ids', 'inputs_hash', 'kind', 'complements_id', 'complement_basis'])
     .where('org_id', '=', orgId)
     .where('period', '=', period)
     .where('status', '=', 'brouillon')
@@ -292,6 +332,8 @@ export function findBulletinSource(db: Database, payslipId: string) {
       'payslips.net_to_pay',
       ...COMPUTED_FIGURES,
       'payslips.lines',
+      'payslips.kind as payslip_kind',
+      'payslips.complements_id',
       'organizations.name as org_name',
       'organizations.siret',
       'organizations.convention',
@@ -351,4 +393,53 @@ export function contractsNamed(db: Database, ids: readonly string[]) {
     .select(['contracts.id', 'contracts.contract_number', 'contracts.kind', 'employees.first_name', 'employees.last_name'])
     .where('contracts.id', 'in', ids)
     .execute();
+}
+
+/** Of these ids, those a run of the organization's period made as drafts (the validation's "replaced since"). */
+export async function madeByRuns(db: Database, orgId: string, period: string, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('payroll_runs')
+    .select(sql<string>`jsonb_array_elements_text(payslip_ids)`.as('id'))
+    .where('org_id', '=', orgId)
+    .where('period', '=', period)
+    .execute();
+  const made = new Set(rows.map((r) => r.id));
+  return ids.filter((id) => made.has(id));
+}
+
+/** The organization's last run of the period, whatever its status (the month's page). */
+export function findLastRun(db: Database, orgId: string, period: string) {
+  return db.selectFrom('payroll_runs').select(RUN_COLUMNS).where('org_id', '=', orgId).where('period', '=', period).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+}
+
+/** The last finished run of the period (its skipped contracts are the month's). */
+export function findLastFinishedRun(db: Database, orgId: string, period: string) {
+  return db.selectFrom('payroll_runs').select(RUN_COLUMNS).where('org_id', '=', orgId).where('period', '=', period).where('status', '=', 'termine').orderBy('finished_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+}
+
+/** The ids of the organization's current drafts of the period, oldest run first. */
+export async function draftIdsOf(db: Database, orgId: string, period: string): Promise<string[]> {
+  const rows = await db.selectFrom('payslips').select('id').where('org_id', '=', orgId).where('period', '=', period).where('status', '=', 'brouillon').orderBy('created_at').orderBy('id').execute();
+  return rows.map((r) => r.id);
+}
+
+/** What a complementary bulletin says of its original. */
+export function findOriginal(db: Database, payslipId: string) {
+  return db.selectFrom('payslips').select(['id', 'payment_date', 'net_to_pay']).where('id', '=', payslipId).executeTakeFirst();
+}
+
+/** The months a contract's live published payslips pay, oldest first. */
+export async function publishedPeriodsOf(db: Database, contractId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('payslip_contracts')
+    .innerJoin('payslips', 'payslips.id', 'payslip_contracts.payslip_id')
+    .select('payslip_contracts.period')
+    .distinct()
+    .where('payslip_contracts.contract_id', '=', contractId)
+    .where('payslip_contracts.cancelled', '=', false)
+    .where('payslips.status', '=', 'publie')
+    .orderBy('payslip_contracts.period')
+    .execute();
+  return rows.map((r) => r.period);
 }

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { errorResponses, IdParams, useFieldErrors, type IdRoute } from '../http/schemas.ts';
 import { staffCaller } from '../org/scope.ts';
-import { NotDraftBody, PayrollRun, PayrollRunBody, PayrollValidateBody, RunStarted, Validated } from '../schemas/payroll.ts';
+import { NotDraftBody, PayrollMonth, PayrollMonthQuery, PayrollRun, PayrollRunBody, PayrollValidateBody, RunStarted, Validated } from '../schemas/payroll.ts';
 import { isUuid } from '../http/input.ts';
 import { attachment } from '../http/content-disposition.ts';
 import { draftBulletin } from './bulletins.ts';
@@ -47,6 +47,20 @@ export default async function payrollRoutes(fastify: FastifyInstance): Promise<v
       },
     },
     async (request) => payroll.readRun(db, request.params.id),
+  );
+
+  fastify.get<{ Querystring: Static<typeof PayrollMonthQuery> }>(
+    '/api/staff/paie/mois',
+    {
+      config: { gate: 'staff' },
+      schema: {
+        tags: ['staff'],
+        summary: "An organization's month as it stands: its current drafts (whatever run made them), the contracts the last finished run skipped, and the last run's progress",
+        querystring: PayrollMonthQuery,
+        response: { 200: PayrollMonth, ...errors },
+      },
+    },
+    async (request) => payroll.readMonth(db, request.query),
   );
 
   fastify.post<{ Body: Static<typeof PayrollValidateBody> }>(

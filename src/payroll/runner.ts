@@ -27,7 +27,10 @@ import { unstorableReason } from './draft-limits.ts';
 import { MODEL_VERSION } from './model-version.ts';
 import { SKIP_MESSAGES, type SkipReasonCode } from './payroll.errors.ts';
 import * as repo from './payroll.repository.ts';
-import { missingIntermittentInput, monthPay, situationFor, type PayrollContract, type Situation } from './situation.ts';
+import type { Situation } from './situation.ts';
+import { aboutContract, complementOf, prepareContract, type MonthContract } from './month.ts';
+import type { ComputedPayslip, PayslipLine } from './compute.ts';
+import { moneyFromDb } from '../money/money.ts';
 
 export interface RunnerLogger {
   info(obj: object, msg: string): void;
@@ -65,8 +68,16 @@ class LeaseLost extends Error {}
 /** The server is stopping: the run is handed back for another instance (or this one, restarted). */
 class Stopping extends Error {}
 
-/** A skip's message naming its contract: `Contrat C-2027-000042 : le net à payer…`. */
-const aboutContract = (contract: { contract_number: string }, message: string) => `Contrat ${contract.contract_number} : ${message.charAt(0).toLowerCase()}${message.slice(1)}`;
+/** A published computed payslip's figures and lines, as a complement subtracts them. */
+function computedOf(row: repo.PublishedRow): ComputedPayslip {
+  const money = (value: string | null) => moneyFromDb(value ?? '0');
+  return {
+    gross: money(row.gross), employee_contributions: money(row.employee_contributions), employer_contributions: money(row.employer_contributions),
+    net_before_tax: money(row.net_before_tax), net_taxable: money(row.net_taxable), net_social: money(row.net_social),
+    pas_rate: String(Number(row.pas_rate ?? 0)), pas_amount: money(row.pas_amount), net_to_pay: money(row.net_to_pay), employer_cost: money(row.employer_cost),
+    lines: (row.lines ?? []) as unknown as PayslipLine[],
+  };
+}
 
 /**
  * The database refusing one row (class 22, data exception: a numeric overflow; class 23, a
@@ -263,33 +274,29 @@ export class PayrollRunner {
     }
     const { first, last } = periodBounds(run.period);
     const contracts = await repo.contractsOfPeriod(ctx.db, org.id, first, last);
-    const published = await repo.publishedContracts(ctx.db, org.id, run.period);
+    const published = await repo.publishedOfPeriod(ctx.db, org.id, run.period);
     const skipped: Skipped[] = [];
     const skip = (contractId: string, reason: SkipReasonCode, message: string = SKIP_MESSAGES[reason]) => skipped.push({ contract_id: contractId, reason, message });
-    const todo: Array<{ contract: repo.PeriodContract; situation: Situation }> = [];
+    const todo: Array<{ contract: repo.PeriodContract; situation: Situation; hash: string }> = [];
     for (const contract of contracts) {
-      if (published.has(contract.id)) {
+      const paid = published.get(contract.id) ?? [];
+      if (paid.some((p) => p.source !== 'calcule')) {
+        skip(contract.id, 'typed_published');
+        continue;
+      }
+      const prepared = prepareContract(org, contract as MonthContract, run.period);
+      if ('skip' in prepared) {
+        // A published month that now pays nothing (its dates removed) would be a negative complement.
+        if (paid.length > 0 && prepared.skip === 'no_date_in_period') skip(contract.id, 'complement_negative');
+        else skip(contract.id, prepared.skip, prepared.message);
+        continue;
+      }
+      // A published month whose inputs have not changed since its last payslip: nothing to compute.
+      if (paid.length > 0 && paid.at(-1)!.inputs_hash === prepared.hash) {
         skip(contract.id, 'already_published');
         continue;
       }
-      const pay = monthPay(contract as PayrollContract, run.period);
-      if ('skip' in pay) {
-        skip(contract.id, pay.skip);
-        continue;
-      }
-      const employee = { category: contract.category, cadre: contract.cadre, pas_rate: contract.pas_rate, dfs: contract.dfs };
-      const missing = missingIntermittentInput(employee, pay);
-      if (missing !== null) {
-        skip(contract.id, 'not_computable', aboutContract(contract, missing));
-        continue;
-      }
-      const situation = situationFor(
-        run.period,
-        { effectif: org.effectif, convention: org.convention, categorie_juridique: org.categorie_juridique, taux_at: org.taux_at },
-        employee,
-        pay,
-      );
-      todo.push({ contract, situation });
+      todo.push({ contract, situation: prepared.situation, hash: prepared.hash });
     }
     const total = todo.length;
     if (!(await repo.reportProgress(ctx.db, run.id, this.owner, { done: 0, total }, this.leaseMs))) throw new LeaseLost();
@@ -315,33 +322,50 @@ export class PayrollRunner {
     await Promise.all(Array.from({ length: Math.max(1, Math.min(PAYROLL_PROCESSES, total)) }, worker));
     if (this.stopRequested) throw new Stopping();
 
-    const drafts: repo.DraftRow[] = [];
-    todo.forEach(({ contract, situation }, i) => {
+    const wholes: Array<{ contract: repo.PeriodContract; situation: Situation; hash: string; payslip: ComputedPayslip }> = [];
+    todo.forEach(({ contract, situation, hash }, i) => {
       const outcome = outcomes[i]!;
       if (!outcome.ok) return skip(contract.id, 'not_computable', aboutContract(contract, outcome.message));
-      const p = outcome.payslip;
-      const refused = unstorableReason(p);
+      const refused = unstorableReason(outcome.payslip);
       if (refused) return skip(contract.id, 'not_computable', aboutContract(contract, refused));
-      drafts.push({
-        org_id: org.id, employee_id: contract.employee_id, contract_id: contract.id, period: run.period, run_id: run.id,
-        model_version: MODEL_VERSION, situation, lines: p.lines,
-        gross: p.gross, net_to_pay: p.net_to_pay, employee_contributions: p.employee_contributions, employer_contributions: p.employer_contributions,
-        net_before_tax: p.net_before_tax, net_taxable: p.net_taxable, net_social: p.net_social, pas_rate: p.pas_rate, pas_amount: p.pas_amount, employer_cost: p.employer_cost,
-      });
+      wholes.push({ contract, situation, hash, payslip: outcome.payslip });
     });
 
-    await applyChange(ctx, async (change) => {
+    const made = await applyChange(ctx, async (change) => {
       if (!(await repo.lockOwnRun(change.trx, run.id, this.owner))) throw new LeaseLost();
-      // A payslip published while this run computed keeps its contract.
-      const publishedNow = await repo.publishedContracts(change.trx, org.id, run.period);
-      const kept = drafts.filter((d) => {
-        if (!publishedNow.has(d.contract_id)) return true;
-        skip(d.contract_id, 'already_published');
-        return false;
-      });
+      // After a validation of this month committing meanwhile, and before the next: the
+      // payslips published now are read after the lock, and the drafts computed around them.
+      await repo.lockMonth(change.trx, org.id, run.period);
+      const publishedNow = await repo.publishedOfPeriod(change.trx, org.id, run.period);
+      const drafts: repo.DraftRow[] = [];
+      for (const { contract, situation, hash, payslip } of wholes) {
+        const paid = publishedNow.get(contract.id) ?? [];
+        let figures = payslip;
+        let complement: Pick<repo.DraftRow, 'kind' | 'complements_id' | 'complement_basis'> = { kind: 'normal', complements_id: null, complement_basis: null };
+        if (paid.length > 0) {
+          if (paid.some((p) => p.source !== 'calcule')) {
+            skip(contract.id, 'typed_published');
+            continue;
+          }
+          const outcome = complementOf(payslip, paid.map(computedOf));
+          if ('skip' in outcome) {
+            skip(contract.id, outcome.skip, outcome.message);
+            continue;
+          }
+          figures = outcome.payslip;
+          const original = paid.find((p) => p.kind === 'normal') ?? paid[0]!;
+          complement = { kind: 'complementaire', complements_id: original.id, complement_basis: paid.map((p) => p.id).sort() };
+        }
+        drafts.push({
+          org_id: org.id, employee_id: contract.employee_id, contract_id: contract.id, period: run.period, run_id: run.id,
+          model_version: MODEL_VERSION, situation, lines: figures.lines, inputs_hash: hash, ...complement,
+          gross: figures.gross, net_to_pay: figures.net_to_pay, employee_contributions: figures.employee_contributions, employer_contributions: figures.employer_contributions,
+          net_before_tax: figures.net_before_tax, net_taxable: figures.net_taxable, net_social: figures.net_social, pas_rate: figures.pas_rate, pas_amount: figures.pas_amount, employer_cost: figures.employer_cost,
+        });
+      }
       const replaced = await repo.deleteDrafts(change.trx, org.id, run.period);
       const numbers = new Map(todo.map(({ contract }) => [contract.id, contract]));
-      const ids = await insertDraftsSkipping(change.trx, kept, (d) =>
+      const ids = await insertDraftsSkipping(change.trx, drafts, (d) =>
         skip(d.contract_id, 'not_computable', aboutContract(numbers.get(d.contract_id)!, 'la base de données a refusé ce bulletin (un de ses montants est hors des limites) : vérifiez les montants du contrat.')),
       );
       await repo.finishRun(change.trx, run.id, { status: 'termine', payslip_ids: ids, skipped, done: total, total });
@@ -349,7 +373,8 @@ export class PayrollRunner {
         org_id: org.id, action: 'payroll.computed', subject_type: 'payroll_run', subject_id: run.id, actor_user_id: null, actor_email: null,
         details: { period: run.period, drafts: ids.length, skipped: skipped.length, replaced, model_version: MODEL_VERSION },
       });
+      return ids.length;
     });
-    this.options.log.info({ run_id: run.id, drafts: drafts.length, skipped: skipped.length }, 'payroll: run done');
+    this.options.log.info({ run_id: run.id, drafts: made, skipped: skipped.length }, 'payroll: run done');
   }
 }

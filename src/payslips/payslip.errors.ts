@@ -24,6 +24,15 @@ export const payslipErrors = {
     new AppError(409, 'payslip_in_transfer', 'Ce bulletin est dans un lot de virements non annulé : annulez d’abord le lot.').withDetails({
       transfer_id: transferId,
     }),
+  /** A draft is recomputed or replaced by a new computation, never cancelled (the organization would see it). */
+  draftNotCancellable: () =>
+    new AppError(409, 'payslip_is_draft', 'Ce bulletin est un brouillon : il ne s\u2019annule pas. Recalculez le mois (Calcul de la paie) pour le remplacer, ou validez-le.'),
+  /** A draft's bulletin is computed: a PDF attached to it would become the published bulletin. */
+  draftNoPdf: () =>
+    new AppError(409, 'payslip_is_draft', 'Ce bulletin est un brouillon : son bulletin est calculé par le service, aucun PDF ne s\u2019y joint. Validez-le ou recalculez le mois.'),
+  /** The original of a live complementary payslip: cancelling it would leave the complement alone. */
+  hasComplement: (payslipId: string) =>
+    new AppError(409, 'payslip_has_complement', 'Un bulletin complémentaire complète ce bulletin : annulez d\u2019abord le bulletin complémentaire.').withDetails({ payslip_id: payslipId }),
   noPdf: () => new AppError(404, 'no_pdf', "Aucun PDF n'a été déposé pour ce bulletin."),
   /** A computed bulletin is rendered by a job after its validation: asked for before, it is not there yet. */
   bulletinPending: () => new AppError(409, 'document_pending', 'Le bulletin est en préparation : il sera disponible dans un instant.'),

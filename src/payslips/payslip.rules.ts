@@ -4,8 +4,8 @@
  */
 import { requirePayrollPeriod } from '../format/calendar.ts';
 import { fieldErrors } from '../http/errors.ts';
-import { isUuid } from '../http/input.ts';
-import { compareMoney, MAX_PAYSLIP_AMOUNT, requireMoney, type Money } from '../money/money.ts';
+import { hasUnsafeCharacters, isUuid } from '../http/input.ts';
+import { compareMoney, MAX_PAYSLIP_AMOUNT, requireMoney, sumMoney, type Money } from '../money/money.ts';
 import { payslipErrors } from './payslip.errors.ts';
 
 export const PAYSLIP_STATUSES = ['publie', 'annule'] as const;
@@ -36,4 +36,44 @@ export function parseContractIds(raw: unknown): string[] {
   if (raw === undefined || raw === null) return [];
   if (!Array.isArray(raw) || raw.length > 100 || !raw.every(isUuid)) throw payslipErrors.invalidContractIds();
   return [...new Set(raw.map((id: string) => id.toLowerCase()))];
+}
+
+/** A typed payslip's contributions, stored as its lines so that its call reads them as a computed payslip's. */
+export interface TypedLine {
+  code: 'saisie';
+  label: string;
+  heading: string;
+  organism: string;
+  base: Money;
+  employee_rate: null;
+  employee_amount: Money;
+  employer_rate: null;
+  employer_amount: Money;
+}
+
+export const TYPED_HEADING = 'Cotisations saisies';
+const MAX_TYPED_LINES = 20;
+
+/**
+ * `contributions`: absent or null is none; else 1 to 20 `{ organism, employee_amount?,
+ * employer_amount? }` (organism as a contribution call names it, amounts as MODULES 1 says,
+ * each organism once), so that a payslip made elsewhere is called like a computed one.
+ */
+export function parseTypedContributions(raw: unknown): { lines: TypedLine[]; employee: Money; employer: Money } | null {
+  if (raw === undefined || raw === null) return null;
+  if (!Array.isArray(raw) || raw.length === 0 || raw.length > MAX_TYPED_LINES) throw fieldErrors.invalid('contributions', `Les cotisations (de 1 à ${MAX_TYPED_LINES} organismes)`);
+  const seen = new Set<string>();
+  const lines = raw.map((item): TypedLine => {
+    const line = (item ?? {}) as Record<string, unknown>;
+    const organism = typeof line.organism === 'string' ? line.organism.trim() : line.organism;
+    if (organism === undefined || organism === null || organism === '') throw fieldErrors.missing('organism', "L'organisme");
+    if (typeof organism !== 'string' || organism.length > 100 || hasUnsafeCharacters(organism) || seen.has(organism)) throw fieldErrors.invalid('organism', "L'organisme (une fois chacun)");
+    seen.add(organism);
+    const share = (value: unknown) => (value === undefined || value === null || value === '' ? ('0.00' as Money) : requireMoney(value));
+    const employee = share(line.employee_amount);
+    const employer = share(line.employer_amount);
+    for (const amount of [employee, employer]) if (compareMoney(amount, MAX_TRANSFER_AMOUNT) > 0) throw payslipErrors.amountTooLarge();
+    return { code: 'saisie', label: `Cotisations ${organism}`, heading: TYPED_HEADING, organism, base: '0.00' as Money, employee_rate: null, employee_amount: employee, employer_rate: null, employer_amount: employer };
+  });
+  return { lines, employee: sumMoney(lines.map((l) => l.employee_amount)), employer: sumMoney(lines.map((l) => l.employer_amount)) };
 }

@@ -46,6 +46,8 @@ function payslipColumns(eb: ExpressionBuilder<DB, 'payslips' | 'employees'>) {
     'payslips.status',
     transferStatus(eb),
     'payslips.source',
+    'payslips.kind',
+    'payslips.complements_id',
     'payslips.model_version',
     ...COMPUTED_FIGURES,
     'payslips.created_at',
@@ -89,6 +91,10 @@ export interface NewPayslip {
   gross: string;
   net_to_pay: string;
   contract_ids: string[];
+  /** A typed payslip's contributions (its lines and their two totals), when given. */
+  lines?: string;
+  employee_contributions?: string;
+  employer_contributions?: string;
 }
 
 /** The payslip and its links to the contracts it pays (the unique indexes of issue 32 H). */
@@ -155,6 +161,11 @@ export function findLiveTransferOf(db: Database, payslipId: string) {
     .executeTakeFirst();
 }
 
+/** A complementary payslip of this one that is not cancelled (draft or published), if any. */
+export function findLiveComplementOf(db: Database, payslipId: string) {
+  return db.selectFrom('payslips').select('id').where('complements_id', '=', payslipId).where('status', '!=', 'annule').limit(1).executeTakeFirst();
+}
+
 /** Status `annule`; its contracts' months may be paid by another payslip. */
 export async function cancelPayslip(db: Database, id: string): Promise<void> {
   await db.updateTable('payslips').set({ status: 'annule', updated_at: sql`now()` }).where('id', '=', id).execute();
@@ -211,3 +222,14 @@ export function listPayslips(db: Database, filters: PayslipFilters, cursor: Curs
   return keyset(query, PAYSLIP_ORDER, cursor, limit).execute();
 }
 
+
+/** How many payslips each organization published for `period` (cancelled ones left out). */
+export function countPublishedByOrg(db: Database, period: string) {
+  return db
+    .selectFrom('payslips')
+    .select((eb) => ['org_id', eb.fn.countAll<string>().as('count')])
+    .where('period', '=', period)
+    .where('status', '=', 'publie')
+    .groupBy('org_id')
+    .execute();
+}

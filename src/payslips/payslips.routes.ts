@@ -128,7 +128,7 @@ export default async function payslipsRoutes(fastify: FastifyInstance): Promise<
       config: { gate: 'staff', pdfUpload: true },
       schema: {
         tags: ['staff'],
-        summary: 'Attach the payslip PDF (application/pdf, 10 MiB at most), in place of a previous one',
+        summary: 'Attach the payslip PDF (application/pdf, 10 MiB at most), in place of a previous one; 409 payslip_is_draft for a draft (its bulletin is computed)',
         params: IdParams,
         consumes: ['application/pdf'],
         response: { 200: Payslip, ...errors, 413: ErrorBody, 415: ErrorBody },
@@ -143,7 +143,7 @@ export default async function payslipsRoutes(fastify: FastifyInstance): Promise<
       config: { gate: 'staff' },
       schema: {
         tags: ['staff'],
-        summary: 'Cancel a payslip (status annule): it is no longer payable, and may be published again; 409 payslip_in_transfer while a batch that is not cancelled holds it, 409 payslip_cancelled when it already is',
+        summary: 'Cancel a payslip (status annule): it is no longer payable, and may be published again; 409 payslip_in_transfer while a batch that is not cancelled holds it, 409 payslip_cancelled when it already is, 409 payslip_is_draft for a draft (recomputed, never cancelled), 409 payslip_has_complement while a complementary payslip completes it',
         params: IdParams,
         response: { 200: Payslip, ...errors, 409: PayslipConflictBody },
       },

@@ -21,7 +21,8 @@ import { employeeErrors } from '../employees/employee.errors.ts';
 import { orgErrors } from '../org/org.errors.ts';
 import { payslipErrors } from './payslip.errors.ts';
 import { parsePeriod } from '../format/calendar.ts';
-import { checkNetWithinGross, parseContractIds, requirePayslipAmount, requirePeriod } from './payslip.rules.ts';
+import { checkNetWithinGross, parseContractIds, parseTypedContributions, requirePayslipAmount, requirePeriod } from './payslip.rules.ts';
+import { reviseContributionCalls } from '../contributions/contributions.service.ts';
 import * as repo from './payslips.repository.ts';
 
 export interface PayslipContext extends ChangeContext {
@@ -43,6 +44,8 @@ function payslipView(row: repo.PayslipRow) {
     status: row.status,
     transfer_status: row.transfer_status ?? null,
     source: row.source,
+    kind: row.kind,
+    complements_id: row.complements_id,
     // PAYROLL 4's figures of a computed payslip; null for one typed in.
     model_version: row.model_version,
     employee_contributions: nullableMoney(row.employee_contributions),
@@ -84,6 +87,7 @@ export interface PayslipInput {
   gross?: unknown;
   net_to_pay?: unknown;
   contract_ids?: unknown;
+  contributions?: unknown;
 }
 
 /** A new payslip (`publie`) in the change's transaction; its id. Used by the route and seed-demo. */
@@ -99,6 +103,7 @@ export async function insertNewPayslip(change: Change, caller: Pick<Caller, 'use
   const netToPay = requirePayslipAmount(input.net_to_pay, 'net_to_pay', 'Le net à payer');
   checkNetWithinGross(gross, netToPay);
   const contractIds = parseContractIds(input.contract_ids);
+  const contributions = parseTypedContributions(input.contributions);
   if ((await repo.countEmployeeContracts(change.trx, org.id, employee.id, contractIds)) !== contractIds.length) throw payslipErrors.invalidContractIds();
   // A salary is published once (issue 32 H): the employee's lock makes the look-up hold at
   // commit; the unique indexes are the last word (`createPayslip`).
@@ -112,8 +117,13 @@ export async function insertNewPayslip(change: Change, caller: Pick<Caller, 'use
     gross,
     net_to_pay: netToPay,
     contract_ids: contractIds,
+    ...(contributions
+      ? { lines: JSON.stringify(contributions.lines), employee_contributions: contributions.employee, employer_contributions: contributions.employer }
+      : {}),
   });
   await change.event({ org_id: org.id, action: 'payslip.created', subject_type: 'payslip', subject_id: id, ...actorOf(caller), details: { period, net_to_pay: netToPay } });
+  // Published as typed: the month's contribution call counts it.
+  await reviseContributionCalls(change, caller, org.id, period);
   return id;
 }
 
@@ -151,6 +161,9 @@ export async function cancelPayslip(ctx: PayslipContext, caller: Caller, id: str
     const current = isUuid(id) ? await repo.lockPayslip(change.trx, id.toLowerCase()) : undefined;
     if (!current) throw payslipErrors.notFound();
     if (current.status === 'annule') throw payslipErrors.cancelled();
+    if (current.status === 'brouillon') throw payslipErrors.draftNotCancellable();
+    const complement = await repo.findLiveComplementOf(change.trx, current.id);
+    if (complement) throw payslipErrors.hasComplement(complement.id);
     const held = await repo.findLiveTransferOf(change.trx, current.id);
     if (held) throw payslipErrors.inTransfer(held.transfer_id);
     await repo.cancelPayslip(change.trx, current.id);
@@ -158,6 +171,8 @@ export async function cancelPayslip(ctx: PayslipContext, caller: Caller, id: str
       org_id: current.org_id, action: 'payslip.cancelled', subject_type: 'payslip', subject_id: current.id, ...actorOf(caller),
       details: { period: current.period, net_to_pay: moneyFromDb(current.net_to_pay) },
     });
+    // A published payslip no longer owes its contributions: the month's calls are revised.
+    if (current.status === 'publie') await reviseContributionCalls(change, caller, current.org_id, current.period);
   });
   return readPayslip(ctx.db, null, id);
 }
@@ -167,6 +182,7 @@ export async function attachPayslipPdf(ctx: PayslipContext, caller: Caller, id: 
   await applyChange(ctx, async (change) => {
     const current = isUuid(id) ? await repo.lockPayslip(change.trx, id.toLowerCase()) : undefined;
     if (!current) throw payslipErrors.notFound();
+    if (current.status === 'brouillon') throw payslipErrors.draftNoPdf();
     const employee = await findEmployeeOfOrg(change.trx, current.org_id, current.employee_id);
     const name = employee ? `${employee.last_name}-${employee.first_name}` : current.employee_id;
     const fileId = await ctx.files.put(change.trx, {
@@ -231,4 +247,12 @@ export async function listStaffPayslips(db: Database, query: { limit?: string; c
   const rows = await repo.listStaffPayslips(db, { orgId: query.org_id ? query.org_id.toLowerCase() : undefined, period }, cursor, limit);
   const page = keysetPage(rows, limit, (row) => [row.period, row.last_name, row.first_name, row.id]);
   return { items: page.items.map((row) => ({ ...payslipView(row), org_name: row.org_name })), next_cursor: page.next_cursor };
+}
+
+/**
+ * The month's published payslips, counted by organization: what the month's invoices are
+ * proposed from on `/staff/facturation` (one line of bulletins per organization).
+ */
+export async function publishedPayslipCounts(db: Database, period: string): Promise<Map<string, number>> {
+  return new Map((await repo.countPublishedByOrg(db, period)).map((row) => [row.org_id, Number(row.count)]));
 }

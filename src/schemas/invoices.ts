@@ -161,12 +161,18 @@ export const ContributionCallBody = Type.Object({
 export const ContributionCall = Type.Object({
   id: Type.String(),
   org_id: Type.String(),
+  number: Type.String({ description: 'AC-YYYY-NNNNNN: the reference to put on the transfer' }),
+  origin: Type.String({ description: "paie (made and revised from the month's published payslips) or saisi (typed by staff)" }),
+  first_call_number: Type.Union([Type.String(), Type.Null()], { description: "a complementary call: the number of the month's first call" }),
   period: Type.String(),
   due_date: Type.String(),
   total: MoneyString,
   lines: Type.Array(Type.Object({ organism: Type.String(), amount: MoneyString })),
   status: Type.String({ description: 'a_payer or paye' }),
+  payslips_counted_in: Type.Integer({ description: 'published payslips the call counts' }),
+  payslips_counted_out: Type.Integer({ description: 'payslips cancelled after a paid call counted them, counted out here' }),
   created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time', description: 'last revision' }),
 });
 
 export const ContributionCallList = Page(ContributionCall);

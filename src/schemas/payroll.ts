@@ -34,6 +34,40 @@ const RunPayslip = Type.Object({
   employer_cost: MoneyString,
 });
 
+const MonthPayslip = Type.Composite([
+  RunPayslip,
+  Type.Object({
+    kind: Type.String({ description: 'normal, or complementaire: the difference of a published month whose contract changed' }),
+    complements_id: Type.Union([Type.String({ description: "a complementary payslip's original" }), Type.Null()]),
+  }),
+]);
+
+const Skipped = Type.Object({ contract_id: Type.String(), reason: Type.String(), message: Type.Optional(Type.String()) });
+
+export const PayrollMonthQuery = Type.Object({
+  org_id: Type.Optional(Type.String({ maxLength: 100 })),
+  period: Type.Optional(Type.String({ maxLength: 20, description: 'YYYY-MM' })),
+});
+
+export const PayrollMonth = Type.Object({
+  org_id: Type.String(),
+  period: Type.String(),
+  drafts: Type.Array(MonthPayslip, { description: 'the current drafts of the month, whatever run made them' }),
+  skipped: Type.Array(Skipped, { description: 'the contracts the last finished run skipped, and why' }),
+  last_run: Type.Union([
+    Type.Object({
+      id: Type.String(),
+      status: Type.String({ description: 'en_cours, termine or echoue' }),
+      done: Type.Integer(),
+      total: Type.Integer(),
+      message: Type.Optional(Type.String()),
+      created_at: Type.String({ format: 'date-time' }),
+      finished_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    }),
+    Type.Null(),
+  ]),
+});
+
 export const PayrollRun = Type.Object({
   id: Type.String(),
   org_id: Type.String(),
@@ -48,6 +82,11 @@ export const PayrollRun = Type.Object({
   finished_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 });
 
-export const Validated = Type.Object({ published: Type.Array(Type.String()), contribution_call_id: Type.String(), payment_date: Type.String({ description: 'YYYY-MM-DD: the day chosen, or the default' }) });
+export const Validated = Type.Object({ published: Type.Array(Type.String()), contribution_call_id: Type.Union([Type.String(), Type.Null()], { description: "the month's contribution call that counts them (revised, or a new one); null when they owe nothing and the month has no call" }), payment_date: Type.String({ description: 'YYYY-MM-DD: the day chosen, or the default' }) });
 
-export const NotDraftBody = Type.Object({ error: Type.String(), message: Type.Optional(Type.String()), payslip_ids: Type.Optional(Type.Array(Type.String())) });
+export const NotDraftBody = Type.Object({
+  error: Type.String({ description: 'payslip_not_draft, or payslip_stale: drafts whose contract changed since the computation, or replaced by a new one' }),
+  message: Type.Optional(Type.String()),
+  payslip_ids: Type.Optional(Type.Array(Type.String())),
+  contract_numbers: Type.Optional(Type.Array(Type.String({ description: 'payslip_stale: the contracts that changed' }))),
+});

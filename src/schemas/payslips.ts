@@ -13,6 +13,11 @@ export const PayslipBody = Type.Object({
   gross: Type.Optional(MoneyInput),
   net_to_pay: Type.Optional(MoneyInput),
   contract_ids: Type.Optional(Type.Unsafe<unknown>({ description: "ids of the employee's contracts this payslip pays; checked by the service" })),
+  contributions: Type.Optional(
+    Type.Unsafe<unknown>({
+      description: 'the contributions of a payslip made elsewhere, so that the month\'s contribution call counts them: [{ organism, employee_amount?, employer_amount? }], 1 to 20, each organism once; checked by the service',
+    }),
+  ),
 });
 
 export const Payslip = Type.Object({
@@ -28,6 +33,8 @@ export const Payslip = Type.Object({
   status: Type.String({ description: 'publie or annule' }),
   transfer_status: Type.Union([Type.String({ description: 'genere or execute' }), Type.Null()]),
   source: Type.String({ description: 'calcule (the payroll run) or saisi (typed in)' }),
+  kind: Type.String({ description: 'normal, or complementaire: the difference paid after a published month\'s contract changed' }),
+  complements_id: Type.Union([Type.String({ description: 'a complementary payslip\'s original' }), Type.Null()]),
   model_version: Type.Union([Type.String({ description: 'the model and the service\'s overlay, e.g. modele-social@11.1.0+spectacle.1' }), Type.Null()]),
   employee_contributions: NullableMoney,
   employer_contributions: NullableMoney,
@@ -99,6 +106,6 @@ export const SignedUrl = Type.Object({ url: Type.String(), expires_at: Type.Stri
 export const PayslipConflictBody = Type.Object({
   error: Type.String(),
   message: Type.Optional(Type.String()),
-  payslip_id: Type.Optional(Type.String({ description: 'payslip_exists: the live payslip for this employee, period and contracts' })),
+  payslip_id: Type.Optional(Type.String({ description: 'payslip_exists: the live payslip for this employee, period and contracts; payslip_has_complement: the complementary payslip to cancel first' })),
   transfer_id: Type.Optional(Type.String({ description: 'payslip_in_transfer: the batch that holds the payslip' })),
 });

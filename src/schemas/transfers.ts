@@ -23,6 +23,7 @@ export const Transfer = Type.Object({
   created_at: Type.String({ format: 'date-time' }),
   executed_at: NullableTimestamp,
   cancelled_at: NullableTimestamp,
+  periods: Type.Array(Type.String(), { description: 'the months the batch pays (YYYY-MM), oldest first' }),
 });
 
 export const TransferLine = Type.Object({
@@ -46,7 +47,9 @@ export const StaffTransferQuery = Type.Object({
 /** A batch as the organization sees it: never an IBAN. */
 export const ClientTransfer = Type.Object({
   id: Type.String(),
+  reference: Type.String({ description: 'VIR-YYYY-NNNNNN, as the bank statement shows it' }),
   execution_date: Type.String(),
+  periods: Type.Array(Type.String(), { description: 'the months the batch pays (YYYY-MM), oldest first' }),
   count: Type.Integer(),
   total: MoneyString,
   status: Type.String({ description: 'genere, execute or annule' }),
@@ -70,4 +73,5 @@ export const UnavailableBody = Type.Object({
   message: Type.Optional(Type.String()),
   payslip_ids: Type.Optional(Type.Array(Type.String())),
   employee_ids: Type.Optional(Type.Array(Type.String())),
+  reason: Type.Optional(Type.String({ description: 'transfer_file_missing: why the batch has no SEPA file (operator_account_missing, transfer_amount_too_large)' })),
 });

@@ -32,7 +32,13 @@ export const transferErrors = {
     new AppError(400, 'execution_date_in_future', `Ce lot ne peut pas être marqué exécuté avant sa date d'exécution (${dateFr}).`),
   cancelled: () => new AppError(409, 'transfer_cancelled', 'Ce lot de virements est annulé.'),
   operatorAccountMissing: () =>
-    new AppError(409, 'operator_account_missing', "Le compte de l'opérateur (OPERATOR_IBAN, OPERATOR_BIC) n'est pas configuré, ou n'est pas valide."),
+    new AppError(409, 'operator_account_missing', "Le compte de l'opérateur (IBAN, BIC) n'est pas renseigné, ou n'est pas valide : complétez-le sur la page Opérateur."),
+  /** A batch is executed only with the SEPA file the bank executed: `cause` says why there is none. */
+  fileMissing: (cause: AppError) =>
+    new AppError(409, 'transfer_file_missing', `Ce lot n'a pas de fichier SEPA : il ne peut pas être marqué exécuté. ${cause.userMessage ?? ''}`.trim()).withDetails({
+      reason: cause.code,
+      ...cause.details,
+    }),
   invalidStatus: () => new AppError(400, 'invalid_status', 'Le statut (genere, execute ou annule) n’est pas valide.'),
 };
 

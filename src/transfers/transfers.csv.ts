@@ -4,7 +4,7 @@
  * The organization's file says what its list does: never an IBAN, nor a name.
  */
 import type { Database } from '../db/database.ts';
-import { csvFilename, type CsvColumn, type CsvExport } from '../format/csv.ts';
+import { csvFilename, csvPeriod, type CsvColumn, type CsvExport } from '../format/csv.ts';
 import { MAX_LIMIT } from '../http/list.ts';
 import { listOrgTransfers, listStaffTransfers } from './transfers.service.ts';
 
@@ -16,13 +16,16 @@ const STATUS_LABELS: Record<string, string> = { genere: 'Généré', execute: 'E
 function batchColumns<T extends ClientBatch>(): Array<CsvColumn<T>> {
   return [
     { header: "Date d'exécution", date: (b) => b.execution_date },
+    // What a bank statement is matched on: the months paid (`2027-01`, several joined by ", ").
+    { header: 'Période', text: (b) => b.periods.map(csvPeriod).join(', ') },
     { header: 'Bulletins', text: (b) => String(b.count) },
     { header: 'Total', amount: (b) => b.total },
     { header: 'Statut', text: (b) => STATUS_LABELS[b.status] ?? b.status },
   ];
 }
 
-export const CLIENT_TRANSFER_CSV_COLUMNS: ReadonlyArray<CsvColumn<ClientBatch>> = batchColumns<ClientBatch>();
+/** The reference is the SEPA file's message id and each transfer's batch: the bank statement shows it. */
+export const CLIENT_TRANSFER_CSV_COLUMNS: ReadonlyArray<CsvColumn<ClientBatch>> = [{ header: 'Référence', text: (b) => b.reference }, ...batchColumns<ClientBatch>()];
 
 export const STAFF_TRANSFER_CSV_COLUMNS: ReadonlyArray<CsvColumn<StaffBatch>> = [
   { header: 'Référence', text: (b) => b.reference },

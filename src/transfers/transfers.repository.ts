@@ -18,10 +18,16 @@ const TRANSFER_COLUMNS = [
   'transfers.created_at',
   'transfers.executed_at',
   'transfers.cancelled_at',
+  'transfers.sepa_file_id',
 ] as const;
 
 function selectTransfers(db: Database) {
-  return db.selectFrom('transfers').innerJoin('organizations', 'organizations.id', 'transfers.org_id').select(TRANSFER_COLUMNS);
+  return db
+    .selectFrom('transfers')
+    .innerJoin('organizations', 'organizations.id', 'transfers.org_id')
+    .select(TRANSFER_COLUMNS)
+    // The months the batch pays (`2027-01,2027-02`), for matching it to a bank statement.
+    .select(sql<string | null>`(select string_agg(distinct ti.period, ',' order by ti.period) from transfer_items ti where ti.transfer_id = transfers.id)`.as('periods'));
 }
 
 export type TransferRow = Awaited<ReturnType<typeof findTransfer>> & object;
@@ -35,7 +41,12 @@ export function findTransfer(db: Database, orgId: string | null, id: string) {
 
 /** The state a change depends on, locked until the end of the transaction. */
 export function lockTransfer(db: Database, id: string) {
-  return db.selectFrom('transfers').select(['id', 'org_id', 'reference', 'status', 'execution_date']).where('id', '=', id).forUpdate().executeTakeFirst();
+  return db
+    .selectFrom('transfers')
+    .select(['id', 'org_id', 'reference', 'status', 'execution_date', 'created_at', 'total', 'sepa_file_id'])
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 /** A batch's lines in the order they were given. */
@@ -189,6 +200,9 @@ export interface NewTransfer {
   execution_date: string;
   count: number;
   total: string;
+  /** The time its SEPA file says it was made. */
+  created_at: Date;
+  sepa_file_id: string;
 }
 
 export async function insertTransfer(db: Database, transfer: NewTransfer): Promise<string> {
@@ -227,6 +241,11 @@ export async function setStatus(db: Database, id: string, status: TransferStatus
     })
     .where('id', '=', id)
     .execute();
+}
+
+/** The SEPA file of a batch made before files were stored with the batch. */
+export async function setSepaFile(db: Database, id: string, fileId: string): Promise<void> {
+  await db.updateTable('transfers').set({ sepa_file_id: fileId }).where('id', '=', id).execute();
 }
 
 /** A cancelled batch gives its payslips back: they become available again. */

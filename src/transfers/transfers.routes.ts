@@ -30,7 +30,7 @@ const errors = errorResponses(409);
 
 export default async function transfersRoutes(fastify: FastifyInstance): Promise<void> {
   const { db, config } = fastify;
-  const ctx = { db, config, mail: fastify.mail };
+  const ctx = { db, config, mail: fastify.mail, files: fastify.files };
 
   fastify.get<{ Querystring: Static<typeof AvailableQuery> }>(
     '/api/staff/payslips/available',
@@ -153,7 +153,12 @@ export default async function transfersRoutes(fastify: FastifyInstance): Promise
     '/api/staff/virements/:id/executed',
     {
       config: { gate: 'staff' },
-      schema: { tags: ['staff'], summary: 'The bank executed the batch (status execute)', params: IdParams, response: { 200: Transfer, ...errors } },
+      schema: {
+        tags: ['staff'],
+        summary: 'The bank executed the batch (status execute); 409 transfer_file_missing when it has no SEPA file, with the reason',
+        params: IdParams,
+        response: { 200: Transfer, ...errors, 409: UnavailableBody },
+      },
     },
     async (request) => transfers.markExecuted(ctx, staffCaller(request), request.params.id),
   );

@@ -106,10 +106,8 @@ describe('GET /api/access global list stream', () => {
     t.after(() => database.close());
     await manyMembers(database.db, 5_000);
     const stream = await globalMemberListStream(database, quiet, 300);
-    const started = Date.now();
     const [error] = (await once(stream, 'error')) as [Error];
     assert.ok(error instanceof StalledReaderError);
-    assert.ok(Date.now() - started >= 300);
     if (usingPostgres) assert.equal(await runningCopies(database.db), 0);
     // The database is free for everyone else.
     const { rows } = await sql<{ n: number }>`select count(*)::int as n from public.organization_members`.execute(database.db);

@@ -306,7 +306,7 @@ describe('seed-demo', () => {
 
     // A living grid: employees and contracts of every kind, in several statuses, with dates.
     const soleil = first.organizations.find((o: { key: string }) => o.key === 'TDS001');
-    assert.deepEqual(soleil.payroll, { employees: 4, contracts: 8, payslips: 6, transfers: 1 });
+    assert.deepEqual(soleil.payroll, { employees: 4, contracts: 8, payslips: 6, transfers: 2 });
     // January computed from the contracts and validated (PAYROLL): Hélène's and Marc's tour; Zoé's CDD skipped.
     assert.deepEqual(first.payroll.map((p: Record<string, unknown>) => ({ ...p, contribution_call_id: typeof p.contribution_call_id })), [
       { organization: 'Théâtre du Soleil', period: '2027-01', payslips: 2, skipped: 1, contribution_call_id: 'string' },
@@ -316,9 +316,10 @@ describe('seed-demo', () => {
     assert.deepEqual(computed.map((p) => [p.status, p.model_version]), [['publie', MODEL_VERSION], ['publie', MODEL_VERSION]]);
     const lumiere = first.organizations.find((o: { key: string }) => o.key === 'CLU002');
     assert.deepEqual(lumiere.payroll, { employees: 2, contracts: 2, payslips: 1, transfers: 0 });
-    // Hélène's payslip is in the batch; Marc's two are available; Zoé has no IBAN; CLU002 pays itself.
-    const batch = await db.selectFrom('transfers').select(['count', 'total', 'status']).execute();
-    assert.deepEqual(batch, [{ count: 1, total: '1002.14', status: 'genere' }]);
+    // Hélène's December is paid (executed, with its file); Marc's November waits in a batch, his
+    // December is available; Zoé has no IBAN; CLU002 pays itself.
+    const batch = await db.selectFrom('transfers').select(['count', 'total', 'status']).orderBy('reference').execute();
+    assert.deepEqual(batch, [{ count: 1, total: '1002.14', status: 'execute' }, { count: 1, total: '111.15', status: 'genere' }]);
     // Billing: two monthly invoices (October's notification waiting for its document), a
     // contribution call, notification addresses.
     assert.deepEqual(soleil.billing, { invoices: 2, notified: 0, contribution_calls: 2 });
@@ -373,7 +374,7 @@ describe('seed-demo', () => {
     assert.equal(staffSignIn.statusCode, 200);
     const available = await app.inject({ method: 'GET', url: '/api/staff/payslips/available', headers: { cookie: sessionCookieOf(staffSignIn) } });
     assert.deepEqual(available.json().items.map((p: { period: string; net_to_pay: string }) => [p.period, p.net_to_pay]), [
-      ['2026-11', '111.15'], ['2026-12', '516.36'],
+      ['2026-12', '516.36'],
       // January's computed payslips (the model's figures with the overlay of law/spectacle): payable like any other.
       ['2027-01', '376.65'], ['2027-01', '544.65'],
     ]);

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { build } from '../helper.ts';
+import { build, untilBlockedOnALock } from '../helper.ts';
 import { cddu, createOrg, member, outbox, signedIn, type Person } from '../support/fixtures.ts';
 import { pdfText } from '../support/documents.ts';
 import { numberingYear } from '../../src/format/calendar.ts';
@@ -128,6 +128,10 @@ describe('editing, submit and cancel', () => {
     const submitted = await call(agent, 'POST', `/api/contrats/${id}/submit`);
     assert.equal(submitted.statusCode, 200);
     assert.equal(submitted.json().status, 'a_signer');
+    // Out for signature with its document: the PDF to sign, downloadable at once.
+    assert.equal(submitted.json().has_generated_pdf, true);
+    const pdf = await call(agent, 'GET', `/api/contrats/${id}/pdf-url`);
+    assert.deepEqual([pdf.statusCode, pdf.json().signed], [200, false]);
     for (const [method, url, payload] of [['PATCH', `/api/contrats/${id}`, { job_title: 'X' }], ['POST', `/api/contrats/${id}/submit`, undefined]] as const) {
       const res = await call(agent, method, url, payload);
       assert.equal(res.statusCode, 409);
@@ -446,6 +450,8 @@ describe('the signed PDF', () => {
     assert.equal(noPdf.json().error, 'no_pdf');
 
     await call(agent, 'POST', `/api/contrats/${id}/submit`);
+    const generated = (await db.selectFrom('contracts').select('generated_pdf_id').where('id', '=', id).executeTakeFirstOrThrow()).generated_pdf_id;
+    assert.ok(generated, 'submitted: the PDF to sign is rendered');
     const put = await app.inject({ method: 'PUT', url, headers: { cookie: staff.cookie, 'content-type': 'application/pdf' }, payload: PDF });
     assert.equal(put.statusCode, 200, put.body);
     assert.equal(put.json().status, 'signe');
@@ -462,9 +468,9 @@ describe('the signed PDF', () => {
     assert.deepEqual(file.rawPayload, PDF);
     assert.equal((await call(outsider, 'GET', `/api/contrats/${id}/pdf-url`)).statusCode, 404);
 
-    // A second upload replaces the first: one file stays.
+    // A second upload replaces the first: one signed file stays, beside the generated one.
     await app.inject({ method: 'PUT', url, headers: { cookie: staff.cookie, 'content-type': 'application/pdf' }, payload: PDF });
-    assert.equal((await db.selectFrom('files').select('id').execute()).length, 1);
+    assert.deepEqual((await db.selectFrom('files').select('id').where('id', '!=', generated).execute()).length, 1);
     const cancel = await call(agent, 'POST', `/api/contrats/${id}/cancel`);
     assert.equal(cancel.statusCode, 409);
     assert.equal(cancel.json().error, 'contract_signed');
@@ -474,7 +480,7 @@ describe('the signed PDF', () => {
     assert.deepEqual(del.json(), { ok: true });
     const after = (await call(agent, 'GET', `/api/contrats/${id}`)).json();
     assert.deepEqual([after.status, after.has_signed_pdf, after.signed_at], ['a_signer', false, null]);
-    assert.equal((await db.selectFrom('files').select('id').execute()).length, 0, 'the file is gone');
+    assert.deepEqual((await db.selectFrom('files').select('id').execute()).map((f) => f.id), [generated], 'the signed file is gone, the one to sign stays');
     const again = await call(staff, 'DELETE', `/api/staff/contrats/${id}/delete-signed-pdf`);
     assert.equal(again.statusCode, 404);
     assert.equal(again.json().error, 'no_signed_pdf');
@@ -646,7 +652,7 @@ describe('POST /api/generate-contract-pdf', () => {
     // (at c) starts then and must wait for it, then replace b, not the a it could have read.
     const first = await heldGeneration(db, orgId, id, b!);
     const second = db.transaction().execute((trx) => replaceGeneratedPdf(trx, orgId, id, c!));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await untilBlockedOnALock(db);
     first.release();
     assert.deepEqual(await first.done, { previous_pdf_id: a });
     assert.deepEqual(await second, { previous_pdf_id: b });
@@ -660,7 +666,7 @@ describe('POST /api/generate-contract-pdf', () => {
     const first = await heldGeneration(db, orgId, id, b!);
     const event = { org_id: orgId, action: 'contract.pdf_generated', subject_type: 'contract', subject_id: id, actor_user_id: null, actor_email: 'cli', details: { bytes: 5 } };
     const second = storeGeneratedPdf(db, id, { orgId, filename: 'c.pdf', contentType: 'application/pdf', content: Buffer.from('%PDF-') }, event);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await untilBlockedOnALock(db);
     first.release();
     await first.done;
     const c = await second;

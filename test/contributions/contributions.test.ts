@@ -2,6 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { build } from '../helper.ts';
+import { numberingYear } from '../../src/format/calendar.ts';
 import { createOrg, member, signedIn, type Person } from '../support/fixtures.ts';
 
 async function setup(t: Parameters<typeof build>[0]) {
@@ -33,10 +34,16 @@ describe('contribution calls', () => {
     const res = await call(staff, 'POST', '/api/staff/cotisations', { org_id: soleil, period: '2026-11', due_date: '2026-12-15', lines: LINES });
     assert.equal(res.statusCode, 201, res.body);
     const created = res.json();
-    assert.deepEqual({ ...created, id: undefined, created_at: undefined }, {
+    assert.deepEqual({ ...created, id: undefined, created_at: undefined, updated_at: undefined }, {
       id: undefined,
       created_at: undefined,
+      updated_at: undefined,
       org_id: soleil,
+      number: `AC-${numberingYear(new Date())}-000001`,
+      origin: 'saisi',
+      first_call_number: null,
+      payslips_counted_in: 0,
+      payslips_counted_out: 0,
       period: '2026-11',
       due_date: '2026-12-15',
       total: '2099.80',
@@ -55,7 +62,11 @@ describe('contribution calls', () => {
     const list = await call(compta, 'GET', '/api/cotisations');
     assert.equal(list.statusCode, 200);
     assert.deepEqual(list.json().items.map((c: { period: string; total: string }) => [c.period, c.total]), [['2026-12', '100.00'], ['2026-11', '2099.80']]);
-    assert.deepEqual(Object.keys(list.json().items[0]).sort(), ['created_at', 'due_date', 'id', 'lines', 'org_id', 'period', 'status', 'total']);
+    assert.deepEqual(Object.keys(list.json().items[0]).sort(), [
+      'created_at', 'due_date', 'first_call_number', 'id', 'lines', 'number', 'org_id', 'origin', 'payslips_counted_in', 'payslips_counted_out', 'period', 'status', 'total', 'updated_at',
+    ]);
+    // Numbered in the order made, gap-free: two calls of a month are told apart.
+    assert.deepEqual(list.json().items.map((c: { number: string }) => c.number.slice(-6)), ['000002', '000001']);
     assert.equal((await call(admin, 'GET', '/api/cotisations')).json().items.length, 2);
     assert.deepEqual((await call(compta, 'GET', '/api/cotisations?period=2026-11')).json().items.map((c: { id: string }) => c.id), [created.id]);
     const page = (await call(compta, 'GET', '/api/cotisations?limit=1')).json();

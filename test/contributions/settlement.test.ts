@@ -10,7 +10,7 @@ import { build } from '../helper.ts';
 import { startSmtpServer } from '../support/smtp.ts';
 import { createOrg, member, outbox, signedIn, type Person } from '../support/fixtures.ts';
 import { todayInFrance } from '../../src/format/french.ts';
-import { addDays } from '../../src/format/calendar.ts';
+import { addDays, numberingYear } from '../../src/format/calendar.ts';
 
 const NBSP = '\u00a0';
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
@@ -18,7 +18,7 @@ const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 async function setup(t: Parameters<typeof build>[0]) {
   const smtp = await startSmtpServer();
   t.after(() => smtp.stop());
-  const { app, database, config } = await build(t, { app: { mailWorker: true, mailPollMs: 20 }, env: { SMTP_URL: smtp.url } });
+  const { app, database, config } = await build(t, { app: { mailWorker: true, mailPollMs: 20 }, env: { SMTP_URL: smtp.url, OPERATOR_NAME: 'Odentas Paie', OPERATOR_IBAN: 'FR7630004000031234567890143', OPERATOR_BIC: 'BNPAFRPP' } });
   assert.equal(config.publicUrl, 'https://paie.example.com');
   const db = database.db;
   const soleil = await createOrg(db, 'Théâtre <du> Soleil & Cie', 'TDS001');
@@ -84,11 +84,12 @@ describe('POST /api/staff/cotisations/{id}/notifier', () => {
 
     const [mail] = await smtp.waitFor(1, 10_000);
     assert.ok(mail);
-    assert.equal(mail.subject, `Appel de cotisations de novembre 2026 : 1${NBSP}699,60${NBSP}€`);
+    const number = `AC-${numberingYear(new Date())}-000001`;
+    assert.equal(mail.subject, `Appel de cotisations ${number} de novembre 2026 : 1${NBSP}699,60${NBSP}€`);
     assert.deepEqual(addresses(mail.parsed.to), ['compta@soleil.example', 'direction@soleil.example']);
     assert.deepEqual(addresses(mail.parsed.cc), ['expert@cabinet.example']);
     const text = mail.text;
-    assert.ok(text.includes(`L'appel de cotisations de novembre 2026 pour Théâtre <du> Soleil & Cie est disponible dans votre espace : 1${NBSP}699,60${NBSP}€ à régler au plus tard le 15/12/2026.`), text);
+    assert.ok(text.includes(`L'appel de cotisations ${number} de novembre 2026 pour Théâtre <du> Soleil & Cie est disponible dans votre espace : 1${NBSP}699,60${NBSP}€ à régler au plus tard le 15/12/2026.`), text);
     assert.ok(text.includes(`Urssaf : 1${NBSP}234,56${NBSP}€`), text);
     assert.ok(text.includes(`Congés Spectacles : 455,00${NBSP}€`), text);
     assert.ok(text.includes(`Caisse <Retraite> & Co : 10,04${NBSP}€`), text);

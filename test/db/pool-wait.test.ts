@@ -28,10 +28,7 @@ describe('openDatabase: waiting for a connection', () => {
   it('should fail a query queued past poolWaitMs, and leave the pool usable', onPostgres, async () => {
     const { handle, release, transaction } = await heldPool({ poolWaitMs: 300 });
     try {
-      const started = Date.now();
       await assert.rejects(sql`select 2`.execute(handle.db), /timeout/i);
-      const waited = Date.now() - started;
-      assert.ok(waited >= 250 && waited < 3_000, `waited ${waited} ms`);
       release();
       await transaction;
       const { rows } = await sql<{ n: number }>`select 3 as n`.execute(handle.db);
@@ -64,11 +61,8 @@ describe('openDatabase: waiting for a connection', () => {
     const port = (silent.address() as net.AddressInfo).port;
     const handle = await openDatabase({ databaseUrl: `postgres://postgres@127.0.0.1:${port}/none`, pgliteDir: 'memory://', connectTimeoutMs: 300 });
     try {
-      const started = Date.now();
       const error = await sql`select 1`.execute(handle.db).then(() => null, (e: unknown) => e);
-      const waited = Date.now() - started;
       assert.ok(isDatabaseUnavailable(error), `not reported unavailable: ${String(error)}`);
-      assert.ok(waited >= 250 && waited < 3_000, `waited ${waited} ms`);
     } finally {
       for (const socket of sockets) socket.destroy();
       silent.close();

@@ -99,7 +99,7 @@ describe('contract pages in chromium', { skip: skipReason }, () => {
     assert.equal(await page.locator('#contract-end_date').inputValue(), '31/03/2027');
     assert.equal(await page.locator('#contract-monthly_gross').isVisible(), false, 'a CDDU has no monthly salary');
 
-    // Two dates: each new line starts on the first day and takes the focus.
+    // Two dates: the first line starts on the contract's first day, each new one takes the focus.
     await tabTo(page, 'add-line');
     await page.keyboard.press('Enter');
     assert.equal(await focusedId(page), 'line-date-1');
@@ -115,6 +115,7 @@ describe('contract pages in chromium', { skip: skipReason }, () => {
     await tabTo(page, 'add-line');
     await page.keyboard.press('Enter');
     assert.equal(await focusedId(page), 'line-date-2');
+    assert.equal(await page.locator('#line-date-2').inputValue(), '03/03/2027', 'a next line suggests the day after the line before');
     await page.keyboard.type('20/03/2027');
     await tabTo(page, 'line-nature-2'); // Représentation, the default
     await page.keyboard.press('Tab');
@@ -149,6 +150,7 @@ describe('contract pages in chromium', { skip: skipReason }, () => {
     await page.keyboard.type('Les Misérables');
     await tabTo(page, 'add-line');
     await page.keyboard.press('Enter');
+    assert.equal(await page.locator('#line-date-3').inputValue(), '21/03/2027');
     await page.keyboard.type('21/03/2027');
     await tabTo(page, 'line-amount-3');
     await page.keyboard.type('462,40');
@@ -186,6 +188,9 @@ describe('contract pages in chromium', { skip: skipReason }, () => {
     await page.locator('#status', { hasText: `Contrat ${number} soumis pour signature.` }).waitFor();
     assert.equal((await page.locator('#contract-head .badge').textContent())?.trim(), 'À signer');
     assert.equal(await page.locator('#edit-contract').count(), 0);
+    // Its PDF to sign is rendered with the submission, and the page says so.
+    assert.equal((await page.locator('#pdf-state').textContent())?.trim(), 'Le contrat est à signer : son PDF est prêt, téléchargez-le pour la signature.');
+    assert.equal(await focusedId(page), 'download-pdf');
     await screenshot(page, 'contrat-detail');
 
     // Cancel another draft, after the confirmation dialog.

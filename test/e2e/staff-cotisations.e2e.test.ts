@@ -44,7 +44,7 @@ describe('staff contribution calls and invoice creation in chromium', { skip: sk
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${app.url}/staff/cotisations`);
     assert.equal(await page.locator('h1').textContent(), 'Cotisations');
-    assert.deepEqual(await texts(page, '.main-nav a'), ['Contrats', 'Paie', 'Factures', 'Organisations', 'Tous les contrats', 'Calcul de la paie', 'Virements', 'Cotisations', 'Facturation', 'Travaux en échec', 'Accès', 'Équipe interne']);
+    assert.deepEqual(await texts(page, '.main-nav a'), ['Organisations', 'Contrats', 'Paie', 'Virements', 'Cotisations', 'Facturation', 'Travaux en échec', 'Accès', 'Équipe interne', 'Opérateur']);
     assert.equal(await page.locator('#calls').getByText('Aucun appel de cotisations pour le moment.').count(), 1);
 
     // The call of November for Le Soleil; a wrong period is refused next to its field.
@@ -83,7 +83,7 @@ describe('staff contribution calls and invoice creation in chromium', { skip: sk
     const row = page.locator(`tr[data-call-id="${soleilId}"]`);
     assert.equal(await row.locator('.notified').textContent(), `Oui, le ${todayFr}`);
     assert.equal(await row.locator('.row-result').textContent(), 'Notifié');
-    const mail = await mailTo(app.smtp, 'compta@soleil.example', `Appel de cotisations de novembre 2026 : 1${NBSP}689,56${NBSP}€`);
+    const mail = await mailTo(app.smtp, 'compta@soleil.example', `Appel de cotisations AC-${year}-000001 de novembre 2026 : 1${NBSP}689,56${NBSP}€`);
     assert.ok(mail.text.includes(`Urssaf : 1${NBSP}234,56${NBSP}€`), mail.text);
     assert.ok(mail.text.includes('Échéance : 15/12/2026'), mail.text);
     assert.ok(mail.text.includes(`${app.url}/factures#calls`), mail.text);
@@ -144,6 +144,9 @@ describe('staff contribution calls and invoice creation in chromium', { skip: sk
       `F-${year}-000002 : Théâtre du Soleil, 1${NBSP}481,50${NBSP}€ TTC`,
     ]);
     assert.equal(await page.locator('#create-lines-error').isHidden(), true);
+    // Emptied once created: a second click cannot invoice the same organizations again.
+    assert.equal(await page.locator('input.org-choice:checked').count(), 0);
+    assert.deepEqual([await page.locator('#create-period').inputValue(), await page.locator('#invoice-lines tr').count(), await page.getByLabel('Libellé de la ligne 1').inputValue()], ['', 1, '']);
     assert.deepEqual(await texts(page, '#invoice-table tbody td[data-label="Numéro"]'), [`F-${year}-000002`, `F-${year}-000001`]);
     assert.deepEqual(await texts(page, '#invoice-table tbody td[data-label="Période"]'), ['novembre 2026', 'novembre 2026']);
     await screenshot(page, 'staff-facturation-create-1280');
@@ -161,10 +164,13 @@ describe('staff contribution calls and invoice creation in chromium', { skip: sk
     await page.locator('#credit-reason').fill('Erreur de quantité');
     await page.locator('#credit-amount').fill('2 000');
     await page.locator('#credit-submit').click();
+    assert.equal(await page.locator('#confirm-credit-text').textContent(), `2 000 € HT à créditer sur F-${year}-000002 · Théâtre du Soleil · 1${NBSP}481,50${NBSP}€ TTC. Motif : Erreur de quantité. Un avoir émis est numéroté et ne peut plus être modifié ni supprimé.`);
+    await page.locator('#confirm-credit-ok').click();
     await page.locator('#credit-amount-error', { hasText: `Ce montant dépasse ce qui reste à créditer sur la facture F-${year}-000002 : 1${NBSP}481,50${NBSP}€ TTC au plus.` }).waitFor();
     assert.equal(await page.locator('#credit-amount').getAttribute('aria-invalid'), 'true');
     await page.locator('#credit-amount').fill('100');
     await page.locator('#credit-submit').click();
+    await page.locator('#confirm-credit-ok').click();
     await page.locator('#credit-status', { hasText: `Avoir A-${year}-000001 émis sur la facture F-${year}-000002 : 120,00${NBSP}€ TTC.` }).waitFor();
     assert.ok((await texts(page, '#invoice-table tbody td[data-label="Numéro"]')).includes(`A-${year}-000001`), 'the credit note is listed');
 

@@ -79,7 +79,8 @@ describe('staff organization pages in chromium', { skip: skipReason }, () => {
     assert.equal(await page.locator('#org-siret-error').isHidden(), true, 'the refusal is gone');
     assert.equal(await page.locator('#org-siret').inputValue(), '12345678900012');
     assert.equal(await page.locator('#org-email_notifs').inputValue(), 'compta@soleil.example');
-    assert.equal(await page.locator('#org-taux_at').inputValue(), '2,3');
+    // Read back as the field asks for it: two decimals.
+    assert.equal(await page.locator('#org-taux_at').inputValue(), '2,30');
     const saved = await db.selectFrom('organizations')
       .select(['email_notifs', 'email_notifs_cc', 'siret', 'address_line', 'postcode', 'city', 'effectif', 'convention', 'categorie_juridique', 'taux_at', 'virements_salaires'])
       .where('id', '=', soleil).executeTakeFirstOrThrow();
@@ -119,7 +120,7 @@ describe('staff organization pages in chromium', { skip: skipReason }, () => {
 
     // Zoé's editor open, on a desktop and on a phone.
     await page.locator(`#edit-${zoe} summary`).click();
-    assert.equal(await page.locator(`#emp-${zoe}-pas_rate`).inputValue(), '7,5');
+    assert.equal(await page.locator(`#emp-${zoe}-pas_rate`).inputValue(), '7,50');
     assert.equal(await horizontalOverflow(page), 0);
     await screenshot(page, 'staff-organisation-1280');
     await page.setViewportSize({ width: 390, height: 844 });

@@ -64,7 +64,7 @@ describe('/staff/paie in chromium', { skip: skipReason }, () => {
 
     // The entry, distinct from the client's "Paie"; the organization and the month.
     await page.goto(`${app.url}/staff/facturation`);
-    await Promise.all([page.waitForURL(/\/staff\/paie$/), page.getByRole('link', { name: 'Calcul de la paie' }).click()]);
+    await Promise.all([page.waitForURL(/\/staff\/paie$/), page.getByRole('link', { name: 'Paie', exact: true }).click()]);
     assert.equal(await page.locator('h1').textContent(), 'Calcul de la paie');
     await page.locator('#paie-org').selectOption({ label: 'Théâtre du Soleil (TDS001)' });
     await page.locator('#paie-period').fill('03/2027');
@@ -108,9 +108,9 @@ describe('/staff/paie in chromium', { skip: skipReason }, () => {
     await Promise.all([page.waitForURL(/appel=[0-9a-f-]{36}/), page.locator('#confirm-validate-ok').click()]);
     const paid = await app.database.db.selectFrom('payslips').select('payment_date').where('id', '=', draft.id).executeTakeFirstOrThrow();
     assert.equal(paid.payment_date, '2027-04-02');
-    const made = await app.database.db.selectFrom('contribution_calls').select(['total']).where('org_id', '=', soleil).executeTakeFirstOrThrow();
+    const made = await app.database.db.selectFrom('contribution_calls').select(['total', 'number']).where('org_id', '=', soleil).executeTakeFirstOrThrow();
     const total = moneyFromDb(made.total);
-    assert.match((await page.locator('#call-summary').textContent())!, new RegExp(`^Appel de cotisations de mars 2027 pour Théâtre du Soleil : total ${formatEuros(total)}, à payer au plus tard le 15/04/2027\\.$`));
+    assert.match((await page.locator('#call-summary').textContent())!, new RegExp(`^Appel de cotisations ${made.number} de mars 2027 pour Théâtre du Soleil \\(Appel du mois, 1 bulletin\\) : total ${formatEuros(total)}, à payer au plus tard le 15/04/2027\\.$`));
     assert.equal(await focusedId(page), 'call-title');
     assert.deepEqual(await texts(page, '#draft-table tbody td[data-label="Statut"]'), ['Publié']);
     assert.deepEqual(await texts(page, '#payslip-table tbody td[data-label="Origine"]'), ['Calculé']);
@@ -119,7 +119,15 @@ describe('/staff/paie in chromium', { skip: skipReason }, () => {
     await page.locator('#payslip-employee').selectOption({ label: 'Bernard Zoé' });
     await page.locator('#payslip-gross').fill('2 300,00');
     await page.locator('#payslip-net').fill('1 830,00');
+    // Asked first, with its figures; kept back, nothing is published.
     await page.locator('#payslip-submit').click();
+    assert.equal(await page.locator('#confirm-publish').isVisible(), true, 'a confirmation first');
+    assert.equal(await page.locator('#confirm-publish-text').textContent(), "Bernard Zoé, 03/2027 : brut 2 300,00 €, net à payer 1 830,00 €. Publié, le bulletin est visible par l'organisation et ne peut plus être modifié (seulement annulé).");
+    await page.keyboard.press('Escape');
+    assert.equal(await focusedId(page), 'payslip-submit');
+    assert.deepEqual(await texts(page, '#payslip-table tbody td[data-label="Salarié"]'), ['Hélène Lefèvre']);
+    await page.locator('#payslip-submit').click();
+    await page.locator('#confirm-publish-ok').click();
     await page.locator('#payslip-status', { hasText: 'Bulletin publié : Bernard Zoé, 03/2027.' }).waitFor();
     assert.deepEqual(await texts(page, '#payslip-table tbody td[data-label="Salarié"]'), ['Zoé Bernard', 'Hélène Lefèvre']);
     assert.deepEqual(await texts(page, '#payslip-table tbody td[data-label="Net à payer"]'), [`1${NBSP}830,00${NBSP}€`, formatEuros(draft.net_to_pay)]);
@@ -129,6 +137,7 @@ describe('/staff/paie in chromium', { skip: skipReason }, () => {
     await page.locator('#payslip-gross').fill('2300');
     await page.locator('#payslip-net').fill('1830');
     await page.locator('#payslip-submit').click();
+    await page.locator('#confirm-publish-ok').click();
     await page.locator('#payslip-employee-error', { hasText: 'Un bulletin de paie non annulé existe déjà pour ce salarié, cette période et ces contrats' }).waitFor();
     assert.equal(await page.locator('#payslip-employee').getAttribute('aria-invalid'), 'true');
     assert.equal(await focusedId(page), 'payslip-employee');
@@ -136,6 +145,7 @@ describe('/staff/paie in chromium', { skip: skipReason }, () => {
     await page.locator('#payslip-gross').fill('100,00');
     await page.locator('#payslip-net').fill('200,00');
     await page.locator('#payslip-submit').click();
+    await page.locator('#confirm-publish-ok').click();
     await page.locator('#payslip-net-error', { hasText: 'Le net à payer ne peut pas dépasser le salaire brut.' }).waitFor();
     assert.equal(await page.locator('#payslip-employee-error').isVisible(), false, 'the previous refusal is gone');
 
@@ -143,7 +153,7 @@ describe('/staff/paie in chromium', { skip: skipReason }, () => {
     const zoeRow = page.locator('#payslip-table tbody tr', { hasText: 'Zoé Bernard' });
     await zoeRow.locator('input[type="file"]').setInputFiles({ name: 'bulletin-zoe.pdf', mimeType: 'application/pdf', buffer: PDF });
     await page.locator('#payslips-status', { hasText: 'PDF « bulletin-zoe.pdf » joint au bulletin.' }).waitFor();
-    assert.deepEqual(await texts(page, '#payslip-table tbody td[data-label="PDF"]'), ['Joint', 'Joint']);
+    assert.deepEqual(await texts(page, '#payslip-table tbody td[data-label="PDF"]'), ['Joint', 'Établi par le service']);
     await page.locator('#payslip-table tbody tr', { hasText: 'Zoé Bernard' }).getByRole('button', { name: /^Annuler/ }).click();
     assert.match((await page.locator('#confirm-cancel-payslip-text').textContent())!, /Zoé Bernard, mars 2027/);
     await page.locator('#confirm-cancel-payslip-ok').click();

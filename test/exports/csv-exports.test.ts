@@ -160,7 +160,8 @@ describe('GET /api/payslips.csv', () => {
     assert.deepEqual(new Set(rows.map((r) => r['Prénom'])), new Set(['Hélène', 'Paul']));
     const paul = rows.find((r) => r['Prénom'] === 'Paul')!;
     assert.equal(paul.Nom, `'${FORMULA}`, 'the formula is text');
-    assert.equal(paul['Période'], '03/2027');
+    // A year then a month: a French spreadsheet keeps it as text, where 03/2027 became a date.
+    assert.equal(paul['Période'], '2027-03');
     assert.equal(paul.Brut, '1234,50');
     assert.equal(paul['Net à payer'], '987,65');
     assert.equal(paul['Cotisations salariales'], '', 'a payslip typed in has no computed figures');
@@ -178,13 +179,17 @@ describe('GET /api/cotisations.csv and /api/virements.csv', () => {
   it("should give a column per organism and the organization's batches, never an IBAN", async (t) => {
     const { get, compta, executionDate } = await setup(t);
     const calls = records((await get(compta, '/api/cotisations.csv?period=2027-03')).rawPayload);
-    assert.deepEqual(calls, [
-      { 'Période': '03/2027', 'Échéance': '15/04/2027', Urssaf: '1234,50', Audiens: '456,78', 'Congés Spectacles': '300,00', 'France Travail': '', Afdas: '', 'Autres organismes': '', Total: '1991,28', Statut: 'À payer' },
+    assert.match(calls[0]!['Référence']!, /^AC-\d{4}-\d{6}$/);
+    assert.deepEqual(calls.map(({ 'Référence': _number, ...rest }) => rest), [
+      { Nature: 'Saisi par l\u2019équipe paie', 'Période': '2027-03', 'Échéance': '15/04/2027', Urssaf: '1234,50', Audiens: '456,78', 'Congés Spectacles': '300,00', 'France Travail': '', Afdas: '', 'Autres organismes': '', Total: '1991,28', Statut: 'À payer' },
     ]);
     const transfers = await get(compta, '/api/virements.csv');
     assert.equal(transfers.headers['content-disposition'], 'attachment; filename="virements.csv"');
     const [d, m, y] = [executionDate.slice(8, 10), executionDate.slice(5, 7), executionDate.slice(0, 4)];
-    assert.deepEqual(records(transfers.rawPayload), [{ "Date d'exécution": `${d}/${m}/${y}`, Bulletins: '2', Total: '3288,75', Statut: 'Généré' }]);
+    // The batch's reference and the months it pays: what a bank statement is matched on.
+    const [batch] = records(transfers.rawPayload);
+    assert.match(batch!['Référence']!, /^VIR-\d{4}-\d{6}$/);
+    assert.deepEqual(batch, { 'Référence': batch!['Référence'], "Date d'exécution": `${d}/${m}/${y}`, 'Période': '2027-02, 2027-03', Bulletins: '2', Total: '3288,75', Statut: 'Généré' });
     assert.ok(!transfers.rawPayload.toString('utf8').includes('FR76'));
   });
 });
@@ -205,6 +210,7 @@ describe('staff exports', () => {
     const batches = records((await get(staff, `/api/staff/virements.csv?org_id=${soleil}`)).rawPayload);
     assert.equal(batches.length, 1);
     assert.match(batches[0]!['Référence']!, /^VIR-\d{4}-\d{6}$/);
+    assert.equal(batches[0]!['Période'], '2027-02, 2027-03');
     assert.equal(batches[0]!.Total, '3288,75');
 
     const payslips = await get(staff, '/api/staff/payslips.csv?period=2027-03');

@@ -203,6 +203,9 @@ const MODULE_RULES: RouteRule[] = [
   { name: 'POST /api/staff/jobs/999999999/retry', readsBody: false, expect: staffOnlyWith(404) },
   { name: 'GET /api/staff/virements.csv', readsBody: false, expect: staffOnlyWith(200) },
   { name: 'GET /api/staff/payslips.csv?period=2027-01', readsBody: false, expect: staffOnlyWith(200) },
+  // The operator's identity and bank account: staff only, whatever the organization named.
+  { name: 'GET /api/staff/operator', readsBody: false, expect: staffOnlyWith(200) },
+  { name: 'PATCH /api/staff/operator', readsBody: false, payload: () => ({ name: 'Odentas Paie' }), expect: staffOnlyWith(200) },
 ];
 
 /** A route gated on `money`, as the money modules will declare theirs. */
@@ -226,7 +229,7 @@ async function makeFixtures(app: FastifyInstance, orgId: string, agent: Person, 
     await change.trx.updateTable('payslips').set({ pdf_id: payslipPdf }).where('id', '=', payslip).execute();
     // One payslip an employee and month (issue 32 H): the one a batch holds is February's.
     const paid = await insertNewPayslip(change, actor.caller, { ...payslipOf, period: '2027-02' });
-    const batch = await insertNewTransfer(change, actor.caller, [paid], todayInFrance());
+    const batch = await insertNewTransfer(change, actor.caller, [paid], todayInFrance(), { config: app.config, files: app.files });
     const [invoice] = await insertInvoiceBulk(change, null, { invoice_type: 'paie_mensuelle', payment_method: 'virement', period_label: 'Confidentiel', invoices: [{ org_id: orgId, lines: INVOICE_LINES }] });
     // Its documents as its job stores them (the job itself is tested in test/jobs).
     const invoicePdf = await app.files.put(change.trx, { content: PDF, contentType: 'application/pdf', filename: 'facture.pdf', orgId });

@@ -17,7 +17,9 @@ describe('unknown addresses', () => {
     assert.equal(page.headers['content-type'], 'text/html; charset=utf-8');
     assert.match(page.body, /<html lang="fr">/);
     assert.match(page.body, /<h1 id="not-found-title">Page introuvable<\/h1>/);
-    assert.match(page.body, /<a href="\/vos-acces">Aller à vos accès<\/a>/);
+    // A visitor is offered the sign-in, and no bar.
+    assert.match(page.body, /<a href="\/login">Se connecter<\/a>/);
+    assert.doesNotMatch(page.body, /class="main-nav"/);
 
     for (const [url, accept] of [['/api/nope', 'text/html'], ['/nope', 'application/json'], ['/nope', '*/*'], ['/auth/nope', 'text/html']] as const) {
       const res = await app.inject({ method: 'GET', url, headers: { accept } });
@@ -26,6 +28,29 @@ describe('unknown addresses', () => {
     }
     const post = await app.inject({ method: 'POST', url: '/nope', headers: { accept: 'text/html' }, payload: {} });
     assert.equal(post.json().error, 'not_found');
+  });
+});
+
+describe('unknown addresses, signed in', () => {
+  it("should keep the person's bar and lead to their role's page, never offering the sign-in", async (t) => {
+    const { app, database } = await build(t);
+    const db = database.db;
+    const org = await createOrg(db, 'Théâtre du Soleil', 'TDS001');
+    const compta = await member(app, db, org, 'compta@soleil.example', 'COMPTA');
+    const staff = await signedIn(app, db, 'staff@example.com', { staff: 'STAFF' });
+    const html = { accept: 'text/html' };
+    const forCompta = await app.inject({ method: 'GET', url: '/contrats-perdus', headers: { ...html, cookie: compta.cookie } });
+    assert.equal(forCompta.statusCode, 404);
+    assert.match(forCompta.body, /<h1 id="not-found-title">Page introuvable<\/h1>/);
+    assert.match(forCompta.body, /<nav class="main-nav" aria-label="Rubriques">/);
+    assert.deepEqual([...forCompta.body.matchAll(/<li><a href="([^"]+)"/g)].map((m) => m[1]), ['/paie', '/factures', '/vos-acces']);
+    assert.match(forCompta.body, /<a class="button" id="refusal-home" href="\/factures">Aller aux factures et paiements<\/a>/);
+    assert.match(forCompta.body, /compta@soleil\.example/);
+    assert.doesNotMatch(forCompta.body, /Se connecter/);
+    const forStaff = await app.inject({ method: 'GET', url: '/staff/nulle-part', headers: { ...html, cookie: staff.cookie } });
+    assert.equal(forStaff.statusCode, 404);
+    assert.match(forStaff.body, /<a class="button" id="refusal-home" href="\/staff\/organisations">Aller aux organisations<\/a>/);
+    assert.doesNotMatch(forStaff.body, /Se connecter/);
   });
 });
 

@@ -5,7 +5,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { IBAN, inDays, setup } from '../payslips/support.ts';
-import { NAV, navFor } from '../../src/pages/nav.ts';
+import { NAV, currentEntry, navFor } from '../../src/pages/nav.ts';
 import { formatDateFr } from '../../src/format/french.ts';
 
 const NBSP = '\u00a0';
@@ -134,7 +134,7 @@ describe('GET /staff/virements', () => {
     assert.ok(unpayable.includes(`<a href="/staff/organisations/${autonome}">Modifier le mode de virement`));
     assert.ok(unpayable.includes(`<a href="/staff/organisations/${soleil}">Saisir l&#39;IBAN du salarié`));
     assert.ok(!res.body.includes(XSS), 'organization and employee names are escaped');
-    assert.ok(res.body.includes(`<tr data-payslip-id="${l}" data-org-id="${lumiere}" data-org-name="${XSS_TEXT}">`));
+    assert.ok(res.body.includes(`<tr data-payslip-id="${l}" data-org-id="${lumiere}" data-org-name="${XSS_TEXT}" data-period="2027-03">`));
     assert.match(res.body, /<button type="submit" class="button" id="create-transfer">Créer le virement<\/button>/);
 
     // The batch list: its reference, organization, execution date, count, total and status.
@@ -202,15 +202,24 @@ describe('staff pages: who may open them', () => {
     const staffOnly = NAV.filter((e) => e.gate === 'staff').map((e) => [e.href, e.label]);
     assert.deepEqual(staffOnly, [
       ['/staff/organisations', 'Organisations'],
-      ['/staff/contrats', 'Tous les contrats'],
-      ['/staff/paie', 'Calcul de la paie'],
+      ['/staff/contrats', 'Contrats'],
+      ['/staff/paie', 'Paie'],
       ['/staff/virements', 'Virements'],
       ['/staff/cotisations', 'Cotisations'],
       ['/staff/facturation', 'Facturation'],
       ['/staff/travaux', 'Travaux en échec'],
       ['/staff/equipe', 'Équipe interne'],
+      ['/staff/operateur', 'Opérateur'],
     ]);
     assert.deepEqual(navFor({ isStaff: false } as never, { role: 'ADMIN', revoked: false }).map((e) => e.label), ['Contrats', 'Paie', 'Factures', 'Accès']);
+    // Staff: each name once, none of the client pages' twins.
+    const staffBar = navFor({ isStaff: true } as never, undefined).map((e) => e.label);
+    assert.deepEqual(staffBar, ['Organisations', 'Contrats', 'Paie', 'Virements', 'Cotisations', 'Facturation', 'Travaux en échec', 'Accès', 'Équipe interne', 'Opérateur']);
+    assert.equal(new Set(staffBar).size, staffBar.length);
+    // One entry highlighted, the one the page belongs to, wherever staff are.
+    for (const [path, label] of [['/staff/contrats/00000000-0000-4000-8000-000000000000', 'Contrats'], ['/contrats/nouveau', 'Contrats'], ['/paie', 'Paie'], ['/factures', 'Facturation'], ['/staff/paie', 'Paie'], ['/vos-acces', 'Accès']] as const) {
+      assert.equal(currentEntry(navFor({ isStaff: true } as never, undefined), path)?.label, label, path);
+    }
     const staffPage = await call(staff, 'GET', '/staff/virements');
     assert.match(staffPage.body, /<a href="\/staff\/virements" aria-current="page">Virements<\/a><\/li><li><a href="\/staff\/cotisations">Cotisations<\/a>/);
     const adminPage = await call(admin, 'GET', '/contrats');

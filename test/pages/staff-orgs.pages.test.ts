@@ -116,7 +116,8 @@ describe('GET /staff/organisations/{id}', () => {
     assert.equal(inputValue(res.body, 'org-city'), 'Lyon');
     assert.equal(inputValue(res.body, 'org-country'), 'FR');
     assert.equal(inputValue(res.body, 'org-effectif'), '12');
-    assert.equal(inputValue(res.body, 'org-taux_at'), '2,3');
+    // Read back as its field asks for it (two decimals), not "2,3".
+    assert.equal(inputValue(res.body, 'org-taux_at'), '2,30');
     assert.equal(inputValue(res.body, 'org-ape_code'), '9001Z');
     assert.equal(inputValue(res.body, 'org-urssaf'), 'Urssaf Rhône-Alpes');
     assert.equal(inputValue(res.body, `emp-${marc}-address_line`), '4 rue des Lilas');
@@ -127,7 +128,11 @@ describe('GET /staff/organisations/{id}', () => {
     // An artist's flat deduction, chosen by its profession.
     assert.match(res.body, /<option value="artiste_musicien" selected>Artiste musicien, choriste, chef d’orchestre<\/option>/);
     assert.match(res.body, new RegExp(`<select id="emp-${marc}-dfs" name="dfs"[^>]*><option value="" selected>Aucune</option>`));
-    assert.match(res.body, /<option value="Odentas" selected>Payés par l&#39;opérateur \(Odentas\)<\/option>/);
+    assert.match(res.body, /<option value="Odentas" selected>Payés par l&#39;opérateur<\/option>/);
+    assert.match(res.body, /<label for="org-documents_slug">Identifiant des documents<\/label>/);
+    // No field name, nor the operator's brand, in the text a person reads (attributes aside).
+    const text = res.body.replace(/<script[\s\S]*?<\/script>/g, '').replace(/<[^>]+>/g, ' ');
+    for (const internal of ['documents_slug', 'Odentas', 'virements_salaires', 'taux_at']) assert.ok(!text.includes(internal), internal);
     assert.match(res.body, /<option value="droit_commun" selected>Droit commun<\/option>/);
     assert.match(res.body, /<option value="SARL" selected>SARL<\/option>/);
     assert.match(res.body, /<p id="org-siret-error" class="field-error" hidden><\/p>/);

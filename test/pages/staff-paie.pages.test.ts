@@ -66,7 +66,7 @@ describe('GET /staff/paie', () => {
     const res = await call(staff, 'GET', '/staff/paie');
     assert.equal(res.statusCode, 200);
     assert.match(res.body, /<h1>Calcul de la paie<\/h1>/);
-    assert.match(res.body, /<a href="\/staff\/paie" aria-current="page">Calcul de la paie<\/a>/);
+    assert.match(res.body, /<a href="\/staff\/paie" aria-current="page">Paie<\/a>/);
     assert.match(res.body, /<option value="[^"]+">Théâtre du Soleil \(TDS001\)<\/option>/);
     assert.match(res.body, /id="choose-first"/);
     assert.match(res.body, /<script type="module" src="\/assets\/staff-paie.js"><\/script>/);
@@ -117,16 +117,69 @@ describe('GET /staff/paie', () => {
     const validated = await call(staff, 'POST', '/api/staff/paie/valider', { org_id: soleil, period: PERIOD, payslip_ids: [draft.id] });
     assert.equal(validated.statusCode, 200, validated.body);
     const callId = validated.json().contribution_call_id as string;
-    const calls = (await call(ctx.compta, 'GET', '/api/cotisations')).json().items as Array<{ id: string; total: Money }>;
+    const calls = (await call(ctx.compta, 'GET', '/api/cotisations')).json().items as Array<{ id: string; number: string; total: Money }>;
     const made = calls.find((c) => c.id === callId)!;
     const after = await call(staff, 'GET', `/staff/paie?org_id=${soleil}&period=03/2027&run=${runId}&appel=${callId}`);
-    assert.match(after.body, new RegExp(`Appel de cotisations de mars 2027 pour Théâtre du Soleil : total <strong>${formatEuros(made.total)}</strong>, à payer au plus tard le <strong>15/04/2027</strong>\\.`));
+    assert.match(after.body, new RegExp(`Appel de cotisations ${made.number} de mars 2027 pour Théâtre du Soleil \\(Appel du mois, 1 bulletin\\) : total <strong>${formatEuros(made.total)}</strong>, à payer au plus tard le <strong>15/04/2027</strong>\\.`));
     assert.match(after.body, new RegExp(`<a href="/staff/cotisations\\?org_id=${soleil}" id="call-link">Voir les appels de cotisations</a>`));
     assert.deepEqual(cells(tableOf(after.body, 'draft-table'), 'Statut'), ['Publié']);
     assert.ok(!after.body.includes('id="validate"'), 'nothing left to validate');
     // Published: among the month's payslips, and no longer a draft's bulletin.
     assert.deepEqual(cells(tableOf(after.body, 'payslip-table'), 'Origine'), ['Calculé']);
     assert.equal((await call(staff, 'GET', `/api/staff/paie/brouillons/${draft.id}/bulletin.pdf`)).statusCode, 404);
+  });
+
+  it("should show the month's drafts and Valider without ?run, then the complementary payslip of an avenant beside its original, organisms and transfers in words", async (t) => {
+    const ctx = await computed(t);
+    const { call, staff, soleil, run, cdd, contractNumbers } = ctx;
+    const draft = run.payslips[0] as { id: string };
+    const month = await call(staff, 'GET', `/api/staff/paie/mois?org_id=${soleil}&period=${PERIOD}`);
+    assert.equal(month.statusCode, 200, month.body);
+    assert.deepEqual(month.json().drafts.map((d: { id: string; kind: string }) => [d.id, d.kind]), [[draft.id, 'normal']]);
+    assert.deepEqual(month.json().skipped.map((s: { contract_id: string }) => s.contract_id), [cdd]);
+    assert.equal(month.json().last_run.id, ctx.runId);
+
+    // The month reopened: its drafts, its skipped contracts and "Valider", with no run in the address.
+    const page = await call(staff, 'GET', `/staff/paie?org_id=${soleil}&period=03/2027`);
+    assert.equal(page.statusCode, 200);
+    assert.deepEqual(cells(tableOf(page.body, 'draft-table'), 'Statut'), ['Brouillon']);
+    assert.match(page.body, new RegExp(`<button type="button" class="button" id="validate" data-ids="${draft.id}" data-count="1">Valider le bulletin</button>`));
+    assert.match(page.body, new RegExp(`data-reason="cdd_not_computed"><strong>${contractNumbers.get(cdd)} \\(Marc Dupont\\)`));
+    assert.match(page.body, /Calcul terminé : 1 contrat calculé\./);
+
+    const validated = await call(staff, 'POST', '/api/staff/paie/valider', { org_id: soleil, period: PERIOD, payslip_ids: [draft.id] });
+    assert.equal(validated.statusCode, 200, validated.body);
+    await ctx.app.afterAnswer.settled();
+    const batch = await ctx.batch([draft.id]);
+    assert.equal(batch.statusCode, 201, batch.body);
+    const after = await call(staff, 'GET', `/staff/paie?org_id=${soleil}&period=03/2027&appel=${validated.json().contribution_call_id}`);
+    const organisms = [...new RegExp('<ul class="plain" id="call-lines">([\\s\\S]*?)</ul>').exec(after.body)![1]!.matchAll(/<li>([^:<]+) :/g)].map((m) => m[1]);
+    assert.ok(organisms.includes('Congés Spectacles') && organisms.includes('France Travail'), organisms.join(', '));
+    assert.doesNotMatch(after.body, /CONGES_SPECTACLES|FRANCE_TRAVAIL/);
+    const published = tableOf(after.body, 'payslip-table');
+    assert.deepEqual(cells(published, 'PDF'), ['Établi par le service']);
+    assert.deepEqual(cells(published, 'Statut'), ['Publié Virement préparé : le fichier SEPA est prêt, pas encore exécuté']);
+    assert.ok(!after.body.includes('id="validate"'), 'nothing left to validate');
+
+    // An avenant adding a March date: the contract's page says the month is to compute again; the complement sits beside the original.
+    const amended = await call(staff, 'POST', `/api/contrats/${ctx.artist}/avenants`, { end_date: '2027-04-02', dates: [{ date: '2027-03-28', nature: 'representation', quantity: 1, amount: '231.20' }] }, { 'x-active-org-id': soleil });
+    assert.equal(amended.statusCode, 200, amended.body);
+    const contractPage = await call(ctx.agent, 'GET', `/contrats/${ctx.artist}`);
+    assert.match(contractPage.body, /À recalculer : mars 2027 \(déjà validé, un bulletin complémentaire paiera la différence\)\./);
+    assert.match(contractPage.body, /<p class="hint" id="avenant-published">Mois déjà validés pour ce contrat : mars 2027\./);
+    const again = await call(staff, 'POST', '/api/staff/paie/calcul', { org_id: soleil, period: PERIOD });
+    let second;
+    do second = (await call(staff, 'GET', `/api/staff/paie/runs/${again.json().run_id}`)).json();
+    while (second.status === 'en_cours' && (await new Promise((resolve) => setTimeout(resolve, 100)), true));
+    assert.equal(second.status, 'termine', JSON.stringify(second));
+    const complement = second.payslips[0] as { id: string; gross: string };
+    assert.equal(complement.gross, '231.20');
+    const withComplement = await call(staff, 'GET', `/staff/paie?org_id=${soleil}&period=03/2027`);
+    assert.match(tableOf(withComplement.body, 'draft-table'), new RegExp(`data-draft-id="${complement.id}" data-status="brouillon" data-kind="complementaire"`));
+    assert.equal((await call(staff, 'POST', '/api/staff/paie/valider', { org_id: soleil, period: PERIOD })).statusCode, 200);
+    const paie = await call(ctx.admin, 'GET', '/paie');
+    assert.match(paie.body, new RegExp(`<tr data-payslip-id="${complement.id}" data-kind="complementaire" data-complements="${draft.id}">`));
+    assert.match(paie.body, /Bulletin complémentaire : la différence due après une modification du contrat/);
   });
 
   it("should list the month's typed payslips with their actions, and the employees to type one for", async (t) => {
@@ -207,7 +260,7 @@ describe('GET /staff/virements: what cannot be paid', () => {
     assert.deepEqual(early.json(), { error: 'execution_date_in_future', message: `Ce lot ne peut pas être marqué exécuté avant sa date d'exécution (${formatDateFr(inDays(3))}).` });
     assert.equal((await call(staff, 'GET', `/api/staff/virements/${made.id}`)).json().status, 'genere', 'nothing changed');
     const page = await call(staff, 'GET', '/staff/virements');
-    assert.match(page.body, new RegExp(`<p class="field-error" id="executed-error-${made.id}" hidden></p>`));
+    assert.match(page.body, new RegExp(`<p class="field-error" id="executed-error-${made.id}" role="alert" hidden></p>`));
     assert.match(page.body, /<dialog id="confirm-executed" class="dialog"[\s\S]*?Marquer ce lot exécuté \?/);
   });
 });

@@ -31,6 +31,8 @@ describe('POST /api/staff/payslips', () => {
       transfer_status: null,
       // Typed in: none of the computed payroll's figures (PAYROLL 4).
       source: 'saisi',
+      kind: 'normal',
+      complements_id: null,
       model_version: null,
       employee_contributions: null,
       employer_contributions: null,

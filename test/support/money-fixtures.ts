@@ -22,7 +22,7 @@ export function daysFromToday(days: number): string {
   return date.toISOString().slice(0, 10);
 }
 
-type Method = 'GET' | 'POST' | 'PUT';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH';
 
 /**
  * The two organizations and their money. `hostileName`: one more payslip, of an employee whose
@@ -70,6 +70,8 @@ export async function moneyOrganizations(app: FastifyInstance, db: Database, opt
     leonieMarch: await payslip(lumiere, leonie, '2027-03', '9000.00', '8888.88'),
   };
   const executionDate = daysFromToday(3);
+  // A batch is made with its SEPA file: the operator's account first (saved, as staff would).
+  await call(staff, 'PATCH', '/api/staff/operator', { iban: 'FR7630004000031234567890143', bic: 'BNPAFRPP' });
   const transfer = await call(staff, 'POST', '/api/staff/virements', { payslip_ids: [payslips.heleneFebruary, payslips.paulMarch], execution_date: executionDate });
 
   /** Invoices made in one bulk (`header`: type, payment, dates), one per `[org_id, quantity, unit_price]`. */

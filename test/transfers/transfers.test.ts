@@ -34,6 +34,7 @@ describe('POST /api/staff/virements', () => {
       created_at: undefined,
       executed_at: null,
       cancelled_at: null,
+      periods: ['2027-01', '2027-02'],
     });
     assert.deepEqual((await call(compta, 'GET', '/api/payslips')).json().items.map((p: { transfer_status: string }) => p.transfer_status), ['genere', 'genere']);
     assert.deepEqual(await available(), []);
@@ -215,13 +216,17 @@ describe('GET /api/staff/virements/{id}/sepa.xml', () => {
     assert.equal(twice, xml, 'every download is the same file');
   });
 
-  it('should answer 409 operator_account_missing without the operator account, 404 for an unknown batch', async (t) => {
-    const { soleil, staff, agent, call, helene, payslip, batch } = await setup(t, {});
-    const id = (await batch([await payslip(soleil, helene, '2027-01', '1500.00')])).json().id;
-    const res = await call(staff, 'GET', `/api/staff/virements/${id}/sepa.xml`);
+  it('should refuse a batch without the operator account (409 operator_account_missing, nothing made), 404 for an unknown batch', async (t) => {
+    const { db, soleil, staff, agent, call, helene, payslip, batch, available } = await setup(t, {});
+    const jan = await payslip(soleil, helene, '2027-01', '1500.00');
+    const res = await batch([jan]);
     assert.deepEqual([res.statusCode, res.json().error], [409, 'operator_account_missing']);
+    assert.match(res.json().message, /page Opérateur/);
+    assert.deepEqual(await db.selectFrom('transfers').select('id').execute(), []);
+    assert.deepEqual(await db.selectFrom('files').select('id').where('content_type', '=', 'application/xml').execute(), []);
+    assert.deepEqual((await available()).map((p) => p.id), [jan], 'still to pay');
     assert.equal((await call(staff, 'GET', `/api/staff/virements/${UNKNOWN}/sepa.xml`)).statusCode, 404);
-    assert.equal((await call(agent, 'GET', `/api/staff/virements/${id}/sepa.xml`)).statusCode, 403);
+    assert.equal((await call(agent, 'GET', `/api/staff/virements/${UNKNOWN}/sepa.xml`)).statusCode, 403);
   });
 });
 
@@ -237,8 +242,8 @@ describe('GET /api/virements', () => {
       assert.equal(res.statusCode, 200, res.body);
       assert.deepEqual(res.json(), {
         items: [
-          { id: second.id, execution_date: inDays(2), count: 2, total: '2480.50', status: 'genere' },
-          { id: first.id, execution_date: inDays(1), count: 1, total: '1500.00', status: 'annule' },
+          { id: second.id, reference: second.reference, execution_date: inDays(2), periods: ['2027-02'], count: 2, total: '2480.50', status: 'genere' },
+          { id: first.id, reference: first.reference, execution_date: inDays(1), periods: ['2027-01'], count: 1, total: '1500.00', status: 'annule' },
         ],
         next_cursor: null,
       });

@@ -4,7 +4,7 @@
  * /api/contrats`). The API checks everything; its refusal is shown next to the field it names.
  */
 import { announce, api, ApiError } from './api.js';
-import { isoDate } from './dates.js';
+import { isoDate, nextDayFr } from './dates.js';
 import { fieldMessage, isoOfTyped } from './field-messages.js';
 import './session.js';
 
@@ -63,10 +63,16 @@ function addLine() {
     if (described) element.setAttribute('aria-describedby', described.replaceAll('__N__', `new${counter}`));
     if (element instanceof HTMLLabelElement) element.htmlFor = element.htmlFor.replace('__N__', `new${counter}`);
   }
-  // A new line starts on the contract's first day, the most common choice.
+  // The first line starts on the contract's first day; each next one the day after the line
+  // before it (a run of performances), never past the contract's last day.
   const start = /** @type {HTMLInputElement} */ (form.elements.namedItem('start_date')).value;
+  const end = /** @type {HTMLInputElement | null} */ (form.elements.namedItem('end_date'))?.value ?? '';
+  const previous = lines.rows.length ? /** @type {HTMLInputElement} */ (lines.rows[lines.rows.length - 1].querySelector('input[name="date"]')).value : '';
+  const following = previous ? nextDayFr(previous) : null;
+  const pastEnd = following && nextDayFr(end) !== null && isoDate(following) > isoDate(end);
   const dateInput = /** @type {HTMLInputElement} */ (fragment.querySelector('input[name="date"]'));
-  if (start) dateInput.value = start;
+  const suggested = following ? (pastEnd ? end.trim() : following) : start;
+  if (suggested) dateInput.value = suggested;
   // A technician is paid by the hour: the payroll counts the hours of each date.
   const chosen = employeeSelect.selectedOptions[0];
   if (chosen && chosen.dataset.category && chosen.dataset.category !== 'artiste') {

@@ -32,8 +32,8 @@ root.addEventListener('click', async (event) => {
     case 'submit-contract':
       await perform(async () => {
         await api('POST', `${base}/submit`);
-        return `Contrat ${number} soumis pour signature.`;
-      }, 'generate-pdf');
+        return `Contrat ${number} soumis pour signature. Son PDF à signer est prêt.`;
+      }, 'download-pdf');
       break;
     case 'cancel-contract': {
       if (!(await confirmWith(dialog))) {

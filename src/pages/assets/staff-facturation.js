@@ -10,7 +10,7 @@ import { dateProblem, fieldMessage } from './field-messages.js';
 import { isoDate } from './dates.js';
 import './pdf-button.js';
 import { plural, setRowResult, wireSelection } from './selection.js';
-import { refreshSections } from './session.js';
+import { confirmWith, refreshSections } from './session.js';
 
 /** MODULES 6: why an invoice was not sent. */
 const REASONS = {
@@ -201,6 +201,25 @@ function lineError(code, message) {
   input?.focus();
 }
 
+/**
+ * Once created, the form is emptied (no organization checked, one blank line, no label): what
+ * was just invoiced cannot be sent again by a second click. The issue date stays.
+ */
+function resetCreateForm() {
+  if (!createForm || !lineRows || !lineTemplate) return;
+  for (const box of /** @type {NodeListOf<HTMLInputElement>} */ (createForm.querySelectorAll('input.org-choice'))) box.checked = false;
+  for (const id of ['create-period', 'create-due']) createField(id).value = '';
+  lineRows.replaceChildren(/** @type {DocumentFragment} */ (lineTemplate.content.cloneNode(true)));
+  renumberLines();
+  document.getElementById('proposal-summary')?.remove();
+  // A reload must not propose (and check) the month just invoiced again.
+  const address = new URL(window.location.href);
+  if (address.searchParams.has('paie')) {
+    address.searchParams.delete('paie');
+    window.history.replaceState(null, '', address);
+  }
+}
+
 let creating = false;
 
 createForm?.addEventListener('submit', async (event) => {
@@ -224,10 +243,18 @@ createForm?.addEventListener('submit', async (event) => {
       return;
     }
   }
-  const lines = [...(lineRows?.rows ?? [])].map((row) => {
+  const rows = [...(lineRows?.rows ?? [])];
+  const lineOf = (/** @type {HTMLTableRowElement} */ row) => {
     const value = (/** @type {string} */ name) => /** @type {HTMLInputElement} */ (row.querySelector(`[name="${name}"]`)).value.trim();
     return { label: value('label'), quantity: decimal(value('quantity')), unit_price: decimal(value('unit_price')), vat_rate: value('vat_rate') };
-  });
+  };
+  // The line of the month's bulletins counts each organization's own; one without any has none.
+  const linesFor = (/** @type {HTMLInputElement} */ box) =>
+    rows.flatMap((row) => {
+      if (!row.hasAttribute('data-per-payslip')) return [lineOf(row)];
+      const count = Number(box.dataset.payslips ?? '0');
+      return count > 0 ? [{ ...lineOf(row), quantity: String(count) }] : [];
+    });
   creating = true;
   createForm.setAttribute('aria-busy', 'true');
   try {
@@ -237,7 +264,7 @@ createForm?.addEventListener('submit', async (event) => {
       period_label: createField('create-period').value.trim(),
       ...(issue.value.trim() ? { issue_date: isoDate(issue.value) } : {}),
       ...(due.value.trim() ? { due_date: isoDate(due.value) } : {}),
-      invoices: chosen.map((box) => ({ org_id: box.value, lines })),
+      invoices: chosen.map((box) => ({ org_id: box.value, lines: linesFor(box) })),
     });
     const names = new Map(chosen.map((box) => [box.value, box.dataset.orgName ?? '']));
     createdList?.replaceChildren(
@@ -248,7 +275,7 @@ createForm?.addEventListener('submit', async (event) => {
         return item;
       }),
     );
-    for (const box of chosen) box.checked = false;
+    resetCreateForm();
     await refreshSections({ address: window.location.pathname + window.location.search });
     const numbers = answer.created.map((/** @type {{ number: string }} */ i) => i.number);
     announce(createStatus, `${plural(numbers.length, 'facture créée', 'factures créées')} : ${numbers.join(', ')}.`, 'success');
@@ -293,6 +320,17 @@ document.addEventListener('submit', async (event) => {
   const body = amount.value.trim()
     ? { reason: reason.value.trim(), lines: [{ label: `Avoir sur la facture ${number}`, quantity: '1', unit_price: decimal(amount.value), vat_rate: vat.value }] }
     : { reason: reason.value.trim() };
+  // An issued credit note is numbered for good: said, then confirmed.
+  const what = invoice.selectedOptions[0]?.textContent ?? number;
+  const credit = /** @type {HTMLDialogElement} */ (document.getElementById('confirm-credit'));
+  const creditText = document.getElementById('confirm-credit-text');
+  if (creditText) {
+    creditText.textContent = `${amount.value.trim() ? `${amount.value.trim()} € HT` : 'Toute la facture'} à créditer sur ${what}. Motif : ${reason.value.trim()}. Un avoir émis est numéroté et ne peut plus être modifié ni supprimé.`;
+  }
+  if (!(await confirmWith(credit))) {
+    /** @type {HTMLElement | null} */ (document.getElementById('credit-submit'))?.focus();
+    return;
+  }
   crediting = true;
   form.setAttribute('aria-busy', 'true');
   try {

@@ -95,7 +95,8 @@ orgForm?.addEventListener('submit', async (event) => {
     set('city', org.city ?? '');
     set('country', org.country);
     set('effectif', String(org.effectif));
-    set('taux_at', org.taux_at === null ? '' : frenchDecimal(org.taux_at));
+    // Read back as the field asks for it (two decimals, "2,30"), as the page first shows it.
+    set('taux_at', org.taux_at === null ? '' : org.taux_at.replace('.', ','));
     set('ape_code', org.ape_code ?? '');
     set('urssaf', org.urssaf ?? '');
     announce(orgStatus, 'Fiche enregistrée.', 'success');

@@ -233,6 +233,15 @@ document.getElementById('payslip-form')?.addEventListener('submit', async (event
     return;
   }
   if (busy) return;
+  // Published, it is final and the organization sees it: said with its figures, then confirmed.
+  const who = field('payslip-employee').selectedOptions[0]?.textContent ?? '';
+  const publish = /** @type {HTMLDialogElement} */ (document.getElementById('confirm-publish'));
+  const text = document.getElementById('confirm-publish-text');
+  if (text) text.textContent = `${who}, ${period} : brut ${field('payslip-gross').value.trim()} €, net à payer ${field('payslip-net').value.trim()} €. Publié, le bulletin est visible par l'organisation et ne peut plus être modifié (seulement annulé).`;
+  if (!(await confirmWith(publish))) {
+    document.getElementById('payslip-submit')?.focus();
+    return;
+  }
   busy = true;
   try {
     await api('POST', '/api/staff/payslips', { org_id: form.dataset.orgId, employee_id: employee, period: isoPeriod(period), gross, net_to_pay: net });

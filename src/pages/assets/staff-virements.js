@@ -54,6 +54,20 @@ document.addEventListener('submit', async (event) => {
     date.focus();
     return;
   }
+  // A date far from the months paid is most often a typing slip: said, and confirmed or corrected.
+  // (A past date is left to the API, which says why it is refused.)
+  const iso = isoDate(date.value);
+  const doubt = iso >= (date.dataset.today ?? '') ? dateDoubt(iso, rows.map((row) => row.dataset.period ?? '')) : '';
+  if (doubt) {
+    const dialog = /** @type {HTMLDialogElement} */ (document.getElementById('confirm-date'));
+    const text = document.getElementById('confirm-date-text');
+    if (text) text.textContent = doubt;
+    if (!(await confirmWith(dialog))) {
+      setFieldError(date, doubt);
+      date.focus();
+      return;
+    }
+  }
   try {
     const batch = await api('POST', '/api/staff/virements', { payslip_ids: rows.map((row) => row.dataset.payslipId), execution_date: isoDate(date.value) });
     const params = new URLSearchParams(window.location.search);
@@ -80,6 +94,40 @@ document.addEventListener('submit', async (event) => {
     announce(status, said, 'error');
   }
 });
+
+const MONTHS = ['janvier', 'février', 'mars', 'avril', 'mai', 'juin', 'juillet', 'août', 'septembre', 'octobre', 'novembre', 'décembre'];
+
+/** `2027-01` → `janvier 2027`. */
+const monthName = (period) => `${MONTHS[Number(period.slice(5, 7)) - 1]} ${period.slice(0, 4)}`;
+
+/** `2027-01-07` → `07/01/2027`. */
+const dayFr = (iso) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
+
+/** The first day of the month after `period` plus `months` − 1: `('2027-01', 2)` → `2027-03-01`. */
+function monthStart(period, months) {
+  const year = Number(period.slice(0, 4));
+  const month = Number(period.slice(5, 7)) - 1 + months;
+  return `${year + Math.floor(month / 12)}-${String((month % 12) + 1).padStart(2, '0')}-01`;
+}
+
+/**
+ * Why a batch dated `iso` looks wrong for the months it pays, or '': before the latest month
+ * has begun (salaries not yet earned), or past the end of the month after the earliest (salaries
+ * paid late). Only asked, never refused: staff know of advances and late payments.
+ */
+export function dateDoubt(iso, periods) {
+  const months = periods.filter((p) => /^\d{4}-\d{2}$/.test(p)).sort();
+  if (months.length === 0 || !/^\d{4}-\d{2}-\d{2}$/.test(iso)) return '';
+  const earliest = months[0];
+  const latest = months[months.length - 1];
+  if (iso < monthStart(latest, 0)) {
+    return `Ces bulletins paient ${monthName(latest)} : une exécution le ${dayFr(iso)} paierait ces salaires avant le début du mois. Vérifiez la date, ou la période des bulletins.`;
+  }
+  if (iso >= monthStart(earliest, 2)) {
+    return `Ces bulletins paient ${monthName(earliest)} : une exécution le ${dayFr(iso)} paierait ces salaires plus d'un mois après la fin du mois. Vérifiez la date.`;
+  }
+  return '';
+}
 
 let busy = false;
 
@@ -109,11 +157,13 @@ document.addEventListener('click', async (event) => {
     try {
       await api('POST', `/api/staff/virements/${encodeURIComponent(button.dataset.id ?? '')}/${executed ? 'executed' : 'cancel'}`);
     } catch (error) {
-      // Before its execution date: said next to the batch's date.
+      // Before its execution date: said once, next to the batch's date, where the focus goes.
       const e = /** @type {import('./api.js').ApiError} */ (error);
       if (e.code === 'execution_date_in_future' && dateError) {
         dateError.textContent = e.message;
         dateError.hidden = false;
+        button.focus();
+        return;
       }
       throw error;
     }
