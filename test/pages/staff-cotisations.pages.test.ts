@@ -105,7 +105,7 @@ describe('GET /staff/facturation: creating invoices and credit notes', () => {
     const invoice = created.json().created[0] as { id: string; number: string };
     const res = await call(staff, 'GET', '/staff/facturation');
     assert.equal(res.statusCode, 200);
-    assert.ok(res.body.includes(`<input type="checkbox" class="org-choice" id="create-org-${soleil}" value="${soleil}" data-org-name="Théâtre du Soleil">`));
+    assert.ok(res.body.includes(`<input type="checkbox" class="org-choice" id="create-org-${soleil}" value="${soleil}" data-org-name="Théâtre du Soleil" data-payslips="0">`));
     assert.ok(res.body.includes(`id="create-org-${lumiere}" value="${lumiere}" data-org-name="${XSS_TEXT}"`), 'the name escaped');
     assert.ok(!res.body.includes(XSS));
     assert.match(res.body, /<option value="paie_mensuelle" selected>Paie mensuelle<\/option>/);
