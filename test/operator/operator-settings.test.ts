@@ -112,14 +112,21 @@ describe('/api/staff/operator', () => {
     });
     assert.equal(created.statusCode, 201, created.body);
     const invoice = created.json().created[0].id as string;
+    // The document's job fails with the missing settings as its reason; the invoice says so.
+    await app.jobs.worker.runDue();
     const refused = await app.inject({ method: 'GET', url: `/api/staff/facturation/${invoice}/pdf-url`, headers: { cookie: staff.cookie } });
-    assert.deepEqual([refused.statusCode, refused.json().error], [409, 'operator_identity_missing']);
+    assert.deepEqual([refused.statusCode, refused.json().error], [409, 'document_failed']);
+    const failed = await db.selectFrom('jobs').select(['id', 'status']).where('subject_id', '=', invoice).executeTakeFirstOrThrow();
+    assert.equal(failed.status, 'failed');
 
     const res = await call(staff, 'PATCH', {
       name: 'Odentas Paie SAS', siret: '84312763000013', vat: 'FR38843127630', address: '5 rue Molière', postcode: '69001', city: 'Lyon', iban: 'FR7630006000011234567890189', bic: 'AGRIFRPP',
     });
     assert.deepEqual(res.json().missing, { invoices: [], sepa: [] });
     assert.equal(operatorWarning(await operatorSettings(db, config)), null);
+    // Retried, the job makes the document with the settings now saved.
+    assert.equal((await app.inject({ method: 'POST', url: `/api/staff/jobs/${failed.id}/retry`, headers: { cookie: staff.cookie } })).statusCode, 200);
+    assert.equal(await app.jobs.worker.runDue(), 1);
     const xml = await app.inject({ method: 'GET', url: `/api/staff/facturation/${invoice}/factur-x.xml`, headers: { cookie: staff.cookie } });
     assert.equal(xml.statusCode, 200, xml.body);
     assert.deepEqual(texts(xml.body, 'SellerTradeParty/Name'), ['Odentas Paie SAS']);

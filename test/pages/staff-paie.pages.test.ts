@@ -149,7 +149,7 @@ describe('GET /staff/paie', () => {
 
     const validated = await call(staff, 'POST', '/api/staff/paie/valider', { org_id: soleil, period: PERIOD, payslip_ids: [draft.id] });
     assert.equal(validated.statusCode, 200, validated.body);
-    await ctx.app.afterAnswer.settled();
+    await ctx.app.jobs.worker.runDue();
     const batch = await ctx.batch([draft.id]);
     assert.equal(batch.statusCode, 201, batch.body);
     const after = await call(staff, 'GET', `/staff/paie?org_id=${soleil}&period=03/2027&appel=${validated.json().contribution_call_id}`);

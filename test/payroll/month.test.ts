@@ -226,7 +226,7 @@ describe('Complementary payslips', () => {
     const listed = (await ctx.call(ctx.admin, 'GET', '/api/payslips')).json().items as Array<{ id: string; kind: string; complements_id: string | null }>;
     assert.deepEqual(listed.map((p) => [p.kind, p.complements_id]).sort(), [['complementaire', original], ['normal', null]]);
     assert.deepEqual((await ctx.available()).map((p) => p.id).sort(), [original, draft.id].sort());
-    await ctx.app.afterAnswer.settled();
+    await ctx.app.jobs.worker.runDue();
     const link = await ctx.call(ctx.admin, 'GET', `/api/payslips/${draft.id}/pdf-url`);
     assert.equal(link.statusCode, 200, link.body);
     const url = new URL(link.json().url);
