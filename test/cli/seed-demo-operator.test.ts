@@ -49,7 +49,12 @@ describe('seed-demo: the operator', () => {
     await assertValidXml(sepa.body, XSD);
     assert.deepEqual([texts(sepa.body, 'Dbtr/Nm'), texts(sepa.body, 'DbtrAcct//IBAN'), texts(sepa.body, 'InstdAmt')], [['Odentas Paie (demo)'], [DEMO_OPERATOR.iban], ['1002.14']]);
 
-    // An invoice of the demo gets its Factur-X document, the demo operator as seller.
+    // Every invoice of the demo gets its Factur-X document from the job worker, the demo operator as seller.
+    while ((await app.jobs.worker.runDue()) > 0);
+    assert.deepEqual(await db.selectFrom('jobs').select(['kind', 'status']).distinct().orderBy('kind').execute(), [
+      { kind: 'invoice.document', status: 'done' },
+      { kind: 'payroll.bulletin', status: 'done' },
+    ]);
     const invoice = await db.selectFrom('invoices').select('id').orderBy('number').executeTakeFirstOrThrow();
     assert.equal((await get(`/api/staff/facturation/${invoice.id}/pdf-url`)).statusCode, 200);
     const xml = await get(`/api/staff/facturation/${invoice.id}/factur-x.xml`);
