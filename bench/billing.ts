@@ -1,5 +1,5 @@
 /**
- * Issue 18: bulk invoicing against its limits, by the method of `run.ts` (one run, rounds
+ * Bulk invoicing against its limits, by the method of `run.ts` (one run, rounds
  * alternating service and limit, medians):
  *
  * - `POST /api/staff/facturation/bulk-create` of 5,000 invoices (numbered, checked, with their

@@ -1,5 +1,5 @@
 /**
- * Issue 38: Factur-X invoice PDFs against the plain invoice PDF, by the method of `run.ts` and of
+ * Factur-X invoice PDFs against the plain invoice PDF, by the method of `run.ts` and of
  * the contract PDFs (`modules.ts`): one run, rounds alternating service and limit, medians.
  *
  * - Service: a round's invoices created through the service's bulk-create (`billing.ts`), then

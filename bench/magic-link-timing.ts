@@ -1,5 +1,5 @@
 /**
- * Account discovery by timing (issue 11): times `POST /auth/magic-link` for existing accounts
+ * Account discovery by timing: times `POST /auth/magic-link` for existing accounts
  * and for unknown addresses, alternated, each request from its own client and to its own
  * address (no limit is reached), in-process on PGlite (or on PostgreSQL with
  * `TIMING_DATABASE_URL`, an empty database it migrates). Prints the medians and how many

@@ -1,5 +1,5 @@
 /**
- * Issue 18: the payroll modules against their limits, by the method of `run.ts` (one run,
+ * The payroll modules against their limits, by the method of `run.ts` (one run,
  * interleaved rounds, medians, ratios to the smallest program on the same stack answering the
  * same bytes):
  *

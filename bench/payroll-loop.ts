@@ -1,5 +1,5 @@
 /**
- * The limit of the payroll run (PAYROLL 9): the plain library loop in one process. One `Engine`
+ * The limit of the payroll run: the plain library loop in one process. One `Engine`
  * on the pinned model, and for each situation `setSituation` then `evaluate` of every figure
  * PAYROLL 4 reads (`evaluatingModel`: the library's documented API, nothing compiled), assembled
  * by the service's own `computePayslip`, so that the payslips can be compared to the cent.

@@ -1,5 +1,5 @@
 /**
- * Issue 38, PAYROLL 9: the payroll run against the plain library loop.
+ * The payroll run against the plain library loop.
  *
  * - Data: 100 organizations × 100 contracts signed for October 2026 (`generate_series`): CDDU
  *   artists and technicians with 1 to 8 days, CDI non-cadre and cadre (some starting mid-month,

@@ -57,7 +57,7 @@ export interface AppOptions extends MailPluginOptions, JobsPluginOptions, Payrol
   database: DatabaseHandle;
 }
 
-/** Bodies over 64 KiB are refused with 413 (CONTRACT 5). */
+/** Bodies over 64 KiB are refused with 413. */
 export const BODY_LIMIT = 64 * 1024;
 
 /**
@@ -98,9 +98,9 @@ export function appOptions(config: Pick<Config, 'trustProxy'> = { trustProxy: fa
   };
 }
 
-/** SPEC 4.2 rule 1: a body that is not valid JSON (or not an object) is an empty object. */
+/** A body that is not valid JSON (or not an object) is an empty object. */
 function lenientJsonParser(request: FastifyRequest, body: string, done: (err: Error | null, value?: unknown) => void): void {
-  // Nested deeper than any body of ours: never parsed (issue 32 D). SPEC 4.2 rule 1 makes what
+  // Nested deeper than any body of ours: never parsed. SPEC 4.2 rule 1 makes what
   // the access routes cannot read an empty object; the other routes say why they refuse it.
   if (jsonTooDeep(body, MAX_JSON_DEPTH)) return isSpecAccessRoute(request.routeOptions.url) ? done(null, {}) : done(httpErrors.jsonTooDeep(MAX_JSON_DEPTH));
   try {
@@ -153,7 +153,7 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
       servers: [{ url: '/' }],
       components: {
         securitySchemes: {
-          // CONTRACT 4: POST /auth/session sets it; the browser sends it back.
+          // POST /auth/session sets it; the browser sends it back.
           session: {
             type: 'apiKey',
             in: 'cookie',

@@ -1,5 +1,5 @@
 /**
- * Configuration, read once from the environment (CONTRACT 2) and validated.
+ * Configuration, read once from the environment and validated.
  * Nothing else in the code base reads `process.env`.
  */
 import net from 'node:net';
@@ -25,13 +25,13 @@ export interface Config {
   /** PostgreSQL connection string; unset means the embedded PGlite database under `dataDir/pg`. */
   databaseUrl: string | null;
   dataDir: string;
-  /** Production address: every link in every e-mail starts with it (SPEC 4.2 rule 6.1). No trailing slash. */
+  /** Production address: every link in every e-mail starts with it. No trailing slash. */
   publicUrl: string;
   /** Unset means e-mails are written as `.eml` files under `dataDir/mail`. */
   smtpUrl: string | null;
   mailFrom: string;
   supportEmail: string;
-  /** The internal payroll mailbox: contract notes added by clients (MODULES 4, 9). @default 'paie@localhost' */
+  /** The internal payroll mailbox: contract notes added by clients. @default 'paie@localhost' */
   payrollEmail: string;
   mailTimezone: string;
   /** Cookies get `Secure` when the public address is https. */
@@ -45,11 +45,11 @@ export interface Config {
    * @example '1' → 1; '10.0.0.1, 10.1.0.0/16' → '10.0.0.1,10.1.0.0/16'
    */
   trustProxy: false | number | string;
-  /** Where stored files live (MODULES 8). @default { kind: 'database' } */
+  /** Where stored files live. @default { kind: 'database' } */
   storage: StorageConfig;
   /** The key of signed file URLs; null: one generated once and kept in the database. */
   fileUrlSecret: string | null;
-  /** The operator: seller on invoices, debtor of salary transfers (MODULES 9). */
+  /** The operator: seller on invoices, debtor of salary transfers. */
   operator: OperatorConfig;
 }
 

@@ -1,4 +1,4 @@
-/** The variables of the payroll modules (MODULES 9). */
+/** The variables of the payroll modules. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError, loadConfig } from '../src/config.ts';

@@ -1,4 +1,4 @@
-/** Configuration from the environment (CONTRACT 2). */
+/** Configuration from the environment. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';

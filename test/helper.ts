@@ -108,7 +108,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     PUBLIC_URL: 'https://paie.example.com',
     SUPPORT_EMAIL: 'support@example.com',
     MAIL_FROM: 'Paie <no-reply@example.com>',
-    // EINVOICE 2: the seller of Factur-X invoices; a test of a missing one sets it to ''.
+    // The seller of Factur-X invoices; a test of a missing one sets it to ''.
     OPERATOR_SIRET: '81234567800021',
     OPERATOR_VAT_ID: 'FR40812345678',
     OPERATOR_ADDRESS: '12 rue de la Paix',

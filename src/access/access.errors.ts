@@ -1,5 +1,5 @@
 /**
- * The errors of the access API, with their status and French message (SPEC 7, CONTRACT 5).
+ * The errors of the access API, with their status and French message.
  * Those it shares live with their layer: `orgErrors` (organization), `identityErrors` (e-mail).
  */
 import { AppError } from '../http/errors.ts';

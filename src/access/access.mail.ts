@@ -1,4 +1,4 @@
-/** The access e-mails (SPEC 6, CONTRACT 6): the invitation and a changed role. */
+/** The access e-mails: the invitation and a changed role. */
 import type { RenderedMail } from '../mail/outbox.ts';
 import { greetingOf, inviterText, oneLine, renderMail, type Fact, type Inviter } from '../mail/templates.ts';
 import { roleLabel } from '../org/role.labels.ts';
@@ -15,7 +15,7 @@ export interface ActivationMailInput {
   supportEmail: string;
 }
 
-/** SPEC 6: the invitation, with its 7-day activation link. */
+/** The invitation, with its 7-day activation link. */
 export function activationEmail(input: ActivationMailInput): RenderedMail {
   const facts: Fact[] = [];
   if (input.inviter) facts.push({ label: 'Invité par', value: inviterText(input.inviter) });
@@ -59,7 +59,7 @@ export interface AccessUpdatedMailInput {
   supportEmail: string;
 }
 
-/** SPEC 4.2 rule 7.3, CONTRACT 6: the role of an existing membership changed. */
+/** The role of an existing membership changed. */
 export function accessUpdatedEmail(input: AccessUpdatedMailInput): RenderedMail {
   const orgName = oneLine(input.orgName);
   return renderMail({

@@ -1,5 +1,5 @@
 /**
- * SQL of the member list (SPEC 4.1, 2.5), and of an invitation of a new address (SPEC 4.2).
+ * SQL of the member list, and of an invitation of a new address.
  *
  * The list is built as JSON by PostgreSQL itself and passed through as text: turning rows
  * into JavaScript objects and back costs more than the query. Members and their accounts
@@ -212,7 +212,7 @@ export interface NewAccountInvitation {
  * It answers false, having written nothing, when the address has an account (or one is being
  * created: the unique e-mail waits for it), or when its invitations are at the limit; the
  * caller then takes the general way, which decides those cases (SPEC 4.2 rules 6-7, 429).
- * Issue 18: an invitation took eight round trips; this is the common case in one.
+ * An invitation took eight round trips; this is the common case in one.
  */
 export async function insertNewAccountInvitation(db: Database, invitation: NewAccountInvitation): Promise<boolean> {
   const { account, membership, limit, token, mail, event } = invitation;

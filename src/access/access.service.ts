@@ -189,7 +189,7 @@ export async function addMember(ctx: AccessContext, input: MemberInput): Promise
   return inOrganization(ctx, async (change) => {
     const { account, created, previous, action } = await grantRole(change.trx, org, input, (previous, account) => {
       if (previous && isProtectedRole(previous.role)) throw accessErrors.protectedSuperAdmin();
-      // CONTRACT 5: nobody changes their own role (an administrator would demote themselves).
+      // Nobody changes their own role (an administrator would demote themselves).
       if (previous && account.id === caller.userId && previous.role !== input.role) throw accessErrors.cannotChangeOwnRole();
     });
     if (created) {
@@ -218,7 +218,7 @@ export async function addMember(ctx: AccessContext, input: MemberInput): Promise
   });
 }
 
-/** CONTRACT 5: `DELETE /api/access/{user_id}`. */
+/** `DELETE /api/access/{user_id}`. */
 export async function revokeMember(ctx: AccessContext, userId: string): Promise<void> {
   const { caller, orgId } = ctx.scope;
   if (userId === caller.userId) throw accessErrors.cannotRevokeSelf();
@@ -238,7 +238,7 @@ export async function revokeMember(ctx: AccessContext, userId: string): Promise<
   });
 }
 
-/** CONTRACT 5: `POST /api/access/{user_id}/resend`, a fresh invitation for a pending member. */
+/** `POST /api/access/{user_id}/resend`, a fresh invitation for a pending member. */
 export async function resendInvitation(ctx: AccessContext, userId: string): Promise<void> {
   const org = await requireOrganization(ctx.db, ctx.scope);
   if (!isUuid(userId)) throw accessErrors.memberNotFound();
@@ -257,7 +257,7 @@ export async function resendInvitation(ctx: AccessContext, userId: string): Prom
 }
 
 /**
- * CONTRACT 5: `POST /api/access/nouveau` (staff only). Creates or updates the access, any
+ * `POST /api/access/nouveau` (staff only). Creates or updates the access, any
  * role including SUPER_ADMIN, and always sends the activation e-mail.
  */
 export async function createAccess(ctx: AccessContext, input: MemberInput): Promise<{ userId: string; created: boolean }> {

@@ -1,5 +1,5 @@
 /**
- * The global list's items (SPEC 2.5) from the rows of its binary COPY
+ * The global list's items from the rows of its binary COPY
  * (`globalMembersCopyStatement`): PostgreSQL sends the two ids and `created_at` as binary values
  * and the rest of the item as text; this writes the ids as UUID text and `created_at` as
  * `to_char(… 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')` would (milliseconds truncated, UTC), exactly the

@@ -18,7 +18,7 @@ declare module 'fastify' {
 }
 
 /**
- * Reads the session, the scope and the list (SPEC 4.3: for staff, the first hint when it is an
+ * Reads the session, the scope and the list (for staff, the first hint when it is an
  * id). Returns null when the query cannot settle the scope (a staff hint naming an
  * organization by key or name, a failed read): the gate then resolves it the usual way.
  */

@@ -1,4 +1,4 @@
-/** `GET /api/access` bodies (SPEC 4.1): one organization's list, or every membership streamed. */
+/** `GET /api/access` bodies: one organization's list, or every membership streamed. */
 import type { Readable } from 'node:stream';
 import type { Database, DatabaseHandle } from '../db/database.ts';
 import { isDatabaseUnavailable } from '../db/errors.ts';
@@ -9,7 +9,7 @@ import {
   globalMembersCopyStatement, globalMembersPage, globalPageEnd, listOrgMembersJson, type GlobalCursor, type GlobalPage,
 } from './access.repository.ts';
 
-/** SPEC 7: a failing member read is 500 database_error (an unreachable database stays 503). */
+/** A failing member read is 500 database_error (an unreachable database stays 503). */
 function asReadError(error: unknown): unknown {
   return isDatabaseUnavailable(error) ? error : accessErrors.databaseError();
 }

@@ -1,5 +1,5 @@
 /**
- * The audit trail of access changes (CONTRACT 5): written in the transaction of the change
+ * The audit trail of access changes: written in the transaction of the change
  * (through `applyChange`), read newest first by `GET /api/access/events` and `/vos-acces`;
  * and that of the payroll modules' changes (`module_events`), kept apart so that the access
  * trail lists access changes only.
@@ -20,7 +20,7 @@ export function actorOf(caller: { userId?: string; email: string } | null): Pick
 }
 
 /**
- * An event of the payroll modules (MODULES 1: each change written with its audit event):
+ * An event of the payroll modules (each change written with its audit event):
  * what changed (`subject_type` `contract`, `employee`, `organization`, and its id), the
  * action (`contract.submitted`…), who, and a few facts (`details`, never a secret).
  */
@@ -49,7 +49,7 @@ export async function recordModuleEvents(db: Database, events: readonly ModuleEv
 }
 
 /**
- * Actions recorded for the staff only (CONTRACT 5): a staff member choosing an organization
+ * Actions recorded for the staff only: a staff member choosing an organization
  * is written to that organization's trail, but is never part of the organization's own view
  * of its history.
  */

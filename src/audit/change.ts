@@ -1,5 +1,5 @@
 /**
- * Every change of the service's data is made the same way (CONTRACT 5, 6; MODULES 1): its
+ * Every change of the service's data is made the same way (MODULES 1): its
  * writes, its audit events and its e-mails in one transaction, the e-mails delivered after
  * commit. `applyChange` is that way, for the API, the pages and the command line alike:
  *
@@ -17,7 +17,7 @@
  * after a change that queued a job (`change.jobs`: a bulletin to render, a document to make).
  *
  * One change is written otherwise, with the same guarantees: an invitation of an address that
- * has no account is a single statement (`inviteNewAccount` in access.service.ts, issue 18).
+ * has no account is a single statement (`inviteNewAccount` in access.service.ts).
  */
 import type { Database } from '../db/database.ts';
 import type { OutgoingMail } from '../mail/outbox.ts';

@@ -1,5 +1,5 @@
 /**
- * The commands of the command line (CONTRACT 3), as functions of `{ db, config }`.
+ * The commands of the command line, as functions of `{ db, config }`.
  *
  * They run in the CLI process on a database it opened, or inside a running server that
  * holds the embedded database, sent over its control socket (`control-socket.ts`). Both
@@ -336,7 +336,7 @@ async function seedComputedMonths(db: Database) {
   return done;
 }
 
-/** `org update`'s options and the organization fields they set (MODULES 2). */
+/** `org update`'s options and the organization fields they set. */
 const ORG_UPDATE_OPTIONS: Array<[string, keyof OrgSettingsInput]> = [
   ['email-notifs', 'email_notifs'],
   ['email-notifs-cc', 'email_notifs_cc'],

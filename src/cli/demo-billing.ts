@@ -1,5 +1,5 @@
 /**
- * seed-demo's billing data (MODULES 6): each demo organization gets notification addresses
+ * seed-demo's billing data: each demo organization gets notification addresses
  * (when it has none), monthly payroll invoices (October notified, November not yet), and a
  * contribution call. Made through the modules' own services (the same numbers, checks, audit
  * events and e-mails as the API), in the seed's transaction.

@@ -1,5 +1,5 @@
 /**
- * The command line (CONTRACT 3): `payroll-access <command> [options]`. Prints one JSON object
+ * The command line: `payroll-access <command> [options]`. Prints one JSON object
  * on stdout and exits 0, or one line on stderr and exits 1.
  *
  * Where the command runs:

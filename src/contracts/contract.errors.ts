@@ -1,4 +1,4 @@
-/** Every error of the contracts module (MODULES 1, 4), with its status and French message. */
+/** Every error of the contracts module, with its status and French message. */
 import { formatDateFr, formatEuros, formatPeriodFr, ofFr } from '../format/french.ts';
 import type { Money } from '../money/money.ts';
 import { AppError } from '../http/errors.ts';
@@ -9,12 +9,12 @@ export function withField(error: AppError, field: string | undefined): AppError 
 }
 
 export const contractErrors = {
-  /** MODULES 1: unknown, or of another organization: nobody learns that it exists. */
+  /** Unknown, or of another organization: nobody learns that it exists. */
   notFound: () => new AppError(404, 'not_found', 'Contrat introuvable.'),
   /** The employee named by a contract is unknown in the organization. */
   /** `field`: the input refused (`start_date`, `from`, `dates[2].date`), in the body's `field`. */
   invalidDate: (field?: string) => withField(new AppError(400, 'invalid_date', 'Date invalide : format AAAA-MM-JJ, dans la période du contrat.'), field),
-  /** A line's date outside the contract's period (issue 37: the body names the line, `dates[2].date`). */
+  /** A line's date outside the contract's period (the body names the line, `dates[2].date`). */
   dateOutsidePeriod: (field: string, date: string, period: { start_date: string; end_date: string | null }) =>
     withField(
       new AppError(400, 'invalid_date', `La date ${date} est en dehors de la période du contrat (${period.end_date ? `du ${period.start_date} au ${period.end_date}` : `à partir du ${period.start_date}`}).`),
@@ -45,7 +45,7 @@ export const contractErrors = {
   cancelled: () => new AppError(409, 'contract_cancelled', 'Ce contrat est annulé.'),
   signed: () => new AppError(409, 'contract_signed', 'Un contrat signé ne peut pas être annulé.'),
   noPdf: () => new AppError(404, 'no_pdf', "Aucun PDF n'a été généré ni déposé pour ce contrat."),
-  /** Issue 36: an avenant extends the period (an earlier start, a later end), or it is not one. */
+  /** An avenant extends the period (an earlier start, a later end), or it is not one. */
   periodNotExtended: () => new AppError(400, 'period_not_extended', "L'avenant doit prolonger la période du contrat : une date de début plus tôt ou une date de fin plus tard."),
   noSignedPdf: () => new AppError(404, 'no_signed_pdf', "Ce contrat n'a pas de PDF signé."),
 };

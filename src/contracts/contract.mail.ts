@@ -1,4 +1,4 @@
-/** The contracts module's e-mail (SPEC 6, MODULES 4): a client's note, to the payroll mailbox. */
+/** The contracts module's e-mail: a client's note, to the payroll mailbox. */
 import type { RenderedMail } from '../mail/outbox.ts';
 import { oneLine, renderMail } from '../mail/templates.ts';
 import { ofFr } from '../format/french.ts';
@@ -15,7 +15,7 @@ export interface ContractNoteMailInput {
   contractUrl: string;
 }
 
-/** SPEC 6, MODULES 4: a client added a note to a contract; to the payroll mailbox. */
+/** A client added a note to a contract; to the payroll mailbox. */
 export function contractNoteEmail(input: ContractNoteMailInput): RenderedMail {
   const number = oneLine(input.contractNumber);
   const orgName = oneLine(input.orgName);
@@ -55,8 +55,8 @@ export interface StaffNoteMailInput {
 }
 
 /**
- * Issue 36: the payroll team added a note to a contract; to the organization's people who
- * wrote on it. Signed "Équipe paie", never with the staff member's address (issue 32 I).
+ * The payroll team added a note to a contract; to the organization's people who
+ * wrote on it. Signed "Équipe paie", never with the staff member's address.
  */
 export function staffNoteEmail(input: StaffNoteMailInput): RenderedMail {
   const number = oneLine(input.contractNumber);

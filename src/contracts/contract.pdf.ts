@@ -1,5 +1,5 @@
 /**
- * The contract as a French PDF document (MODULES 4): title by kind, the parties (employer name
+ * The contract as a French PDF document: title by kind, the parties (employer name
  * and `structure_api`, employee), emploi, objet, IDCC, period, the salaries by date (nature,
  * quantity, amount) or the monthly gross, the total, and the signature blocks. A pure function
  * of the contract: `renderPdf` (src/pdf) lays it out.
@@ -28,7 +28,7 @@ const LEGAL_BASIS: Record<ContractKind, string> = {
 
 const CATEGORY_LABELS: Record<string, string> = { artiste: 'Artiste', technicien: 'Technicien', permanent: 'Personnel permanent' };
 
-/** An avenant (issue 36) as the document states it: its number and day, the period before and after, the dates it added. */
+/** An avenant as the document states it: its number and day, the period before and after, the dates it added. */
 export interface ContractAmendment {
   number: number;
   /** The day it was made ('YYYY-MM-DD', in France). */

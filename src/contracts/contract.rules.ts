@@ -1,5 +1,5 @@
 /**
- * The rules of contracts (MODULES 4) as pure functions: what a contract of each kind must
+ * The rules of contracts as pure functions: what a contract of each kind must
  * hold, its salaries by date, its total, its number, which status allows which change, and
  * the folded text the grid searches. The service applies them; tests call them directly.
  */
@@ -106,7 +106,7 @@ function optionalText(value: unknown, field: keyof ContractFields): string | nul
 }
 
 /**
- * MODULES 4, a contract's fields, whatever its status: the kind; the show, required for a
+ * A contract's fields, whatever its status: the kind; the show, required for a
  * CDDU; the end date, required for a CDDU or a CDD and at or after the start, absent for a
  * CDI; the monthly gross for a CDD or a CDI only; the IDCC as four digits.
  */
@@ -175,7 +175,7 @@ export interface ContractDate {
 export const MAX_DATES = 400;
 
 /**
- * MODULES 4: each `{ date, nature, quantity, amount }` checked, and each date within the
+ * Each `{ date, nature, quantity, amount }` checked, and each date within the
  * contract's period (from `start_date` to `end_date`, open-ended for a CDI).
  */
 export function checkDates(input: unknown, period: { start_date: string; end_date: string | null }): ContractDate[] {
@@ -184,7 +184,7 @@ export function checkDates(input: unknown, period: { start_date: string; end_dat
   return input.map((raw: unknown, index): ContractDate => {
     if (raw === null || typeof raw !== 'object') throw fieldErrors.invalid('dates', 'La liste des dates');
     const line = raw as Record<string, unknown>;
-    // Issue 37: each refusal names its line (`field: "dates[2].date"`), for a page to show it there.
+    // Each refusal names its line (`field: "dates[2].date"`), for a page to show it there.
     const at = (name: string, error: AppError) => withField(error, `dates[${index}].${name}`);
     if (line.date === undefined || line.date === null || line.date === '') throw at('date', fieldErrors.missing('date', 'La date'));
     const date = parseIsoDate(line.date);
@@ -210,7 +210,7 @@ export function checkDates(input: unknown, period: { start_date: string; end_dat
 }
 
 /**
- * MODULES 4: the sum of the dates' amounts, else the monthly gross (null when neither). A
+ * The sum of the dates' amounts, else the monthly gross (null when neither). A
  * sum past `numeric(12,2)` is refused as an amount would be, and so is a month whose dates
  * add up past what one payslip carries (`MAX_PAYSLIP_AMOUNT`): a month of a CDDU is one
  * payslip, paid by one SEPA transfer.
@@ -265,7 +265,7 @@ export function statusAfterUnsigning(status: ContractStatus): ContractStatus {
 }
 
 // ---------------------------------------------------------------------------------------
-// Amendments (avenants, issue 36): the period extended, new dates within it.
+// Amendments (avenants): the period extended, new dates within it.
 
 /** What an avenant asks: a new start and/or end, and the dates it adds. */
 export interface AmendmentInput {

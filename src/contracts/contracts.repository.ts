@@ -1,4 +1,4 @@
-/** SQL of contracts (MODULES 4): contracts, their salaries by date, their notes, their numbers. */
+/** SQL of contracts: contracts, their salaries by date, their notes, their numbers. */
 import { sql, type ExpressionBuilder, type RawBuilder } from 'kysely';
 import type { OrgPage } from '../org/scope.repository.ts';
 import { executePrepared, preparedStatement, takeFirstPrepared, type Database } from '../db/database.ts';
@@ -45,7 +45,7 @@ function selectContracts(db: Database) {
 export type ContractRow = Awaited<ReturnType<typeof findContract>> & object;
 
 /**
- * The contract, or undefined when there is none with this id in `orgId` (MODULES 1: one of
+ * The contract, or undefined when there is none with this id in `orgId` (one of
  * another organization is answered as unknown). `orgId` null: any organization (staff routes).
  */
 export function findContract(db: Database, orgId: string | null, id: string) {
@@ -59,7 +59,7 @@ const contractDates = () => sql<ContractDate[]>`(
   select coalesce(json_agg(json_build_object('date', d.date::text, 'nature', d.nature, 'quantity', d.quantity::text, 'amount', d.amount::text) order by d.position), '[]')
   from contract_dates d where d.contract_id = contracts.id)`;
 
-/** The `details` of the contract's avenants (issue 36: its `contract.amended` events), oldest first, as one JSON array. */
+/** The `details` of the contract's avenants (its `contract.amended` events), oldest first, as one JSON array. */
 const amendmentDetails = () => sql<Record<string, unknown>[]>`(
   select coalesce(json_agg(e.details order by e.id), '[]')
   from module_events e
@@ -131,7 +131,7 @@ export function replaceGeneratedPdf(db: Database, orgId: string, id: string, fil
  * rows of the general way (`files.put`, `replaceGeneratedPdf`, `files.delete` of the previous PDF,
  * the audit event of `applyChange`) in one round trip instead of six (BEGIN and COMMIT included);
  * at eight PDFs at once, each round trip woke the event loop and a PostgreSQL backend, which
- * `GET /api/access` then waited behind (bench/README.md, issue 38). The contract's row is locked
+ * `GET /api/access` then waited behind (bench/README.md). The contract's row is locked
  * first, as in `replaceGeneratedPdf`. The new file's id, or undefined when the contract of
  * `orgId` is not there (and nothing is written).
  */
@@ -197,7 +197,7 @@ export interface ContractChanges {
   generated_pdf_id?: string | null;
   signed_pdf_id?: string | null;
   signed_at?: Date | null;
-  /** An avenant's new period (issue 36). */
+  /** An avenant's new period. */
   start_date?: string;
   end_date?: string | null;
 }
@@ -236,7 +236,7 @@ function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** The grid's order (SPEC 8, MODULES 4): newest start first, then number descending (unique). */
+/** The grid's order: newest start first, then number descending (unique). */
 export const CONTRACT_ORDER = [
   { ref: 'contracts.start_date', direction: 'desc', kind: 'date' },
   { ref: 'contracts.contract_number', direction: 'desc', kind: 'text' },
@@ -323,7 +323,7 @@ export function listNotes(db: Database, contractId: string, cursor: CursorValue[
 }
 
 /**
- * Who hears of a staff member's note (issue 36): the organization's people who wrote a note on
+ * Who hears of a staff member's note: the organization's people who wrote a note on
  * the contract, as members still (not revoked), at their account's address today; by address.
  */
 export async function noteWritersOf(db: Database, orgId: string, contractId: string): Promise<string[]> {

@@ -1,5 +1,5 @@
 /**
- * `/api/contrats` (MODULES 4), gated on the contract set, and the staff's
+ * `/api/contrats`, gated on the contract set, and the staff's
  * `/api/staff/contrats`: every organization, salaries by date, the signed PDF.
  */
 import type { FastifyInstance } from 'fastify';

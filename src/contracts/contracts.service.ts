@@ -1,5 +1,5 @@
 /**
- * Contracts (MODULES 4): creation, reading, a draft's edit, submit and cancel, the grid, the
+ * Contracts: creation, reading, a draft's edit, submit and cancel, the grid, the
  * staff's salaries by date, and notes. Every change is one `applyChange`: its writes, its
  * audit event and its e-mails in one transaction.
  */
@@ -232,7 +232,7 @@ export async function replaceContractDates(ctx: ContractContext, caller: Caller,
 }
 
 /**
- * `POST /api/contrats/{id}/avenants` (issue 36): an avenant extends the contract's period (an
+ * `POST /api/contrats/{id}/avenants`: an avenant extends the contract's period (an
  * earlier start, a later end) and adds its dates, in one transaction with the total recomputed;
  * the audit event `contract.amended` records it (its number, the period before and after, the
  * dates added), and the contract's PDF lists it. In any status but `annule`. An avenant is a
@@ -376,7 +376,7 @@ export function listStaffGridJson(db: Database, query: GridQuery & { org_id?: st
 // ---------------------------------------------------------------------------------------
 // Notes.
 
-/** How clients see the author of a staff member's note (issue 32 I): never the address. */
+/** How clients see the author of a staff member's note: never the address. */
 export const STAFF_NOTE_AUTHOR = 'Équipe paie';
 
 /** A note as `viewerIsStaff` sees it: MODULES 4's `{ id, author_email, text, created_at }`. */
@@ -386,8 +386,8 @@ function noteView(row: { id: string; author_email: string; author_is_staff: bool
 
 /**
  * `POST /api/contrats/{id}/notes`, its e-mails in the same transaction: a client's note to the
- * payroll mailbox (MODULES 4, SPEC 6), its author as Reply-To; a staff member's note to the
- * organization's people who wrote a note on the contract (issue 36), one e-mail each.
+ * payroll mailbox, its author as Reply-To; a staff member's note to the
+ * organization's people who wrote a note on the contract, one e-mail each.
  */
 export async function addNote(ctx: ContractContext, actor: Actor & { orgId: string }, id: string, rawText: unknown) {
   const text = typeof rawText === 'string' ? rawText.trim() : '';
@@ -442,7 +442,7 @@ export async function listNotes(db: Database, orgId: string, id: string, query: 
 }
 
 // ---------------------------------------------------------------------------------------
-// PDFs: the generated one and the signed one (MODULES 4, 8).
+// PDFs: the generated one and the signed one.
 
 /**
  * `POST /api/generate-contract-pdf`: renders the contract (outside any transaction: rendering

@@ -1,5 +1,5 @@
 /**
- * The rules of contribution calls (MODULES 6) as pure functions: the period, the due date, the
+ * The rules of contribution calls as pure functions: the period, the due date, the
  * lines (organism and amount) and their total.
  */
 import { orgErrors } from '../org/org.errors.ts';
@@ -48,7 +48,7 @@ export function checkContributionCall(input: Record<string, unknown>): Contribut
   return { org_id: input.org_id.toLowerCase(), period, due_date: dueDate, lines, total };
 }
 
-/** The 15th of the month after the period (PAYROLL 6). */
+/** The 15th of the month after the period. */
 export function contributionDueDate(period: string): string {
   const [year, month] = period.split('-').map(Number) as [number, number];
   const next = month === 12 ? { y: year + 1, m: 1 } : { y: year, m: month + 1 };
@@ -65,7 +65,7 @@ export interface OwedLine {
 /** A share as stored (a JSON string, or nothing for a line without it). */
 const share = (value: Money | string | null | undefined): Money => (value === null || value === undefined || value === '' ? ('0.00' as Money) : moneyFromDb(value));
 
-/** PAYROLL 6: one line per organism, the sum of the employee and employer amounts of its lines. */
+/** One line per organism, the sum of the employee and employer amounts of its lines. */
 export function contributionLines(payslipLines: ReadonlyArray<readonly OwedLine[]>): Array<{ organism: string; amount: Money }> {
   const byOrganism = new Map<string, Money[]>();
   for (const lines of payslipLines) {

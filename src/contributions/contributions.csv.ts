@@ -1,7 +1,7 @@
 /**
- * The contribution calls' CSV export (issue 37, `format/csv.ts`): one row per call, newest
+ * The contribution calls' CSV export (`format/csv.ts`): one row per call, newest
  * period first, read through the list's service function (its filters and refusals), with an
- * amount column per known organism (MODULES 6) and one for any other.
+ * amount column per known organism and one for any other.
  */
 import type { Database } from '../db/database.ts';
 import { csvFilename, csvPeriod, type CsvColumn, type CsvExport } from '../format/csv.ts';

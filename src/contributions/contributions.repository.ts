@@ -1,4 +1,4 @@
-/** SQL of contribution calls (MODULES 6, issue 36) and of the payslips each covers. */
+/** SQL of contribution calls and of the payslips each covers. */
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { ContributionLine, ContributionOrigin, ContributionStatus, CoverEffect, DB } from '../db/schema.ts';
@@ -96,7 +96,7 @@ export interface StaffCallFilters {
   status?: ContributionStatus;
 }
 
-/** Issue 36: every organization's calls (or one's), newest period first. */
+/** Every organization's calls (or one's), newest period first. */
 export function listStaffContributionCalls(db: Database, filters: StaffCallFilters, cursor: CursorValue[] | null, limit: number) {
   let query = db.selectFrom('contribution_calls').innerJoin('organizations', 'organizations.id', 'contribution_calls.org_id').select(staffColumns);
   if (filters.orgId) query = query.where('contribution_calls.org_id', '=', filters.orgId);

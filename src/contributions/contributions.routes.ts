@@ -1,5 +1,5 @@
 /**
- * Contribution calls (MODULES 6): `POST /api/staff/cotisations` (staff), `GET /api/cotisations`
+ * Contribution calls: `POST /api/staff/cotisations` (staff), `GET /api/cotisations`
  * (money set). Issue 36: the staff's list, the notification by e-mail and the payment.
  */
 import type { FastifyInstance } from 'fastify';
@@ -59,7 +59,7 @@ export default async function contributionsRoutes(fastify: FastifyInstance): Pro
     async (request) => contributions.listStaffContributionCalls(db, request.query),
   );
 
-  // Issue 37: every page of the list as CSV (format/csv.ts).
+  // Every page of the list as CSV (format/csv.ts).
   fastify.get<{ Querystring: Static<typeof StaffContributionExportQuery> }>(
     '/api/staff/cotisations.csv',
     {

@@ -1,5 +1,5 @@
 /**
- * Contribution calls (appels de cotisations, MODULES 6): staff create them for an
+ * Contribution calls (appels de cotisations): staff create them for an
  * organization; its COMPTA and administrators read them (`GET /api/cotisations`). Issue 36:
  * staff list every organization's calls, notify one to its organization's addresses by e-mail
  * (through the outbox, like invoices) and mark one paid (`paye`).
@@ -93,7 +93,7 @@ export async function listContributionCalls(db: Database, orgId: string, query: 
 }
 
 // ---------------------------------------------------------------------------------------
-// Issue 36: the staff's list, the notification and the payment.
+// The staff's list, the notification and the payment.
 
 export interface ContributionContext extends ChangeContext {
   config: Config;

@@ -45,7 +45,7 @@ class PGliteConnection implements DatabaseConnection {
 /**
  * PGlite's errors carry the statement's parameters (`params`) and options (`queryOptions`),
  * and an error is logged whole: an e-mail address or a user's text would reach the logs
- * (issue 32 I). They go, as node-postgres never had them; the SQL (`query`, placeholders
+ * They go, as node-postgres never had them; the SQL (`query`, placeholders
  * only), the message and the code stay.
  */
 function withoutParameters(error: unknown): unknown {

@@ -53,19 +53,19 @@ export interface OrganizationsTable {
   virements_salaires: Generated<SalaryTransferMode>;
   documents_slug: string | null;
   siret: string | null;
-  /** PAYROLL 2: the headcount, at least 1 (default 1). */
+  /** The headcount, at least 1 (default 1). */
   effectif: Generated<number>;
-  /** PAYROLL 2: the collective agreement (default `SVP`). */
+  /** The collective agreement (default `SVP`). */
   convention: Generated<OrgConvention>;
-  /** PAYROLL 2: the legal form, as the payroll model names it (default `association`). */
+  /** The legal form, as the payroll model names it (default `association`). */
   categorie_juridique: Generated<CategorieJuridique>;
-  /** PAYROLL 2: the AT/MP rate, a percentage `numeric(5,2)` ("2.30"); null: the model's default. */
+  /** The AT/MP rate, a percentage `numeric(5,2)` ("2.30"); null: the model's default. */
   taux_at: NullableNumeric;
-  /** EINVOICE 2: the buyer's postal address on invoices (null: unset). */
+  /** The buyer's postal address on invoices (null: unset). */
   address_line: string | null;
   postcode: string | null;
   city: string | null;
-  /** EINVOICE 2: ISO 3166 alpha-2 (default `FR`). */
+  /** ISO 3166 alpha-2 (default `FR`). */
   country: Generated<string>;
   /** The bulletin: the NAF code (APE), `9001Z` (no dot, upper case); null: unset. */
   ape_code: string | null;
@@ -74,13 +74,13 @@ export interface OrganizationsTable {
   created_at: Generated<Date>;
 }
 
-/** PAYROLL 2: the collective agreement an organization's contracts fall under. */
+/** The collective agreement an organization's contracts fall under. */
 export type OrgConvention = 'SVP' | 'droit_commun';
 
-/** PAYROLL 2: an organization's legal form (the payroll model's values). */
+/** An organization's legal form (the payroll model's values). */
 export type CategorieJuridique = 'association' | 'SARL' | 'SAS' | 'SELARL' | 'SELAS' | 'EI' | 'autre';
 
-/** MODULES 2: `Odentas`, the operator pays the salaries by transfer; `client`, the organization does. */
+/** `Odentas`, the operator pays the salaries by transfer; `client`, the organization does. */
 export type SalaryTransferMode = 'Odentas' | 'client';
 
 export interface OrganizationMembersTable {
@@ -116,10 +116,10 @@ export interface MailOutboxTable {
   kind: string;
   /** The first To address. */
   recipient: string;
-  /** The other To addresses (MODULES 7). */
+  /** The other To addresses. */
   extra_to: Generated<string[]>;
   cc: Generated<string[]>;
-  /** The Reply-To address, or null (issue 36: a contract note answers its author). */
+  /** The Reply-To address, or null (a contract note answers its author). */
   reply_to: ColumnType<string | null, string | null | undefined, string | null>;
   subject: string;
   text_body: string;
@@ -205,7 +205,7 @@ export interface AppSecretsTable {
 
 export type EmployeeCategory = 'artiste' | 'technicien' | 'permanent';
 
-/** MODULES 3. `iban` in electronic form; never sent to a client. */
+/** `iban` in electronic form; never sent to a client. */
 export interface EmployeesTable {
   id: Generated<string>;
   org_id: string;
@@ -215,9 +215,9 @@ export interface EmployeesTable {
   category: EmployeeCategory | null;
   iban: string | null;
   bic: string | null;
-  /** PAYROLL 2: cadre status (default false). */
+  /** Cadre status (default false). */
   cadre: Generated<boolean>;
-  /** PAYROLL 2: the personalised withholding (PAS) rate, a percentage `numeric(5,2)`; null: the neutral grid. */
+  /** The personalised withholding (PAS) rate, a percentage `numeric(5,2)`; null: the neutral grid. */
   pas_rate: NullableNumeric;
   /** An artist's consent to the flat professional deduction, by profession; null: none. */
   dfs: EmployeeDfs | null;
@@ -250,7 +250,7 @@ type NullableNumeric = ColumnType<string | null, string | null | undefined, stri
 /** `date`: 'YYYY-MM-DD' from both drivers (src/db/database.ts). */
 type CalendarDate = ColumnType<string, string, string>;
 
-/** MODULES 4. */
+/** Contracts: CDDU and general-regime contracts of an organization. */
 export interface ContractsTable {
   id: Generated<string>;
   org_id: string;
@@ -309,7 +309,7 @@ export interface ModuleEventsTable {
   created_at: Generated<Date>;
 }
 
-/** MODULES 5: a payslip the operator publishes; PAYROLL 4: or computes (`brouillon` until validated). */
+/** A payslip the operator publishes; PAYROLL 4: or computes (`brouillon` until validated). */
 export type PayslipStatus = 'brouillon' | 'publie' | 'annule';
 export type PayslipKind = 'normal' | 'complementaire';
 type NullableJson<T> = ColumnType<T | null, string | null | undefined, string | null>;
@@ -353,7 +353,7 @@ export interface PayslipsTable {
   updated_at: Generated<Date>;
 }
 
-/** PAYROLL 7: a computation of an organization's month, a durable job. */
+/** A computation of an organization's month, a durable job. */
 export type PayrollRunStatus = 'en_cours' | 'termine' | 'echoue';
 export interface PayrollRunsTable {
   id: Generated<string>;
@@ -375,7 +375,7 @@ export interface PayrollRunsTable {
 }
 
 /**
- * The contracts a payslip pays (issue 32 H), with its period: one live link per contract and
+ * The contracts a payslip pays, with its period: one live link per contract and
  * period (a partial unique index), so a contract's month is never paid twice.
  */
 export interface PayslipContractsTable {
@@ -388,7 +388,7 @@ export interface PayslipContractsTable {
   complementary: Generated<boolean>;
 }
 
-/** MODULES 5: a SEPA credit transfer batch. */
+/** A SEPA credit transfer batch. */
 export type TransferStatus = 'genere' | 'execute' | 'annule';
 export interface TransfersTable {
   id: Generated<string>;
@@ -450,7 +450,7 @@ export interface InvoiceLine {
   vat_rate: string;
 }
 
-/** MODULES 6. Never deleted (a trigger refuses it). */
+/** Never deleted (a trigger refuses it). */
 export interface InvoicesTable {
   id: Generated<string>;
   number: string;
@@ -467,12 +467,12 @@ export interface InvoicesTable {
   notified: Generated<boolean>;
   notified_at: NullableTimestamp;
   pdf_id: string | null;
-  /** EINVOICE 3: `facture` (F-YYYY-NNNNNN) or `avoir` (A-YYYY-NNNNNN, a credit note). */
+  /** `facture` (F-YYYY-NNNNNN) or `avoir` (A-YYYY-NNNNNN, a credit note). */
   kind: Generated<InvoiceKind>;
-  /** EINVOICE 3: the invoice a credit note credits, and why. */
+  /** The invoice a credit note credits, and why. */
   credited_invoice_id: string | null;
   credit_reason: string | null;
-  /** EINVOICE 4: the stored `factur-x.xml`, byte for byte the one inside the PDF. */
+  /** The stored `factur-x.xml`, byte for byte the one inside the PDF. */
   xml_id: string | null;
   /** A notification asked before the documents existed: sent by the documents' job. */
   notify_pending: Generated<boolean>;
@@ -492,7 +492,7 @@ export type ContributionOrigin = 'paie' | 'saisi';
 /** A payslip a call covers: published (counted in), or cancelled after a paid call counted it (counted out). */
 export type CoverEffect = 'publie' | 'annule';
 
-/** MODULES 6: a contribution call (appel de cotisations). */
+/** A contribution call (appel de cotisations). */
 export interface ContributionCallsTable {
   id: Generated<string>;
   org_id: string;
@@ -501,9 +501,9 @@ export interface ContributionCallsTable {
   lines: ColumnType<ContributionLine[], string, string>;
   total: Numeric;
   status: Generated<ContributionStatus>;
-  /** Issue 36: when the organization was last told of it by e-mail. */
+  /** When the organization was last told of it by e-mail. */
   notified_at: Date | null;
-  /** Issue 36: the day it was paid (set with status `paye`). */
+  /** The day it was paid (set with status `paye`). */
   paid_date: CalendarDate | null;
   /** `AC-YYYY-NNNNNN`, from the number series: two calls of a month are told apart. */
   number: string;

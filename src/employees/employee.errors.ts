@@ -1,14 +1,14 @@
-/** Every error of the employees module (MODULES 1, 3), with its status and French message. */
+/** Every error of the employees module, with its status and French message. */
 import { AppError } from '../http/errors.ts';
 import { DRAWABLE_SCRIPTS } from '../pdf/fonts.ts';
 
 export const employeeErrors = {
-  /** MODULES 1: unknown, or of another organization. */
+  /** Unknown, or of another organization. */
   notFound: () => new AppError(404, 'not_found', 'Salarié introuvable.'),
   /** An `employee_id` in another module's body (a contract, a payslip) that names none of the organization's employees. */
   unknownEmployee: () => new AppError(400, 'invalid_employee_id', 'Salarié introuvable dans cette organisation.'),
   invalidIban: () => new AppError(400, 'invalid_iban', "L'IBAN n'est pas valide (clé de contrôle, longueur ou pays)."),
-  /** A valid IBAN outside the SEPA zone: a SEPA salary transfer cannot pay it (MODULES 5). */
+  /** A valid IBAN outside the SEPA zone: a SEPA salary transfer cannot pay it. */
   ibanOutsideSepa: (country: string) =>
     new AppError(
       400,

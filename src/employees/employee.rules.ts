@@ -1,5 +1,5 @@
 /**
- * The rules of employees (MODULES 3) as pure functions: the fields a creation or an edit
+ * The rules of employees as pure functions: the fields a creation or an edit
  * may set, checked and normalized. The IBAN is checked by `ibantools` (country, length,
  * check digits, and the SEPA zone: salaries are paid by SEPA transfer), kept in electronic
  * form, and only its last four characters are ever shown. A name must leave something once
@@ -149,11 +149,11 @@ export function checkEmployeeFields(input: EmployeeFieldsInput, current?: Employ
   const bic = blank(rawBic) ? null : typeof rawBic === 'string' ? rawBic.replace(/\s+/g, '').toUpperCase() : '';
   if (bic !== null && !isValidBIC(bic)) throw employeeErrors.invalidBic();
 
-  // PAYROLL 2: cadre status, a boolean (default false).
+  // Cadre status, a boolean (default false).
   const cadre = input.cadre === undefined ? (current?.cadre ?? false) : input.cadre;
   if (typeof cadre !== 'boolean') throw fieldErrors.invalid('cadre', 'Le statut cadre (true ou false)');
 
-  // PAYROLL 2: the personalised withholding rate, a percentage as `vat_rate`; null: the neutral grid.
+  // The personalised withholding rate, a percentage as `vat_rate`; null: the neutral grid.
   const rawPasRate = pick('pas_rate');
   const pasRate = blank(rawPasRate) ? null : parseRate(rawPasRate);
   // An unchanged rate stored before the limit is kept: the payroll run skips its payslip if it cannot be paid.

@@ -1,4 +1,4 @@
-/** SQL of employees (MODULES 3): every query that reads or writes them. */
+/** SQL of employees: every query that reads or writes them. */
 import type { Database } from '../db/database.ts';
 import { keyset, type CursorValue, type KeysetOrder } from '../http/list.ts';
 import type { EmployeeFields } from './employee.rules.ts';

@@ -1,5 +1,5 @@
 /**
- * `/api/salaries` (MODULES 3): read by every role, written by the contract set. Staff edit any
+ * `/api/salaries`: read by every role, written by the contract set. Staff edit any
  * organization's employee at `/api/staff/orgs/{id}/salaries/{employee_id}` (its page,
  * `/staff/organisations/{id}`, names the organization in the path, whatever the active one).
  */

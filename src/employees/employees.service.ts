@@ -1,5 +1,5 @@
 /**
- * Employees (MODULES 3): the list, creation and edit. Answers never carry the IBAN, only its
+ * Employees: the list, creation and edit. Answers never carry the IBAN, only its
  * last four characters. A change of name is carried to the employee's contracts' search text
  * in the same transaction (the grid searches employee names).
  */
@@ -36,10 +36,10 @@ interface EmployeeRow {
   updated_at: Date;
 }
 
-/** An employee as answers show it (MODULES 3): the IBAN reduced to `iban_last4`. */
+/** An employee as answers show it: the IBAN reduced to `iban_last4`. */
 /**
  * One employee of an organization, or undefined (another organization's employee is not found).
- * The row carries the payroll inputs (PAYROLL 2): `category`, `cadre` (boolean) and `pas_rate`
+ * The row carries the payroll inputs: `category`, `cadre` (boolean) and `pas_rate`
  * (`"7.50"`, or null: the neutral grid).
  */
 export function findEmployeeOfOrg(db: Database, orgId: string, id: string) {

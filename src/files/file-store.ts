@@ -1,5 +1,5 @@
 /**
- * The one file store (MODULES 8): put, get, delete and signed URLs, behind one interface.
+ * The one file store: put, get, delete and signed URLs, behind one interface.
  *
  * Every file has a `files` row written in the caller's transaction. By default the bytes are in
  * that row, so a rolled-back change leaves nothing behind, several instances share the files

@@ -1,5 +1,5 @@
 /**
- * The file store as `fastify.files` (MODULES 8), its download route and PDF upload bodies.
+ * The file store as `fastify.files`, its download route and PDF upload bodies.
  * Files live in the database unless `STORAGE_URL` names an S3 bucket.
  */
 import type { FastifyInstance } from 'fastify';

@@ -1,4 +1,4 @@
-/** `GET /files/:id?exp=&sig=`: a stored file by signed URL, without a session (MODULES 8). */
+/** `GET /files/:id?exp=&sig=`: a stored file by signed URL, without a session. */
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { attachment } from '../http/content-disposition.ts';

@@ -1,5 +1,5 @@
 /**
- * PDF upload bodies (MODULES 4): a route opts in with `config: { pdfUpload: true }` and gets
+ * PDF upload bodies: a route opts in with `config: { pdfUpload: true }` and gets
  * the raw body as a `Buffer`, up to 10 MiB (413 past it), refused with 415 `invalid_pdf` unless
  * it starts with `%PDF-`. Every other route keeps the 64 KiB JSON body: `application/pdf` there
  * is 415 `unsupported_media_type`, as any other type.

@@ -1,5 +1,5 @@
 /**
- * Signed file URLs (MODULES 8): `{PUBLIC_URL}/files/{id}?exp=<unix seconds>&sig=<sig>`, `sig` the
+ * Signed file URLs: `{PUBLIC_URL}/files/{id}?exp=<unix seconds>&sig=<sig>`, `sig` the
  * base64url (no padding) HMAC-SHA256 of `{id}:{exp}`. A link to hand to a browser: it needs no
  * session, so the signature is the whole authorization, and it is checked in constant time.
  */

@@ -1,6 +1,6 @@
 /**
  * The calendar of the payroll: ISO dates, pay periods, the numbering year. One rule each, for
- * every module (MODULES 1).
+ * every module.
  */
 import { AppError, fieldErrors } from '../http/errors.ts';
 import { dateTimeFormat, formatPeriodFr, OPERATOR_TIME_ZONE, todayInFrance } from './french.ts';
@@ -24,7 +24,7 @@ export function addDays(isoDate: string, days: number): string {
 }
 
 /**
- * A pay period `YYYY-MM` (MODULES 1): payslips, contribution calls and their list filters.
+ * A pay period `YYYY-MM`: payslips, contribution calls and their list filters.
  * Month 01 to 12, year 1900 to 2999: `0000-01` or `9999-12` is a typing mistake, never a payroll
  * month, and a bank or an organism would refuse a document dated so.
  */

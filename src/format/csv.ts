@@ -1,5 +1,5 @@
 /**
- * CSV exports (issue 37) for the people who reconcile: a file a French spreadsheet opens as it
+ * CSV exports for the people who reconcile: a file a French spreadsheet opens as it
  * is. UTF-8 with a byte order mark, `;` between cells, CRLF line ends, a French header row,
  * amounts with a decimal comma and no thousands separator (`1234,50`, `-120,00`), dates
  * JJ/MM/AAAA. Written by `csv-stringify`, quoting a cell that holds `;`, `,`, `"` or a line break

@@ -1,2 +1,2 @@
-/** MODULES 1: the bulk routes (`bulk-create`, `bulk-notify`, `POST /api/staff/virements`) take bodies up to 4 MiB. */
+/** The bulk routes (`bulk-create`, `bulk-notify`, `POST /api/staff/virements`) take bodies up to 4 MiB. */
 export const BULK_BODY_LIMIT = 4 * 1024 * 1024;

@@ -1,6 +1,6 @@
 /**
  * Errors a route can answer with. Services throw `AppError`; the one error handler
- * (`error-handler.ts`) renders them: JSON `{ error, message? }` (SPEC 7), or the plain-text bodies SPEC 7
+ * (`error-handler.ts`) renders them: JSON `{ error, message? }`, or the plain-text bodies
  * gives for 401 and for a failed access check.
  */
 export class AppError extends Error {
@@ -20,7 +20,7 @@ export class AppError extends Error {
 
   /**
    * Fields the JSON body carries beside `error` and `message` (e.g. the `payslip_ids` of a
-   * refused batch, MODULES 5). The route's schema for that status must declare them.
+   * refused batch). The route's schema for that status must declare them.
    */
   details?: Record<string, unknown>;
 
@@ -40,13 +40,13 @@ export class AppError extends Error {
   }
 }
 
-/** The JSON body of an error (SPEC 7). */
+/** The JSON body of an error. */
 export function errorBody(code: string, message?: string): { error: string; message?: string } {
   return message === undefined ? { error: code } : { error: code, message };
 }
 
 /**
- * MODULES 1: a required field absent or empty is 400 `missing_<field>`, a wrong one 400
+ * A required field absent or empty is 400 `missing_<field>`, a wrong one 400
  * `invalid_<field>`. `label` names the field in the French message ("La date de début"), which
  * says "obligatoire": one word for every field, whatever its gender (never "requis(e)").
  */

@@ -33,7 +33,7 @@ export type TextKind = 'line' | 'multiline';
 export const FIRST_NAME_MAX = 100;
 
 /**
- * A first name as given (SPEC 4.2: trimmed, default empty), or null when it is refused: too
+ * A first name as given (trimmed, default empty), or null when it is refused: too
  * long, or holding a character of `hasUnsafeCharacters`.
  */
 export function readFirstName(raw: unknown): string | null {

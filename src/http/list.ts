@@ -1,5 +1,5 @@
 /**
- * The one list-and-cursor helper (MODULES 1): `?limit=` (default 50, 1 to 200, else 400
+ * The one list-and-cursor helper: `?limit=` (default 50, 1 to 200, else 400
  * `invalid_limit`), `?cursor=` (opaque, from `next_cursor`; a bad one 400 `invalid_cursor`), and
  * the answer `{ items, next_cursor }`. Keyset pagination, never OFFSET: a page deep in the list
  * costs what the first one does, and rows added meanwhile neither repeat nor vanish.

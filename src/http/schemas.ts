@@ -4,20 +4,20 @@ import type { FastifyInstance, FastifySchemaValidationError } from 'fastify';
 import { fieldErrors } from './errors.ts';
 import { lastProperty, textRuleError } from './text-rule.ts';
 
-/** SPEC 7: `{ error, message? }`. */
+/** `{ error, message? }`. */
 export const ErrorBody = Type.Object(
   {
     error: Type.String(),
     message: Type.Optional(Type.String()),
     field: Type.Optional(Type.String({ description: 'the input the error is about, when a body or query has several of one kind (e.g. `dates[2].date`, `from`)', examples: ['dates[2].date'] })),
   },
-  { $id: 'ErrorBody', description: 'Every JSON error (SPEC 7)' },
+  { $id: 'ErrorBody', description: 'Every JSON error' },
 );
 
 /** `/{id}` of a module's object; an id that is not a UUID names nothing (404). */
 export const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 
-/** SPEC 7: the plain-text 401 `Unauthorized` and 403 `Forbidden`. */
+/** The plain-text 401 `Unauthorized` and 403 `Forbidden`. */
 export const PlainText = Type.String({ description: 'plain text: `Unauthorized` or `Forbidden`' });
 
 /** A route whose path names one resource (`/…/:id`), with what else it takes. */
@@ -25,7 +25,7 @@ export type IdRoute<Extra = object> = { Params: Static<typeof IdParams> } & Extr
 
 /**
  * The error answers of a route, for its OpenAPI `response`: 400 and 404 in the error shape, 401
- * plain text and 403 plain or in the error shape (SPEC 7), and each status of `more` (409, 413…)
+ * plain text and 403 plain or in the error shape, and each status of `more` (409, 413…)
  * in the error shape.
  * @example response: { 200: Contract, ...errorResponses(409) }
  */
@@ -46,7 +46,7 @@ export const OkMessage = Type.Object({ ok: Type.Literal(true), message: Type.Str
  * Turns a schema violation into MODULES 1's field codes: a required property absent gives
  * `missing_<property>`, any other violation `invalid_<property>` (the innermost property
  * named, `dates[2].nature` → `invalid_nature`). Money fields answer `invalid_amount` whatever
- * their name (MODULES 1). Module routes install it with `useFieldErrors(fastify)`.
+ * their name. Module routes install it with `useFieldErrors(fastify)`.
  */
 export function fieldErrorFormatter(errors: FastifySchemaValidationError[], dataVar: string): Error {
   const unsafe = textRuleError(errors, dataVar);
@@ -60,7 +60,7 @@ export function fieldErrorFormatter(errors: FastifySchemaValidationError[], data
   return MONEY_FIELDS.has(property) ? fieldErrors.invalid('amount', 'Le montant') : fieldErrors.invalid(property, `Le champ ${property}`);
 }
 
-/** Property names that hold money (MODULES 1: a wrong amount is `invalid_amount`). */
+/** Property names that hold money (a wrong amount is `invalid_amount`). */
 const MONEY_FIELDS = new Set(['amount', 'monthly_gross', 'gross', 'net_to_pay', 'unit_price']);
 
 /** Every route declared in this plugin after the call reports body errors by field (see above). */
@@ -70,7 +70,7 @@ export function useFieldErrors(fastify: FastifyInstance): void {
   });
 }
 
-/** The answer of a CSV export (issue 37, `format/csv.ts`), as OpenAPI documents it. */
+/** The answer of a CSV export (`format/csv.ts`), as OpenAPI documents it. */
 export const CsvFile = Type.String({
   description: "UTF-8 with a BOM, ';' separators, CRLF, a French header row, amounts 1234,50, dates JJ/MM/AAAA; text cells starting with = + - @ (or a tab, a CR) prefixed with '",
 });

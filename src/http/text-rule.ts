@@ -1,9 +1,9 @@
 /**
- * `input.ts`'s rule on every text a request carries, as one rule rather than route by route
- * (issue 32): every string of every body schema (an Ajv keyword added when the schema is
+ * `input.ts`'s rule on every text a request carries, as one rule rather than route by route:
+ * every string of every body schema (an Ajv keyword added when the schema is
  * compiled), every query parameter and every string of a body no schema describes (a hook),
- * and every key of a list cursor (`list.ts`). A text that breaks it is 400 `invalid_<field>`
- * (MODULES 1), the field named as the schema errors name it (`dates[2].nature` → `nature`).
+ * and every key of a list cursor (`list.ts`). A text that breaks it is 400 `invalid_<field>`,
+ * the field named as the schema errors name it (`dates[2].nature` → `nature`).
  *
  * A field that may hold several lines says so in its schema: `Type.String({ 'x-text': 'multiline' })`
  * (a line feed and a tab then pass).
@@ -153,7 +153,7 @@ export function checkRequestText(request: FastifyRequest): void {
 }
 
 /**
- * The hook: after the route's gate (who may call comes first, MODULES 1), before validation.
+ * The hook: after the route's gate (who may call comes first), before validation.
  * Register after the gate plugin.
  */
 export default fp(

@@ -1,5 +1,5 @@
 /**
- * An answer sent before the request's body has all arrived (issue 32 E): a 413 past the body
+ * An answer sent before the request's body has all arrived: a 413 past the body
  * limit, a 401 or 403 decided before the body is read (`org/gate.plugin.ts`). The answer says
  * `Connection: close`, and the connection is closed only once the client has stopped sending,
  * or has sent the route's body limit again, or after `DRAIN_MS`: a socket closed with bytes

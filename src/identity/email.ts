@@ -1,4 +1,4 @@
-/** E-mail addresses as accounts know them: trimmed, lower-case (SPEC 4.2), and plausible. */
+/** E-mail addresses as accounts know them: trimmed, lower-case, and plausible. */
 import { hasUnsafeCharacters } from '../http/input.ts';
 
 export function normalizeEmail(raw: unknown): string {

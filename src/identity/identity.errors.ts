@@ -1,4 +1,4 @@
-/** Errors of identity: sign-in links, sessions, e-mail addresses (CONTRACT 4, SPEC 7). */
+/** Errors of identity: sign-in links, sessions, e-mail addresses. */
 import { AppError } from '../http/errors.ts';
 
 export const identityErrors = {

@@ -6,7 +6,7 @@ import type { StaffLevel, User, UserMetadata } from '../db/schema.ts';
 /** What `find_user_by_email` returns of an account. */
 export type Account = Pick<User, 'id' | 'email' | 'user_metadata' | 'activated_at'>;
 
-/** SPEC 4.2 rule 5: the lookup goes through the SQL function `find_user_by_email`. */
+/** The lookup goes through the SQL function `find_user_by_email`. */
 export async function findUserByEmail(db: Database, email: string): Promise<Account | undefined> {
   const { rows } = await sql<Account>`${preparedStatement('find_user_by_email')}
     select * from public.find_user_by_email(email_param => ${email})`.execute(db);

@@ -1,4 +1,4 @@
-/** Sign-in and sign-out (CONTRACT 4). `GET /api/me` needs the organization: `org/me.ts`. */
+/** Sign-in and sign-out. `GET /api/me` needs the organization: `org/me.ts`. */
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { cookieOptions } from '../http/cookies.ts';

@@ -1,5 +1,5 @@
 /**
- * The identity provider (CONTRACT 4): accounts, one-time links and sessions.
+ * The identity provider: accounts, one-time links and sessions.
  */
 import type { Database } from '../db/database.ts';
 import type { StaffLevel, UserMetadata } from '../db/schema.ts';
@@ -26,7 +26,7 @@ export interface Caller {
   sessionId: string;
 }
 
-/** SPEC 2.5: the first_name metadata, else the first word of display_name, else null. */
+/** The first_name metadata, else the first word of display_name, else null. */
 export function firstNameOf(metadata: UserMetadata | null | undefined): string | null {
   const first = typeof metadata?.first_name === 'string' ? metadata.first_name.trim() : '';
   if (first) return first;
@@ -58,7 +58,7 @@ export async function ensureAccount(
   return { account: raced, created: false };
 }
 
-/** `{PUBLIC_URL}/activate#token=…&type=…` (CONTRACT 4). */
+/** `{PUBLIC_URL}/activate#token=…&type=…`. */
 export function activationUrl(publicUrl: string, token: string, kind: OneTimeKind): string {
   return `${publicUrl}/activate#token=${encodeURIComponent(token)}&type=${kind}`;
 }

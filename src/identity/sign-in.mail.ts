@@ -1,4 +1,4 @@
-/** The sign-in link's e-mail (CONTRACT 4). */
+/** The sign-in link's e-mail. */
 import type { RenderedMail } from '../mail/outbox.ts';
 import { greetingOf, renderMail } from '../mail/templates.ts';
 
@@ -8,7 +8,7 @@ export interface SignInMailInput {
   supportEmail: string;
 }
 
-/** CONTRACT 4: the one-hour sign-in link asked for on `/login`. */
+/** The one-hour sign-in link asked for on `/login`. */
 export function signInEmail(input: SignInMailInput): RenderedMail {
   return renderMail({
     subject: 'Votre lien de connexion',

@@ -1,4 +1,4 @@
-/** Every error of the invoices module (MODULES 1, 6), with its status and French message. */
+/** Every error of the invoices module, with its status and French message. */
 import { orgErrors } from '../org/org.errors.ts';
 import { AppError } from '../http/errors.ts';
 
@@ -9,9 +9,9 @@ const frenchRate = (rate: string) => rate.replace('.', ',');
 const frenchDate = (iso: string) => iso.split('-').reverse().join('/');
 
 export const invoiceErrors = {
-  /** MODULES 1: unknown, or of another organization: nobody learns that it exists. */
+  /** Unknown, or of another organization: nobody learns that it exists. */
   notFound: () => new AppError(404, 'not_found', 'Facture introuvable.'),
-  /** MODULES 6: an organization of the bulk names nothing; nothing is created. */
+  /** An organization of the bulk names nothing; nothing is created. */
   orgNotFound: (where: string) => orgErrors.orgInBodyNotFound(` (${where}) : aucune facture n'a été créée`),
   invalidDate: () => new AppError(400, 'invalid_date', 'Date invalide : format AAAA-MM-JJ attendu.'),
   /** Further ahead than an invoice may be dated (README): a date in 2027 typed for 2026. */
@@ -28,16 +28,16 @@ export const invoiceErrors = {
   tooMany: (max: number) => new AppError(400, 'invalid_invoices', `De 1 à ${max.toLocaleString('fr-FR').replace(/\s/g, '\u00a0')} factures par envoi.`),
   tooManyIds: (max: number) => new AppError(400, 'invalid_invoice_ids', `De 1 à ${max.toLocaleString('fr-FR').replace(/\s/g, '\u00a0')} factures par envoi.`),
   totalTooLarge: (where: string) => new AppError(400, 'invalid_amount', `Le total de la facture (${where}) dépasse le montant le plus grand accepté (9 999 999 999,99 €).`),
-  /** EINVOICE 2: the seller's identity is incomplete: no invoice document rather than an invalid one. */
+  /** The seller's identity is incomplete: no invoice document rather than an invalid one. */
   operatorIdentityMissing: (missing: readonly string[]) =>
     new AppError(
       409,
       'operator_identity_missing',
       `L'identité de l'opérateur est incomplète (${missing.join(', ')}) : la facture électronique ne peut pas être émise.`,
     ).withDetails({ missing: [...missing] }),
-  /** EINVOICE 3: a credit note credits an invoice, not another credit note. */
+  /** A credit note credits an invoice, not another credit note. */
   notAnInvoice: () => new AppError(409, 'not_an_invoice', "Un avoir porte sur une facture, pas sur un autre avoir."),
-  /** EINVOICE 3: the credit notes of an invoice never credit more than its total. */
+  /** The credit notes of an invoice never credit more than its total. */
   creditExceedsInvoice: (number: string, remaining: string) =>
     new AppError(
       409,

@@ -1,5 +1,5 @@
 /**
- * The invoice as EN 16931 data (EINVOICE 1-2): the JSON invoice of npm `@e-invoice-eu/core`
+ * The invoice as EN 16931 data: the JSON invoice of npm `@e-invoice-eu/core`
  * (its "internal format", shaped as UBL), which the library writes as UN/CEFACT CII D16B and
  * attaches, as `factur-x.xml`, to the PDF people read, made PDF/A-3 with the Factur-X XMP
  * metadata. No XML is written here by hand.
@@ -16,7 +16,7 @@ import { sumMoney, type Money } from '../money/money.ts';
 import { legalMentions, type InvoiceDocumentInput } from './invoice.pdf.ts';
 import { lineAmounts } from './invoice.rules.ts';
 
-/** The library's name of the profile (EINVOICE 1: EN 16931, `urn:cen.eu:en16931:2017`). */
+/** The library's name of the profile (EN 16931, `urn:cen.eu:en16931:2017`). */
 export const FACTUR_X_FORMAT = 'Factur-X-EN16931';
 export const FACTUR_X_FILENAME = 'factur-x.xml';
 
@@ -52,7 +52,7 @@ export interface FacturXInput extends InvoiceDocumentInput {
   buyer: InvoiceDocumentInput['buyer'] & { address_line: string | null; postcode: string | null; city: string | null; country: string };
 }
 
-/** The invoice in the library's JSON (EINVOICE 2: the same content as the PDF). */
+/** The invoice in the library's JSON (the same content as the PDF). */
 export function facturXInvoice(input: FacturXInput): Invoice {
   const { seller, buyer } = input;
   const lines: Line[] = input.lines.map((line, i) => {

@@ -1,11 +1,11 @@
-/** The invoices module's e-mail (SPEC 6, MODULES 6): an invoice is available. */
+/** The invoices module's e-mail: an invoice is available. */
 import type { RenderedMail } from '../mail/outbox.ts';
 import { oneLine, renderMail, type Block } from '../mail/templates.ts';
 import { ibanForReading } from '../money/iban.ts';
 
 export interface InvoiceMailInput {
   number: string;
-  /** EINVOICE 3: a credit note (`avoir`) is notified like an invoice, in its own words. @default 'facture' */
+  /** A credit note (`avoir`) is notified like an invoice, in its own words. @default 'facture' */
   kind?: 'facture' | 'avoir';
   orgName: string;
   invoiceType: 'paie_mensuelle' | 'frais_ouverture' | 'prestation';
@@ -29,7 +29,7 @@ export interface InvoiceMailInput {
 }
 
 /**
- * What the invoice is, in the sentence "Votre facture … est disponible" (SPEC 6, MODULES 6):
+ * What the invoice is, in the sentence "Votre facture … est disponible":
  * a monthly payroll invoice names its period, or says "du mois" when the label is empty.
  */
 export function invoiceSubjectLine(invoiceType: InvoiceMailInput['invoiceType'], periodLabel: string): string {
@@ -44,7 +44,7 @@ export function invoiceSubjectLine(invoiceType: InvoiceMailInput['invoiceType'],
   }
 }
 
-/** SPEC 6, MODULES 6: an invoice is available; the text by type and payment method. */
+/** An invoice is available; the text by type and payment method. */
 export function invoiceEmail(input: InvoiceMailInput): RenderedMail {
   if (input.kind === 'avoir') return creditNoteEmail(input);
   const number = oneLine(input.number);
@@ -98,7 +98,7 @@ export function invoiceEmail(input: InvoiceMailInput): RenderedMail {
   });
 }
 
-/** EINVOICE 3: a credit note is available; nothing to pay. */
+/** A credit note is available; nothing to pay. */
 function creditNoteEmail(input: InvoiceMailInput): RenderedMail {
   const number = oneLine(input.number);
   const orgName = oneLine(input.orgName);

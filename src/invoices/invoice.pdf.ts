@@ -1,5 +1,5 @@
 /**
- * The invoice as a French PDF (MODULES 6): seller (the operator, `OPERATOR_*`), buyer (the
+ * The invoice as a French PDF: seller (the operator, `OPERATOR_*`), buyer (the
  * organization), number, issue and due dates, lines, VAT, totals, and the mentions a French
  * invoice between professionals carries (Code de commerce L. 441-9, L. 441-10, D. 441-5; CGI
  * art. 242 nonies A): SIREN and VAT numbers, payment terms, late-payment penalties, the 40 €
@@ -28,7 +28,7 @@ export interface InvoiceDocumentInput {
   total_ttc: Money;
   seller: OperatorConfig;
   buyer: { name: string; structure_api: string | null; siret: string | null; address_line?: string | null; postcode?: string | null; city?: string | null; country?: string };
-  /** EINVOICE 3: a credit note (`avoir`) names the invoice it credits and why. @default 'facture' */
+  /** A credit note (`avoir`) names the invoice it credits and why. @default 'facture' */
   kind?: InvoiceKind;
   credited?: { number: string; issue_date: string } | null;
   credit_reason?: string | null;
@@ -73,7 +73,7 @@ export function invoiceDocument(input: InvoiceDocumentInput): PdfDocument {
     title: `${word} ${input.number}`,
     author: seller.name,
     pageFooter: `${word} ${input.number} · ${seller.name}${seller.siren ? ` · SIREN ${seller.siren}` : ''}`,
-    // EINVOICE 1: the Factur-X file is PDF/A-3, whose fonts are embedded.
+    // The Factur-X file is PDF/A-3, whose fonts are embedded.
     embedFonts: true,
     content: [
       ...documentTitle(word, `N° ${input.number}`),

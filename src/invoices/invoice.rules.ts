@@ -1,5 +1,5 @@
 /**
- * The rules of invoices (MODULES 6) as pure functions: what a bulk creation must hold, the
+ * The rules of invoices as pure functions: what a bulk creation must hold, the
  * amounts of a line and of an invoice, the default due date, the number. The service applies
  * them; tests call them directly.
  *
@@ -35,7 +35,7 @@ export const MAX_ISSUE_DAYS_AHEAD = 5;
 /** The number series of invoices in `number_series`. */
 export const INVOICE_SERIES = 'invoice';
 
-/** EINVOICE 3: the number series of credit notes (avoirs), A-YYYY-NNNNNN. */
+/** The number series of credit notes (avoirs), A-YYYY-NNNNNN. */
 export const CREDIT_NOTE_SERIES = 'credit_note';
 
 /** @example formatCreditNoteNumber(2027, 42) // 'A-2027-000042' */
@@ -51,7 +51,7 @@ export interface CheckedCreditNote extends InvoiceTotals {
 }
 
 /**
- * EINVOICE 3: the body of `POST /api/staff/facturation/{id}/avoir`, `{ lines?, reason }`: the
+ * The body of `POST /api/staff/facturation/{id}/avoir`, `{ lines?, reason }`: the
  * lines credited (default: every line of the invoice) and why, with their totals.
  */
 export function checkCreditNote(input: Record<string, unknown>, invoiceLines: readonly InvoiceLine[]): CheckedCreditNote {
@@ -251,7 +251,7 @@ export function checkInvoiceIds(raw: unknown): string[] {
   return ids;
 }
 
-/** Why an invoice of a bulk notification is not sent (MODULES 6). */
+/** Why an invoice of a bulk notification is not sent. */
 export type SkipReason = 'not_found' | 'no_recipient' | 'already_notified';
 
 /** Whether an invoice is notified, or why not. */

@@ -1,5 +1,5 @@
 /**
- * The invoices' CSV export (issue 37, `format/csv.ts`): invoices and credit notes, one row each,
+ * The invoices' CSV export (`format/csv.ts`): invoices and credit notes, one row each,
  * newest number first, read through `listInvoices` (the list's filters and refusals). Amounts
  * are signed: a credit note's are negative, so the column's sum is what is owed.
  */

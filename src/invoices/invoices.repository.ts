@@ -1,5 +1,5 @@
 /**
- * SQL of invoices (MODULES 6). Bulk changes are set-based: a bulk creation is one
+ * SQL of invoices. Bulk changes are set-based: a bulk creation is one
  * `insert … select` from the request's rows (sent as one JSON parameter) with its audit
  * events in the same statement; a bulk notification locks and reads its invoices in one
  * statement and marks them, with their audit events, in another.
@@ -145,7 +145,7 @@ export function listInvoices(db: Database, filters: InvoiceFilters, cursor: Curs
   return keyset(query, INVOICE_ORDER, cursor, limit).execute();
 }
 
-/** The stored Factur-X PDF and its XML (EINVOICE 1, 4), each set once (an issued invoice never changes). */
+/** The stored Factur-X PDF and its XML, each set once (an issued invoice never changes). */
 export async function setDocuments(db: Database, id: string, files: { pdf_id: string; xml_id: string }): Promise<void> {
   await db.updateTable('invoices').set(files).where('id', '=', id).execute();
 }
@@ -155,7 +155,7 @@ export function lockInvoiceDocuments(db: Database, id: string) {
 }
 
 /**
- * EINVOICE 3: the invoice to credit, locked until commit (two credit notes of one invoice
+ * The invoice to credit, locked until commit (two credit notes of one invoice
  * follow each other), with the TTC its credit notes already credit.
  */
 export async function lockForCredit(db: Database, id: string) {
@@ -186,7 +186,7 @@ export async function lockForCredit(db: Database, id: string) {
   return { ...invoice, credited_ttc, credited_lines: notes.flatMap((note) => note.lines) };
 }
 
-/** EINVOICE 3: inserts a credit note and its `invoice.credited` event (one statement). */
+/** Inserts a credit note and its `invoice.credited` event (one statement). */
 export async function insertCreditNote(
   db: Database,
   note: {

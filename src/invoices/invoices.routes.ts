@@ -1,5 +1,5 @@
 /**
- * Invoices (MODULES 6): the staff's `/api/staff/facturation` (bulk creation, list, detail, PDF,
+ * Invoices: the staff's `/api/staff/facturation` (bulk creation, list, detail, PDF,
  * bulk notification) and the client's `/api/factures`, gated on the money set.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -68,7 +68,7 @@ export default async function invoicesRoutes(fastify: FastifyInstance): Promise<
     async (request) => invoices.listStaffInvoices(db, request.query),
   );
 
-  // Issue 37: every page of the list as CSV (format/csv.ts), for the people who reconcile.
+  // Every page of the list as CSV (format/csv.ts), for the people who reconcile.
   fastify.get<{ Querystring: Static<typeof StaffInvoiceExportQuery> }>(
     '/api/staff/facturation.csv',
     {
@@ -129,7 +129,7 @@ export default async function invoicesRoutes(fastify: FastifyInstance): Promise<
       config: { gate: 'staff' },
       schema: {
         tags: ['facturation'],
-        summary: 'Credit an invoice (EINVOICE 3): a credit note A-YYYY-NNNNNN of some or all of its lines; 409 credit_exceeds_invoice beyond its total',
+        summary: 'Credit an invoice: a credit note A-YYYY-NNNNNN of some or all of its lines; 409 credit_exceeds_invoice beyond its total',
         params: IdParams,
         body: CreditNoteBody,
         response: { 201: CreatedCreditNote, ...errors, 400: CreditNoteRefused, 409: CreditExceedsInvoice },
@@ -140,7 +140,7 @@ export default async function invoicesRoutes(fastify: FastifyInstance): Promise<
 
   const facturXml = {
     tags: ['facturation'],
-    summary: 'The invoice as EN 16931 data (EINVOICE 4): the factur-x.xml embedded in its PDF, byte for byte (UN/CEFACT CII D16B)',
+    summary: 'The invoice as EN 16931 data: the factur-x.xml embedded in its PDF, byte for byte (UN/CEFACT CII D16B)',
     params: IdParams,
     produces: ['application/xml'],
     response: { 200: Type.String({ description: 'CII D16B XML, profile EN 16931' }), ...errors, 409: CreditExceedsInvoice },

@@ -1,5 +1,5 @@
 /**
- * Invoices (MODULES 6): bulk creation with continuous numbers, lists, the detail, the PDF, and
+ * Invoices: bulk creation with continuous numbers, lists, the detail, the PDF, and
  * bulk notification through the outbox. Every change is one `applyChange`: its writes, its
  * audit events and its e-mails in one transaction.
  */
@@ -194,7 +194,7 @@ export async function readStaffInvoice(db: Database, id: string) {
   };
 }
 
-/** What the PDF and the Factur-X XML say of an invoice (the same content, EINVOICE 2). */
+/** What the PDF and the Factur-X XML say of an invoice (the same content). */
 export function documentInput(row: repo.InvoiceRow, config: Config): FacturXInput {
   return {
     ...invoiceOf(row),
@@ -218,11 +218,11 @@ export function invoiceDocumentJob(invoiceId: string, orgId: string): OutgoingJo
 }
 
 /**
- * The invoice document job: the Factur-X PDF and its `factur-x.xml` (EINVOICE 1, 4), rendered
+ * The invoice document job: the Factur-X PDF and its `factur-x.xml`, rendered
  * outside any transaction, then stored in the transaction that ends the job, with the e-mail of
  * a notification that waited for them: an invoice is announced only once its document exists.
  * An issued invoice never changes, and the documents first stored are the ones kept. The
- * operator's identity incomplete (EINVOICE 2) or no IBAN for a transfer (BR-61) fails the job
+ * operator's identity incomplete or no IBAN for a transfer (BR-61) fails the job
  * with that reason rather than make an invalid e-invoice; staff retry it once it is set. An
  * invoice whose PDF was stored before Factur-X keeps it: only its XML is added.
  */
@@ -271,7 +271,7 @@ async function storedDocuments(ctx: InvoiceContext, row: repo.InvoiceRow): Promi
 
 /**
  * `GET /api/staff/facturation/{id}/pdf-url`, `GET /api/factures/{id}/pdf-url`: a 5-minute link
- * to the invoice's Factur-X PDF (EINVOICE 1). It only reads: the document is made by its job.
+ * to the invoice's Factur-X PDF. It only reads: the document is made by its job.
  */
 export async function invoicePdfUrl(ctx: InvoiceContext, orgId: string | null, id: string) {
   const row = await findOrNotFound(ctx.db, orgId, id);
@@ -280,8 +280,8 @@ export async function invoicePdfUrl(ctx: InvoiceContext, orgId: string | null, i
 }
 
 /**
- * `GET /api/staff/facturation/{id}/factur-x.xml`, `GET /api/factures/{id}/factur-x.xml`
- * (EINVOICE 4): the XML alone, byte for byte the one inside the PDF.
+ * `GET /api/staff/facturation/{id}/factur-x.xml`, `GET /api/factures/{id}/factur-x.xml`:
+ * the XML alone, byte for byte the one inside the PDF.
  */
 export async function invoiceFacturXml(ctx: InvoiceContext, orgId: string | null, id: string): Promise<{ filename: string; xml: Buffer }> {
   const row = await findOrNotFound(ctx.db, orgId, id);
@@ -292,7 +292,7 @@ export async function invoiceFacturXml(ctx: InvoiceContext, orgId: string | null
 }
 
 // ---------------------------------------------------------------------------------------
-// Credit notes (EINVOICE 3).
+// Credit notes.
 
 /**
  * `POST /api/staff/facturation/{id}/avoir` `{ lines?, reason }`: a credit note of the invoice,
@@ -352,7 +352,7 @@ export interface NotifyResult {
   skipped: Array<{ id: string; reason: SkipReason }>;
 }
 
-/** The e-mail of one invoice (SPEC 6, MODULES 6): To every `email_notifs`, Cc every `email_notifs_cc`. */
+/** The e-mail of one invoice: To every `email_notifs`, Cc every `email_notifs_cc`. */
 export function invoiceMail(config: Config, invoice: repo.NotifiableInvoice): OutgoingMail {
   return {
     kind: 'invoice',

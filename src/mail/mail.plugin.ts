@@ -1,5 +1,5 @@
 /**
- * Mail delivery inside the server (CONTRACT 6): a worker drains the outbox while the app is
+ * Mail delivery inside the server: a worker drains the outbox while the app is
  * up. Routes call `fastify.mail.nudge()` after a commit that queued mail, so it leaves at
  * once instead of at the next poll.
  */

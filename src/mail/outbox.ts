@@ -1,9 +1,9 @@
 /**
- * The mail outbox (CONTRACT 6). An e-mail is a row written in the same transaction as the
+ * The mail outbox. An e-mail is a row written in the same transaction as the
  * change that causes it: if the change rolls back, no e-mail; if it commits, the e-mail will
  * be delivered by the worker, however long SMTP is down.
  *
- * A row may carry several To and Cc addresses (MODULES 7): `recipient` is the first To,
+ * A row may carry several To and Cc addresses: `recipient` is the first To,
  * `extra_to` the others, `cc` the copies.
  */
 import type { Database } from '../db/database.ts';

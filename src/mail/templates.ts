@@ -1,5 +1,5 @@
 /**
- * The frame of the French e-mails (SPEC 6, CONTRACT 6, MODULES 4, 6): blocks rendered to an HTML
+ * The frame of the French e-mails: blocks rendered to an HTML
  * and a plain-text part. The e-mails themselves belong to their modules (`access/access.mail.ts`,
  * `contracts/contract.mail.ts`, `invoices/invoice.mail.ts`, …), which describe their content
  * with these blocks.
@@ -37,7 +37,7 @@ function quotedLines(value: string): string[] {
 
 /**
  * A date-time as written in e-mails: `fr-FR`, long date and short time, in `timeZone`
- * (CONTRACT 6: `MAIL_TIMEZONE`).
+ * (`MAIL_TIMEZONE`).
  * @example formatMailDate(new Date('2026-11-22T09:05:00Z'), 'Europe/Paris') // '22 novembre 2026 à 10:05'
  */
 export function formatMailDate(date: Date, timeZone: string): string {

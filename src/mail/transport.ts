@@ -1,5 +1,5 @@
 /**
- * How an e-mail leaves the process (CONTRACT 2): over SMTP when `SMTP_URL` is set, else as an
+ * How an e-mail leaves the process: over SMTP when `SMTP_URL` is set, else as an
  * `.eml` file under `DATA_DIR/mail/` (so that a local install shows what would have been sent,
  * e.g. the activation link, without any mail server).
  */
@@ -14,7 +14,7 @@ export interface OutboxMessage {
   /** The outbox row id: in `.eml` file names, the Message-ID and logs. */
   id: string;
   kind: string;
-  /** One address or several (MODULES 7). */
+  /** One address or several. */
   to: string | string[];
   /** Copies; none when absent or empty. */
   cc?: string[];

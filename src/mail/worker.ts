@@ -1,5 +1,5 @@
 /**
- * The delivery worker: drains `mail_outbox` (CONTRACT 6).
+ * The delivery worker: drains `mail_outbox`.
  *
  * Claiming and sending are separate steps. A claim is one short statement that takes a due
  * row with `FOR UPDATE SKIP LOCKED`, counts the attempt and leases the row (`locked_until`);

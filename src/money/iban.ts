@@ -5,7 +5,7 @@ export function ibanForReading(iban: string): string {
   return iban.replace(/(.{4})(?=.)/g, '$1 ');
 }
 
-/** What answers show of an IBAN (MODULES 3): its last four characters. */
+/** What answers show of an IBAN: its last four characters. */
 export function ibanLast4(iban: string | null): string | null {
   return iban ? iban.slice(-4) : null;
 }

@@ -1,5 +1,5 @@
 /**
- * The one money type (MODULES 1): `numeric(12,2)` in SQL, a decimal string with two decimals in
+ * The one money type: `numeric(12,2)` in SQL, a decimal string with two decimals in
  * JSON (`"642.40"`). Arithmetic runs on bigint cents, so no amount ever passes through a float:
  * `0.1 + 0.2` is `"0.30"` here, exactly. Inputs are parsed once, at the edge, by `parseMoney`.
  */
@@ -83,7 +83,7 @@ export function parseMoney(value: unknown): Money | null {
   return cents <= MAX_CENTS ? fromCents(cents) : null;
 }
 
-/** `parseMoney`, answering 400 `invalid_amount` (MODULES 1) for an invalid input. */
+/** `parseMoney`, answering 400 `invalid_amount` for an invalid input. */
 export function requireMoney(value: unknown): Money {
   const money = parseMoney(value);
   if (money === null) {
@@ -148,7 +148,7 @@ function plainDecimal({ digits, scale }: Scaled): string {
 }
 
 /**
- * A quantity (MODULES 1: "a positive number, decimals allowed"): a decimal string or JSON number
+ * A quantity ("a positive number, decimals allowed"): a decimal string or JSON number
  * above zero, at most three decimals and nine integer digits (fits `numeric(12,3)`). Returns its
  * canonical text (`"7.5"`, `"2"`), or null (the caller answers 400 `invalid_quantity`).
  */
@@ -170,7 +170,7 @@ export function parseRate(value: unknown): string | null {
   return hundredths <= 10_000n ? fromCents(hundredths) : null;
 }
 
-/** An amount in a response: a string with two decimals (MODULES 1). */
+/** An amount in a response: a string with two decimals. */
 export const MoneyString = Type.Unsafe<Money>(
   Type.String({ pattern: '^-?[0-9]+\\.[0-9]{2}$', description: 'an amount in euros, two decimals', examples: ['642.40'] }),
 );

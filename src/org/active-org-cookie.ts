@@ -1,5 +1,5 @@
 /**
- * The `active_org_id` cookie (SPEC 4.3 rule 4.1): set when a staff member chooses an
+ * The `active_org_id` cookie: set when a staff member chooses an
  * organization (`PUT /api/staff/active-org`), and again by `/vos-acces` when it shows the one
  * saved in the staff settings, so that the API acts on the organization the page shows.
  */

@@ -1,5 +1,5 @@
 /**
- * Route gates (MODULES 1, SPEC 4.4). A route declares who may call it as data, and this one
+ * Route gates. A route declares who may call it as data, and this one
  * hook enforces it when the request arrives, before its body is even read, so that 401, 400
  * `no_active_org` and 403 come first, as the SPEC orders them (a route whose organization may
  * come from the body, `orgFallback: 'body'`, decides the caller then and the rest once the
@@ -76,7 +76,7 @@ export default fp(
       if (problem) throw new Error(`route ${route.method} ${problem} (see src/org/gate.plugin.ts)`);
     });
 
-    // Decided when the request arrives, before its body is read (issue 32 D): nobody may make
+    // Decided when the request arrives, before its body is read: nobody may make
     // the server read, buffer or parse a body (4 MiB of JSON, 10 MiB of PDF) and then hear 401.
     fastify.addHook('onRequest', async (request) => {
       const { gate, orgFallback, scopeReader } = request.routeOptions.config;

@@ -1,5 +1,5 @@
 /**
- * `GET /api/me` (CONTRACT 4): the caller, its memberships and its resolved organization. In
+ * `GET /api/me`: the caller, its memberships and its resolved organization. In
  * the organization layer because it answers with both; it imports nothing above it.
  */
 import type { FastifyInstance } from 'fastify';

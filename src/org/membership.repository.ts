@@ -1,4 +1,4 @@
-/** SQL of memberships (SPEC 2.2): who holds which role in which organization. */
+/** SQL of memberships: who holds which role in which organization. */
 import { sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { PROTECTED_ROLE, type MemberRole } from './permissions.ts';
@@ -42,7 +42,7 @@ export async function insertMembershipIfAbsent(db: Database, orgId: string, user
   return row !== undefined;
 }
 
-/** Sets the role and re-activates (SPEC 3.1: `revoked` back to false). */
+/** Sets the role and re-activates (`revoked` back to false). */
 export async function updateMembershipRole(db: Database, orgId: string, userId: string, role: MemberRole): Promise<void> {
   await db
     .updateTable('organization_members')

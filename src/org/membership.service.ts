@@ -20,7 +20,7 @@ export interface RoleGrant {
 
 export type MembershipAction = 'invited' | 'added' | 'reactivated' | 'role_changed';
 
-/** The audit action of a grant (CONTRACT 5), or null when nothing changed. */
+/** The audit action of a grant, or null when nothing changed. */
 export function membershipAction(created: boolean, previous: MembershipState | undefined, role: MemberRole): MembershipAction | null {
   if (created) return 'invited';
   if (!previous) return 'added';

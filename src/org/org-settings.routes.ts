@@ -1,4 +1,4 @@
-/** `PATCH /api/staff/orgs/{id}` (MODULES 2): the organization fields the modules use. */
+/** `PATCH /api/staff/orgs/{id}`: the organization fields the modules use. */
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { errorResponses, IdParams, useFieldErrors } from '../http/schemas.ts';

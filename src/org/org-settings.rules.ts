@@ -1,5 +1,5 @@
 /**
- * The organization fields the payroll modules use (MODULES 2), as set by
+ * The organization fields the payroll modules use, as set by
  * `PATCH /api/staff/orgs/{id}` and `org update`: checked and normalized here, once.
  */
 import type { CategorieJuridique, OrgConvention, SalaryTransferMode } from '../db/schema.ts';
@@ -11,10 +11,10 @@ import { isCountryCode } from '../format/countries.ts';
 
 export const SALARY_TRANSFER_MODES = ['Odentas', 'client'] as const satisfies readonly SalaryTransferMode[];
 
-/** PAYROLL 2: the collective agreements. */
+/** The collective agreements. */
 export const ORG_CONVENTIONS = ['SVP', 'droit_commun'] as const satisfies readonly OrgConvention[];
 
-/** PAYROLL 2: the legal forms, as the payroll model names them. */
+/** The legal forms, as the payroll model names them. */
 export const CATEGORIES_JURIDIQUES = ['association', 'SARL', 'SAS', 'SELARL', 'SELAS', 'EI', 'autre'] as const satisfies readonly CategorieJuridique[];
 
 /** The largest headcount the `integer` column holds. */
@@ -26,17 +26,17 @@ export interface OrgSettings {
   virements_salaires: SalaryTransferMode;
   documents_slug: string | null;
   siret: string | null;
-  /** PAYROLL 2: the headcount, an integer of at least 1. */
+  /** The headcount, an integer of at least 1. */
   effectif: number;
   convention: OrgConvention;
   categorie_juridique: CategorieJuridique;
-  /** PAYROLL 2: the AT/MP rate, a percentage as `vat_rate` (`"2.30"`); null: the model's default. */
+  /** The AT/MP rate, a percentage as `vat_rate` (`"2.30"`); null: the model's default. */
   taux_at: string | null;
-  /** EINVOICE 2: the buyer's postal address on invoices; null: unset. */
+  /** The buyer's postal address on invoices; null: unset. */
   address_line: string | null;
   postcode: string | null;
   city: string | null;
-  /** EINVOICE 2: ISO 3166 alpha-2, upper case (default `FR`). */
+  /** ISO 3166 alpha-2, upper case (default `FR`). */
   country: string;
   /** The bulletin: the NAF code (APE), stored `9001Z`; null: unset. */
   ape_code: string | null;
@@ -74,7 +74,7 @@ function parseEffectif(value: unknown): number {
   return effectif;
 }
 
-/** EINVOICE 2: the longest address line and city. */
+/** The longest address line and city. */
 export const ADDRESS_LINE_MAX = 200;
 export const CITY_MAX = 100;
 /** The bulletin: the longest URSSAF name ("Urssaf Provence-Alpes-Côte d'Azur"). */
@@ -146,7 +146,7 @@ export function applyOrgSettings(current: OrgSettings, input: OrgSettingsInput):
     if (rate === null && !blank(input.taux_at)) throw fieldErrors.invalid('taux_at', 'Le taux AT/MP (de 0 à 100, deux décimales au plus)');
     next.taux_at = rate;
   }
-  // EINVOICE 2: the buyer's address (null or empty clears a part; the country goes back to FR).
+  // The buyer's address (null or empty clears a part; the country goes back to FR).
   if (input.address_line !== undefined) next.address_line = addressText(input.address_line, 'address_line', ADDRESS_LINE_MAX, "L'adresse");
   if (input.city !== undefined) next.city = addressText(input.city, 'city', CITY_MAX, 'La ville');
   if (input.country !== undefined) {

@@ -12,7 +12,7 @@ import { findOrganizationPayrollInputs, lockOrganizationSettings, updateOrganiza
 import { isUuid } from './resolution.ts';
 
 /**
- * What the payroll run needs to know of an organization (PAYROLL 2): `effectif` (integer ≥ 1),
+ * What the payroll run needs to know of an organization: `effectif` (integer ≥ 1),
  * `convention` (`SVP` | `droit_commun`), `categorie_juridique`, `taux_at` (`"2.30"`, or null: the
  * model's default). Undefined when the id names no organization.
  */

@@ -1,5 +1,5 @@
 /**
- * SQL of organizations (SPEC 2.1) and of the organization a staff member last chose (SPEC 2.4
+ * SQL of organizations and of the organization a staff member last chose
  * staff settings): every query that reads or writes them, for the API, the pages and the CLI.
  */
 import { sql } from 'kysely';
@@ -21,18 +21,18 @@ export async function createOrganization(db: Database, org: { name: string; stru
   return row.id;
 }
 
-/** SPEC 4.3 rule 3: the database function `get_my_org`. */
+/** The database function `get_my_org`. */
 export async function myOrgId(db: Database, userId: string): Promise<string | null> {
   const { rows } = await sql<{ org_id: string | null }>`select public.get_my_org(${userId}) as org_id`.execute(db);
   return rows[0]?.org_id ?? null;
 }
 
-/** SPEC 4.3: matches `structure_api`. */
+/** Matches `structure_api`. */
 export async function orgIdByKey(db: Database, key: string): Promise<string | null> {
   return (await findOrganizationByKey(db, key))?.id ?? null;
 }
 
-/** SPEC 4.3: matches `name`; of several namesakes, the oldest. */
+/** Matches `name`; of several namesakes, the oldest. */
 export async function orgIdByName(db: Database, name: string): Promise<string | null> {
   const row = await db
     .selectFrom('organizations')
@@ -83,7 +83,7 @@ export function pageOrganizations(db: Database, query: string, cursor: readonly 
   return keyset(organizationSearch(db, query), ORGANIZATION_ORDER, cursor, limit).execute();
 }
 
-/** A staff member goes back to no organization (the global view, SPEC 4.1). */
+/** A staff member goes back to no organization (the global view). */
 export async function clearSavedActiveOrg(db: Database, userId: string): Promise<void> {
   await db.updateTable('staff_settings').set({ active_org_id: null }).where('user_id', '=', userId).execute();
 }
@@ -113,7 +113,7 @@ export function findOrganizationSettings(db: Database, orgId: string) {
   return db.selectFrom('organizations').select(SETTINGS_COLUMNS).where('id', '=', orgId).executeTakeFirst();
 }
 
-/** The organization's payroll inputs (PAYROLL 2), or undefined when it names none. */
+/** The organization's payroll inputs, or undefined when it names none. */
 export function findOrganizationPayrollInputs(db: Database, orgId: string) {
   return db.selectFrom('organizations').select(['id', 'effectif', 'convention', 'categorie_juridique', 'taux_at']).where('id', '=', orgId).executeTakeFirst();
 }
@@ -123,7 +123,7 @@ export function lockOrganizationSettings(db: Database, orgId: string) {
   return db.selectFrom('organizations').select(SETTINGS_COLUMNS).where('id', '=', orgId).forUpdate().executeTakeFirst();
 }
 
-/** Sets the fields of MODULES 2. A `documents_slug` already taken fails on its unique index. */
+/** Sets the fields of. A `documents_slug` already taken fails on its unique index. */
 export function updateOrganizationSettings(db: Database, orgId: string, settings: OrgSettings) {
   return db.updateTable('organizations').set(settings).where('id', '=', orgId).returning(SETTINGS_COLUMNS).executeTakeFirstOrThrow();
 }

@@ -1,23 +1,23 @@
 /**
- * Who may do what in an organization (SPEC 2.3, 4.4; MODULES 1), as data: the member roles,
+ * Who may do what in an organization (MODULES 1), as data: the member roles,
  * the role sets a route can be gated on, and the one decision `can()`.
  *
  * This is the only file that names roles as values; everything else asks it (a route
  * declares `config: { gate }`, see `gate.plugin.ts`).
  */
 
-/** Every member role (SPEC 2.2), in the order they are offered. */
+/** Every member role, in the order they are offered. */
 export const MEMBER_ROLES = ['SUPER_ADMIN', 'ADMIN', 'AGENT', 'COMPTA'] as const;
 export type MemberRole = (typeof MEMBER_ROLES)[number];
 
 /** The roles by name, for data that must name one (the demo data set). */
 export const ROLE = { superAdmin: 'SUPER_ADMIN', admin: 'ADMIN', agent: 'AGENT', compta: 'COMPTA' } as const satisfies Record<string, MemberRole>;
 
-/** The organization's principal administrator: one per organization, never changed by the access API (SPEC 2.3). */
+/** The organization's principal administrator: one per organization, never changed by the access API. */
 export const PROTECTED_ROLE: MemberRole = ROLE.superAdmin;
-/** The role of a member added without one (SPEC 4.2). */
+/** The role of a member added without one. */
 export const DEFAULT_ROLE: MemberRole = ROLE.agent;
-/** Roles that `POST /api/access` may assign (CONTRACT 5): every role but the protected one. */
+/** Roles that `POST /api/access` may assign: every role but the protected one. */
 export const ASSIGNABLE_ROLES = MEMBER_ROLES.filter((role) => role !== PROTECTED_ROLE);
 
 export function isMemberRole(value: string): value is MemberRole {
@@ -29,8 +29,8 @@ export function isProtectedRole(role: string): boolean {
 }
 
 /**
- * What a route can be gated on. `manageMembers` is the access API's (SPEC 4.4); `contract`,
- * `money` and `read` are the module sets of MODULES 1; `staff` lets staff only; `signedIn`
+ * What a route can be gated on. `manageMembers` is the access API's; `contract`,
+ * `money` and `read` are the module sets of; `staff` lets staff only; `signedIn`
  * asks for a session and nothing else (`/api/me`).
  */
 export type Gate = 'manageMembers' | 'contract' | 'money' | 'read' | 'staff' | 'signedIn';
@@ -57,7 +57,7 @@ export function rolesOf(gate: Gate): readonly MemberRole[] {
 export type Decision = 'allowed' | 'unauthorized' | 'forbidden';
 
 /**
- * SPEC 4.4 and MODULES 1, for every gate: no caller is `unauthorized` (401); staff pass; for
+ * For every gate: no caller is `unauthorized` (401); staff pass; for
  * an organization gate, a membership that is missing, unreadable (`lookup_failed`), revoked,
  * or of a role outside the gate's set is `forbidden` (403). `staff` forbids everyone else;
  * `signedIn` lets any caller through. `membership` is the caller's in the organization acted on.

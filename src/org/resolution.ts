@@ -1,5 +1,5 @@
 /**
- * Active-organization resolution (SPEC 4.3), as a pure function of the request's cookies
+ * Active-organization resolution, as a pure function of the request's cookies
  * and headers and of three injected look-ups, so each rule can be tested on its own.
  */
 import { hasUnsafeCharacters, isUuid } from '../http/input.ts';
@@ -7,7 +7,7 @@ import { hasUnsafeCharacters, isUuid } from '../http/input.ts';
 export { isUuid };
 
 export interface OrgLookups {
-  /** SPEC 4.3 rule 3: the database function `get_my_org`. */
+  /** The database function `get_my_org`. */
   myOrg(userId: string): Promise<string | null>;
   /** Matches `structure_api`. */
   orgIdByKey(key: string): Promise<string | null>;
@@ -90,7 +90,7 @@ export interface ResolutionInput {
   headers: Bag;
 }
 
-/** SPEC 4.3: the resolved organization id, or null. */
+/** The resolved organization id, or null. */
 export async function resolveActiveOrgId(input: ResolutionInput, lookups: OrgLookups): Promise<string | null> {
   const { caller } = input;
   if (!caller) return null;

@@ -1,5 +1,5 @@
 /**
- * SQL of the gate's facts: a session, the caller's organization (SPEC 4.3: `get_my_org` for a
+ * SQL of the gate's facts: a session, the caller's organization (`get_my_org` for a
  * member, the given organization for staff) and membership there, in one statement, optionally
  * with a page of that organization's rows. Read by `scope-reader.ts`; the access list
  * (`access/access.repository.ts`) builds its own statement on the same CTEs.

@@ -43,7 +43,7 @@ export interface OrgScope extends RequestScope {
 
 /**
  * Where the organization comes from when SPEC 4.3 resolves none:
- * - `staffSettings` (MODULES 1, every module route): a staff caller's saved choice (SPEC 2.4),
+ * - `staffSettings` (every module route): a staff caller's saved choice,
  *   else 400 `no_active_org`;
  * - `global` (SPEC 4.1 reads): a staff caller reads every organization (`orgId` null);
  * - `body` (SPEC 4.2 changes): the body's `org_id`, then a staff caller's saved choice; a staff
@@ -85,7 +85,7 @@ export function gatedCaller(request: FastifyRequest): Caller {
 /** The caller of a route gated on `staff`. */
 export const staffCaller = gatedCaller;
 
-/** Throws the answer a refusal gives: 401 or 403, plain text (SPEC 4.4, 7). */
+/** Throws the answer a refusal gives: 401 or 403, plain text. */
 export function enforce(decision: Decision): void {
   if (decision === 'unauthorized') throw AppError.unauthorized();
   if (decision === 'forbidden') throw AppError.forbidden();

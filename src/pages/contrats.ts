@@ -1,5 +1,5 @@
 /**
- * The contract pages (MODULES 10): `/contrats` (the grid), `/contrats/{id}` (a contract, its
+ * The contract pages: `/contrats` (the grid), `/contrats/{id}` (a contract, its
  * dates and total, its notes, its PDF), `/contrats/nouveau` and `/contrats/{id}/modifier` (a
  * draft's form). They read through the contracts and employees services, the same functions as
  * `GET /api/contrats…`, in the organization the gate resolved; every change is sent by the
@@ -22,7 +22,7 @@ import { confirmDialog, statusRegion } from './layout.ts';
 import { allEmployees, dash, euros, listHref, listQueryOf, listSummary, orgLine, PAGE_SIZES, pagerNav, pageSizeAndSubmit, readList, selectOptions as options, type EmployeeOption, type Org } from './page-parts.ts';
 import { CONTRACT_KIND_LABELS, CONTRACT_STATUS_LABELS, DATE_NATURE_LABELS, contractStatusLabel, dateNatureLabel } from '../contracts/contract.labels.ts';
 
-/** Page sizes offered by the grid (MODULES 10: 200 at most, the API's limit). */
+/** Page sizes offered by the grid (200 at most, the API's limit). */
 export const GRID_PAGE_SIZES = PAGE_SIZES;
 
 /** The grid's query parameters: those of `GET /api/contrats`. */
@@ -80,7 +80,7 @@ export interface GridView {
   nextCursor: string | null;
   /** A refused filter (the API's 400 message): the grid shows it instead of rows. */
   error: string | null;
-  /** The same refusal placed on its filter field (issue 37), when it names one. */
+  /** The same refusal placed on its filter field, when it names one. */
   fieldError: FieldError | null;
 }
 
@@ -103,7 +103,7 @@ export async function loadGrid(db: Database, orgId: string, isStaff: boolean, ra
 }
 
 /**
- * `/staff/contrats` (issue 36, gate `staff`): the grid of every organization
+ * `/staff/contrats` (gate `staff`): the grid of every organization
  * (`GET /api/staff/contrats`), filtered by organization too; a row opens the contract in its
  * organization (`/staff/contrats/{id}`).
  */
@@ -228,7 +228,7 @@ export interface ContractPageView {
   moreNotes: boolean;
   /** A confirmation carried by the address after a change made on another page (`?cree=1`). */
   flash: string | null;
-  /** Its avenants, oldest first (issue 36). */
+  /** Its avenants, oldest first. */
   amendments: AmendmentDetails[];
   /** The months (`YYYY-MM`) its published payslips pay: a change in one of them is to be computed again. */
   publishedPeriods: string[];
@@ -276,7 +276,7 @@ function detailsList(c: ContractView): SafeHtml {
 }
 
 /**
- * Staff (issue 36): the salaries by date edited in place, sent whole to
+ * Staff: the salaries by date edited in place, sent whole to
  * `PATCH /api/staff/contrats/{id}/salaires-par-date`; the new total is shown as it is typed,
  * then as the API recomputed it.
  */
@@ -395,7 +395,7 @@ function notesSection(notes: Note[], more: boolean, timeZone: string, isStaff: b
 </section>`;
 }
 
-/** Staff (issue 36): the signed PDF, dropped or chosen, with its progress; its deletion after a confirmation. */
+/** Staff: the signed PDF, dropped or chosen, with its progress; its deletion after a confirmation. */
 function signedPdfSection(c: ContractView): SafeHtml {
   if (c.status === 'annule') return html``;
   return html`<section class="card" id="signed-pdf" data-refresh aria-labelledby="signed-pdf-title">
@@ -441,7 +441,7 @@ function amendmentLine(n: string): SafeHtml {
   </tr>`;
 }
 
-/** Issue 36: the avenants made, and the form of a new one (`POST /api/contrats/{id}/avenants`). */
+/** The avenants made, and the form of a new one (`POST /api/contrats/{id}/avenants`). */
 /**
  * The months of the contract already validated, and what a change in them asks: a new
  * computation of the month, which pays the difference by a complementary payslip.
@@ -603,7 +603,7 @@ function amountInput(value: Money | null): string {
 
 function dateRow(index: number | '__N__', line: { date: string; nature: string; quantity: string; amount: string } | null): SafeHtml {
   const n = typeof index === 'number' ? String(index + 1) : index;
-  // Each field's refusal is shown under it, on its own line (`line-<name>-<n>-error`, issue 37).
+  // Each field's refusal is shown under it, on its own line (`line-<name>-<n>-error`).
   const box = (name: string) => html`<p id="line-${name}-${n}-error" class="field-error" hidden></p>`;
   return html`<tr class="date-line">
     <td data-label="Date"><label class="visually-hidden" for="line-date-${n}">Date de la ligne ${n}</label>

@@ -1,5 +1,5 @@
 /**
- * `/factures` (MODULES 10), for the money set (SUPER_ADMIN, ADMIN, COMPTA): the organization's
+ * `/factures`, for the money set (SUPER_ADMIN, ADMIN, COMPTA): the organization's
  * invoices (`GET /api/factures`, PDF through `GET /api/factures/{id}/pdf-url` by
  * `assets/pdf-button.js`), its contribution calls (`GET /api/cotisations`) and its salary
  * transfers (`GET /api/virements`, never an IBAN), each read through the service function of
@@ -63,7 +63,7 @@ interface SectionSpec<T> {
   row: (item: T) => SafeHtml;
   caption: string;
   className: string;
-  /** Issue 37: the section's CSV export. */
+  /** The section's CSV export. */
   csv: string;
 }
 

@@ -1,5 +1,5 @@
 /**
- * A refused value shown next to its field, in words about what was typed (issue 37). The
+ * A refused value shown next to its field, in words about what was typed. The
  * messages themselves are in `assets/field-messages.js`, the one place both the pages' scripts
  * and the server read them from; this module places a list filter's refusal (the API's 400,
  * kept by `readList`) on the filter field it names, and writes the field's error markup

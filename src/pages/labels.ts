@@ -6,7 +6,7 @@ export { roleLabel };
 
 export type MemberStatus = 'active' | 'pending' | 'revoked';
 
-/** SPEC 3.2: a member whose account is not activated yet shows "Invitation envoyée". */
+/** A member whose account is not activated yet shows "Invitation envoyée". */
 export function memberStatus(item: { revoked: boolean; activated: boolean }): MemberStatus {
   if (item.revoked) return 'revoked';
   return item.activated ? 'active' : 'pending';

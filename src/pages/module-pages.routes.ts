@@ -1,5 +1,5 @@
 /**
- * The module pages (MODULES 10). Each page route declares the gate of the API it shows
+ * The module pages. Each page route declares the gate of the API it shows
  * (`config: { gate }`), enforced by the same hook (`src/org/gate.plugin.ts`) before the
  * handler runs: a page a role may not open answers with its API's status (403, 400
  * `no_active_org`), and the navigation bar (`nav.ts`) offers only the pages `can()` opens.
@@ -110,7 +110,7 @@ export default async function modulePagesRoutes(fastify: FastifyInstance, option
     return page(request, reply, { title: 'Travaux en échec', script: 'staff-travaux.js', main: renderStaffJobs(view) }, view.error ? 400 : 200);
   });
 
-  // PAYROLL 8: an organization's month, computed and validated, or typed in.
+  // An organization's month, computed and validated, or typed in.
   fastify.get('/staff/paie', { config: { gate: 'staff' }, schema: hidden }, async (request, reply) => {
     const view = await loadStaffPaie(db, request.query);
     // Nothing asked yet: the organization staff work on (their switcher's choice) comes chosen.
@@ -127,13 +127,13 @@ export default async function modulePagesRoutes(fastify: FastifyInstance, option
     return page(request, reply, { title: 'Opérateur', script: 'staff-operateur.js', main: renderStaffOperator(view) });
   });
 
-  // Every organization's contracts (issue 36); a row opens `/staff/contrats/{id}` below.
+  // Every organization's contracts; a row opens `/staff/contrats/{id}` below.
   fastify.get('/staff/contrats', { config: { gate: 'staff' }, schema: hidden }, async (request, reply) => {
     const view = await loadStaffGrid(db, request.query);
     return page(request, reply, { title: 'Tous les contrats', main: renderGrid(view) }, view.error ? 400 : 200);
   });
 
-  // The link of the contract-note e-mail (MODULES 4): the contract's organization becomes the
+  // The link of the contract-note e-mail: the contract's organization becomes the
   // staff member's active one, as the switcher does, then its page. Sent by another site, it
   // changes nothing and shows a page whose link does it (staff-contrat.ts).
   fastify.get<IdParams>('/staff/contrats/:id', { config: { gate: 'staff' }, schema: hidden }, async (request, reply) => {

@@ -1,5 +1,5 @@
 /**
- * The navigation bar (MODULES 10): the pages a caller may open, decided by the same gates as
+ * The navigation bar: the pages a caller may open, decided by the same gates as
  * their API (`can()` of `src/org/permissions.ts`), so that the bar never offers a page that
  * would answer 403. A page route declares its gate like an API route (`config: { gate }`); this
  * table only says where each page is and which gate opens it.

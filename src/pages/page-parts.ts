@@ -14,7 +14,7 @@ import { html, type SafeHtml } from '../format/html.ts';
 
 export type Org = { id: string; name: string; structure_api: string | null };
 
-/** Page sizes a list offers (MODULES 10: 200 at most, the API's limit). */
+/** Page sizes a list offers (200 at most, the API's limit). */
 export const PAGE_SIZES = ['50', '100', String(MAX_LIMIT)] as const;
 
 /** No value. */
@@ -150,7 +150,7 @@ export async function readList<T>(read: () => Promise<{ items: T[]; next_cursor:
 }
 
 /**
- * Issue 37: the CSV export of a list (`href`: its API route with the page's current filters),
+ * The CSV export of a list (`href`: its API route with the page's current filters),
  * a plain link the browser downloads (the answer says `attachment`).
  */
 export function csvLink(href: string, what: string, id: string): SafeHtml {

@@ -1,5 +1,5 @@
 /**
- * The pages (CONTRACT 7): `/login`, `/activate`, `/vos-acces`, and their static files.
+ * The pages: `/login`, `/activate`, `/vos-acces`, and their static files.
  * Server-rendered French HTML; kept out of the OpenAPI document.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -85,7 +85,7 @@ export default async function pagesRoutes(fastify: FastifyInstance): Promise<voi
       if (error.status === 401) return reply.redirect('/login');
       const { refusedPage } = request.routeOptions.config;
       if (error.status === 403 && refusedPage) return reply.redirect(refusedPage);
-      // A browser asking for a page gets it in the layout, with its bar and a way on (issue 37).
+      // A browser asking for a page gets it in the layout, with its bar and a way on.
       if (request.caller && wantsHtmlPage(request) && (error.status === 403 || error.code === 'no_active_org')) {
         const view = await loadRefusal(db, request).catch((failure: unknown) => {
           request.log.error({ err: failure }, 'refusal page failed');
@@ -118,10 +118,10 @@ export default async function pagesRoutes(fastify: FastifyInstance): Promise<voi
     return sendHtml(reply, loginPage());
   });
 
-  // Public (SPEC 5): the token is in the fragment, which never reaches the server.
+  // Public: the token is in the fragment, which never reaches the server.
   fastify.get('/activate', hidden, async (request, reply) => sendHtml(reply, activatePage(request.caller?.email ?? null)));
 
-  // The staff team (SPEC 2.3): staff only; anyone else is sent to their own accesses.
+  // The staff team: staff only; anyone else is sent to their own accesses.
   fastify.get('/staff/equipe', { ...hidden, config: { gate: 'staff', refusedPage: '/vos-acces' } }, async (request, reply) => {
     const caller = staffCaller(request);
     const nav = renderNav(navFor(caller, undefined), '/staff/equipe');

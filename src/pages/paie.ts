@@ -1,5 +1,5 @@
 /**
- * `/paie` (MODULES 10): the organization's payslips (MODULES 5), for every role of the read
+ * `/paie`: the organization's payslips, for every role of the read
  * set, with the filters and keyset pages of `GET /api/payslips` (read through the same service
  * function), and a button per payslip that downloads its PDF through
  * `GET /api/payslips/{id}/pdf-url` (`assets/pdf-button.js`).
@@ -24,9 +24,9 @@ export interface PaieView extends ListRead<PayslipView> {
   isStaff: boolean;
   query: PayslipQuery;
   employees: EmployeeOption[];
-  /** Issue 37: the CSV export is the money set's (`GET /api/payslips.csv`); the page is the read set's. */
+  /** The CSV export is the money set's (`GET /api/payslips.csv`); the page is the read set's. */
   mayExport: boolean;
-  /** The refusal placed on its filter field (issue 37), when it names one. */
+  /** The refusal placed on its filter field, when it names one. */
   fieldError: FieldError | null;
 }
 

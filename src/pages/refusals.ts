@@ -1,5 +1,5 @@
 /**
- * What a browser sees when a page refuses it (issue 37): a French page in the site's layout,
+ * What a browser sees when a page refuses it: a French page in the site's layout,
  * with the bar of the pages the caller may open and a way back, where the API answers SPEC 7's
  * plain `Forbidden` or 400 `no_active_org`. The status is the API's; only the body differs.
  *

@@ -2,7 +2,7 @@
 import { html, type SafeHtml } from '../format/html.ts';
 import { renderPage, statusRegion } from './layout.ts';
 
-/** The confirmation shown whatever the address (CONTRACT 4: no account discovery). */
+/** The confirmation shown whatever the address (no account discovery). */
 export const LINK_SENT = "Si un compte existe pour cette adresse, un lien de connexion vient d'être envoyé.";
 
 function emailForm(submitLabel: string, autofocus = false): SafeHtml {

@@ -1,10 +1,10 @@
 /**
- * `/staff/contrats/{id}`, the link of the contract-note e-mail (MODULES 4): a staff member
+ * `/staff/contrats/{id}`, the link of the contract-note e-mail: a staff member
  * lands on the contract in its organization. That organization becomes their active one
  * exactly as the switcher makes it (`PUT /api/staff/active-org`: the staff settings, the audit
  * event `active_org_selected`, the `active_org_id` cookie), and `/contrats/{id}` shows it.
  *
- * A change of state never rides a GET sent by another site (issue 32 I): a page elsewhere
+ * A change of state never rides a GET sent by another site: a page elsewhere
  * could otherwise switch a signed-in staff member's organization with an `<img>` or a link,
  * and the next action would land in the wrong one. Only a GET the browser marks `same-origin`
  * or `none` (typed, a bookmark, a desktop mail client), or one without `Sec-Fetch-Site` (not a

@@ -1,5 +1,5 @@
 /**
- * `/staff/cotisations` (issue 36, gate `staff`): every organization's contribution calls as
+ * `/staff/cotisations` (gate `staff`): every organization's contribution calls as
  * `GET /api/staff/cotisations` lists them (filters `org_id`, `period`, `status`; keyset pages),
  * each with its lines per organism, total, due date, status and notification; the form of a new
  * call, and each call's "Notifier" and "Marquer payé" (after a confirmation), which the page's
@@ -30,7 +30,7 @@ export interface StaffCallsView {
   nextCursor: string | null;
   /** A refused filter (the API's 400 message), shown instead of rows. */
   error: string | null;
-  /** The same refusal placed on its filter field (issue 37), when it names one. */
+  /** The same refusal placed on its filter field, when it names one. */
   fieldError: FieldError | null;
   today: string;
 }

@@ -1,5 +1,5 @@
 /**
- * `/staff/equipe`: the staff team (SPEC 2.3, CONTRACT 5) for staff: who is in it, inviting a
+ * `/staff/equipe`: the staff team for staff: who is in it, inviting a
  * new member (a SUPER_STAFF only by a SUPER_STAFF) and revoking one (never a SUPER_STAFF, nor
  * oneself). Rendered from `GET /api/staff/users`'s query; its script calls the staff API.
  */
@@ -17,7 +17,7 @@ export async function loadStaffTeam(db: Database): Promise<StaffRow[]> {
   return listStaffUsers(db);
 }
 
-/** What a row offers: revocation of an active STAFF other than oneself (SPEC 2.3). */
+/** What a row offers: revocation of an active STAFF other than oneself. */
 export function canRevokeStaff(caller: { userId: string }, row: Pick<StaffRow, 'user_id' | 'level' | 'is_staff'>): boolean {
   return row.is_staff && row.level !== 'SUPER_STAFF' && row.user_id !== caller.userId;
 }

@@ -1,5 +1,5 @@
 /**
- * `/staff/facturation` (MODULES 10, gate `staff`): the invoices of every organization as
+ * `/staff/facturation` (gate `staff`): the invoices of every organization as
  * `GET /api/staff/facturation` lists them (filters `notified`, `org_id`, `invoice_type`; keyset
  * pages of 200 at most), with a "Notifiée" column, a selection, and the bulk notification that
  * the page's script (`staff-facturation.js`) sends to `POST /api/staff/facturation/bulk-notify`,
@@ -155,7 +155,7 @@ function invoiceLineRow(n: string, perPayslip?: { label: string }): SafeHtml {
     </tr>`;
 }
 
-/** Issue 36: the month's invoices, the same lines for every organization chosen. */
+/** The month's invoices, the same lines for every organization chosen. */
 function createSection(view: StaffInvoicesView): SafeHtml {
   const field = (id: string, label: string, input: SafeHtml, hint = '') => html`<div class="field">
         <label for="${id}">${label}</label>
@@ -230,7 +230,7 @@ function createSection(view: StaffInvoicesView): SafeHtml {
   </section>`;
 }
 
-/** EINVOICE 3: a credit note of one invoice of this page: all of it, or an amount. */
+/** A credit note of one invoice of this page: all of it, or an amount. */
 function creditSection(view: StaffInvoicesView): SafeHtml {
   const invoices = view.items.filter((i) => i.kind === 'facture');
   return html`<section class="card" id="credit-note" data-refresh aria-labelledby="credit-note-title">

@@ -1,5 +1,5 @@
 /**
- * `/staff/paie` (PAYROLL 8, gate `staff`): an organization's month. The choice of organization
+ * `/staff/paie` (gate `staff`): an organization's month. The choice of organization
  * and period (a plain GET form); "Calculer" (`POST /api/staff/paie/calcul`) and the run's
  * progress bar, fed by `GET /api/staff/paie/runs/{id}` (the page's script, `staff-paie.js`);
  * the finished run (`?run={id}`): its drafts with their figures and bulletins
@@ -66,7 +66,7 @@ export async function loadStaffPaie(db: Database, rawQuery: unknown): Promise<St
   const org = query.org_id ? orgs.find((o) => o.id === query.org_id!.toLowerCase()) : undefined;
   if (!org) return { ...view, error: { field: 'org_id', message: 'Choisissez une organisation.' } };
   const period = parsePeriod(periodFromFr(query.period ?? ''));
-  // Said of what was typed, in the field's MM/AAAA (issue 37).
+  // Said of what was typed, in the field's MM/AAAA.
   if (!period) return { ...view, error: { field: 'period', message: periodProblem(query.period) || periodProblem('') } };
   const [employees, payslips, found, calls, month] = await Promise.all([
     allEmployees(db, org.id),

@@ -1,5 +1,5 @@
 /**
- * `/staff/virements` (MODULES 10, gate `staff`): the payslips a transfer may pay
+ * `/staff/virements` (gate `staff`): the payslips a transfer may pay
  * (`GET /api/staff/payslips/available`, filters `org_id` and `period`), their selection and the
  * batch the page's script (`staff-virements.js`) asks of `POST /api/staff/virements`; then the
  * batch made (`?lot={id}`: its count, total and SEPA file), and every batch
@@ -40,7 +40,7 @@ export interface StaffTransfersView {
   unpayable: Unpayable[];
   /** A refused filter (the API's 400 message), shown instead of rows. */
   error: string | null;
-  /** The same refusal placed on its filter field (issue 37), when it names one. */
+  /** The same refusal placed on its filter field, when it names one. */
   fieldError: FieldError | null;
   batches: Batch[];
   nextBatches: string | null;

@@ -45,17 +45,17 @@ export interface VosAccesView {
   org: { id: string; name: string; structure_api: string | null } | null;
   /** Staff whose organization came from their saved settings: the page sets the cookie again. */
   restoreOrgCookie: boolean;
-  /** Present for ADMIN and SUPER_ADMIN of the organization, and for staff (SPEC 4.4). */
+  /** Present for ADMIN and SUPER_ADMIN of the organization, and for staff. */
   manage: { members: Member[]; events: AccessEventRow[] } | null;
-  /** Staff without an organization: every membership (SPEC 4.1 rule 2), the newest first. */
+  /** Staff without an organization: every membership, the newest first. */
   global: GlobalView | null;
   /** A member's revoked accesses, with when (explained on the page). */
   revoked: { org_id: string; org_name: string; revoked_at: Date | null }[];
 }
 
 /**
- * The organization as the API resolves it (SPEC 4.3); for staff without a hint, the one last
- * chosen in the staff settings, as every module route falls back to (MODULES 1). The
+ * The organization as the API resolves it; for staff without a hint, the one last
+ * chosen in the staff settings, as every module route falls back to. The
  * management part is shown to whom the API's manage-members gate lets through.
  */
 export async function loadVosAcces(db: Database, request: FastifyRequest, caller: Caller): Promise<VosAccesView> {
@@ -70,7 +70,7 @@ export async function loadVosAcces(db: Database, request: FastifyRequest, caller
   if (can(caller, membership, 'manageMembers') !== 'allowed') return { ...base, org, restoreOrgCookie };
   const [members, events] = await Promise.all([
     listOrgMembersJson(db, org.id).then((json) => JSON.parse(json) as Member[]),
-    // CONTRACT 5: a staff member's choice of organization is for staff eyes only.
+    // A staff member's choice of organization is for staff eyes only.
     listAccessEvents(db, org.id, null, HISTORY_SIZE, caller.isStaff),
   ]);
   return { ...base, org, restoreOrgCookie, manage: { members, events } };
@@ -99,13 +99,13 @@ async function loadGlobalView(db: Database): Promise<GlobalView> {
 export type MemberAction = 'change_role' | 'reactivate' | 'resend' | 'revoke';
 
 /**
- * The actions offered on a member's row: only those the API would accept (CONTRACT 5).
- * None on the SUPER_ADMIN (protected, SPEC 2.3) nor on one's own row (no self-revocation;
+ * The actions offered on a member's row: only those the API would accept.
+ * None on the SUPER_ADMIN (protected) nor on one's own row (no self-revocation;
  * changing one's own role would lock oneself out).
  */
 export function memberActions(viewer: { userId: string }, member: Member): MemberAction[] {
   if (isProtectedRole(member.role) || member.user_id === viewer.userId) return [];
-  // SPEC 2.5: an account that cannot be read has no e-mail to address a change to.
+  // An account that cannot be read has no e-mail to address a change to.
   const addressable = member.email !== 'Email non disponible';
   if (member.revoked) return addressable ? ['reactivate'] : [];
   const actions: MemberAction[] = addressable ? ['change_role'] : [];

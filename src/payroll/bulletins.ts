@@ -1,5 +1,5 @@
 /**
- * The bulletins of validated payslips (PAYROLL 5): the validation queues a job per payslip in
+ * The bulletins of validated payslips: the validation queues a job per payslip in
  * its own transaction (`bulletinJobs`); the job renders the PDF in the PDF pool and stores it in
  * the transaction that ends the job, then it is served like every payslip PDF (`has_pdf` turns
  * true). A validation from the command line is rendered by the server's worker, and one whose
@@ -84,7 +84,7 @@ async function bulletinPdf(ctx: Pick<PayrollContext, 'db'>, source: BulletinSour
 const bulletinFilename = (source: BulletinSource) => `bulletin-${source.payslip_kind === 'complementaire' ? 'complementaire-' : ''}${source.period}-${source.last_name}-${source.first_name}.pdf`;
 
 /**
- * A draft's bulletin, rendered on demand for staff to check it before validating (PAYROLL 8),
+ * A draft's bulletin, rendered on demand for staff to check it before validating,
  * never stored (the draft may be computed again), watermarked "BROUILLON"; null when the
  * payslip is not a draft. Its payment date is the default one, marked as foreseen.
  */

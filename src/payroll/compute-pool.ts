@@ -1,5 +1,5 @@
 /**
- * The payroll computation off the event loop (PAYROLL 7): computing processes at the lowest
+ * The payroll computation off the event loop: computing processes at the lowest
  * priority (`src/workers/idle-processes.ts`: why processes), one per core, each with its own
  * engine, started with the first run and stopped after a minute without work.
  */
@@ -17,7 +17,7 @@ const computers = idleProcessPool({
   /**
    * A payslip's garbage dies young: in V8's default young generation (16 MB semi-spaces) it was
    * collected several times a payslip and what survived was promoted and marked again. 64 MB
-   * semi-spaces (a 192 MB young generation): 300 payslips in 15.6 s instead of 20.6 (issue 38).
+   * semi-spaces (a 192 MB young generation): 300 payslips in 15.6 s instead of 20.6.
    */
   v8Flags: ['--max-semi-space-size=64', '--max-old-space-size=512'],
   serialization: 'json',

@@ -1,5 +1,5 @@
 /**
- * One payslip from the model (PAYROLL 4): the situation is set, the model's outputs and
+ * One payslip from the model: the situation is set, the model's outputs and
  * contributions are read in €/mois, each rounded half-up to the cent, and the bulletin is made
  * to add up: totals are the sums of the rounded lines, `net_before_tax = gross − employee
  * contributions`, `net_to_pay = net_before_tax − pas_amount`.

@@ -1,5 +1,5 @@
 /**
- * A bulletin's lines and who collects each (PAYROLL 4-6): the model's contributions, under the
+ * A bulletin's lines and who collects each: the model's contributions, under the
  * "bulletin clarifié" headings, with their organism. This is the one table of organisms; the
  * README repeats it. test/payroll checks that every rule named here exists in the pinned model
  * and that the lines add up to the model's own totals, so that a contribution the model adds

@@ -1,5 +1,5 @@
 /**
- * Corrections of the pinned `modele-social` (PAYROLL 3): each changes the rules object before
+ * Corrections of the pinned `modele-social`: each changes the rules object before
  * the engine is built, names the rule, says why, and is tested (test/payroll/model.test.ts).
  * None of them is a rate, a ceiling or a threshold: every figure stays the model's.
  */

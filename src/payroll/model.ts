@@ -1,5 +1,5 @@
 /**
- * The engine (PAYROLL 1): URSSAF's own rules (`modele-social`) run by `publicodes`, both pinned
+ * The engine: URSSAF's own rules (`modele-social`) run by `publicodes`, both pinned
  * exactly in package.json. No rate, ceiling or threshold is written in the service: a law that
  * changes is a new version of the model.
  */

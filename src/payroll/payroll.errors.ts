@@ -1,9 +1,9 @@
-/** Every error of the payroll run (PAYROLL 7), with its status and French message. */
+/** Every error of the payroll run, with its status and French message. */
 import { AppError } from '../http/errors.ts';
 
 export const payrollErrors = {
   runNotFound: () => new AppError(404, 'not_found', 'Calcul de paie introuvable.'),
-  /** A draft's bulletin (PAYROLL 8): unknown, or no longer a draft (validated: its stored bulletin is the payslip's PDF). */
+  /** A draft's bulletin: unknown, or no longer a draft (validated: its stored bulletin is the payslip's PDF). */
   draftNotFound: () => new AppError(404, 'not_found', 'Bulletin en brouillon introuvable : il a peut-être été validé ou recalculé.'),
   invalidPaymentDate: () => new AppError(400, 'invalid_payment_date', 'Date de paiement invalide : format AAAA-MM-JJ attendu (ex. 2027-01-29).'),
   /** A payment date before the period, or after the two months that follow it. */
@@ -33,7 +33,7 @@ export const payrollErrors = {
     ).withDetails(drafts),
 };
 
-/** The French words of a skipped contract's reason (PAYROLL 7). */
+/** The French words of a skipped contract's reason. */
 export const SKIP_MESSAGES = {
   cdd_not_computed: 'CDD : les indemnités de fin de contrat demandent le contrat entier ; saisissez ce bulletin.',
   already_published: 'Un bulletin validé paie déjà ce contrat pour cette période, et rien n\u2019a changé depuis : il est conservé.',

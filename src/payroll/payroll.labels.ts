@@ -41,14 +41,14 @@ export const EMPLOYEE_CATEGORY_LABELS: Record<EmployeeCategory, string> = {
 
 export const cadreLabel = (cadre: boolean) => (cadre ? 'Cadre' : 'Non cadre');
 
-/** The mention an intermittent's bulletin carries (PAYROLL 5): their paid leave is the Caisse's. */
+/** The mention an intermittent's bulletin carries: their paid leave is the Caisse's. */
 export const CONGES_SPECTACLES_MENTION = 'Congés payés : Caisse des Congés Spectacles';
 
-/** The closing sentence every bulletin carries (PAYROLL 5), word for word. */
+/** The closing sentence every bulletin carries, word for word. */
 export const KEEP_THIS_BULLETIN =
   'Dans votre intérêt et pour vous aider à faire valoir vos droits, conservez ce bulletin de paie sans limitation de durée.';
 
-/** A computed payslip's figures (PAYROLL 4), as a refusal names the one at fault. */
+/** A computed payslip's figures, as a refusal names the one at fault. */
 export const FIGURE_LABELS = {
   gross: 'le salaire brut',
   employee_contributions: 'le total des cotisations salariales',

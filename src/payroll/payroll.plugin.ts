@@ -1,5 +1,5 @@
 /**
- * The payroll runner inside the server (PAYROLL 7), as the mail worker is: it starts when the
+ * The payroll runner inside the server, as the mail worker is: it starts when the
  * app is ready and stops before the database closes. `fastify.payroll.nudge()` after a new run
  * makes it start at once rather than at the next poll. The bulletins' job is defined here.
  */

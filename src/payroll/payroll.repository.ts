@@ -1,4 +1,4 @@
-/** The payroll run's SQL (PAYROLL 2, 4, 7): its inputs, its job row, its drafts. */
+/** The payroll run's SQL: its inputs, its job row, its drafts. */
 import { sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { PayrollRunStatus } from '../db/schema.ts';
@@ -262,7 +262,7 @@ export interface DraftRow {
  * Drafts inserted per statement. A run's hundred drafts in one statement held the event loop 7 to
  * 18 ms on an idle machine while Kysely compiled and pg encoded their 2,000 parameters and half a
  * megabyte of lines, longer than `GET /api/access`'s idle p99; in statements of ten, the requests
- * arriving meanwhile are answered between two of them (bench/README.md, issue 38).
+ * arriving meanwhile are answered between two of them (bench/README.md).
  */
 const DRAFTS_PER_STATEMENT = 10;
 

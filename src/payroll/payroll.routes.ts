@@ -1,4 +1,4 @@
-/** The payroll run's routes (PAYROLL 7), staff only: compute, follow, validate. */
+/** The payroll run's routes, staff only: compute, follow, validate. */
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { errorResponses, IdParams, useFieldErrors, type IdRoute } from '../http/schemas.ts';
@@ -83,7 +83,7 @@ export default async function payrollRoutes(fastify: FastifyInstance): Promise<v
       config: { gate: 'staff' },
       schema: {
         tags: ['staff'],
-        summary: "A draft's bulletin (PAYROLL 5), rendered on demand to be checked before validating, never stored; 404 once it is no longer a draft",
+        summary: "A draft's bulletin, rendered on demand to be checked before validating, never stored; 404 once it is no longer a draft",
         params: IdParams,
         produces: ['application/pdf'],
         response: { 200: Type.String({ description: 'PDF' }), ...errors },

@@ -1,7 +1,7 @@
 /**
- * The payroll run (PAYROLL 7): staff ask for an organization's month, a runner computes it off
+ * The payroll run: staff ask for an organization's month, a runner computes it off
  * the event loop and replaces the period's drafts in one transaction; staff validate the drafts,
- * which publishes them, calls the contributions (PAYROLL 6) and queues their bulletins' jobs in
+ * which publishes them, calls the contributions and queues their bulletins' jobs in
  * the same transaction.
  */
 import { applyChange, type ChangeContext } from '../audit/change.ts';

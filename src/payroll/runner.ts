@@ -1,5 +1,5 @@
 /**
- * The payroll runner (PAYROLL 7): in every instance of the service, it claims runs nobody is
+ * The payroll runner: in every instance of the service, it claims runs nobody is
  * computing, computes them in the computing processes and commits their drafts. The pattern is the mail
  * outbox's (src/mail/worker.ts): a claim is one short statement that takes a row with
  * `FOR UPDATE SKIP LOCKED` and leases it; the lease is renewed with each progress report.

@@ -1,5 +1,5 @@
 /**
- * What is sent to the model (PAYROLL 2-3), as pure functions: the month's pay of one contract,
+ * What is sent to the model, as pure functions: the month's pay of one contract,
  * then the situation of the model's rules. The README's table is this file; test/payroll
  * checks every key against the pinned model's rule names.
  */
@@ -61,7 +61,7 @@ export type MonthPay =
   | { skip: SkipReason };
 
 /**
- * The month's gross of a contract (PAYROLL 2): a CDDU's dates in the period, a CDI's monthly
+ * The month's gross of a contract: a CDDU's dates in the period, a CDI's monthly
  * gross prorated to the calendar days it covers (rounded half-up to the cent), a CDD skipped.
  */
 export function monthPay(contract: PayrollContract, period: string): MonthPay {

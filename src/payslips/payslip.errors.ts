@@ -1,19 +1,19 @@
-/** Every error of the payslips module (MODULES 1, 5), with its status and French message. */
+/** Every error of the payslips module, with its status and French message. */
 import { AppError } from '../http/errors.ts';
 
 export const payslipErrors = {
-  /** MODULES 1: unknown, or of another organization: nobody learns that it exists. */
+  /** Unknown, or of another organization: nobody learns that it exists. */
   notFound: () => new AppError(404, 'not_found', 'Bulletin de paie introuvable.'),
   invalidPeriod: () => new AppError(400, 'invalid_period', 'Période invalide : format AAAA-MM attendu (ex. 2027-01).'),
-  /** The staff's payslip export is a month's (issue 37). */
+  /** The staff's payslip export is a month's. */
   missingPeriod: () => new AppError(400, 'missing_period', "La période est obligatoire : le mois à exporter, au format AAAA-MM (ex. 2027-01)."),
   invalidContractIds: () =>
     new AppError(400, 'invalid_contract_ids', 'contract_ids doit être une liste de contrats de ce salarié, dans cette organisation.'),
   /** The SEPA file takes at most 999 999 999,99 € per transfer. */
   amountTooLarge: () => new AppError(400, 'invalid_amount', 'Montant invalide : 999 999 999,99 € au plus par bulletin.'),
-  /** Issue 32 H: a payslip never pays more than the salary it is for. */
+  /** A payslip never pays more than the salary it is for. */
   netAboveGross: () => new AppError(400, 'invalid_net_to_pay', 'Le net à payer ne peut pas dépasser le salaire brut.'),
-  /** Issue 32 H: one live payslip per employee, period and contracts; the body names it. */
+  /** One live payslip per employee, period and contracts; the body names it. */
   exists: (payslipId: string) =>
     new AppError(409, 'payslip_exists', 'Un bulletin de paie non annulé existe déjà pour ce salarié, cette période et ces contrats : annulez-le avant d’en publier un autre.').withDetails({
       payslip_id: payslipId,

@@ -1,5 +1,5 @@
 /**
- * The rules of payslips (MODULES 5) as pure functions: a period, the amounts and the
+ * The rules of payslips as pure functions: a period, the amounts and the
  * contracts a creation may carry, checked and normalized.
  */
 import { requirePayrollPeriod } from '../format/calendar.ts';
@@ -26,7 +26,7 @@ export function requirePayslipAmount(raw: unknown, field: 'gross' | 'net_to_pay'
   return amount;
 }
 
-/** Issue 32 H: the net to pay is at most the gross (400 `invalid_net_to_pay`). */
+/** The net to pay is at most the gross (400 `invalid_net_to_pay`). */
 export function checkNetWithinGross(gross: Money, netToPay: Money): void {
   if (compareMoney(netToPay, gross) > 0) throw payslipErrors.netAboveGross();
 }

@@ -1,5 +1,5 @@
 /**
- * The payslips' CSV export (issue 37, `format/csv.ts`): one row per payslip (published or
+ * The payslips' CSV export (`format/csv.ts`): one row per payslip (published or
  * cancelled, never a draft), newest period first then by name, read through the list's service
  * function (its filters and refusals). PAYROLL 4's figures are empty for a payslip typed in.
  */

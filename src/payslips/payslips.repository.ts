@@ -1,4 +1,4 @@
-/** SQL of payslips (MODULES 5): the payslips, their list, and those a transfer may still pay. */
+/** SQL of payslips: the payslips, their list, and those a transfer may still pay. */
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
@@ -62,7 +62,7 @@ export type PayslipRow = Awaited<ReturnType<typeof findPayslip>> & object;
 
 /**
  * The payslip, or undefined when there is none with this id in `orgId` (null: any organization,
- * the staff). An organization never sees a draft (PAYROLL 4): only the staff do.
+ * the staff). An organization never sees a draft: only the staff do.
  */
 export function findPayslip(db: Database, orgId: string | null, id: string) {
   let query = selectPayslips(db).where('payslips.id', '=', id);
@@ -70,7 +70,7 @@ export function findPayslip(db: Database, orgId: string | null, id: string) {
   return query.executeTakeFirst();
 }
 
-/** A computed payslip's lines and situation (PAYROLL 4). */
+/** A computed payslip's lines and situation. */
 export function findPayslipDetail(db: Database, id: string) {
   return db.selectFrom('payslips').select(['lines', 'situation']).where('id', '=', id).executeTakeFirst();
 }
@@ -97,7 +97,7 @@ export interface NewPayslip {
   employer_contributions?: string;
 }
 
-/** The payslip and its links to the contracts it pays (the unique indexes of issue 32 H). */
+/** The payslip and its links to the contracts it pays (the unique indexes of. */
 export async function insertPayslip(db: Database, payslip: NewPayslip): Promise<string> {
   const row = await db.insertInto('payslips').values(payslip).returning('id').executeTakeFirstOrThrow();
   if (payslip.contract_ids.length > 0) {

@@ -1,5 +1,5 @@
 /**
- * Payslips (MODULES 5): `/api/payslips` for every role of the organization (the read set), and
+ * Payslips: `/api/payslips` for every role of the organization (the read set), and
  * the staff's `/api/staff/payslips`: publish, attach the PDF, list what a transfer may pay.
  */
 import type { FastifyInstance } from 'fastify';
@@ -32,7 +32,7 @@ export default async function payslipsRoutes(fastify: FastifyInstance): Promise<
     async (request) => payslips.listPayslips(db, orgScope(request).orgId, request.query),
   );
 
-  // Issue 37: the payslips as CSV for the people who reconcile, the money set (the list itself
+  // The payslips as CSV for the people who reconcile, the money set (the list itself
   // is the read set's: an AGENT sees the payslips on /paie, the export is the accountants').
   fastify.get<{ Querystring: Static<typeof PayslipExportQuery> }>(
     '/api/payslips.csv',
@@ -70,7 +70,7 @@ export default async function payslipsRoutes(fastify: FastifyInstance): Promise<
       config: { gate: 'read' },
       schema: {
         tags: ['bulletins'],
-        summary: 'A payslip with its lines (a computed one: PAYROLL 4); never a draft',
+        summary: 'A payslip with its lines (a computed one); never a draft',
         params: IdParams,
         response: { 200: PayslipDetail, ...errors },
       },

@@ -1,5 +1,5 @@
 /**
- * Payslips (MODULES 5): the staff publish them and attach their PDF; every role of the
+ * Payslips: the staff publish them and attach their PDF; every role of the
  * organization lists them and downloads them by signed URL; the staff list those a salary
  * transfer may still pay. Every change is one `applyChange`.
  */
@@ -29,7 +29,7 @@ export interface PayslipContext extends ChangeContext {
   files: FileStore;
 }
 
-/** A payslip as answers show it (MODULES 5). */
+/** A payslip as answers show it. */
 function payslipView(row: repo.PayslipRow) {
   return {
     id: row.id,
@@ -105,7 +105,7 @@ export async function insertNewPayslip(change: Change, caller: Pick<Caller, 'use
   const contractIds = parseContractIds(input.contract_ids);
   const contributions = parseTypedContributions(input.contributions);
   if ((await repo.countEmployeeContracts(change.trx, org.id, employee.id, contractIds)) !== contractIds.length) throw payslipErrors.invalidContractIds();
-  // A salary is published once (issue 32 H): the employee's lock makes the look-up hold at
+  // A salary is published once: the employee's lock makes the look-up hold at
   // commit; the unique indexes are the last word (`createPayslip`).
   await repo.lockEmployeeForPayslip(change.trx, employee.id);
   const existing = await repo.findLivePayslipFor(change.trx, employee.id, period, contractIds);
@@ -150,7 +150,7 @@ export async function createPayslip(ctx: PayslipContext, caller: Caller, input: 
 }
 
 /**
- * `POST /api/staff/payslips/{id}/cancel` (issue 32 H): status `annule`, so that a payslip
+ * `POST /api/staff/payslips/{id}/cancel`: status `annule`, so that a payslip
  * published twice can be withdrawn and published again. 409 `payslip_cancelled` when it already
  * is; 409 `payslip_in_transfer` while a batch that is not cancelled holds it (cancel the batch
  * first). The payslip's row lock orders it with a batch naming the payslip
@@ -236,7 +236,7 @@ export async function listPayslips(db: Database, orgId: string, query: { limit?:
 
 /**
  * Every organization's published (and cancelled) payslips of `period` (required), or `org_id`'s,
- * with the organization's name: the staff's CSV export (issue 37), page by page.
+ * with the organization's name: the staff's CSV export, page by page.
  */
 export async function listStaffPayslips(db: Database, query: { limit?: string; cursor?: string; period?: string; org_id?: string }) {
   const limit = parseLimit(query.limit);

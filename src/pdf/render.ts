@@ -1,6 +1,6 @@
 /**
  * `renderPdf(doc)`: the one PDF renderer (pdfmake, server side, no browser) in a pool of
- * rendering processes, so that rendering never blocks the event loop (issue 18: `GET
+ * rendering processes, so that rendering never blocks the event loop (`GET
  * /api/access` keeps its latency while PDFs are rendered).
  *
  * One process per core, each at the lowest priority as a whole, its garbage collector included

@@ -1,10 +1,10 @@
-/** Schemas of the access API (SPEC 2.5, 4.1, 4.2; CONTRACT 5). */
+/** Schemas of the access API. */
 import { Type } from '@sinclair/typebox';
 
 const Timestamp = Type.String({ format: 'date-time' });
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
-/** SPEC 2.5, plus CONTRACT 5's `activated`. */
+/** Plus CONTRACT 5's `activated`. */
 export const AccessItem = Type.Object({
   org_id: NullableString,
   user_id: Type.String({ format: 'uuid' }),

@@ -1,4 +1,4 @@
-/** Schemas of the contracts endpoints (MODULES 4). */
+/** Schemas of the contracts endpoints. */
 import { Type } from '@sinclair/typebox';
 import { ListQuery, Page } from '../http/list.ts';
 import { MoneyInput, MoneyString } from '../money/money.ts';
@@ -29,7 +29,7 @@ export const ContractBody = Type.Object({
   dates: Type.Optional(DatesInput),
 });
 
-/** An avenant (issue 36): the new start and/or end, and the dates it adds. */
+/** An avenant: the new start and/or end, and the dates it adds. */
 export const AmendmentBody = Type.Object({
   start_date: Type.Optional(Type.Union([Type.String({ description: 'YYYY-MM-DD: the new start, at or before the current one' }), Type.Null()])),
   end_date: Type.Optional(Type.Union([Type.String({ description: 'YYYY-MM-DD: the new end, at or after the current one (none for a CDI)' }), Type.Null()])),

@@ -1,4 +1,4 @@
-/** Schemas of the employees endpoints (MODULES 3). */
+/** Schemas of the employees endpoints. */
 import { Type } from '@sinclair/typebox';
 import { ListQuery, Page } from '../http/list.ts';
 
@@ -13,10 +13,10 @@ export const EmployeeBody = Type.Object({
   category: Optional('artiste, technicien or permanent', 20),
   iban: Optional('write-only: a valid IBAN of the SEPA zone (salaries are paid by SEPA transfer; another country: 400 invalid_iban), then shown as iban_last4 only', 64),
   bic: Optional('8 or 11 characters', 20),
-  cadre: Type.Optional(Type.Boolean({ description: 'PAYROLL 2: cadre status (default false)' })),
+  cadre: Type.Optional(Type.Boolean({ description: 'Cadre status (default false)' })),
   // Left loose for the validator, as vat_rate: the rules answer invalid_pas_rate in French.
   pas_rate: Type.Optional(
-    Type.Unsafe<unknown>({ description: 'PAYROLL 2: the personalised withholding (PAS) rate, a percentage as vat_rate ("7.50", 7.5, 0; 0 to 100, two decimals at most); null clears it (the neutral grid)', examples: ['7.50'] }),
+    Type.Unsafe<unknown>({ description: 'The personalised withholding (PAS) rate, a percentage as vat_rate ("7.50", 7.5, 0; 0 to 100, two decimals at most); null clears it (the neutral grid)', examples: ['7.50'] }),
   ),
   dfs: Optional('an artist\'s consent to the flat professional deduction: artiste_musicien or artiste_dramatique (the deduction\'s profession); null: none. Artists only', 20),
   address_line: Optional("the bulletin: the employee's street line (200 characters at most)", 200),

@@ -1,4 +1,4 @@
-/** Schemas of invoices and contribution calls (MODULES 6). */
+/** Schemas of invoices and contribution calls. */
 import { Type } from '@sinclair/typebox';
 import { ListQuery, Page } from '../http/list.ts';
 import { MoneyInput, MoneyString } from '../money/money.ts';
@@ -48,7 +48,7 @@ export const InvoiceLine = Type.Object({
 const invoiceProperties = {
   id: Type.String(),
   number: Type.String({ description: 'F-YYYY-NNNNNN (an invoice) or A-YYYY-NNNNNN (a credit note)' }),
-  kind: Type.String({ description: 'EINVOICE 3: facture or avoir (a credit note)' }),
+  kind: Type.String({ description: 'Facture or avoir (a credit note)' }),
   credited_invoice: Type.Union([Type.Object({ id: Type.String(), number: Type.String(), issue_date: Type.String() }), Type.Null()], {
     description: 'a credit note: the invoice it credits; null for an invoice',
   }),
@@ -113,7 +113,7 @@ export const BulkNotified = Type.Object({
   skipped: Type.Array(Type.Object({ id: Type.String(), reason: Type.String({ description: 'not_found, no_recipient or already_notified' }) })),
 });
 
-/** EINVOICE 3: `POST /api/staff/facturation/{id}/avoir`. */
+/** `POST /api/staff/facturation/{id}/avoir`. */
 export const CreditNoteBody = Type.Object({
   reason: Loose('why the invoice is credited (1 to 300 characters)'),
   lines: Type.Optional(

@@ -1,4 +1,4 @@
-/** Schema of `GET /api/me` (CONTRACT 4). */
+/** Schema of `GET /api/me`. */
 import { Type } from '@sinclair/typebox';
 
 export const Me = Type.Object({

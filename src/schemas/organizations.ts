@@ -1,4 +1,4 @@
-/** Schemas of the organization fields of MODULES 2. */
+/** Schemas of the organization fields of. */
 import { Type } from '@sinclair/typebox';
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
@@ -12,19 +12,19 @@ export const OrgSettingsBody = Type.Object({
   documents_slug: Type.Optional(Type.Union([Type.String({ maxLength: 100, description: 'unique, URL-safe: a-z, 0-9, -' }), Type.Null()])),
   siret: Type.Optional(Type.Union([Type.String({ maxLength: 20, description: '14 digits' }), Type.Null()])),
   // Left loose for the validator: the rules answer invalid_effectif / invalid_taux_at in French.
-  effectif: Type.Optional(Type.Unsafe<unknown>({ description: 'PAYROLL 2: the headcount, an integer of at least 1 (default 1)', examples: [12] })),
-  convention: Type.Optional(Type.String({ maxLength: 40, description: 'PAYROLL 2: SVP (default) or droit_commun' })),
+  effectif: Type.Optional(Type.Unsafe<unknown>({ description: 'The headcount, an integer of at least 1 (default 1)', examples: [12] })),
+  convention: Type.Optional(Type.String({ maxLength: 40, description: 'SVP (default) or droit_commun' })),
   categorie_juridique: Type.Optional(
-    Type.String({ maxLength: 40, description: 'PAYROLL 2: association (default), SARL, SAS, SELARL, SELAS, EI or autre' }),
+    Type.String({ maxLength: 40, description: 'Association (default), SARL, SAS, SELARL, SELAS, EI or autre' }),
   ),
   taux_at: Type.Optional(
-    Type.Unsafe<unknown>({ description: 'PAYROLL 2: the AT/MP rate, a percentage as vat_rate ("2.30", 1.5, 0; 0 to 100, two decimals at most); null clears it (the model\'s default)', examples: ['2.30'] }),
+    Type.Unsafe<unknown>({ description: 'The AT/MP rate, a percentage as vat_rate ("2.30", 1.5, 0; 0 to 100, two decimals at most); null clears it (the model\'s default)', examples: ['2.30'] }),
   ),
   // Left loose for the validator: the rules answer invalid_address_line / invalid_postcode / invalid_city / invalid_country in French.
-  address_line: Type.Optional(Type.Unsafe<unknown>({ description: "EINVOICE 2: the buyer's street line on invoices (200 characters at most); null clears it", examples: ['3 place du Théâtre'] })),
-  postcode: Type.Optional(Type.Unsafe<unknown>({ description: 'EINVOICE 2: the postcode (five digits in France); null clears it', examples: ['69001'] })),
-  city: Type.Optional(Type.Unsafe<unknown>({ description: 'EINVOICE 2: the city (100 characters at most); null clears it', examples: ['Lyon'] })),
-  country: Type.Optional(Type.Unsafe<unknown>({ description: 'EINVOICE 2: ISO 3166 alpha-2 (default FR); null resets it to FR', examples: ['FR'] })),
+  address_line: Type.Optional(Type.Unsafe<unknown>({ description: "The buyer's street line on invoices (200 characters at most); null clears it", examples: ['3 place du Théâtre'] })),
+  postcode: Type.Optional(Type.Unsafe<unknown>({ description: 'The postcode (five digits in France); null clears it', examples: ['69001'] })),
+  city: Type.Optional(Type.Unsafe<unknown>({ description: 'The city (100 characters at most); null clears it', examples: ['Lyon'] })),
+  country: Type.Optional(Type.Unsafe<unknown>({ description: 'ISO 3166 alpha-2 (default FR); null resets it to FR', examples: ['FR'] })),
   ape_code: Type.Optional(Type.Unsafe<unknown>({ description: 'The bulletin: the NAF (APE) code, 4 digits and a letter, a dot allowed after the second digit (9001Z, 90.01Z), stored 9001Z; null clears it', examples: ['9001Z'] })),
   urssaf: Type.Optional(Type.Unsafe<unknown>({ description: 'The bulletin: the URSSAF the contributions are paid to (120 characters at most); null clears it', examples: ['Urssaf Île-de-France'] })),
 });

@@ -1,4 +1,4 @@
-/** Schemas of the payroll run (PAYROLL 7). */
+/** Schemas of the payroll run. */
 import { Type } from '@sinclair/typebox';
 import { MoneyString } from '../money/money.ts';
 

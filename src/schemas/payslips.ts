@@ -1,4 +1,4 @@
-/** Schemas of the payslips endpoints (MODULES 5). */
+/** Schemas of the payslips endpoints. */
 import { Type } from '@sinclair/typebox';
 import { ListQuery, Page } from '../http/list.ts';
 import { MoneyInput, MoneyString } from '../money/money.ts';

@@ -1,4 +1,4 @@
-/** Schemas of the staff endpoints (CONTRACT 5). */
+/** Schemas of the staff endpoints. */
 import { Type } from '@sinclair/typebox';
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);

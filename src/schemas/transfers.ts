@@ -1,4 +1,4 @@
-/** Schemas of the salary transfer endpoints (MODULES 5). */
+/** Schemas of the salary transfer endpoints. */
 import { Type } from '@sinclair/typebox';
 import { ListQuery, Page } from '../http/list.ts';
 import { MoneyString } from '../money/money.ts';

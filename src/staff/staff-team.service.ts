@@ -1,4 +1,4 @@
-/** The staff team's own rules (SPEC 2.3, CONTRACT 5): revoking staff, choosing an organization. */
+/** The staff team's own rules: revoking staff, choosing an organization. */
 import { actorOf } from '../audit/audit.repository.ts';
 import { applyChange, type ChangeContext } from '../audit/change.ts';
 import { findUserById } from '../identity/identity.repository.ts';
@@ -9,7 +9,7 @@ import { isUuid } from '../org/resolution.ts';
 import { staffErrors } from './staff.errors.ts';
 import * as repo from './staff.repository.ts';
 
-/** SPEC 2.3: only a SUPER_STAFF may create a SUPER_STAFF. */
+/** Only a SUPER_STAFF may create a SUPER_STAFF. */
 export function levelToCreate(caller: Caller, requested: string | undefined): 'STAFF' | 'SUPER_STAFF' {
   const level = (requested?.trim() || 'STAFF').toUpperCase();
   if (level !== 'STAFF' && level !== 'SUPER_STAFF') throw staffErrors.invalidLevel();
@@ -17,7 +17,7 @@ export function levelToCreate(caller: Caller, requested: string | undefined): 'S
   return level;
 }
 
-/** SPEC 2.3: a SUPER_STAFF account cannot be revoked. */
+/** A SUPER_STAFF account cannot be revoked. */
 export async function revokeStaff(ctx: ChangeContext, caller: Caller, userId: string): Promise<void> {
   if (userId === caller.userId) throw staffErrors.cannotRevokeSelf();
   if (!isUuid(userId)) throw staffErrors.staffNotFound();

@@ -1,4 +1,4 @@
-/** The errors of the staff team's routes (SPEC 2.3, CONTRACT 5). */
+/** The errors of the staff team's routes. */
 import { AppError } from '../http/errors.ts';
 import { accessErrors } from '../access/access.errors.ts';
 

@@ -1,4 +1,4 @@
-/** The staff team's e-mail (SPEC 2.3, CONTRACT 5): welcome to a new staff account. */
+/** The staff team's e-mail: welcome to a new staff account. */
 import type { RenderedMail } from '../mail/outbox.ts';
 import { greetingOf, inviterText, oneLine, renderMail, type Fact, type Inviter } from '../mail/templates.ts';
 import { roleLabel } from '../org/role.labels.ts';
@@ -15,8 +15,8 @@ export interface StaffWelcomeMailInput {
 }
 
 /**
- * SPEC 2.3, CONTRACT 5: a new staff account, active at creation. Its subject is the activation
- * e-mail's (CONTRACT 6); its words welcome rather than ask for an activation that already happened.
+ * A new staff account, active at creation. Its subject is the activation
+ * e-mail's; its words welcome rather than ask for an activation that already happened.
  */
 export function staffWelcomeEmail(input: StaffWelcomeMailInput): RenderedMail {
   const facts: Fact[] = [{ label: "Niveau d'accès", value: roleLabel(oneLine(input.level)) }];

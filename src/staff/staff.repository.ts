@@ -1,4 +1,4 @@
-/** SQL of staff users (SPEC 2.3, 2.4): the `staff_users` records. */
+/** SQL of staff users: the `staff_users` records. */
 import { sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { StaffLevel } from '../db/schema.ts';

@@ -1,4 +1,4 @@
-/** `/api/staff/*`: the staff team and its organization switcher (CONTRACT 5). */
+/** `/api/staff/*`: the staff team and its organization switcher. */
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { OkMessage, errorResponses } from '../http/schemas.ts';

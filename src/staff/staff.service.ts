@@ -1,5 +1,5 @@
 /**
- * Staff accounts (SPEC 2.3, CONTRACT 5): creation by the command line (`staff create`) and
+ * Staff accounts: creation by the command line (`staff create`) and
  * by `POST /api/staff/users/invite`. A new staff account is activated at once and gets the
  * activation e-mail, written to the outbox in the same transaction.
  */

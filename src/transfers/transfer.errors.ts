@@ -1,14 +1,14 @@
-/** Every error of the salary transfers module (MODULES 1, 5), with its status and French message. */
+/** Every error of the salary transfers module, with its status and French message. */
 import { AppError } from '../http/errors.ts';
 
 export const transferErrors = {
-  /** MODULES 1: unknown, or of another organization. */
+  /** Unknown, or of another organization. */
   notFound: () => new AppError(404, 'not_found', 'Lot de virements introuvable.'),
   invalidPayslipIds: () =>
     new AppError(400, 'invalid_payslip_ids', `payslip_ids doit être une liste d'identifiants de bulletins (${MAX_BATCH_SIZE} au plus).`),
   invalidExecutionDate: () => new AppError(400, 'invalid_execution_date', "Date d'exécution invalide : AAAA-MM-JJ, aujourd'hui ou plus tard."),
   mixedOrganizations: () => new AppError(400, 'mixed_organizations', "Un lot de virements ne concerne qu'une organisation : ces bulletins sont de plusieurs."),
-  /** MODULES 5: nothing is created; the body names every payslip refused, unknown ids included. */
+  /** Nothing is created; the body names every payslip refused, unknown ids included. */
   unavailable: (payslipIds: string[]) =>
     new AppError(409, 'payslip_unavailable', 'Ces bulletins ne peuvent pas être payés par virement (inconnus, déjà dans un lot, annulés, sans IBAN valide, à zéro, ou organisation qui paie elle-même).').withDetails({
       payslip_ids: payslipIds,

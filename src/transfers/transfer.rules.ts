@@ -1,5 +1,5 @@
 /**
- * The rules of salary transfers (MODULES 5) as pure functions: the batch request, the status
+ * The rules of salary transfers as pure functions: the batch request, the status
  * changes, the batch reference. (The text a SEPA file may carry: `format/sepa.ts`.)
  */
 import type { TransferStatus } from '../db/schema.ts';

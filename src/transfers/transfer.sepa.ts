@@ -1,5 +1,5 @@
 /**
- * A batch as a SEPA credit transfer file (ISO 20022 `pain.001.001.03`, MODULES 5), written by
+ * A batch as a SEPA credit transfer file (ISO 20022 `pain.001.001.03`), written by
  * the `sepa` library: one payment block debiting the operator's account, one transaction per
  * payslip (the payee's name and IBAN as the batch stored them at commit, the amount, the
  * remittance `Salaire {period}`). `NbOfTxs` and `CtrlSum` are the batch's count and exact total.

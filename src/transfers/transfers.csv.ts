@@ -1,5 +1,5 @@
 /**
- * The salary transfer batches' CSV export (issue 37, `format/csv.ts`): one row per batch, newest
+ * The salary transfer batches' CSV export (`format/csv.ts`): one row per batch, newest
  * execution date first, read through the list's service function (its filters and refusals).
  * The organization's file says what its list does: never an IBAN, nor a name.
  */

@@ -1,4 +1,4 @@
-/** SQL of salary transfers (MODULES 5): batches, their lines, and the payslips they take. */
+/** SQL of salary transfers: batches, their lines, and the payslips they take. */
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { DB, TransferStatus } from '../db/schema.ts';

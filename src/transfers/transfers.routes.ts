@@ -1,5 +1,5 @@
 /**
- * Salary transfers (MODULES 5): the staff's `/api/staff/virements` (make a batch, its SEPA
+ * Salary transfers: the staff's `/api/staff/virements` (make a batch, its SEPA
  * file, executed, cancel) and the organization's `/api/virements` (the money set).
  */
 import type { FastifyInstance } from 'fastify';
@@ -38,7 +38,7 @@ export default async function transfersRoutes(fastify: FastifyInstance): Promise
       config: { gate: 'staff' },
       schema: {
         tags: ['staff'],
-        summary: 'The payslips a salary transfer may pay (MODULES 5), every organization or `org_id`',
+        summary: 'The payslips a salary transfer may pay, every organization or `org_id`',
         querystring: AvailableQuery,
         response: { 200: AvailableList, ...errors },
       },
@@ -61,7 +61,7 @@ export default async function transfersRoutes(fastify: FastifyInstance): Promise
     async (request) => transfers.listOrgTransfers(db, orgScope(request).orgId, request.query),
   );
 
-  // Issue 37: every page of the list as CSV (format/csv.ts).
+  // Every page of the list as CSV (format/csv.ts).
   fastify.get(
     '/api/virements.csv',
     {

@@ -1,5 +1,5 @@
 /**
- * Salary transfers (MODULES 5): a batch pays payslips of one organization that delegates its
+ * Salary transfers: a batch pays payslips of one organization that delegates its
  * salaries (`virements_salaires` = `Odentas`). Every payslip is checked at commit, under a row
  * lock, and a unique index backs the check: a payslip is never in two batches that are not
  * cancelled, so never paid twice. The batch keeps each payee's name and IBAN as they were at
@@ -57,7 +57,7 @@ function transferView(row: repo.TransferRow) {
 /** The months a batch pays, oldest first. */
 const periodsOf = (row: repo.TransferRow): string[] => (row.periods ? row.periods.split(',') : []);
 
-/** What the organization sees of a batch (MODULES 5): never an IBAN, nor a name; its reference and months, to match a bank statement. */
+/** What the organization sees of a batch: never an IBAN, nor a name; its reference and months, to match a bank statement. */
 function clientView(row: repo.TransferRow) {
   return { id: row.id, reference: row.reference, execution_date: row.execution_date, periods: periodsOf(row), count: row.count, total: moneyFromDb(row.total), status: row.status };
 }
@@ -302,7 +302,7 @@ export async function listAvailablePayslips(db: Database, query: { limit?: strin
 export const UNPAYABLE_MAX = 200;
 
 /**
- * The published payslips that "Bulletins à payer" leaves out (MODULES 5) and why
+ * The published payslips that "Bulletins à payer" leaves out and why
  * (`unpayableReason`), every organization or `org_id`, a `period`; the IBAN's last four
  * characters only. The same filters as `listAvailablePayslips`.
  */

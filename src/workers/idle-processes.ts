@@ -7,7 +7,7 @@
  * of their heaps ran on V8's helper threads, which are the whole process's and at normal priority
  * beside the event loop: under PDFs the one helper took as much CPU as PostgreSQL, and during a
  * payroll run about half a core; `GET /api/access` waited for a core behind them (bench/README.md,
- * issues 18 and 38). A child process lowers itself as a whole, its collector's threads included
+ * A child process lowers itself as a whole, its collector's threads included
  * (`serveAtIdlePriority`), so it takes only the CPU nothing else wants.
  *
  * The processes start with the first task and stop after a minute without work; `close()` stops

@@ -1,5 +1,5 @@
 /**
- * The command line as users run it (CONTRACT 3): a child process per command, one JSON
+ * The command line as users run it: a child process per command, one JSON
  * object on stdout and exit 0, or one line on stderr and exit 1. On the embedded database
  * (a temporary DATA_DIR, no server: the CLI opens the files itself), or on a fresh
  * PostgreSQL database when TEST_DATABASE_URL is set.

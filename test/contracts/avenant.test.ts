@@ -1,5 +1,5 @@
 /**
- * Avenants (issue 36): `POST /api/contrats/{id}/avenants` extends a contract's period and adds
+ * Avenants: `POST /api/contrats/{id}/avenants` extends a contract's period and adds
  * its dates in one transaction, recorded in the contract's history and listed in its PDF.
  */
 import { describe, it } from 'node:test';

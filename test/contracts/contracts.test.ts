@@ -287,7 +287,7 @@ describe('GET /api/contrats (the grid)', () => {
     const awkward = await employee(agent, 'Łukasz "Luk"', 'Dvořák\\Nowak');
     const made = await call(agent, 'POST', '/api/contrats', cddu(awkward, { show_title: 'Le "Songe"\\ \u00e0 minuit \u{1F3AD}', job_title: null, kind: 'CDDU' }));
     assert.equal(made.statusCode, 201, made.body);
-    // Control characters and separators no longer come in (issue 32: 400 invalid_show_title);
+    // Control characters and separators no longer come in (400 invalid_show_title);
     // a title stored before then still reads back exactly.
     const show = 'Le "Songe"\\ \u00e0 minuit\n\tacte II \u2028 \u{1F3AD}';
     await db.updateTable('contracts').set({ show_title: show }).where('id', '=', made.json().id).execute();
@@ -370,7 +370,7 @@ describe('notes', () => {
     assert.ok(!mail!.html_body.includes('<dates>'));
 
     await call(staff, 'POST', `/api/contrats/${id}/notes`, { text: 'Vu.' }, { 'x-active-org-id': orgId });
-    // Issue 36: the organization's people who wrote on the contract hear of a staff note.
+    // The organization's people who wrote on the contract hear of a staff note.
     const [, told] = await outbox(db);
     assert.equal((await outbox(db)).length, 2);
     assert.equal(told!.kind, 'contract_staff_note');
@@ -391,7 +391,7 @@ describe('notes', () => {
   });
 });
 
-describe('the author of a staff member’s note (issue 32 I)', () => {
+describe('the author of a staff member’s note', () => {
   it('should show clients "Équipe paie", never the staff member’s address, and staff the address', async (t) => {
     const { db, agent, staff, call, helene, orgId } = await setup(t);
     const { id } = (await call(agent, 'POST', '/api/contrats', cddu(helene))).json();

@@ -1,4 +1,4 @@
-/** The contract-note e-mail (SPEC 6, MODULES 4), as the payroll mailbox receives it over SMTP. */
+/** The contract-note e-mail, as the payroll mailbox receives it over SMTP. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { build } from '../helper.ts';

@@ -1,4 +1,4 @@
-/** Contribution calls (MODULES 6): staff create them; the organization's COMPTA and administrators read them. */
+/** Contribution calls: staff create them; the organization's COMPTA and administrators read them. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { build } from '../helper.ts';

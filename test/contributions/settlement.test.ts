@@ -1,5 +1,5 @@
 /**
- * Issue 36: the staff's contribution calls: every organization's list, the notification by
+ * The staff's contribution calls: every organization's list, the notification by
  * e-mail through the outbox (as a real SMTP server receives it: French amounts and dates,
  * escaped values, the link), the payment (`paye`), their refusals and audit events.
  */

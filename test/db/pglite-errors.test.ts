@@ -1,5 +1,5 @@
 /**
- * Issue 32 I: a database error's log line never carries the statement's parameters (e-mail
+ * A database error's log line never carries the statement's parameters (e-mail
  * addresses, users' text). PGlite's errors used to carry them (`params`), and the error
  * handler logs the error whole.
  */

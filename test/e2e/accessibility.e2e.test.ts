@@ -1,5 +1,5 @@
 /**
- * Accessibility in a real browser (issue 37): every page, as the role that opens it, with data
+ * Accessibility in a real browser: every page, as the role that opens it, with data
  * in it (contracts in several statuses, payslips, invoices, a contribution call, a transfer
  * batch), has no violation of the WCAG 2.1 A and AA rules in an axe-core audit, at 1 280 and
  * 390 px, and fits 390 px; the staff pages' main actions work with the keyboard alone.

@@ -1,5 +1,5 @@
 /**
- * The contract pages in a real browser (MODULES 10): an AGENT's day without the API, with the
+ * The contract pages in a real browser: an AGENT's day without the API, with the
  * keyboard, on a desktop and on a phone; a COMPTA who may not open them.
  */
 import { describe, it } from 'node:test';

@@ -1,5 +1,5 @@
 /**
- * Issue 37, "errors that contradict their field", in a real browser: each refusal speaks of what
+ * "errors that contradict their field", in a real browser: each refusal speaks of what
  * the person typed, in the format the field asks for, next to that field (its error box, named
  * by `aria-describedby`, the field `aria-invalid`): a contract's line dated outside its period,
  * the contracts filter's 31/02/2026, `/paie`'s period, a transfer's execution date in the past.

@@ -1,5 +1,5 @@
 /**
- * `/paie` and `/factures` in a real browser (MODULES 10): a COMPTA reads the invoices, opens
+ * `/paie` and `/factures` in a real browser: a COMPTA reads the invoices, opens
  * one's PDF, reads the contribution calls and the transfers, filters the payslips and opens
  * one, with the keyboard; an AGENT sees the payslips but neither is offered nor may open the
  * invoices; both pages fit a phone. The money is made through the staff APIs.

@@ -1,5 +1,5 @@
 /**
- * The pages in a real browser (CONTRACT 7): each scenario has its own app, database, SMTP
+ * The pages in a real browser: each scenario has its own app, database, SMTP
  * capture and browser context.
  */
 import { describe, it } from 'node:test';
@@ -81,7 +81,7 @@ describe('pages in chromium', { skip: skipReason }, () => {
     const confirmedAt = Date.now();
     assert.equal(new URL(page.url()).hash, '', 'the token is removed from the address bar');
     await screenshot(page, 'activate');
-    // A COMPTA lands on the page of their role (issue 37), then opens their accesses.
+    // A COMPTA lands on the page of their role, then opens their accesses.
     await page.waitForURL(`${app.url}/factures`);
     assert.ok(Date.now() - confirmedAt >= 800, 'the confirmation stays about 1 s before the redirect');
     await page.goto(`${app.url}/vos-acces`);
@@ -303,7 +303,7 @@ describe('pages in chromium', { skip: skipReason }, () => {
     assert.equal(evilUser, undefined);
   });
 
-  it('should keep long names and e-mails inside the members table at every width (issue 13.1)', async (t) => {
+  it('should keep long names and e-mails inside the members table at every width', async (t) => {
     const app = await startApp(t);
     const db = app.database.db;
     const orgId = await createOrg(db, `Compagnie ${'Interminable'.repeat(8)}`, 'LONG01');
@@ -337,7 +337,7 @@ describe('pages in chromium', { skip: skipReason }, () => {
     assert.deepEqual(errors, []);
   });
 
-  it('should put the invite form at the top of the members card, its result beside it (issue 13.2)', async (t) => {
+  it('should put the invite form at the top of the members card, its result beside it', async (t) => {
     const app = await startApp(t);
     const db = app.database.db;
     const orgId = await createOrg(db, 'Compagnie Lumière', 'LUM001');
@@ -443,7 +443,7 @@ describe('pages in chromium', { skip: skipReason }, () => {
     assert.deepEqual(errors, []);
   });
 
-  it('should explain a revocation to the member, and answer an unknown page in French (issue 13.7)', async (t) => {
+  it('should explain a revocation to the member, and answer an unknown page in French', async (t) => {
     const app = await startApp(t);
     const db = app.database.db;
     const orgId = await createOrg(db, 'Compagnie Lumière', 'LUM001');
@@ -464,7 +464,7 @@ describe('pages in chromium', { skip: skipReason }, () => {
     assert.deepEqual(errors, []);
   });
 
-  it("should go on to the role's page when /activate is reloaded signed in, and ask before opening another account (issue 13.7)", async (t) => {
+  it("should go on to the role's page when /activate is reloaded signed in, and ask before opening another account", async (t) => {
     const app = await startApp(t);
     const db = app.database.db;
     const orgId = await createOrg(db, 'Théâtre du Soleil', 'TDS001');

@@ -1,5 +1,5 @@
 /**
- * Refusals a person can read, in a real browser (issue 37): a COMPTA opening the contracts
+ * Refusals a person can read, in a real browser: a COMPTA opening the contracts
  * and an AGENT opening the invoices get a French page with their bar and a way back (403
  * kept); a staff member who opens "Paie" before choosing an organization chooses one there and
  * lands on "Paie"; signing in logs nothing in the console (no 401) and lands each role on the

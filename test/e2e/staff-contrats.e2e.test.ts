@@ -1,5 +1,5 @@
 /**
- * The staff's contracts in a real browser (issue 36): every organization's contracts, then one
+ * The staff's contracts in a real browser: every organization's contracts, then one
  * contract's workspace: its signed PDF chosen with the file button (a non-PDF and an oversized
  * file refused in French next to the control), deleted after a confirmation, a salary edited in
  * place with its new total, and the agent's avenant adding performances on 09/12 and 13/12.

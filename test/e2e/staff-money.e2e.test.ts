@@ -1,5 +1,5 @@
 /**
- * The staff's money pages in a real browser (MODULES 10): a staff member notifies a month's
+ * The staff's money pages in a real browser: a staff member notifies a month's
  * invoices in bulk and reads the result per invoice, then turns available payslips into a
  * transfer batch, downloads its SEPA file and marks it executed; with the keyboard, on a
  * desktop and on a phone. A client ADMIN may not open them.

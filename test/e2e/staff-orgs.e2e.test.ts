@@ -1,5 +1,5 @@
 /**
- * The staff's organization pages in a real browser (issue 36): a staff member finds an
+ * The staff's organization pages in a real browser: a staff member finds an
  * organization by searching without accents, sets its notification address, SIRET, address and
  * payroll settings (a bad SIRET refused next to its field), sets an employee's IBAN and sees
  * only its last four characters; a client adds an employee with an IBAN from the contract form.

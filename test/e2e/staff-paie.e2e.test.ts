@@ -1,5 +1,5 @@
 /**
- * `/staff/paie` in a real browser (PAYROLL 8): a staff member computes an organization's month,
+ * `/staff/paie` in a real browser: a staff member computes an organization's month,
  * follows the progress bar to its end, reads the drafts' figures and why a contract was skipped,
  * downloads a draft's bulletin, validates after a confirmation and sees the contribution call;
  * then types in a payslip the run does not compute, sees a duplicate and a net above the gross

@@ -68,7 +68,7 @@ describe('checkEmployeeFields: an artist\u2019s flat professional deduction', ()
   });
 });
 
-describe('checkEmployeeFields: cadre and pas_rate (PAYROLL 2)', () => {
+describe('checkEmployeeFields: cadre and pas_rate', () => {
   const name = { first_name: 'Élise', last_name: 'Durand' };
   it("should default to cadre false and pas_rate null, and read a rate as vat_rate (two decimals, 0 to the neutral grid's highest, 43)", () => {
     assert.deepEqual([checkEmployeeFields(name).cadre, checkEmployeeFields(name).pas_rate], [false, null]);

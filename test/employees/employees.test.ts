@@ -87,7 +87,7 @@ describe('PATCH /api/salaries/{id}', () => {
   });
 });
 
-describe('the payroll inputs of an employee (PAYROLL 2: cadre, pas_rate)', () => {
+describe('the payroll inputs of an employee (cadre, pas_rate)', () => {
   it('should default to cadre false and no pas_rate, set both at creation and by PATCH, clear pas_rate with null, and show them in the list', async (t) => {
     const { db, agent, compta, call } = await setup(t);
     const plain = (await call(agent.cookie, 'POST', '/api/salaries', { first_name: 'Luc', last_name: 'Arnaud' })).json();

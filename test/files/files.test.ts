@@ -1,4 +1,4 @@
-/** The file store in the database and signed URLs (MODULES 8), PDF upload bodies (MODULES 4). */
+/** The file store in the database and signed URLs, PDF upload bodies. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
@@ -138,7 +138,7 @@ describe('GET /files/:id (signed URLs)', () => {
   });
 });
 
-describe('PDF upload bodies (MODULES 4)', () => {
+describe('PDF upload bodies', () => {
   const withUploadRoutes = (t: Parameters<typeof build>[0]) => build(t, {
     routes: (app) => {
       app.put<{ Body: Buffer }>('/upload-probe', { config: { public: true, pdfUpload: true } }, async (request) => ({ size: request.body.length }));

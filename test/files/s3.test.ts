@@ -1,4 +1,4 @@
-/** The S3 driver of the file store (MODULES 8), against an S3-compatible server on loopback. */
+/** The S3 driver of the file store, against an S3-compatible server on loopback. */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { build } from '../helper.ts';

@@ -33,10 +33,10 @@ const isStaff = (c: CallerKind) => c === 'STAFF' || c === 'SUPER_STAFF';
 const MANAGERS_OF_TARGET: CallerKind[] = ['ADMIN', 'SUPER_ADMIN'];
 const MEMBERS_OF_TARGET: CallerKind[] = ['ADMIN', 'SUPER_ADMIN', 'AGENT', 'COMPTA'];
 
-/** Which organization a request acts on (SPEC 4.3 and 4.2 rule 2), by caller and naming. */
+/** Which organization a request acts on.2 rule 2), by caller and naming. */
 function actedOn(caller: CallerKind, naming: Naming, readsBody: boolean): 'target' | 'other' | null {
   if (isStaff(caller)) return naming === 'nothing' || (naming === 'body org_id' && !readsBody) ? null : 'target';
-  // get_my_org; hints ignored. A revoked member's organization still resolves (CONTRACT 4): 403.
+  // get_my_org; hints ignored. A revoked member's organization still resolves: 403.
   if (MEMBERS_OF_TARGET.includes(caller) || caller === 'revoked ADMIN') return 'target';
   return 'other'; // the ADMIN of another org
 }
@@ -68,9 +68,9 @@ interface Fixtures {
   payslip: string;
   /** A batch (`genere`) of another payslip. */
   batch: string;
-  /** An invoice of the target (MODULES 6). */
+  /** An invoice of the target. */
   invoice: string;
-  /** A contribution call of the target (issue 36). */
+  /** A contribution call of the target. */
   call: string;
 }
 
@@ -86,7 +86,7 @@ const MONEY_SET: CallerKind[] = ['ADMIN', 'SUPER_ADMIN', 'COMPTA'];
 const READ_SET: CallerKind[] = MEMBERS_OF_TARGET;
 
 /**
- * A module route (MODULES 1): the organization by SPEC 4.3 only (never the body; staff without
+ * A module route: the organization by SPEC 4.3 only (never the body; staff without
  * a hint fall back to their saved choice, which they have none of here: 400), the gate's role
  * set, then `onAllowed` by the organization acted on. The other organization's ADMIN is in
  * every set, and must find nothing of the target's: 404, as for an unknown id.
@@ -103,7 +103,7 @@ const PDF = Buffer.from('%PDF-1.4\n% signed\n%%EOF\n');
 
 const INVOICE_LINES = [{ label: 'Traitement de la paie', quantity: 1, unit_price: '90.00', vat_rate: '20.00' }];
 
-/** The payroll modules' routes (MODULES 1-4, 6), and a money-gated probe. */
+/** The payroll modules' routes, and a money-gated probe. */
 const MODULE_RULES: RouteRule[] = [
   { name: 'GET /api/salaries', readsBody: false, expect: moduleGate(READ_SET, () => 200) },
   { name: 'POST /api/salaries', readsBody: false, payload: () => ({ first_name: 'Nouveau', last_name: 'Salarié' }), expect: moduleGate(CONTRACT_SET, () => 201) },
@@ -142,12 +142,12 @@ const MODULE_RULES: RouteRule[] = [
   { name: 'DELETE /api/staff/contrats/:signed/delete-signed-pdf', readsBody: false, expect: staffOnlyWith(200) },
   { name: 'PATCH /api/staff/orgs/:target', readsBody: false, payload: () => ({ virements_salaires: 'Odentas' }), expect: staffOnlyWith(200) },
   { name: 'PATCH /api/staff/orgs/:target/salaries/:employee', readsBody: false, payload: () => ({ cadre: true, pas_rate: '7.50' }), expect: staffOnlyWith(200) },
-  // MODULES 5: payslips (read set), salary transfers (money set), their staff routes.
+  // Payslips (read set), salary transfers (money set), their staff routes.
   { name: 'GET /api/payslips', readsBody: false, expect: moduleGate(READ_SET, () => 200) },
   { name: 'GET /api/payslips/:payslip/pdf-url', readsBody: false, expect: moduleGate(READ_SET, targetsOnly(200)) },
   { name: 'GET /api/payslips/:payslip', readsBody: false, expect: moduleGate(READ_SET, targetsOnly(200)) },
   { name: 'GET /api/staff/payslips/:payslip', readsBody: false, expect: staffOnlyWith(200) },
-  // PAYROLL 7: the run (its job is not started here) and the validation (no draft: 409).
+  // The run (its job is not started here) and the validation (no draft: 409).
   { name: 'POST /api/staff/paie/calcul', readsBody: false, payload: (f) => ({ org_id: f.org, period: '2027-03' }), expect: staffOnlyWith(202) },
   { name: 'POST /api/staff/paie/valider', readsBody: false, payload: (f) => ({ org_id: f.org, period: '2027-03' }), expect: staffOnlyWith(409) },
   // The fixture's payslip is published, not a draft: 404 for staff, refused before for everyone else.
@@ -167,7 +167,7 @@ const MODULE_RULES: RouteRule[] = [
   { name: 'GET /api/staff/virements/:batch/sepa.xml', readsBody: false, expect: staffOnlyWith(200) },
   { name: 'POST /api/staff/virements/:batch/executed', readsBody: false, expect: staffOnlyWith(200) },
   { name: 'POST /api/staff/virements/:batch/cancel', readsBody: false, expect: staffOnlyWith(200) },
-  // MODULES 6: invoices and contribution calls.
+  // Invoices and contribution calls.
   { name: 'GET /api/factures', readsBody: false, expect: moduleGate(MONEY_SET, () => 200) },
   { name: 'GET /api/factures/:invoice/pdf-url', readsBody: false, expect: moduleGate(MONEY_SET, targetsOnly(200)) },
   { name: 'GET /api/cotisations', readsBody: false, expect: moduleGate(MONEY_SET, () => 200) },
@@ -187,11 +187,11 @@ const MODULE_RULES: RouteRule[] = [
     payload: (f) => ({ org_id: f.org, period: '2026-11', due_date: '2026-12-15', lines: [{ organism: 'URSSAF', amount: '100' }] }),
     expect: staffOnlyWith(201),
   },
-  // Issue 36: the staff's contribution calls (the target has no notification address: 409).
+  // The staff's contribution calls (the target has no notification address: 409).
   { name: 'GET /api/staff/cotisations', readsBody: false, expect: staffOnlyWith(200) },
   { name: 'POST /api/staff/cotisations/:call/notifier', readsBody: false, expect: staffOnlyWith(409) },
   { name: 'POST /api/staff/cotisations/:call/paye', readsBody: false, payload: () => ({}), expect: staffOnlyWith(200) },
-  // Issue 37: the CSV exports; the payslips' is the money set's, not the read set's.
+  // The CSV exports; the payslips' is the money set's, not the read set's.
   { name: 'GET /api/factures.csv', readsBody: false, expect: moduleGate(MONEY_SET, () => 200) },
   { name: 'GET /api/cotisations.csv', readsBody: false, expect: moduleGate(MONEY_SET, () => 200) },
   { name: 'GET /api/virements.csv', readsBody: false, expect: moduleGate(MONEY_SET, () => 200) },
@@ -227,7 +227,7 @@ async function makeFixtures(app: FastifyInstance, orgId: string, agent: Person, 
     const payslip = await insertNewPayslip(change, actor.caller, payslipOf);
     const payslipPdf = await app.files.put(change.trx, { content: PDF, contentType: 'application/pdf', filename: 'bulletin.pdf', orgId });
     await change.trx.updateTable('payslips').set({ pdf_id: payslipPdf }).where('id', '=', payslip).execute();
-    // One payslip an employee and month (issue 32 H): the one a batch holds is February's.
+    // One payslip an employee and month: the one a batch holds is February's.
     const paid = await insertNewPayslip(change, actor.caller, { ...payslipOf, period: '2027-02' });
     const batch = await insertNewTransfer(change, actor.caller, [paid], todayInFrance(), { config: app.config, files: app.files });
     const [invoice] = await insertInvoiceBulk(change, null, { invoice_type: 'paie_mensuelle', payment_method: 'virement', period_label: 'Confidentiel', invoices: [{ org_id: orgId, lines: INVOICE_LINES }] });
@@ -265,7 +265,7 @@ describe('authorization matrix', () => {
     const { app, database } = await build(t, { routes: moneyProbe, env: operator });
     const db = database.db;
     const target = await createOrg(db, TARGET.name, TARGET.key);
-    // The target delegates its salaries (MODULES 2): its payslips are payable by transfer.
+    // The target delegates its salaries: its payslips are payable by transfer.
     await db.updateTable('organizations').set({ virements_salaires: 'Odentas' }).where('id', '=', target).execute();
     const other = await createOrg(db, 'Autre SAS', 'AUTRE');
     const people = new Map<CallerKind, Person | null>([['none', null]]);

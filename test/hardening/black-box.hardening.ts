@@ -1,5 +1,5 @@
 /**
- * What black-box and hostile testing of the access API found (issue 11), each tried again:
+ * What black-box and hostile testing of the access API found, each tried again:
  * NUL and lone surrogates everywhere text comes in, control and bidirectional characters in
  * names, ids in upper case, one organization against another's invitation, inbox flooding,
  * spoofed client addresses, account discovery by timing, and a large cookie header.
@@ -43,7 +43,7 @@ describe('black-box findings', () => {
     assert.deepEqual(accounts.map((a) => a.email).sort(), ['admin@example.com', 'staff@example.com']);
     assert.equal((await outbox(db)).length, 0);
 
-    // Hints and searches: a hint with such characters names nothing and is passed over (SPEC 4.3);
+    // Hints and searches: a hint with such characters names nothing and is passed over;
     // a search is refused. NUL bytes also come from base64 (`AAAA`).
     const hinted = [
       { cookie: `${staff.cookie}; active_org_key=a%00b; active_org_name_b64=AAAA`, 'x-company-name-b64': 'AAAA' },

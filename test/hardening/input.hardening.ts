@@ -1,5 +1,5 @@
 /**
- * Issue 32, on every route the OpenAPI description lists: a NUL, a bidi override and a value of
+ * On every route the OpenAPI description lists: a NUL, a bidi override and a value of
  * the wrong type in every free-text field of every body, a NUL and a bidi override in every
  * query parameter, a NUL in every list cursor (the pages' too), and large and deep bodies from
  * nobody to every gated route. Each is a 4xx in SPEC 7's shape (`{ error, message? }`, or the
@@ -107,7 +107,7 @@ function assertShape(res: LightMyRequestResponse, what: string): void {
   assert.ok(body.message === undefined || typeof body.message === 'string', what);
 }
 
-describe('every field, parameter and cursor of every route (issue 32)', () => {
+describe('every field, parameter and cursor of every route', () => {
   it('should answer 4xx in the documented shape, never 500', async (t) => {
     const { app, database } = await build(t);
     const db = database.db;

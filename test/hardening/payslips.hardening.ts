@@ -1,5 +1,5 @@
 /**
- * Payslips (issue 32 H, I): a salary published twice, a net above the gross, periods outside the
+ * Payslips (I): a salary published twice, a net above the gross, periods outside the
  * one rule, cancellations racing batches, and cancelled payslips offered for payment. On
  * PostgreSQL the races are real (concurrent transactions); on PGlite, one session, they are
  * serialised and the same outcomes must hold.

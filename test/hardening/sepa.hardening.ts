@@ -1,5 +1,5 @@
 /**
- * SEPA files under huge amounts, on both databases (issue 61: a CDDU of three dates at
+ * SEPA files under huge amounts, on both databases (a CDDU of three dates at
  * 999,999,999.99 computed a net of 1,499,877,835.51 and `GET …/sepa.xml` answered 500). One
  * SEPA transfer carries at most 999,999,999.99: what would exceed it is refused where it is typed
  * (400), a stored one is never offered to a batch (409), and a batch holding one answers 409 on

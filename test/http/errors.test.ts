@@ -1,4 +1,4 @@
-/** Errors raised by Fastify itself answer like every other error: `{ error, message }` in French (SPEC 7). */
+/** Errors raised by Fastify itself answer like every other error: `{ error, message }` in French. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { build } from '../helper.ts';

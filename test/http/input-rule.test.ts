@@ -1,5 +1,5 @@
 /**
- * Issue 32 B, C, D: input.ts's rule on every text a request carries (never a database error),
+ * C, D: input.ts's rule on every text a request carries (never a database error),
  * bodies validated without type coercion, and gated routes refusing before reading a body.
  */
 import { describe, it } from 'node:test';

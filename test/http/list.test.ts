@@ -10,7 +10,7 @@ import { build, freshDatabase } from '../helper.ts';
 
 const isError = (code: string) => (error: unknown) => error instanceof AppError && error.status === 400 && error.code === code;
 
-describe('parseLimit (MODULES 1)', () => {
+describe('parseLimit', () => {
   it('should default to 50 and accept 1 to 200', () => {
     assert.equal(parseLimit(undefined), 50);
     assert.equal(parseLimit('1'), 1);

@@ -1,5 +1,5 @@
 /**
- * A body over its limit sent to a real listening server (issue 32 E): the client reads the 413,
+ * A body over its limit sent to a real listening server: the client reads the 413,
  * whatever the body's framing, instead of losing the connection while it still writes.
  */
 import { describe, it } from 'node:test';

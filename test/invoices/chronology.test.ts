@@ -1,5 +1,5 @@
 /**
- * Issue 32 G: the invoice series is chronological (French invoicing rules). An issue date
+ * The invoice series is chronological (French invoicing rules). An issue date
  * cannot precede the last invoice issued (409 `issue_date_before_last`, checked under the series
  * lock), nor lie more than 5 days after today in Paris (400 `invalid_issue_date`).
  */

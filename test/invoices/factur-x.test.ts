@@ -1,5 +1,5 @@
 /**
- * Factur-X (EINVOICE 1-4): every invoice PDF is PDF/A-3 with its `factur-x.xml`, valid against
+ * Factur-X: every invoice PDF is PDF/A-3 with its `factur-x.xml`, valid against
  * the CII D16B schema and with no fatal failed assertion of the EN 16931 rules (the official
  * artefacts in ../shared/einvoice, run with xmllint-wasm and SaxonJS: nothing from the OS), for
  * every invoice type and payment method, 0-rate and mixed-rate invoices, and credit notes; the
@@ -44,7 +44,7 @@ const MIXED = [
   { label: 'Débours (frais postaux)', quantity: '2.5', unit_price: '3.33', vat_rate: 0 },
 ];
 
-describe('Factur-X invoices (EINVOICE 1, 2, 4)', () => {
+describe('Factur-X invoices', () => {
   it('should serve a schema-valid EN 16931 factur-x.xml for every invoice type and payment method, 0-rate and mixed-rate', async (t) => {
     const { soleil, staff, call, create } = await setup(t);
     const cases: Array<{ invoice_type: string; payment_method: string; lines: object[] }> = [];
@@ -153,7 +153,7 @@ describe('Factur-X invoices (EINVOICE 1, 2, 4)', () => {
   });
 });
 
-describe('credit notes (EINVOICE 3)', () => {
+describe('credit notes', () => {
   it('should credit an invoice in an A-YYYY-NNNNNN credit note, valid EN 16931 (type 381, preceding invoice), listed and never more than invoiced', async (t) => {
     const { soleil, staff, compta, call, create } = await setup(t);
     const [invoice] = await create({ invoice_type: 'paie_mensuelle', payment_method: 'virement', invoices: [{ org_id: soleil, lines: MIXED }] });

@@ -1,4 +1,4 @@
-/** Invoices (MODULES 6): bulk creation, numbers, totals, lists, detail, PDF, the client's list. */
+/** Invoices: bulk creation, numbers, totals, lists, detail, PDF, the client's list. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { build } from '../helper.ts';

@@ -1,5 +1,5 @@
 /**
- * Invoice numbers under concurrency (MODULES 6, French invoicing rules): concurrent bulk
+ * Invoice numbers under concurrency (French invoicing rules): concurrent bulk
  * creations, on two instances of the service, one of them failing mid-way on an unknown
  * organization, leave exactly the numbers 1..total: no gap, no duplicate, each bulk's numbers
  * continuous and in request order. PostgreSQL only: PGlite is one session, so nothing races.

@@ -357,7 +357,7 @@ describe('mail worker', () => {
     assert.deepEqual(await fs.readdir(dir), files, 'no partial file left');
   });
 
-  it('should send a row to every To and Cc address it carries (MODULES 7), and one address as before', async (t) => {
+  it('should send a row to every To and Cc address it carries, and one address as before', async (t) => {
     const smtp = await startSmtpServer();
     t.after(() => smtp.stop());
     const { app, database } = await build(t, { env: { SMTP_URL: smtp.url }, app: { mailWorker: true, mailPollMs: 20 } });

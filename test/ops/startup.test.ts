@@ -1,7 +1,6 @@
 /**
  * Start-up failures: one clear line on stderr naming the cause, exit status 1, no stack trace
- * (CONTRACT 2).
- */
+ * */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';

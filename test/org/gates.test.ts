@@ -39,7 +39,7 @@ async function setup(t: Parameters<typeof build>[0]) {
   return { app, db, orgId, call };
 }
 
-describe('organization gates (MODULES 1)', () => {
+describe('organization gates', () => {
   it('should give each role the gates of its set, with its organization and role, and 403 Forbidden elsewhere', async (t) => {
     const { app, db, orgId, call } = await setup(t);
     const agent = await member(app, db, orgId, 'agent@example.com', 'AGENT');
@@ -95,7 +95,7 @@ describe('organization gates (MODULES 1)', () => {
 
     await db.insertInto('staff_settings').values({ user_id: staff.userId, active_org_id: orgId }).execute();
     assert.deepEqual((await call('money', staff.cookie)).json(), { orgId, role: null, userId: staff.userId });
-    // A hint wins over the saved choice (SPEC 4.3 rule 4).
+    // A hint wins over the saved choice.
     assert.equal((await call('contract', `${staff.cookie}; active_org_key=CIE01`)).json().orgId, otherId);
     assert.equal((await call('read', staff.cookie, { 'x-active-org-id': otherId })).json().orgId, otherId);
   });

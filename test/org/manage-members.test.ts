@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { can } from '../../src/org/permissions.ts';
 
-describe("can(…, 'manageMembers') (SPEC 4.4)", () => {
+describe("can(…, 'manageMembers')", () => {
   const member = { isStaff: false };
   const cases = [
     { name: 'no authenticated user', caller: null, membership: undefined, expected: 'unauthorized' },

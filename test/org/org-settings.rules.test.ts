@@ -33,7 +33,7 @@ describe('applyOrgSettings', () => {
   });
 });
 
-describe('applyOrgSettings: the payroll inputs (PAYROLL 2)', () => {
+describe('applyOrgSettings: the payroll inputs', () => {
   it('should set effectif, convention, categorie_juridique and taux_at, normalized', () => {
     assert.deepEqual(applyOrgSettings(NEW_ORG, { effectif: 12, convention: 'droit_commun', categorie_juridique: 'SARL', taux_at: '2.3' }), {
       ...NEW_ORG, effectif: 12, convention: 'droit_commun', categorie_juridique: 'SARL', taux_at: '2.30',

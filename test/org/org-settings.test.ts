@@ -4,7 +4,7 @@ import { build } from '../helper.ts';
 import { createOrg, member, signedIn } from '../support/fixtures.ts';
 import { CommandError, runCommand } from '../../src/cli/commands.ts';
 
-describe('organization fields (MODULES 2)', () => {
+describe('organization fields', () => {
   it('should give a new organization empty lists and virements_salaires client', async (t) => {
     const { database } = await build(t);
     const id = await createOrg(database.db, 'Théâtre', 'T1');
@@ -82,7 +82,7 @@ describe('PATCH /api/staff/orgs/{id}', () => {
   });
 });
 
-describe('PATCH /api/staff/orgs/{id}: the payroll inputs (PAYROLL 2)', () => {
+describe('PATCH /api/staff/orgs/{id}: the payroll inputs', () => {
   it('should set effectif, convention, categorie_juridique and taux_at, clear taux_at with null, and refuse wrong values with 400', async (t) => {
     const { app, database } = await build(t);
     const db = database.db;

@@ -35,7 +35,7 @@ describe('can()', () => {
     }
   });
 
-  it('should forbid a revoked membership, a missing one and a failed look-up (SPEC 4.4)', () => {
+  it('should forbid a revoked membership, a missing one and a failed look-up', () => {
     for (const gate of ['manageMembers', 'contract', 'money', 'read'] as const) {
       assert.equal(can(member, { role: 'ADMIN', revoked: true }, gate), 'forbidden');
       assert.equal(can(member, undefined, gate), 'forbidden');

@@ -33,7 +33,7 @@ const HINTS = [
 
 const staff = { userId: 'staff-1', isStaff: true };
 
-describe('resolveActiveOrgId (SPEC 4.3)', () => {
+describe('resolveActiveOrgId', () => {
   it('should resolve nothing without an authenticated user, whatever the hints', async () => {
     const all = Object.assign({}, ...HINTS.map((h) => h.cookies));
     const headers = Object.assign({}, ...HINTS.map((h) => h.headers));

@@ -1,5 +1,5 @@
 /**
- * Issue 37, "errors that contradict their field": the one mapping from an API refusal to what a
+ * "errors that contradict their field": the one mapping from an API refusal to what a
  * page says (what was typed, in the field's format), the API naming the line it refuses
  * (`field: "dates[1].date"`), and the server-rendered filters showing the message next to the
  * field refused (`aria-invalid`, `aria-describedby` → the error box).
@@ -93,7 +93,7 @@ describe('the API names the input it refuses (field)', () => {
   });
 });
 
-describe('the filters show a refusal next to their field (issue 37)', () => {
+describe('the filters show a refusal next to their field', () => {
   /** The error box of `id`, its text, and whether the field points at it and is marked invalid. */
   function placed(body: string, id: string): { message: string | undefined; invalid: boolean } {
     const input = new RegExp(`<(?:input|select) id="${id}"[^>]*>`).exec(body)?.[0] ?? '';

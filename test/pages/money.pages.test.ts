@@ -1,4 +1,4 @@
-/** `/paie` and `/factures` (MODULES 10) as the server renders them. */
+/** `/paie` and `/factures` as the server renders them. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { build } from '../helper.ts';

@@ -215,7 +215,7 @@ describe('GET /vos-acces', () => {
     assert.match(res.body, /<strong id="current-org-name">Vue globale : toutes les organisations<\/strong>/);
     assert.doesNotMatch(res.body, /membre d(&#39;|')aucune organisation/, 'staff are not told they belong nowhere');
     assert.match(res.body, /<a href="\/staff\/equipe">Gérer l'équipe interne<\/a>/);
-    // SPEC 4.1: the global view, every membership, with its organization.
+    // The global view, every membership, with its organization.
     assert.match(res.body, /<section class="card" id="global"/);
     assert.match(res.body, /3 accès dans 1 organisation\./);
     assert.match(res.body, /<td data-label="Organisation"><span class="clip clip-wrap" title="Théâtre &lt;du&gt; Soleil">/);

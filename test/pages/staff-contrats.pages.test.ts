@@ -1,4 +1,4 @@
-/** `/staff/contrats` and the staff's contract workspace (issue 36), read over HTTP. */
+/** `/staff/contrats` and the staff's contract workspace, read over HTTP. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { build } from '../helper.ts';

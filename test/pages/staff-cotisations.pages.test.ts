@@ -1,5 +1,5 @@
 /**
- * Issue 36: `/staff/cotisations` (every organization's contribution calls, the form of a new one,
+ * `/staff/cotisations` (every organization's contribution calls, the form of a new one,
  * each call's notification and payment) and `/staff/facturation`'s creation of the month's
  * invoices and credit note, as the server renders them.
  */
@@ -74,7 +74,7 @@ describe('GET /staff/cotisations', () => {
     assert.deepEqual(rowIds((await call(staff, 'GET', next)).body), [november]);
     const refused = await call(staff, 'GET', '/staff/cotisations?period=13/2026');
     assert.equal(refused.statusCode, 400);
-    // Issue 37: said of what was typed, in the field's MM/AAAA, next to the field.
+    // Said of what was typed, in the field's MM/AAAA, next to the field.
     assert.match(refused.body, /<input id="filter-period" name="period"[^>]* value="13\/2026" aria-describedby="filter-period-hint filter-period-error" aria-invalid="true">/);
     assert.match(refused.body, /<p id="filter-period-error" class="field-error">13\/2026 n&#39;existe pas : le mois va de 01 à 12\. Saisissez une période au format MM\/AAAA\.<\/p>/);
     assert.match(refused.body, /role="alert">Liste non affichée : corrigez le filtre « Période »\.<\/p>/);

@@ -1,5 +1,5 @@
 /**
- * The staff's money pages (MODULES 10): `/staff/facturation`, `/staff/virements`, and
+ * The staff's money pages: `/staff/facturation`, `/staff/virements`, and
  * `/staff/contrats/{id}` (the contract-note e-mail's link), as the server renders them.
  */
 import { describe, it } from 'node:test';

@@ -1,5 +1,5 @@
 /**
- * `/staff/paie` (PAYROLL 8) as the server renders it: the choice of organization and period,
+ * `/staff/paie` as the server renders it: the choice of organization and period,
  * a finished run's drafts with their figures and the contracts skipped with their reasons in
  * French, the contribution call made by the validation, the payslips of the month with their
  * actions; a draft's bulletin; and, on `/staff/virements`, the payslips that cannot be paid and

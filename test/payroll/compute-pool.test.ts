@@ -1,5 +1,5 @@
 /**
- * The computing processes (PAYROLL 7, issue 38): the same payslips as the library's evaluate, at
+ * The computing processes: the same payslips as the library's evaluate, at
  * the lowest priority every thread of them, and a process that dies fails only its own chunk.
  */
 import { after, describe, it } from 'node:test';
@@ -27,7 +27,7 @@ const linux = process.platform === 'linux';
 
 after(() => closePayrollPool());
 
-describe('the payroll computing processes (PAYROLL 7)', () => {
+describe('the payroll computing processes', () => {
   it('should compute the payslips the library computes, in the order sent', async () => {
     const situations = ['2400.00', '3100.50', '1900.00'].map(situation);
     const outcomes = await computeInPool(situations);

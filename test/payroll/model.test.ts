@@ -1,5 +1,5 @@
 /**
- * The engine (PAYROLL 1-4): the service's payslip (its compiled reads) against the pinned model
+ * The engine: the service's payslip (its compiled reads) against the pinned model
  * evaluated directly on the same situation, for every category; the names we send and read exist
  * in the model; the corrections of the model are needed and do what they say.
  */
@@ -51,7 +51,7 @@ before(() => {
 
 const cents = (m: Money) => BigInt(m.replace('.', ''));
 
-describe('the payroll engine (PAYROLL 1-4)', () => {
+describe('the payroll engine', () => {
   it('should pin exact versions of publicodes and modele-social, and store the model version', () => {
     assert.match(pkg.dependencies.publicodes, /^\d+\.\d+\.\d+$/);
     assert.match(pkg.dependencies['modele-social'], /^\d+\.\d+\.\d+$/);
@@ -157,7 +157,7 @@ describe('the payroll engine (PAYROLL 1-4)', () => {
   });
 });
 
-describe('the month of a contract (PAYROLL 2)', () => {
+describe('the month of a contract', () => {
   it('should sum a CDDU\u2019s dates in the period and count distinct days', () => {
     const contract: PayrollContract = { kind: 'CDDU', start_date: '2026-02-27', end_date: null, monthly_gross: null, dates: [
       { date: '2026-02-28', amount: '100.00' }, { date: '2026-03-01', amount: '200.00' }, { date: '2026-03-01', amount: '50.50' }, { date: '2026-03-05', amount: '300.00' },
@@ -219,7 +219,7 @@ describe('the corrections of the pinned model', () => {
   });
 });
 
-describe('the compiled reads (PAYROLL 9)', () => {
+describe('the compiled reads', () => {
   const ORGS: PayrollOrg[] = [ORG, { effectif: 260, convention: 'droit_commun', categorie_juridique: 'SAS', taux_at: '1.70' }];
   const EMPLOYEES: PayrollEmployee[] = [ARTIST, { ...TECHNICIAN, cadre: true, pas_rate: '7.50' }, { ...PERMANENT, cadre: true }, { ...PERMANENT, pas_rate: '2.00' }];
 

@@ -1,5 +1,5 @@
 /**
- * The payroll run through the API (PAYROLL 4, 6, 7): drafts computed from the contracts by the
+ * The payroll run through the API: drafts computed from the contracts by the
  * runner, the skipped contracts and why, validation with its contribution call, the job's
  * durability and its sharing between two instances, and the documented errors.
  */
@@ -80,7 +80,7 @@ async function compute(ctx: Ctx, org_id = ctx.soleil) {
 
 const cents = (m: string) => BigInt(m.replace('.', ''));
 
-describe('POST /api/staff/paie/calcul (PAYROLL 7)', () => {
+describe('POST /api/staff/paie/calcul', () => {
   it("should compute the month's drafts from the contracts, with the model's figures, and say why the others were skipped", async (t) => {
     const ctx = await setup(t);
     const ids = await month(ctx);
@@ -281,7 +281,7 @@ describe('POST /api/staff/paie/calcul (PAYROLL 7)', () => {
   });
 });
 
-describe('POST /api/staff/paie/valider (PAYROLL 6, 7)', () => {
+describe('POST /api/staff/paie/valider', () => {
   it('should publish the drafts and make the contribution call of their lines, then render the bulletins', async (t) => {
     const ctx = await setup(t);
     await month(ctx);
@@ -343,7 +343,7 @@ describe('POST /api/staff/paie/valider (PAYROLL 6, 7)', () => {
   });
 });
 
-describe('a run across a restart (PAYROLL 7)', () => {
+describe('a run across a restart', () => {
   it('should hand its run back when the server stops, and be finished by the next one', async (t) => {
     const ctx = await setup(t);
     await month(ctx);

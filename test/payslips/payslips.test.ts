@@ -29,7 +29,7 @@ describe('POST /api/staff/payslips', () => {
       has_pdf: false,
       status: 'publie',
       transfer_status: null,
-      // Typed in: none of the computed payroll's figures (PAYROLL 4).
+      // Typed in: none of the computed payroll's figures.
       source: 'saisi',
       kind: 'normal',
       complements_id: null,

@@ -1,5 +1,5 @@
 /**
- * Issue 32 H: a salary is published once. A second live payslip for the same employee, period
+ * A salary is published once. A second live payslip for the same employee, period
  * and contracts is refused (409 `payslip_exists`), by the service and by the database; the net
  * never exceeds the gross; a payslip can be cancelled, unless a live batch holds it, and a
  * cancelled payslip is never payable.

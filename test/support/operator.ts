@@ -1,5 +1,5 @@
 /**
- * A complete operator (the seller of Factur-X invoices, EINVOICE 2): what the Factur-X tests and
+ * A complete operator (the seller of Factur-X invoices): what the Factur-X tests and
  * the bench's Factur-X scenario set on the service (without it: 409 `operator_identity_missing`).
  */
 export const FACTUR_X_OPERATOR_ENV: Record<string, string> = {

@@ -1,5 +1,5 @@
 /**
- * Issue 32 F: a SEPA file a bank would refuse. Only IBANs of the SEPA zone are transfer-ready
+ * A SEPA file a bank would refuse. Only IBANs of the SEPA zone are transfer-ready
  * (at input, in the available list, at batch creation, SQL and TypeScript alike), and a payee's
  * name is transliterated to the SEPA character set, never written as "-".
  */

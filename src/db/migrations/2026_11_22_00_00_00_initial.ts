@@ -7,7 +7,7 @@ import { sql, type Kysely } from 'kysely';
 const statements = [
   `create schema if not exists auth`,
 
-  // Accounts held by the identity provider (SPEC 2.4, CONTRACT 4).
+  // Accounts held by the identity provider.
   `create table auth.users (
      id uuid primary key default gen_random_uuid(),
      email text not null unique check (email = lower(email) and email <> ''),
@@ -38,7 +38,7 @@ const statements = [
    )`,
   `create index sessions_user_idx on auth.sessions (user_id)`,
 
-  // Organizations (SPEC 2.1).
+  // Organizations.
   `create table public.organizations (
      id uuid primary key default gen_random_uuid(),
      name text not null check (name <> ''),
@@ -51,7 +51,7 @@ const statements = [
    )`,
   `create index organizations_name_idx on public.organizations (name)`,
 
-  // Memberships (SPEC 2.2): unique on the pair, one SUPER_ADMIN per organization.
+  // Memberships: unique on the pair, one SUPER_ADMIN per organization.
   `create table public.organization_members (
      org_id uuid not null references public.organizations(id) on delete cascade,
      user_id uuid not null references auth.users(id) on delete cascade,
@@ -70,7 +70,7 @@ const statements = [
      on public.organization_members (created_at, org_id, user_id)`,
   `create index organization_members_user_idx on public.organization_members (user_id)`,
 
-  // Staff (SPEC 2.3, 2.4). Revoking a staff member clears is_staff; the row stays for the record.
+  // Staff. Revoking a staff member clears is_staff; the row stays for the record.
   `create table public.staff_users (
      user_id uuid primary key references auth.users(id) on delete cascade,
      is_staff boolean not null default true,
@@ -88,7 +88,7 @@ const statements = [
      allow_password boolean not null default false
    )`,
 
-  // The mail outbox (CONTRACT 6): written in the transaction of the change, sent by a worker.
+  // The mail outbox: written in the transaction of the change, sent by a worker.
   `create table public.mail_outbox (
      id bigint generated always as identity primary key,
      kind text not null,
@@ -106,7 +106,7 @@ const statements = [
    )`,
   `create index mail_outbox_due_idx on public.mail_outbox (next_attempt_at) where status = 'pending'`,
 
-  // The audit trail of access changes (CONTRACT 5).
+  // The audit trail of access changes.
   `create table public.access_events (
      id bigint generated always as identity primary key,
      org_id uuid references public.organizations(id) on delete cascade,
@@ -121,7 +121,7 @@ const statements = [
    )`,
   `create index access_events_org_idx on public.access_events (org_id, id desc)`,
 
-  // SPEC 4.2 rule 5: account lookup by e-mail.
+  // Account lookup by e-mail.
   `create function public.find_user_by_email(email_param text)
      returns table (id uuid, email text, user_metadata jsonb, activated_at timestamptz)
      language sql stable
@@ -131,7 +131,7 @@ const statements = [
       where u.email = lower(btrim(email_param))
    $$`,
 
-  // SPEC 4.3 rule 3: the one organization of a non-staff caller, its oldest active membership.
+  // The one organization of a non-staff caller, its oldest active membership.
   `create function public.get_my_org(user_id_param uuid)
      returns uuid
      language sql stable

@@ -1,5 +1,5 @@
 /**
- * `get_my_org` (SPEC 4.3 rule 3) in PL/pgSQL, same body and result. PostgreSQL plans the body
+ * `get_my_org` in PL/pgSQL, same body and result. PostgreSQL plans the body
  * of an SQL-language function that it cannot inline anew at every query that calls it (about
  * as long as the rest of `GET /api/access` for a small organization); PL/pgSQL keeps the plan
  * for the session. Frozen in time: it takes `Kysely<any>` and imports nothing from the application.

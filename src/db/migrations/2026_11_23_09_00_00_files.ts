@@ -1,5 +1,5 @@
 /**
- * Stored files (MODULES 8) and the application's generated secrets.
+ * Stored files and the application's generated secrets.
  * Frozen in time: it takes `Kysely<any>` and imports nothing from the application.
  */
 import { sql, type Kysely } from 'kysely';

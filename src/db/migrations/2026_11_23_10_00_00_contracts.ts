@@ -1,5 +1,5 @@
 /**
- * The first payroll modules (MODULES 2-4): the organization fields they use, employees,
+ * The first payroll modules: the organization fields they use, employees,
  * contracts with their salaries by date and notes, and the yearly number series.
  * Frozen in time: it takes `Kysely<any>` and imports nothing from the application.
  */
@@ -11,7 +11,7 @@ const statements = [
   // in contrib, and it is a trusted extension: the database owner may create it.
   `create extension if not exists pg_trgm`,
 
-  // MODULES 2. The columns existed untyped and nothing wrote them: the address lists become
+  // The columns existed untyped and nothing wrote them: the address lists become
   // arrays (a comma- or semicolon-separated value is split), the transfer mode a closed set.
   `alter table public.organizations
      alter column email_notifs type text[]
@@ -32,7 +32,7 @@ const statements = [
      add column siret text constraint organizations_siret_check check (siret ~ '^[0-9]{14}$')`,
   `create unique index organizations_documents_slug_key on public.organizations (documents_slug)`,
 
-  // MODULES 3. The IBAN is kept in its electronic form (no spaces, upper case).
+  // The IBAN is kept in its electronic form (no spaces, upper case).
   `create table public.employees (
      id uuid primary key default gen_random_uuid(),
      org_id uuid not null references public.organizations(id) on delete cascade,
@@ -58,7 +58,7 @@ const statements = [
      primary key (series, year)
    )`,
 
-  // MODULES 4. The employee belongs to the contract's organization (composite key).
+  // The employee belongs to the contract's organization (composite key).
   `create table public.contracts (
      id uuid primary key default gen_random_uuid(),
      org_id uuid not null references public.organizations(id) on delete cascade,
@@ -116,7 +116,7 @@ const statements = [
    )`,
   `create index contract_notes_contract_idx on public.contract_notes (contract_id, id desc)`,
 
-  // The audit trail of the modules' changes (MODULES 1: written in the change's transaction).
+  // The audit trail of the modules' changes (written in the change's transaction).
   // The access API keeps its own (access_events), which its routes list.
   `create table public.module_events (
      id bigint generated always as identity primary key,

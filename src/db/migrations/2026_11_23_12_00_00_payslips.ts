@@ -1,5 +1,5 @@
 /**
- * Payslips and salary transfers (MODULES 5): the payslips the operator publishes, the SEPA
+ * Payslips and salary transfers: the payslips the operator publishes, the SEPA
  * credit transfer batches that pay them, and each batch's lines as made (the employee's name
  * and IBAN at commit). Frozen in time: it takes `Kysely<any>` and imports nothing from the
  * application.

@@ -1,17 +1,17 @@
 /**
- * Invoices and contribution calls (MODULES 6, 7), and e-mails to several addresses.
+ * Invoices and contribution calls, and e-mails to several addresses.
  * Frozen in time: it takes `Kysely<any>` and imports nothing from the application.
  */
 import { sql, type Kysely } from 'kysely';
 
 const statements = [
-  // MODULES 7: an outbox row may carry several To and Cc addresses. `recipient` stays the
+  // An outbox row may carry several To and Cc addresses. `recipient` stays the
   // first To (every existing reader and writer keeps working); the others are added.
   `alter table public.mail_outbox
      add column extra_to text[] not null default '{}',
      add column cc text[] not null default '{}'`,
 
-  // MODULES 6. Numbers F-YYYY-NNNNNN come from number_series ('invoice', year of issue_date),
+  // Numbers F-YYYY-NNNNNN come from number_series ('invoice', year of issue_date),
   // reserved in the creating transaction: continuous, no gap, no duplicate. The lines are
   // kept as they were issued (jsonb: an invoice is written once and never changes).
   `create table public.invoices (
@@ -48,7 +48,7 @@ const statements = [
   `create trigger invoices_no_delete before delete on public.invoices
      for each row execute function public.invoices_forbid_delete()`,
 
-  // MODULES 6: contribution calls (appels de cotisations) of an organization.
+  // Contribution calls (appels de cotisations) of an organization.
   `create table public.contribution_calls (
      id uuid primary key default gen_random_uuid(),
      org_id uuid not null references public.organizations(id) on delete cascade,

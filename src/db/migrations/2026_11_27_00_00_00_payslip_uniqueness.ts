@@ -1,5 +1,5 @@
 /**
- * A salary is published once (issue 32 H): at most one payslip that is not cancelled pays a
+ * A salary is published once: at most one payslip that is not cancelled pays a
  * contract for a month, and at most one without contracts exists per employee and month. The
  * database holds the rule, whatever the application does:
  *

@@ -1,6 +1,6 @@
 /**
  * A note written by the operator's staff shows its author to clients as "Équipe paie", never
- * the staff member's e-mail address (issue 32 I). Whether the author was staff is kept with
+ * the staff member's e-mail address. Whether the author was staff is kept with
  * the note, as it was when written: a staff member later revoked, or a client later made staff,
  * does not change what their notes show. Notes written before: their author is staff when the
  * account has a staff row (kept, even revoked, for the record).

@@ -1,7 +1,7 @@
 /**
- * The inputs of the payroll run (PAYROLL 2): what the model needs to know of an organization
+ * The inputs of the payroll run: what the model needs to know of an organization
  * (its headcount, collective agreement, legal form and AT/MP rate) and of an employee (cadre
- * status, personalised withholding rate). Rates are percentages as `vat_rate` (MODULES 1):
+ * status, personalised withholding rate). Rates are percentages as `vat_rate`:
  * `numeric(5,2)`, 0 to 100; null means absent (the model's default, the neutral grid).
  * Frozen in time: it takes `Kysely<any>` and imports nothing from the application.
  */

@@ -1,5 +1,5 @@
 /**
- * The computed payroll (PAYROLL 4, 7): payslips gain their source, the model's figures, lines
+ * The computed payroll: payslips gain their source, the model's figures, lines
  * and situation, and a draft status; a run of the computation is a durable job.
  *
  * - `payslips.status` gains `brouillon` (computed, not yet validated). A draft holds its

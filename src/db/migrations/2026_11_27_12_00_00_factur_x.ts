@@ -1,5 +1,5 @@
 /**
- * Factur-X invoices and credit notes (EINVOICE 1-3): the buyer's postal address on
+ * Factur-X invoices and credit notes: the buyer's postal address on
  * organizations, credit notes (avoirs) in the invoices table with their own series
  * A-YYYY-NNNNNN, and the stored `factur-x.xml` beside the PDF.
  * Frozen in time: it takes `Kysely<any>` and imports nothing from the application.
@@ -7,14 +7,14 @@
 import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
-  // EINVOICE 2: the buyer's address; country ISO 3166 alpha-2, FR by default.
+  // The buyer's address; country ISO 3166 alpha-2, FR by default.
   await sql`alter table public.organizations
     add column address_line text,
     add column postcode text,
     add column city text,
     add column country text not null default 'FR'
       constraint organizations_country_check check (country ~ '^[A-Z]{2}$')`.execute(db);
-  // EINVOICE 3: a credit note is a row of invoices of kind 'avoir', numbered A-YYYY-NNNNNN
+  // A credit note is a row of invoices of kind 'avoir', numbered A-YYYY-NNNNNN
   // (series 'credit_note'), referring to the invoice it credits, with its reason.
   await sql`alter table public.invoices
     drop constraint invoices_number_check,

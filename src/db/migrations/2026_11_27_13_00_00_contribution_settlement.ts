@@ -1,5 +1,5 @@
 /**
- * Issue 36: a contribution call is notified to its organization (`notified_at`, through the
+ * A contribution call is notified to its organization (`notified_at`, through the
  * outbox) and marked paid (`paid_date`, a date never in the future, set with status `paye`).
  * Frozen in time: it takes `Kysely<any>` and imports nothing from the application.
  */

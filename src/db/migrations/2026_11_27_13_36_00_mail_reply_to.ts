@@ -1,5 +1,5 @@
 /**
- * An e-mail of the outbox may name a Reply-To (issue 36): the contract-note e-mail to the payroll
+ * An e-mail of the outbox may name a Reply-To: the contract-note e-mail to the payroll
  * mailbox answers its author, not the operator's no-reply sender. Null: no Reply-To header.
  * Frozen in time: it takes `Kysely<any>` and imports nothing from the application.
  */

@@ -1,5 +1,5 @@
 /**
- * A credit note is dated no earlier than the last one issued (EINVOICE 3): its creation reads the
+ * A credit note is dated no earlier than the last one issued: its creation reads the
  * latest credit note under the series lock. Credit notes are a few rows among the invoices, and
  * `invoices_issue_date_idx` walked from its newest entry meets every invoice before the first of
  * them; this partial index holds the credit notes alone, so that read is one probe. Invoices pay

@@ -1,5 +1,5 @@
 /**
- * /activate (SPEC 3.2): reads `#token=…&type=invite|magiclink` after 100 ms, removes it from
+ * /activate: reads `#token=…&type=invite|magiclink` after 100 ms, removes it from
  * the address bar, exchanges it for a session, then goes to `/` (the role's page) after 1 s.
  * A wrong, used or expired link shows the API's message and a form to ask for a new link.
  */

@@ -83,7 +83,7 @@ noteForm.addEventListener('submit', async (event) => {
 
 // ---- issue 36: staff's signed PDF, salaries by date in place; anyone's avenant ----------
 
-/** The API's own limit (MODULES 4: 413 past it); checked here first to spare the upload. */
+/** The API's own limit (413 past it); checked here first to spare the upload. */
 const PDF_LIMIT = 10 * 1024 * 1024;
 
 /** `1 234,50` or `1234.5` → `1234.50`-like text the API reads; the API has the last word. */

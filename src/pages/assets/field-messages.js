@@ -1,5 +1,5 @@
 /**
- * What a page says when a value typed in one of its fields is refused (issue 37): it speaks of
+ * What a page says when a value typed in one of its fields is refused: it speaks of
  * what the person typed, in the format the field asks for (JJ/MM/AAAA, MM/AAAA), and says which
  * rule the value breaks (a day that does not exist, a date outside the contract's period, an
  * execution date in the past). The API keeps its own messages (ISO formats, for API users);

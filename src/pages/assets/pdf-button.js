@@ -1,6 +1,6 @@
 /**
  * Every `<button data-pdf-url="/api/…/pdf-url">` of a page: asks the API for the file's signed
- * link (MODULES 8) and opens it, so that the browser downloads the PDF and the page stays. The
+ * link and opens it, so that the browser downloads the PDF and the page stays. The
  * result is said in the page's `#status` region (`data-pdf-done`, else a generic message); the
  * focus stays on the button. A page with its own script imports this module as well.
  */

@@ -104,7 +104,7 @@ export function confirmWith(dialog, text) {
 }
 
 /**
- * Opens a signed file link (MODULES 8: `Content-Disposition: attachment`): the browser
+ * Opens a signed file link (`Content-Disposition: attachment`): the browser
  * downloads it and the page stays.
  * @param {string} url
  */

@@ -12,7 +12,7 @@ import './pdf-button.js';
 import { plural, setRowResult, wireSelection } from './selection.js';
 import { confirmWith, refreshSections } from './session.js';
 
-/** MODULES 6: why an invoice was not sent. */
+/** Why an invoice was not sent. */
 const REASONS = {
   not_found: 'facture introuvable',
   no_recipient: 'aucune adresse de notification',

@@ -1,5 +1,5 @@
 /**
- * /staff/paie (PAYROLL 8): "Calculer" starts the run (`POST /api/staff/paie/calcul`) and the
+ * /staff/paie: "Calculer" starts the run (`POST /api/staff/paie/calcul`) and the
  * progress bar follows it (`GET /api/staff/paie/runs/{id}`, every half second); once it is
  * finished the page shows it (`?run={id}`: drafts, skipped contracts). A draft's bulletin is
  * downloaded; "Valider" asks first, then `POST /api/staff/paie/valider` and the contribution

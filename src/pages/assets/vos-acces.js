@@ -24,7 +24,7 @@ if (orgSearch) {
   });
 }
 
-// Staff: back to no organization, the global view of every membership (SPEC 4.1).
+// Staff: back to no organization, the global view of every membership.
 document.getElementById('org-clear')?.addEventListener('click', async () => {
   try {
     await api('DELETE', '/api/staff/active-org');
@@ -35,7 +35,7 @@ document.getElementById('org-clear')?.addEventListener('click', async () => {
   }
 });
 
-/** Addresses as the server keeps them (SPEC 4.2: trimmed, lower case), in every message. */
+/** Addresses as the server keeps them (trimmed, lower case), in every message. */
 function normalEmail(value) {
   return value.trim().toLowerCase();
 }
@@ -134,7 +134,7 @@ if (inviteForm) {
           // Read now: a refresh replaces the list (SUPER_ADMIN leaves it once given).
           const role = /** @type {HTMLSelectElement} */ (inviteForm.elements.namedItem('role')).value;
           const body = { email, first_name: firstNameInput.value.trim(), role };
-          // Staff give an organization its SUPER_ADMIN through the staff route (CONTRACT 5).
+          // Staff give an organization its SUPER_ADMIN through the staff route.
           const answer = await api('POST', role === 'SUPER_ADMIN' ? '/api/access/nouveau' : '/api/access', body);
           inviteForm.reset();
           return `${answer.message} : ${email}.`;

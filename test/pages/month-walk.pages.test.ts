@@ -1,6 +1,6 @@
 /**
  * What a newcomer's month found on the pages, checked on the server side (the browser side is
- * in test/e2e/issue-61.e2e.test.ts): a staff page that starts on the organization staff work
+ * in test/e2e/month-walk.e2e.test.ts): a staff page that starts on the organization staff work
  * on, and the like.
  */
 import { describe, it } from 'node:test';

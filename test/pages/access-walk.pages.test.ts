@@ -1,5 +1,5 @@
 /**
- * What people walking the access pages ran into (issue 13), checked on the server side; the
+ * What people walking the access pages ran into, checked on the server side; the
  * browser side is in test/e2e/pages.e2e.test.ts.
  */
 import { describe, it } from 'node:test';
@@ -93,7 +93,7 @@ describe('DELETE /api/staff/active-org', () => {
     }
     const settings = await db.selectFrom('staff_settings').select('active_org_id').where('user_id', '=', staff.userId).executeTakeFirst();
     assert.equal(settings?.active_org_id, null);
-    // No cookie, nothing saved: the global list (SPEC 4.1), org_id filled.
+    // No cookie, nothing saved: the global list, org_id filled.
     const list = await app.inject({ method: 'GET', url: '/api/access', headers: { cookie: staff.cookie } });
     assert.equal(list.statusCode, 200);
     const page = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: staff.cookie } });

@@ -1,5 +1,5 @@
 /**
- * What a newcomer's month found on the pages (issue 61), in chromium at 1,280 and 390 px: the
+ * What a newcomer's month found on the pages, in chromium at 1,280 and 390 px: the
  * transfers page (a date far from the months paid asked about, an early "executed" said once,
  * the batches' table within its card), selects wide enough for their options, and the month's
  * invoices proposed from its published payslips.
@@ -55,7 +55,7 @@ const cutSelects = (page: Page) =>
       }),
   );
 
-describe('issue 61 in chromium', { skip: skipReason }, () => {
+describe('a newcomer\'s month in chromium', { skip: skipReason }, () => {
   const browser = suiteBrowser();
 
   it('should ask about a batch date far from the months paid, say an early "executed" once, and keep the batches in their card', { timeout: 300_000 }, async (t) => {
