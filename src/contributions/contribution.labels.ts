@@ -1,5 +1,12 @@
 /** The contribution calls' words. */
+import type { ContributionStatus } from '../db/schema.ts';
 import { labelOf } from '../format/labels.ts';
+
+/** A contribution call's status, on its pages and in its export. */
+export const CALL_STATUS_LABELS: Record<ContributionStatus, string> = {
+  a_payer: 'À payer',
+  paye: 'Payé',
+};
 
 /** Organisms of contribution calls (MODULES 6 `KNOWN_ORGANISMS`); any other name as it is. */
 export const ORGANISM_LABELS: Record<string, string> = {

@@ -13,6 +13,7 @@
  */
 import type { Content, ContentTable, TableCell } from 'pdfmake/interfaces.js';
 import { CONTRACT_KIND_LABELS, DATE_NATURE_LABELS } from '../contracts/contract.labels.ts';
+import { EMPLOYEE_CATEGORY_LABELS } from '../employees/employee.labels.ts';
 import { formatDateFr, formatDecimalFr, formatEuros, formatPeriodFr, NBSP, ofFr } from '../format/french.ts';
 import type { Money } from '../money/money.ts';
 import { a4Document, dataTable, type Column, partiesBlock } from '../pdf/blocks.ts';
@@ -20,7 +21,7 @@ import type { PdfDocument } from '../pdf/document.ts';
 import type { ComputedPayslip, PayslipLine } from './compute.ts';
 import { HEADINGS } from './contribution-lines.ts';
 import {
-  COMPLEMENT_TITLE, CONGES_SPECTACLES_MENTION, DRAFT_WATERMARK, complementLine, EMPLOYEE_CATEGORY_LABELS, KEEP_THIS_BULLETIN, WORK_UNITS, cadreLabel, conventionLine,
+  COMPLEMENT_TITLE, CONGES_SPECTACLES_MENTION, DRAFT_WATERMARK, complementLine, KEEP_THIS_BULLETIN, WORK_UNITS, cadreLabel, conventionLine,
 } from './payroll.labels.ts';
 import type { Convention, EmployeeCategory } from './situation.ts';
 
