@@ -13,6 +13,7 @@
  */
 import type { Content, ContentTable, TableCell } from 'pdfmake/interfaces.js';
 import { CONTRACT_KIND_LABELS, DATE_NATURE_LABELS } from '../contracts/contract.labels.ts';
+import { periodBounds } from '../format/calendar.ts';
 import { EMPLOYEE_CATEGORY_LABELS } from '../employees/employee.labels.ts';
 import { formatDateFr, formatDecimalFr, formatEuros, formatPeriodFr, NBSP, ofFr } from '../format/french.ts';
 import type { Money } from '../money/money.ts';
@@ -217,9 +218,8 @@ export function bulletinDocument(data: BulletinData): PdfDocument {
   const { employer, employee, contract, payslip } = data;
   const employeeName = `${employee.first_name} ${employee.last_name}`;
   const period = formatPeriodFr(data.period);
-  const [year, month] = data.period.split('-').map(Number) as [number, number];
-  const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  const periodDates = `du ${formatDateFr(`${data.period}-01`)} au ${formatDateFr(`${data.period}-${String(lastDay).padStart(2, '0')}`)}`;
+  const bounds = periodBounds(data.period);
+  const periodDates = `du ${formatDateFr(bounds.first)} au ${formatDateFr(bounds.last)}`;
   const cddu = contract.kind === 'CDDU';
 
   const dates: Content | null =
