@@ -20,7 +20,6 @@ import { decodeCursor, keysetPage, parseLimit } from '../http/list.ts';
 import type { Caller } from '../identity/identity.service.ts';
 import { compareMoney, isStorableMoney, MAX_PAYSLIP_AMOUNT, moneyFromDb, sumMoney } from '../money/money.ts';
 import { numberingYear, parsePeriodFilter } from '../format/calendar.ts';
-import { payslipErrors } from '../payslips/payslip.errors.ts';
 import { nextInSeries } from '../db/number-series.ts';
 import { ibanLast4 } from '../money/iban.ts';
 import { isSepaWritable } from '../format/sepa.ts';
