@@ -139,10 +139,10 @@ describe('the import graph of src/', () => {
     }
   });
 
-  it("should reach a sibling module only through its service or its error catalogue", () => {
+  it("should reach a sibling module only through its service, its error catalogue or its words", () => {
     const reaching = edges
       .filter((e) => layerOf(e.to) === layerOf(e.from) && folderOf(e.to) !== folderOf(e.from))
-      .filter((e) => !/\.(service|errors)\.ts$/.test(e.to))
+      .filter((e) => !/\.(service|errors|labels)\.ts$/.test(e.to))
       .map((e) => `${e.from} -> ${e.to}`);
     assert.deepEqual(reaching, []);
   });

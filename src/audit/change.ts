@@ -1,5 +1,5 @@
 /**
- * Every change of the service's data is made the same way (MODULES 1): its
+ * Every change of the service's data is made the same way: its
  * writes, its audit events and its e-mails in one transaction, the e-mails delivered after
  * commit. `applyChange` is that way, for the API, the pages and the command line alike:
  *

@@ -5,7 +5,9 @@
  * of the contract: `renderPdf` (src/pdf) lays it out.
  */
 import type { ContractKind } from '../db/schema.ts';
+import { EMPLOYEE_CATEGORY_LABELS } from '../employees/employee.labels.ts';
 import { formatDateFr, formatDecimalFr, formatEuros } from '../format/french.ts';
+import { labelOf } from '../format/labels.ts';
 import type { Money } from '../money/money.ts';
 import { a4Document, dataTable, documentTitle, fieldsBlock, heading, partiesBlock, signatureBlocks, totalsBlock } from '../pdf/blocks.ts';
 import type { PdfDocument } from '../pdf/document.ts';
@@ -25,8 +27,6 @@ const LEGAL_BASIS: Record<ContractKind, string> = {
   CDD: 'Contrat conclu en application de l’article L. 1242-2 du Code du travail, pour la durée indiquée ci-dessous.',
   CDI: 'Contrat conclu pour une durée indéterminée.',
 };
-
-const CATEGORY_LABELS: Record<string, string> = { artiste: 'Artiste', technicien: 'Technicien', permanent: 'Personnel permanent' };
 
 /** An avenant as the document states it: its number and day, the period before and after, the dates it added. */
 export interface ContractAmendment {
@@ -107,7 +107,7 @@ export function contractDocument(input: ContractDocumentInput): PdfDocument {
         {
           role: 'Salarié(e)',
           name: employeeName,
-          lines: [input.employee.category ? (CATEGORY_LABELS[input.employee.category] ?? input.employee.category) : ''],
+          lines: [input.employee.category ? labelOf(EMPLOYEE_CATEGORY_LABELS, input.employee.category) : ''],
         },
       ]),
       { text: LEGAL_BASIS[input.kind], margin: [0, 0, 0, 6] },

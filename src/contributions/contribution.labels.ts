@@ -1,14 +1,27 @@
 /** The contribution calls' words. */
+import type { ContributionStatus } from '../db/schema.ts';
 import { labelOf } from '../format/labels.ts';
 
-/** Organisms of contribution calls (MODULES 6 `KNOWN_ORGANISMS`); any other name as it is. */
-export const ORGANISM_LABELS: Record<string, string> = {
-  URSSAF: 'Urssaf',
-  AUDIENS: 'Audiens',
-  CONGES_SPECTACLES: 'Congés Spectacles',
-  FRANCE_TRAVAIL: 'France Travail',
-  AFDAS: 'Afdas',
+/** A contribution call's status, on its pages and in its export. */
+export const CALL_STATUS_LABELS: Record<ContributionStatus, string> = {
+  a_payer: 'À payer',
+  paye: 'Payé',
 };
+
+/**
+ * The organisms usually called, in the order a call's form and its export list them, with their
+ * words; any other name is accepted too and shown as it is.
+ */
+export const ORGANISMS = [
+  { code: 'URSSAF', label: 'Urssaf' },
+  { code: 'AUDIENS', label: 'Audiens' },
+  { code: 'CONGES_SPECTACLES', label: 'Congés Spectacles' },
+  { code: 'FRANCE_TRAVAIL', label: 'France Travail' },
+  { code: 'AFDAS', label: 'Afdas' },
+] as const;
+export type Organism = (typeof ORGANISMS)[number]['code'];
+
+export const ORGANISM_LABELS = Object.fromEntries(ORGANISMS.map((o) => [o.code, o.label])) as Record<Organism, string>;
 export const organismLabel = (organism: string) => labelOf(ORGANISM_LABELS, organism);
 
 /**

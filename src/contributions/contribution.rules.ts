@@ -6,16 +6,15 @@ import { orgErrors } from '../org/org.errors.ts';
 import type { ContributionLine } from '../db/schema.ts';
 import { parseIsoDate, requirePayrollPeriod } from '../format/calendar.ts';
 import { fieldErrors } from '../http/errors.ts';
-import { hasUnsafeCharacters, isUuid } from '../http/input.ts';
+import { absent, hasUnsafeCharacters, isUuid } from '../http/input.ts';
 import { isStorableMoney, moneyFromDb, requireMoney, subtractMoney, sumMoney, type Money } from '../money/money.ts';
 import { contributionErrors } from './contribution.errors.ts';
+import { ORGANISMS, type Organism } from './contribution.labels.ts';
 
 /** The organisms usually called; any other name (1 to 100 characters) is accepted too. */
-export const KNOWN_ORGANISMS = ['URSSAF', 'AUDIENS', 'CONGES_SPECTACLES', 'FRANCE_TRAVAIL', 'AFDAS'] as const;
+export const KNOWN_ORGANISMS: readonly Organism[] = ORGANISMS.map((o) => o.code);
 export const MAX_LINES = 50;
 const ORGANISM_MAX = 100;
-
-const absent = (value: unknown) => value === undefined || value === null || value === '';
 
 export interface ContributionCallInput {
   org_id: string;

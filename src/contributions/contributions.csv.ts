@@ -5,16 +5,15 @@
  */
 import type { Database } from '../db/database.ts';
 import { csvFilename, csvPeriod, type CsvColumn, type CsvExport } from '../format/csv.ts';
+import { labelOf } from '../format/labels.ts';
 import { MAX_LIMIT } from '../http/list.ts';
 import { sumMoney, type Money } from '../money/money.ts';
-import { callKindLabel, ORGANISM_LABELS } from './contribution.labels.ts';
+import { CALL_STATUS_LABELS, callKindLabel, ORGANISM_LABELS } from './contribution.labels.ts';
 import { KNOWN_ORGANISMS } from './contribution.rules.ts';
 import { listContributionCalls, listStaffContributionCalls } from './contributions.service.ts';
 
 type Call = Awaited<ReturnType<typeof listContributionCalls>>['items'][number];
 type StaffCall = Awaited<ReturnType<typeof listStaffContributionCalls>>['items'][number];
-
-const STATUS_LABELS: Record<string, string> = { a_payer: 'À payer', paye: 'Payé' };
 
 /** The call's amount for an organism (summed if named twice), or empty. */
 function organismAmount(call: Call, organism: string): Money | null {
@@ -36,7 +35,7 @@ function callColumns<T extends Call>(): Array<CsvColumn<T>> {
     ...KNOWN_ORGANISMS.map((o): CsvColumn<T> => ({ header: ORGANISM_LABELS[o]!, amount: (c) => organismAmount(c, o) })),
     { header: 'Autres organismes', amount: (c) => otherAmount(c) },
     { header: 'Total', amount: (c) => c.total },
-    { header: 'Statut', text: (c) => STATUS_LABELS[c.status] ?? c.status },
+    { header: 'Statut', text: (c) => labelOf(CALL_STATUS_LABELS, c.status) },
   ];
 }
 

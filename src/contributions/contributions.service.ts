@@ -15,7 +15,7 @@ import { compareMoney, moneyFromDb, subtractMoney, sumMoney, type Money } from '
 import { formatSeriesNumber, nextInSeries } from '../db/number-series.ts';
 import { numberingYear } from '../format/calendar.ts';
 import { contributionErrors } from './contribution.errors.ts';
-import { parseIsoDate, parsePeriod } from '../format/calendar.ts';
+import { parseIsoDate, parsePeriodFilter } from '../format/calendar.ts';
 import { formatDateFr, formatEuros, formatPeriodFr, todayInFrance } from '../format/french.ts';
 import { fieldErrors } from '../http/errors.ts';
 import { isUuid } from '../http/input.ts';
@@ -82,11 +82,7 @@ export function createContributionCall(ctx: ChangeContext, caller: Caller, input
 export async function listContributionCalls(db: Database, orgId: string, query: { limit?: string; cursor?: string; period?: string }) {
   const limit = parseLimit(query.limit);
   const cursor = decodeCursor(query.cursor);
-  let period: string | null = null;
-  if (query.period) {
-    period = parsePeriod(query.period);
-    if (!period) throw contributionErrors.invalidPeriod();
-  }
+  const period = parsePeriodFilter(query.period) ?? null;
   const rows = await repo.listContributionCalls(db, orgId, period, cursor, limit);
   const page = keysetPage(rows, limit, (row) => [row.period, row.id]);
   return { items: page.items.map(callOf), next_cursor: page.next_cursor };
@@ -115,11 +111,7 @@ export async function listStaffContributionCalls(db: Database, query: { limit?: 
   const limit = parseLimit(query.limit);
   const cursor = decodeCursor(query.cursor);
   if (query.org_id && !isUuid(query.org_id)) throw fieldErrors.invalid('org_id', "L'organisation");
-  let period: string | undefined;
-  if (query.period) {
-    period = parsePeriod(query.period) ?? undefined;
-    if (!period) throw contributionErrors.invalidPeriod();
-  }
+  const period = parsePeriodFilter(query.period);
   if (query.status && !(STATUSES as readonly string[]).includes(query.status)) throw contributionErrors.invalidStatus();
   const rows = await repo.listStaffContributionCalls(
     db,

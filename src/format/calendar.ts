@@ -3,7 +3,11 @@
  * every module.
  */
 import { AppError, fieldErrors } from '../http/errors.ts';
+import { absent } from '../http/input.ts';
+import { addDays, addMonths, isCalendarDay } from './calendar-shared.js';
 import { dateTimeFormat, formatPeriodFr, OPERATOR_TIME_ZONE, todayInFrance } from './french.ts';
+
+export { addDays, addMonths };
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -12,15 +16,7 @@ export function parseIsoDate(raw: unknown): string | null {
   if (typeof raw !== 'string') return null;
   const match = ISO_DATE.exec(raw);
   if (!match) return null;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return year >= 1900 && date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day ? raw : null;
-}
-
-/** `YYYY-MM-DD` plus `days` (negative: minus). */
-export function addDays(isoDate: string, days: number): string {
-  const [y, m, d] = isoDate.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+  return isCalendarDay(Number(match[1]), Number(match[2]), Number(match[3])) ? raw : null;
 }
 
 /**
@@ -35,6 +31,17 @@ export function parsePeriod(raw: unknown): string | null {
   return typeof raw === 'string' && PERIOD.test(raw) ? raw : null;
 }
 
+/** 400 `invalid_period`: a period that is not one, in the one wording of every module. */
+export const invalidPeriod = () => new AppError(400, 'invalid_period', 'Période invalide : format AAAA-MM attendu (ex. 2027-01).');
+
+/** A list filter's period: none (absent or empty), or a well-formed one, else 400 `invalid_period`. */
+export function parsePeriodFilter(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const period = parsePeriod(raw);
+  if (!period) throw invalidPeriod();
+  return period;
+}
+
 /**
  * How far back and ahead a payroll month may be computed, validated, typed or called: back to
  * the salary's three-year limitation period (a back-pay payslip is still made then), ahead one
@@ -43,13 +50,6 @@ export function parsePeriod(raw: unknown): string | null {
  */
 export const PAYROLL_MONTHS_BACK = 36;
 export const PAYROLL_MONTHS_AHEAD = 12;
-
-/** `YYYY-MM` plus `months` (negative: minus). */
-export function addMonths(period: string, months: number): string {
-  const [year, month] = period.split('-').map(Number) as [number, number];
-  const index = year * 12 + (month - 1) + months;
-  return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`;
-}
 
 /** The first and last months accepted at `now` (the operator's calendar). */
 export function payrollPeriodWindow(now: Date = new Date()): { first: string; last: string } {
@@ -64,9 +64,9 @@ export function payrollPeriodWindow(now: Date = new Date()): { first: string; la
  * any well-formed period (`parsePeriod`): old documents stay listed.
  */
 export function requirePayrollPeriod(raw: unknown, now: Date = new Date()): string {
-  if (raw === undefined || raw === null || raw === '') throw fieldErrors.missing('period', 'La période');
+  if (absent(raw)) throw fieldErrors.missing('period', 'La période');
   const period = parsePeriod(raw);
-  if (!period) throw new AppError(400, 'invalid_period', 'Période invalide : format AAAA-MM attendu (ex. 2027-01).');
+  if (!period) throw invalidPeriod();
   const { first, last } = payrollPeriodWindow(now);
   if (period < first || period > last) {
     throw new AppError(400, 'invalid_period', `La période ${formatPeriodFr(period)} est hors de celles acceptées : de ${formatPeriodFr(first)} à ${formatPeriodFr(last)} (trois ans en arrière, un an en avance).`).withDetails({ field: 'period' });

@@ -45,14 +45,8 @@ export function formatDateFr(isoDate: string): string {
   return `${match[3]}/${match[2]}/${match[1]}`;
 }
 
-const MONTHS = ['janvier', 'février', 'mars', 'avril', 'mai', 'juin', 'juillet', 'août', 'septembre', 'octobre', 'novembre', 'décembre'];
-
-/** A pay period: `"2027-03"` → `"mars 2027"`; anything else as it is. */
-export function formatPeriodFr(period: string): string {
-  const match = /^(\d{4})-(\d{2})$/.exec(period);
-  const month = match ? MONTHS[Number(match[2]) - 1] : undefined;
-  return match && month ? `${month} ${match[1]}` : period;
-}
+/** A pay period: `"2027-03"` → `"mars 2027"` (the pages' scripts write it too). */
+export { formatPeriodFr } from './calendar-shared.js';
 
 /** The operator's calendar: documents are dated, and numbers counted by year, in French time. */
 export const OPERATOR_TIME_ZONE = 'Europe/Paris';

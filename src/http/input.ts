@@ -30,6 +30,9 @@ export function hasUnsafeCharacters(text: string, kind: TextKind = 'line'): bool
 export type TextKind = 'line' | 'multiline';
 
 /** Longest first name kept (the access and staff forms, the command line). */
+/** A body field left out: absent, null or empty (its refusal is `missing_<field>`). */
+export const absent = (value: unknown): boolean => value === undefined || value === null || value === '';
+
 export const FIRST_NAME_MAX = 100;
 
 /**

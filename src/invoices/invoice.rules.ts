@@ -11,7 +11,7 @@
 import type { InvoiceLine, InvoiceType, PaymentMethod } from '../db/schema.ts';
 import { formatSeriesNumber } from '../db/number-series.ts';
 import { AppError, fieldErrors } from '../http/errors.ts';
-import { hasUnsafeCharacters, isUuid } from '../http/input.ts';
+import { absent, hasUnsafeCharacters, isUuid } from '../http/input.ts';
 import { addDays, parseIsoDate } from '../format/calendar.ts';
 import { compareMoney, isStorableMoney, multiplyMoney, parseQuantity, parseRate, percentOfMoney, requireMoney, subtractMoney, sumMoney, type Money } from '../money/money.ts';
 import { todayInFrance } from '../format/french.ts';
@@ -107,8 +107,6 @@ export function formatInvoiceNumber(year: number, sequence: number): string {
 
 const isOneOf = <T extends string>(values: readonly T[], value: unknown): value is T =>
   typeof value === 'string' && (values as readonly string[]).includes(value);
-
-const absent = (value: unknown) => value === undefined || value === null || value === '';
 
 export interface InvoiceHeader {
   invoice_type: InvoiceType;

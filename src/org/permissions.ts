@@ -1,5 +1,5 @@
 /**
- * Who may do what in an organization (MODULES 1), as data: the member roles,
+ * Who may do what in an organization, as data: the member roles,
  * the role sets a route can be gated on, and the one decision `can()`.
  *
  * This is the only file that names roles as values; everything else asks it (a route

@@ -13,6 +13,7 @@ import { assertEditable, CONTRACT_KINDS, CONTRACT_STATUSES, DATE_NATURES } from 
 import { findOrganization } from '../org/org.repository.ts';
 import { publishedPeriodsOfContract } from '../payroll/payroll.service.ts';
 import { periodLabel, periodToFr } from './payroll-labels.ts';
+import { isoFromFr } from '../format/calendar-shared.js';
 import { formatDateFr, formatEuros, ofFr } from '../format/french.ts';
 import type { Money } from '../money/money.ts';
 import { html, type SafeHtml } from '../format/html.ts';
@@ -57,17 +58,6 @@ function employeeName(e: { first_name: string; last_name: string }): string {
 /** The page's query string reduced to the grid's parameters, empty values left out (a GET form sends them). */
 export function gridQueryOf(query: unknown): GridQuery {
   return listQueryOf(GRID_PARAMS, query) as GridQuery;
-}
-
-const DATE_FR = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
-
-/**
- * A date as a French user types it (`1/3/2027`, `01/03/2027`) in the API's form
- * (`2027-03-01`); anything else is passed on as it is, for the API's check to answer.
- */
-export function isoFromFr(value: string): string {
-  const match = DATE_FR.exec(value.trim());
-  return match ? `${match[3]}-${match[2]!.padStart(2, '0')}-${match[1]!.padStart(2, '0')}` : value;
 }
 
 export interface GridView {

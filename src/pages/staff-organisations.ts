@@ -9,9 +9,10 @@
 import type { Database } from '../db/database.ts';
 import { listEmployees } from '../employees/employees.service.ts';
 import { EMPLOYEE_CATEGORIES, EMPLOYEE_DFS } from '../employees/employee.rules.ts';
-import { DFS_LABELS } from '../employees/employee.labels.ts';
+import { DFS_LABELS, EMPLOYEE_CATEGORY_LABELS } from '../employees/employee.labels.ts';
 import { formatRateFr, ofFr } from '../format/french.ts';
 import { html, type SafeHtml } from '../format/html.ts';
+import { labelOf } from '../format/labels.ts';
 import { isUuid } from '../http/input.ts';
 import { parseLimit } from '../http/list.ts';
 import { CATEGORIES_JURIDIQUES, ORG_CONVENTIONS, SALARY_TRANSFER_MODES } from '../org/org-settings.rules.ts';
@@ -125,7 +126,6 @@ const CONVENTION_LABELS: Record<string, string> = {
 const CATEGORIE_LABELS: Record<string, string> = {
   association: 'Association', SARL: 'SARL', SAS: 'SAS', SELARL: 'SELARL', SELAS: 'SELAS', EI: 'Entreprise individuelle (EI)', autre: 'Autre',
 };
-const EMPLOYEE_CATEGORY_LABELS: Record<string, string> = { artiste: 'Artiste', technicien: 'Technicien', permanent: 'Permanent' };
 
 /** A text field of the settings form, its refusal box next to it (`org-<name>-error`). */
 function field(name: string, label: string, value: string, options: { hint?: string; type?: string; inputmode?: string; maxlength?: number; wide?: boolean; autocomplete?: string } = {}): SafeHtml {
@@ -296,7 +296,7 @@ function employeesSection(view: StaffOrgView): SafeHtml {
       <tbody>${employees.map(
         (e) => html`<tr data-employee-id="${e.id}">
         <td data-label="Salarié" class="wrap">${e.last_name} ${e.first_name}</td>
-        <td data-label="Catégorie" class="cell-category">${e.category ? EMPLOYEE_CATEGORY_LABELS[e.category] ?? e.category : dash}</td>
+        <td data-label="Catégorie" class="cell-category">${e.category ? labelOf(EMPLOYEE_CATEGORY_LABELS, e.category) : dash}</td>
         <td data-label="Cadre" class="cell-cadre">${e.cadre ? 'Oui' : 'Non'}</td>
         <td data-label="Taux PAS" class="cell-pas_rate">${e.pas_rate === null ? 'Grille neutre' : formatRateFr(e.pas_rate)}</td>
         <td data-label="IBAN" class="nowrap cell-iban">${maskedIban(e.iban_last4)}</td>

@@ -13,6 +13,8 @@
  */
 import type { Content, ContentTable, TableCell } from 'pdfmake/interfaces.js';
 import { CONTRACT_KIND_LABELS, DATE_NATURE_LABELS } from '../contracts/contract.labels.ts';
+import { periodBounds } from '../format/calendar.ts';
+import { EMPLOYEE_CATEGORY_LABELS } from '../employees/employee.labels.ts';
 import { formatDateFr, formatDecimalFr, formatEuros, formatPeriodFr, NBSP, ofFr } from '../format/french.ts';
 import type { Money } from '../money/money.ts';
 import { a4Document, dataTable, type Column, partiesBlock } from '../pdf/blocks.ts';
@@ -20,7 +22,7 @@ import type { PdfDocument } from '../pdf/document.ts';
 import type { ComputedPayslip, PayslipLine } from './compute.ts';
 import { HEADINGS } from './contribution-lines.ts';
 import {
-  COMPLEMENT_TITLE, CONGES_SPECTACLES_MENTION, DRAFT_WATERMARK, complementLine, EMPLOYEE_CATEGORY_LABELS, KEEP_THIS_BULLETIN, WORK_UNITS, cadreLabel, conventionLine,
+  COMPLEMENT_TITLE, CONGES_SPECTACLES_MENTION, DRAFT_WATERMARK, complementLine, KEEP_THIS_BULLETIN, WORK_UNITS, cadreLabel, conventionLine,
 } from './payroll.labels.ts';
 import type { Convention, EmployeeCategory } from './situation.ts';
 
@@ -216,9 +218,8 @@ export function bulletinDocument(data: BulletinData): PdfDocument {
   const { employer, employee, contract, payslip } = data;
   const employeeName = `${employee.first_name} ${employee.last_name}`;
   const period = formatPeriodFr(data.period);
-  const [year, month] = data.period.split('-').map(Number) as [number, number];
-  const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  const periodDates = `du ${formatDateFr(`${data.period}-01`)} au ${formatDateFr(`${data.period}-${String(lastDay).padStart(2, '0')}`)}`;
+  const bounds = periodBounds(data.period);
+  const periodDates = `du ${formatDateFr(bounds.first)} au ${formatDateFr(bounds.last)}`;
   const cddu = contract.kind === 'CDDU';
 
   const dates: Content | null =

@@ -1,12 +1,14 @@
 /**
  * A bulletin's lines and who collects each: the model's contributions, under the
- * "bulletin clarifié" headings, with their organism. This is the one table of organisms; the
- * README repeats it. test/payroll checks that every rule named here exists in the pinned model
+ * "bulletin clarifié" headings, with their organism (one of the contributions module's
+ * `ORGANISMS`). test/payroll checks that every rule named here exists in the pinned model
  * and that the lines add up to the model's own totals, so that a contribution the model adds
  * in a new version cannot be left off silently.
  */
 
-export type Organism = 'URSSAF' | 'FRANCE_TRAVAIL' | 'AUDIENS' | 'CONGES_SPECTACLES' | 'AFDAS';
+import type { Organism } from '../contributions/contribution.labels.ts';
+
+export type { Organism };
 
 export const HEADINGS = [
   'Santé',

@@ -1,7 +1,7 @@
 /** The payroll module's words, one wording for its bulletin, its pages and its e-mails. */
 import { formatDateFr, formatEuros, ofFr } from '../format/french.ts';
 import type { Money } from '../money/money.ts';
-import type { Convention, EmployeeCategory } from './situation.ts';
+import type { Convention } from './situation.ts';
 
 /** PAYROLL 2 `convention`, as the bulletin names the collective agreement, with its IDCC (none: no agreement). */
 export const CONVENTIONS: Record<Convention, { title: string; idcc: string | null }> = {
@@ -28,16 +28,6 @@ export const WORK_UNITS = {
 
 /** The mark across every page of a draft's bulletin. */
 export const DRAFT_WATERMARK = 'BROUILLON';
-
-/**
- * MODULES 3 `category`. The same words as the contract PDF's (contract.pdf.ts keeps its own
- * private copy: no module exports them yet).
- */
-export const EMPLOYEE_CATEGORY_LABELS: Record<EmployeeCategory, string> = {
-  artiste: 'Artiste',
-  technicien: 'Technicien',
-  permanent: 'Personnel permanent',
-};
 
 export const cadreLabel = (cadre: boolean) => (cadre ? 'Cadre' : 'Non cadre');
 

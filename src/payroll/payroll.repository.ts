@@ -2,7 +2,7 @@
 import { sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { PayrollRunStatus } from '../db/schema.ts';
-import { COMPUTED_FIGURES } from '../payslips/payslips.repository.ts';
+import { COMPUTED_FIGURES } from '../payslips/payslip.rules.ts';
 
 // ---- Inputs.
 

@@ -11,7 +11,7 @@ import type { FileStore } from '../files/file-store.ts';
 import { addDays, lastWorkingDay, parseIsoDate, parsePeriod, periodBounds, requirePayrollPeriod } from '../format/calendar.ts';
 import { formatDateFr } from '../format/french.ts';
 import { fieldErrors } from '../http/errors.ts';
-import { isUuid } from '../http/input.ts';
+import { absent, isUuid } from '../http/input.ts';
 import type { Caller } from '../identity/identity.service.ts';
 import { moneyFromDb, sumMoney, type Money } from '../money/money.ts';
 import { findOrganization } from '../org/org.repository.ts';
@@ -27,8 +27,6 @@ import { prepareContract, type MonthContract } from './month.ts';
 export interface PayrollContext extends ChangeContext {
   files: FileStore;
 }
-
-const absent = (value: unknown) => value === undefined || value === null || value === '';
 
 async function requireOrgAndPeriod(db: Database, input: Record<string, unknown>): Promise<{ orgId: string; period: string }> {
   if (absent(input.org_id)) throw fieldErrors.missing('org_id', "L'organisation");
@@ -153,7 +151,7 @@ function latestPaymentDate(period: string): string {
  * and a date further off is a typing mistake), else the period's last working day.
  */
 export function parsePaymentDate(raw: unknown, period: string): string {
-  if (raw === undefined || raw === null || raw === '') return lastWorkingDay(period);
+  if (absent(raw)) return lastWorkingDay(period);
   const date = parseIsoDate(raw);
   if (!date) throw payrollErrors.invalidPaymentDate();
   const first = periodBounds(period).first;

@@ -3,7 +3,7 @@
  * then the situation of the model's rules. The README's table is this file; test/payroll
  * checks every key against the pinned model's rule names.
  */
-import { addDays, periodBounds } from '../format/calendar.ts';
+import { addDays, addMonths as addPeriodMonths, periodBounds } from '../format/calendar.ts';
 import { moneyFromDb, sumMoney, type Money } from '../money/money.ts';
 
 export type Convention = 'SVP' | 'droit_commun';
@@ -100,11 +100,9 @@ function calendarDays(from: string, to: string): number {
 
 /** The same day `months` later (the last day of a shorter month): "date à date". */
 function addMonths(isoDate: string, months: number): string {
-  const [year, month, day] = isoDate.split('-').map(Number) as [number, number, number];
-  const target = new Date(Date.UTC(year, month - 1 + months, 1));
-  const last = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
-  target.setUTCDate(Math.min(day, last));
-  return target.toISOString().slice(0, 10);
+  const { last } = periodBounds(addPeriodMonths(isoDate.slice(0, 7), months));
+  const day = isoDate.slice(8, 10);
+  return day < last.slice(8) ? `${last.slice(0, 8)}${day}` : last;
 }
 
 /** Whole months from `from` to the day after `to`, date to date, plus the rest's share of its month, to the hundredth. */

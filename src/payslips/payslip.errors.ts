@@ -4,7 +4,6 @@ import { AppError } from '../http/errors.ts';
 export const payslipErrors = {
   /** Unknown, or of another organization: nobody learns that it exists. */
   notFound: () => new AppError(404, 'not_found', 'Bulletin de paie introuvable.'),
-  invalidPeriod: () => new AppError(400, 'invalid_period', 'Période invalide : format AAAA-MM attendu (ex. 2027-01).'),
   /** The staff's payslip export is a month's. */
   missingPeriod: () => new AppError(400, 'missing_period', "La période est obligatoire : le mois à exporter, au format AAAA-MM (ex. 2027-01)."),
   invalidContractIds: () =>

@@ -10,6 +10,18 @@ import { payslipErrors } from './payslip.errors.ts';
 
 export const PAYSLIP_STATUSES = ['publie', 'annule'] as const;
 
+/** The figures of a computed payslip (null for one typed in), as columns: the answer's and the bulletin's. */
+export const COMPUTED_FIGURES = [
+  'payslips.employee_contributions',
+  'payslips.employer_contributions',
+  'payslips.net_before_tax',
+  'payslips.net_taxable',
+  'payslips.net_social',
+  'payslips.pas_rate',
+  'payslips.pas_amount',
+  'payslips.employer_cost',
+] as const;
+
 /** The largest amount one SEPA credit transfer carries (pain.001: 999 999 999,99). */
 export const MAX_TRANSFER_AMOUNT = MAX_PAYSLIP_AMOUNT;
 

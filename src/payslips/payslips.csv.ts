@@ -5,13 +5,13 @@
  */
 import type { Database } from '../db/database.ts';
 import { csvFilename, csvPeriod, type CsvColumn, type CsvExport } from '../format/csv.ts';
+import { labelOf } from '../format/labels.ts';
 import { MAX_LIMIT } from '../http/list.ts';
+import { TRANSFER_STATUS_LABELS } from '../transfers/transfer.labels.ts';
+import { PAYSLIP_STATUS_LABELS } from './payslip.labels.ts';
 import { listPayslips, listStaffPayslips, type PayslipView } from './payslips.service.ts';
 
 type StaffPayslip = PayslipView & { org_name: string };
-
-const STATUS_LABELS: Record<string, string> = { publie: 'Publié', annule: 'Annulé' };
-const TRANSFER_LABELS: Record<string, string> = { genere: 'Généré', execute: 'Exécuté' };
 
 function payslipColumns<T extends PayslipView>(): Array<CsvColumn<T>> {
   return [
@@ -25,8 +25,8 @@ function payslipColumns<T extends PayslipView>(): Array<CsvColumn<T>> {
     { header: 'Prélèvement à la source', amount: (p) => p.pas_amount },
     { header: 'Net à payer', amount: (p) => p.net_to_pay },
     { header: 'Coût employeur', amount: (p) => p.employer_cost },
-    { header: 'Statut', text: (p) => STATUS_LABELS[p.status] ?? p.status },
-    { header: 'Virement', text: (p) => (p.transfer_status ? (TRANSFER_LABELS[p.transfer_status] ?? p.transfer_status) : 'Aucun') },
+    { header: 'Statut', text: (p) => labelOf(PAYSLIP_STATUS_LABELS, p.status) },
+    { header: 'Virement', text: (p) => (p.transfer_status ? labelOf(TRANSFER_STATUS_LABELS, p.transfer_status) : 'Aucun') },
   ];
 }
 

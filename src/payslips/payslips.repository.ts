@@ -3,6 +3,7 @@ import { sql, type ExpressionBuilder } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
 import { keyset, type CursorValue, type KeysetOrder } from '../http/list.ts';
+import { COMPUTED_FIGURES } from './payslip.rules.ts';
 
 /**
  * The status of the payslip's live batch (`genere`, `execute`), or null when it has none or only
@@ -18,18 +19,6 @@ function transferStatus(eb: ExpressionBuilder<DB, 'payslips'>) {
     .limit(1)
     .as('transfer_status');
 }
-
-/** PAYROLL 4's figures of a computed payslip (null for one typed in): the answer's and the bulletin's. */
-export const COMPUTED_FIGURES = [
-  'payslips.employee_contributions',
-  'payslips.employer_contributions',
-  'payslips.net_before_tax',
-  'payslips.net_taxable',
-  'payslips.net_social',
-  'payslips.pas_rate',
-  'payslips.pas_amount',
-  'payslips.employer_cost',
-] as const;
 
 function payslipColumns(eb: ExpressionBuilder<DB, 'payslips' | 'employees'>) {
   return [

@@ -20,7 +20,7 @@ import { ibanLast4 } from '../money/iban.ts';
 import { employeeErrors } from '../employees/employee.errors.ts';
 import { orgErrors } from '../org/org.errors.ts';
 import { payslipErrors } from './payslip.errors.ts';
-import { parsePeriod } from '../format/calendar.ts';
+import { parsePeriodFilter } from '../format/calendar.ts';
 import { checkNetWithinGross, parseContractIds, parseTypedContributions, requirePayslipAmount, requirePeriod } from './payslip.rules.ts';
 import { reviseContributionCalls } from '../contributions/contributions.service.ts';
 import * as repo from './payslips.repository.ts';
@@ -212,18 +212,11 @@ export async function payslipPdfUrl(ctx: PayslipContext, orgId: string, id: stri
   throw job?.status === 'failed' ? payslipErrors.bulletinFailed() : payslipErrors.bulletinPending();
 }
 
-function optionalPeriod(raw: string | undefined): string | undefined {
-  if (raw === undefined || raw === '') return undefined;
-  const period = parsePeriod(raw);
-  if (!period) throw payslipErrors.invalidPeriod();
-  return period;
-}
-
 /** `GET /api/payslips`: newest period first, then by name; `?period=`, `?employee_id=`. */
 export async function listPayslips(db: Database, orgId: string, query: { limit?: string; cursor?: string; period?: string; employee_id?: string }) {
   const limit = parseLimit(query.limit);
   const cursor = decodeCursor(query.cursor);
-  const filters: repo.PayslipFilters = { orgId, period: optionalPeriod(query.period) };
+  const filters: repo.PayslipFilters = { orgId, period: parsePeriodFilter(query.period) };
   if (query.employee_id) {
     if (!isUuid(query.employee_id)) throw fieldErrors.invalid('employee_id', 'Le salarié');
     filters.employeeId = query.employee_id.toLowerCase();
@@ -242,7 +235,7 @@ export async function listStaffPayslips(db: Database, query: { limit?: string; c
   const limit = parseLimit(query.limit);
   const cursor = decodeCursor(query.cursor);
   if (query.org_id && !isUuid(query.org_id)) throw fieldErrors.invalid('org_id', "L'organisation");
-  const period = optionalPeriod(query.period);
+  const period = parsePeriodFilter(query.period);
   if (!period) throw payslipErrors.missingPeriod();
   const rows = await repo.listStaffPayslips(db, { orgId: query.org_id ? query.org_id.toLowerCase() : undefined, period }, cursor, limit);
   const page = keysetPage(rows, limit, (row) => [row.period, row.last_name, row.first_name, row.id]);

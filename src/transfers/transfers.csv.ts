@@ -5,13 +5,13 @@
  */
 import type { Database } from '../db/database.ts';
 import { csvFilename, csvPeriod, type CsvColumn, type CsvExport } from '../format/csv.ts';
+import { labelOf } from '../format/labels.ts';
 import { MAX_LIMIT } from '../http/list.ts';
+import { TRANSFER_STATUS_LABELS } from './transfer.labels.ts';
 import { listOrgTransfers, listStaffTransfers } from './transfers.service.ts';
 
 type ClientBatch = Awaited<ReturnType<typeof listOrgTransfers>>['items'][number];
 type StaffBatch = Awaited<ReturnType<typeof listStaffTransfers>>['items'][number];
-
-const STATUS_LABELS: Record<string, string> = { genere: 'Généré', execute: 'Exécuté', annule: 'Annulé' };
 
 function batchColumns<T extends ClientBatch>(): Array<CsvColumn<T>> {
   return [
@@ -20,7 +20,7 @@ function batchColumns<T extends ClientBatch>(): Array<CsvColumn<T>> {
     { header: 'Période', text: (b) => b.periods.map(csvPeriod).join(', ') },
     { header: 'Bulletins', text: (b) => String(b.count) },
     { header: 'Total', amount: (b) => b.total },
-    { header: 'Statut', text: (b) => STATUS_LABELS[b.status] ?? b.status },
+    { header: 'Statut', text: (b) => labelOf(TRANSFER_STATUS_LABELS, b.status) },
   ];
 }
 

@@ -19,8 +19,7 @@ import { isUuid } from '../http/input.ts';
 import { decodeCursor, keysetPage, parseLimit } from '../http/list.ts';
 import type { Caller } from '../identity/identity.service.ts';
 import { compareMoney, isStorableMoney, MAX_PAYSLIP_AMOUNT, moneyFromDb, sumMoney } from '../money/money.ts';
-import { numberingYear, parsePeriod } from '../format/calendar.ts';
-import { payslipErrors } from '../payslips/payslip.errors.ts';
+import { numberingYear, parsePeriodFilter } from '../format/calendar.ts';
 import { nextInSeries } from '../db/number-series.ts';
 import { ibanLast4 } from '../money/iban.ts';
 import { isSepaWritable } from '../format/sepa.ts';
@@ -279,8 +278,7 @@ export async function listAvailablePayslips(db: Database, query: { limit?: strin
   const limit = parseLimit(query.limit);
   const cursor = decodeCursor(query.cursor);
   if (query.org_id && !isUuid(query.org_id)) throw fieldErrors.invalid('org_id', "L'organisation");
-  const period = query.period ? parsePeriod(query.period) : undefined;
-  if (period === null) throw payslipErrors.invalidPeriod();
+  const period = parsePeriodFilter(query.period);
   const rows = await repo.listAvailable(db, { orgId: query.org_id ? query.org_id.toLowerCase() : undefined, period }, cursor, limit);
   const page = keysetPage(rows, limit, (row: AvailableRow) => [row.org_name, row.period, row.last_name, row.first_name, row.id]);
   return {
@@ -308,8 +306,7 @@ export const UNPAYABLE_MAX = 200;
  */
 export async function listUnpayablePayslips(db: Database, query: { org_id?: string; period?: string }) {
   if (query.org_id && !isUuid(query.org_id)) throw fieldErrors.invalid('org_id', "L'organisation");
-  const period = query.period ? parsePeriod(query.period) : undefined;
-  if (period === null) throw payslipErrors.invalidPeriod();
+  const period = parsePeriodFilter(query.period);
   const rows = await repo.listUnpayable(db, { orgId: query.org_id ? query.org_id.toLowerCase() : undefined, period }, UNPAYABLE_MAX);
   return rows.flatMap((row) => {
     const reason = unpayableReason({ virements_salaires: row.virements_salaires, iban: row.iban, net_to_pay: row.net_to_pay });

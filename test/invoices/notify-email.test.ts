@@ -1,5 +1,5 @@
 /**
- * Bulk notification of invoices (SPEC 6): one e-mail per invoice through the
+ * Bulk notification of invoices: one e-mail per invoice through the
  * outbox, To every `email_notifs`, Cc every `email_notifs_cc`, as a real SMTP server receives it;
  * the text by invoice type and payment method; the per-invoice result.
  */

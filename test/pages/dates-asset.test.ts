@@ -1,8 +1,7 @@
-/** The pages' date helpers (`assets/dates.js`), run in Node: they need no browser. */
+/** The calendar module the pages' scripts share with the server (`format/calendar-shared.js`), run in Node. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-// @ts-expect-error a browser module without types
-import { nextDayFr } from '../../src/pages/assets/dates.js';
+import { nextDayFr } from '../../src/format/calendar-shared.js';
 
 describe('nextDayFr', () => {
   it("should give the calendar's next day, across a month's, a year's and February's end", () => {

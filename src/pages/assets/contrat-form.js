@@ -4,7 +4,7 @@
  * /api/contrats`). The API checks everything; its refusal is shown next to the field it names.
  */
 import { announce, api, ApiError } from './api.js';
-import { isoDate, nextDayFr } from './dates.js';
+import { isoFromFr as isoDate, nextDayFr } from '../../format/calendar-shared.js';
 import { fieldMessage, isoOfTyped } from './field-messages.js';
 import './session.js';
 

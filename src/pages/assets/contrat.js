@@ -6,7 +6,7 @@
  */
 import { announce, api, ApiError, FORBIDDEN_MESSAGE, setFieldError } from './api.js';
 import { fieldMessage } from './field-messages.js';
-import { isoDate } from './dates.js';
+import { isoFromFr as isoDate } from '../../format/calendar-shared.js';
 import { changeRunner, confirmWith, focusById, openFile } from './session.js';
 
 const root = /** @type {HTMLElement} */ (document.getElementById('contrat'));

@@ -7,29 +7,22 @@
  * server-rendered filters use it through `src/pages/field-messages.ts`. Pure functions, no DOM.
  */
 
+import { addDays, FIRST_YEAR, frDate, frDateParts, isCalendarDay, LAST_PERIOD_YEAR } from '../../format/calendar-shared.js';
+
+export { frDate };
+
 /** Examples the messages give. */
 export const DATE_EXAMPLE = '15/03/2027';
 export const PERIOD_EXAMPLE = '03/2027';
 
-const DATE_FR = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
 const DATE_ISO = /^(\d{4})-(\d{2})-(\d{2})$/;
 const PERIOD_FR = /^(\d{1,2})\/(\d{4})$/;
 const PERIOD_ISO = /^(\d{4})-(\d{2})$/;
 
-/** The API's bounds (src/format/calendar.ts): days from 1900, periods from 1900 to 2999. */
-const FIRST_YEAR = 1900;
-const LAST_PERIOD_YEAR = 2999;
-
-/** `2027-03-01` → `01/03/2027`. */
-export function frDate(iso) {
-  const match = DATE_ISO.exec(iso);
-  return match ? `${match[3]}/${match[2]}/${match[1]}` : iso;
-}
-
 /** The parts of a date typed `JJ/MM/AAAA` (or `AAAA-MM-JJ`, the API's form), or null. */
 function dateParts(value) {
-  const fr = DATE_FR.exec(value);
-  if (fr) return { year: Number(fr[3]), month: Number(fr[2]), day: Number(fr[1]) };
+  const fr = frDateParts(value);
+  if (fr) return fr;
   const iso = DATE_ISO.exec(value);
   return iso ? { year: Number(iso[1]), month: Number(iso[2]), day: Number(iso[3]) } : null;
 }
@@ -39,9 +32,8 @@ export function isoOfTyped(typed) {
   const parts = dateParts(String(typed ?? '').trim());
   if (!parts) return null;
   const { year, month, day } = parts;
-  const date = new Date(Date.UTC(year, month - 1, day));
-  if (year < FIRST_YEAR || date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
-  return date.toISOString().slice(0, 10);
+  if (!isCalendarDay(year, month, day)) return null;
+  return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
 
 /**
@@ -74,12 +66,6 @@ export function periodProblem(typed) {
 /** "du 01/03/2027 au 31/03/2027", or "à partir du 01/03/2027" (no end). */
 export function periodText(period) {
   return period.end_date ? `du ${frDate(period.start_date)} au ${frDate(period.end_date)}` : `à partir du ${frDate(period.start_date)}`;
-}
-
-/** `YYYY-MM-DD` plus `days`. */
-function addDays(iso, days) {
-  const [y, m, d] = iso.split('-').map(Number);
-  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
 }
 
 /** How far ahead an execution date may be (the API's rule, src/transfers/transfer.rules.ts). */

@@ -7,7 +7,7 @@
  */
 import { announce, api, setFieldError } from './api.js';
 import { dateProblem, fieldMessage } from './field-messages.js';
-import { isoDate } from './dates.js';
+import { isoFromFr as isoDate, periodFromFr as isoPeriod } from '../../format/calendar-shared.js';
 import { setRowResult } from './selection.js';
 import { confirmWith, refreshSections } from './session.js';
 
@@ -24,12 +24,6 @@ const NBSP = '\u00a0';
 /** `1 234,50` or `1234.5` → `1234.50`-like text the API reads; the API has the last word. */
 function decimal(value) {
   return value.replace(/[\s\u00a0\u202f]/g, '').replace(',', '.');
-}
-
-/** `11/2026` → `2026-11`; anything else as it is, for the API to refuse. */
-function isoPeriod(value) {
-  const match = /^(\d{1,2})\/(\d{4})$/.exec(value.trim());
-  return match ? `${match[2]}-${match[1].padStart(2, '0')}` : value.trim();
 }
 
 /** Cents → `1 234,50 €`, as the server writes amounts. */

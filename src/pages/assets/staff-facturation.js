@@ -7,7 +7,7 @@
  */
 import { announce, api, setFieldError } from './api.js';
 import { dateProblem, fieldMessage } from './field-messages.js';
-import { isoDate } from './dates.js';
+import { isoFromFr as isoDate } from '../../format/calendar-shared.js';
 import './pdf-button.js';
 import { plural, setRowResult, wireSelection } from './selection.js';
 import { confirmWith, refreshSections } from './session.js';

@@ -114,7 +114,6 @@ orgForm?.addEventListener('submit', async (event) => {
 // ---- its employees -------------------------------------------------------------------------
 
 const employeesStatus = /** @type {HTMLElement} */ (document.getElementById('employees-status'));
-const CATEGORY_LABELS = { artiste: 'Artiste', technicien: 'Technicien', permanent: 'Permanent' };
 
 /** `"7.50"` → `7,5 %`, as the server writes a rate. */
 function rateText(rate) {
@@ -158,7 +157,9 @@ document.addEventListener('submit', async (event) => {
     const cell = (key) => row?.querySelector(`.cell-${key}`);
     const masked = employee.iban_last4 ? `•••• ${employee.iban_last4}` : '—';
     if (cell('iban')) cell('iban').textContent = masked;
-    if (cell('category')) cell('category').textContent = employee.category ? CATEGORY_LABELS[employee.category] ?? employee.category : '—';
+    // The category's words are the ones the server wrote in the form's select.
+    const categoryOption = /** @type {HTMLSelectElement} */ (form.elements.namedItem('category')).selectedOptions[0];
+    if (cell('category')) cell('category').textContent = employee.category ? categoryOption?.textContent ?? employee.category : '—';
     if (cell('cadre')) cell('cadre').textContent = employee.cadre ? 'Oui' : 'Non';
     if (cell('pas_rate')) cell('pas_rate').textContent = employee.pas_rate === null ? 'Grille neutre' : rateText(employee.pas_rate);
     const hint = document.getElementById(`${element('iban').id}-hint`);

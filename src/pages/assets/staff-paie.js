@@ -8,7 +8,7 @@
  */
 import { announce, api, ApiError, download, sendFile, setFieldError } from './api.js';
 import { fieldMessage } from './field-messages.js';
-import { isoPeriod } from './dates.js';
+import { periodFromFr as isoPeriod } from '../../format/calendar-shared.js';
 import { confirmWith, refreshSections } from './session.js';
 
 const POLL_MS = 500;

@@ -4,7 +4,7 @@
  * with `?lot={id}`), the SEPA files, and each batch's "executed" and "cancel".
  */
 import { announce, api, download, setFieldError } from './api.js';
-import { isoDate } from './dates.js';
+import { addMonths, formatPeriodFr, frDate, isoFromFr as isoDate } from '../../format/calendar-shared.js';
 import { fieldMessage } from './field-messages.js';
 import { plural, setRowResult, wireSelection } from './selection.js';
 import { confirmWith, refreshSections } from './session.js';
@@ -95,19 +95,9 @@ document.addEventListener('submit', async (event) => {
   }
 });
 
-const MONTHS = ['janvier', 'février', 'mars', 'avril', 'mai', 'juin', 'juillet', 'août', 'septembre', 'octobre', 'novembre', 'décembre'];
-
-/** `2027-01` → `janvier 2027`. */
-const monthName = (period) => `${MONTHS[Number(period.slice(5, 7)) - 1]} ${period.slice(0, 4)}`;
-
-/** `2027-01-07` → `07/01/2027`. */
-const dayFr = (iso) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
-
-/** The first day of the month after `period` plus `months` − 1: `('2027-01', 2)` → `2027-03-01`. */
+/** The first day of the month `months` after `period`: `('2027-01', 2)` → `2027-03-01`. */
 function monthStart(period, months) {
-  const year = Number(period.slice(0, 4));
-  const month = Number(period.slice(5, 7)) - 1 + months;
-  return `${year + Math.floor(month / 12)}-${String((month % 12) + 1).padStart(2, '0')}-01`;
+  return `${addMonths(period, months)}-01`;
 }
 
 /**
@@ -121,10 +111,10 @@ export function dateDoubt(iso, periods) {
   const earliest = months[0];
   const latest = months[months.length - 1];
   if (iso < monthStart(latest, 0)) {
-    return `Ces bulletins paient ${monthName(latest)} : une exécution le ${dayFr(iso)} paierait ces salaires avant le début du mois. Vérifiez la date, ou la période des bulletins.`;
+    return `Ces bulletins paient ${formatPeriodFr(latest)} : une exécution le ${frDate(iso)} paierait ces salaires avant le début du mois. Vérifiez la date, ou la période des bulletins.`;
   }
   if (iso >= monthStart(earliest, 2)) {
-    return `Ces bulletins paient ${monthName(earliest)} : une exécution le ${dayFr(iso)} paierait ces salaires plus d'un mois après la fin du mois. Vérifiez la date.`;
+    return `Ces bulletins paient ${formatPeriodFr(earliest)} : une exécution le ${frDate(iso)} paierait ces salaires plus d'un mois après la fin du mois. Vérifiez la date.`;
   }
   return '';
 }
