@@ -149,6 +149,9 @@ describe('/staff/paie in chromium', { skip: skipReason }, () => {
     await page.locator('#payslip-net-error', { hasText: 'Le net à payer ne peut pas dépasser le salaire brut.' }).waitFor();
     assert.equal(await page.locator('#payslip-employee-error').isVisible(), false, 'the previous refusal is gone');
 
+    // The computed bulletin is rendered by its job (as the server's worker would), then read again.
+    assert.equal(await app.app.jobs.worker.runDue(), 1);
+    await page.reload();
     // Its PDF, then its cancellation after a confirmation.
     const zoeRow = page.locator('#payslip-table tbody tr', { hasText: 'Zoé Bernard' });
     await zoeRow.locator('input[type="file"]').setInputFiles({ name: 'bulletin-zoe.pdf', mimeType: 'application/pdf', buffer: PDF });
