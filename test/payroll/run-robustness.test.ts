@@ -298,12 +298,12 @@ describe('a net past what one SEPA transfer carries', () => {
     // The staff's transfers page lists it with its reason.
     assert.deepEqual((await listUnpayablePayslips(ctx.db, {})).map((p) => [p.id, p.reason]), [[big, 'net_too_large']]);
 
-    // A batch made before: its line holds the amount.
+    // A batch made before its SEPA file was stored with it (none stored): its line holds the amount.
     const small = await ctx.payslip(ctx.soleil, ctx.marc, PERIOD, '100.00');
     const made = await ctx.batch([small]);
     assert.equal(made.statusCode, 201, made.body);
     await ctx.db.updateTable('transfer_items').set({ amount: '1499877835.51' }).where('payslip_id', '=', small).execute();
-    await ctx.db.updateTable('transfers').set({ total: '1499877835.51' }).where('id', '=', made.json().id).execute();
+    await ctx.db.updateTable('transfers').set({ total: '1499877835.51', sepa_file_id: null }).where('id', '=', made.json().id).execute();
     const xml = await ctx.call(ctx.staff, 'GET', `/api/staff/virements/${made.json().id}/sepa.xml`);
     assert.equal(xml.statusCode, 409, xml.body);
     assert.deepEqual({ error: xml.json().error, payslip_ids: xml.json().payslip_ids }, { error: 'transfer_amount_too_large', payslip_ids: [small] });
