@@ -5,7 +5,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, OPERATOR_ENV } from '../payslips/support.ts';
+import { setup, OPERATOR_ENV, submittedTechnicianContract } from '../payslips/support.ts';
 import { todayInFrance } from '../../src/format/french.ts';
 import { PayrollRunner } from '../../src/payroll/runner.ts';
 import { startRun, validateDrafts } from '../../src/payroll/payroll.service.ts';
@@ -86,12 +86,7 @@ describe("an invoice's document", () => {
 describe("a validated payslip's bulletin", () => {
   it('should be rendered by the job its validation queued, also from the command line, without any GET', async (t) => {
     const ctx = await setup(t, OPERATOR_ENV);
-    await ctx.call(ctx.agent, 'PATCH', `/api/salaries/${ctx.marc}`, { category: 'technicien' });
-    const created = await ctx.call(ctx.agent, 'POST', '/api/contrats', {
-      employee_id: ctx.marc, kind: 'CDDU', job_title: 'Régisseur', show_title: 'Le Songe', idcc: '3090', start_date: '2027-03-01', end_date: '2027-03-31',
-      dates: [{ date: '2027-03-20', nature: 'heures', quantity: 8, amount: '250' }],
-    });
-    assert.equal((await ctx.call(ctx.agent, 'POST', `/api/contrats/${created.json().id}/submit`)).statusCode, 200);
+    await submittedTechnicianContract(ctx);
     // As seed-demo does it, in a process with no worker: the context names none.
     const caller = { userId: ctx.staff.userId, email: ctx.staff.email };
     await startRun(ctx.db, caller, { org_id: ctx.soleil, period: '2027-03' });

@@ -7,7 +7,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { setup, OPERATOR_ENV } from '../payslips/support.ts';
+import { setup, OPERATOR_ENV, submittedTechnicianContract } from '../payslips/support.ts';
 import { PayrollRunner } from '../../src/payroll/runner.ts';
 import { claimRun } from '../../src/payroll/payroll.repository.ts';
 import { computeInPool } from '../../src/payroll/compute-pool.ts';
@@ -19,12 +19,7 @@ const quiet = { info() {}, error() {} };
 describe('a payroll run whose computation is starved', () => {
   it('should keep its lease while the instance lives, however long a chunk takes, and finish', async (t) => {
     const ctx = await setup(t, OPERATOR_ENV);
-    await ctx.call(ctx.agent, 'PATCH', `/api/salaries/${ctx.marc}`, { category: 'technicien' });
-    const created = await ctx.call(ctx.agent, 'POST', '/api/contrats', {
-      employee_id: ctx.marc, kind: 'CDDU', job_title: 'Régisseur', show_title: 'Le Songe', idcc: '3090', start_date: '2027-03-01', end_date: '2027-03-31',
-      dates: [{ date: '2027-03-20', nature: 'heures', quantity: 8, amount: '250' }],
-    });
-    assert.equal((await ctx.call(ctx.agent, 'POST', `/api/contrats/${created.json().id}/submit`)).statusCode, 200);
+    await submittedTechnicianContract(ctx);
 
     const LEASE_MS = 300;
     let release!: () => void;

@@ -3,6 +3,7 @@
  * salaries (`Odentas`), one that pays them itself, their members, employees with and without
  * an IBAN, and helpers to publish payslips and make batches.
  */
+import assert from 'node:assert/strict';
 import { build } from '../helper.ts';
 import { createOrg, member, signedIn, type Person } from '../support/fixtures.ts';
 import { todayInFrance } from '../../src/format/french.ts';
@@ -71,4 +72,15 @@ export async function setup(t: Parameters<typeof build>[0], env: Record<string, 
     app, db, config, soleil, lumiere, autonome, admin, agent, compta, lumiereAgent, lumiereCompta, autonomeAgent, staff,
     call, employee, helene, marc, zoe, leonie, autonomeEmployee, payslip, batch, available,
   };
+}
+
+/** Marc as a technician with one March 2027 CDDU of 8 hours (250), submitted: computed by the run. */
+export async function submittedTechnicianContract(ctx: Awaited<ReturnType<typeof setup>>): Promise<string> {
+  await ctx.call(ctx.agent, 'PATCH', `/api/salaries/${ctx.marc}`, { category: 'technicien' });
+  const created = await ctx.call(ctx.agent, 'POST', '/api/contrats', {
+    employee_id: ctx.marc, kind: 'CDDU', job_title: 'Régisseur', show_title: 'Le Songe', idcc: '3090', start_date: '2027-03-01', end_date: '2027-03-31',
+    dates: [{ date: '2027-03-20', nature: 'heures', quantity: 8, amount: '250' }],
+  });
+  assert.equal((await ctx.call(ctx.agent, 'POST', `/api/contrats/${created.json().id}/submit`)).statusCode, 200);
+  return created.json().id as string;
 }
