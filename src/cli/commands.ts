@@ -148,7 +148,7 @@ async function requireOrganization(db: Database, orgId: string) {
   return org;
 }
 
-/** A one-time sign-in link for an existing account (CONTRACT 3 `login-link`). */
+/** A one-time sign-in link for an existing account (`login-link`). */
 export async function signInLinkFor(db: Database, config: Config, email: string): Promise<string> {
   return db.transaction().execute(async (trx) => {
     const account = await findUserByEmail(trx, email);

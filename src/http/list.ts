@@ -25,7 +25,7 @@ import { AppError } from './errors.ts';
 import { hasUnsafeCharacters, isUuid } from './input.ts';
 
 export const DEFAULT_LIMIT = 50;
-/** SPEC 8's grid page size. */
+/** The grids' page size. */
 export const MAX_LIMIT = 200;
 
 export const listErrors = {

@@ -19,9 +19,9 @@ import { AppError, fieldErrors } from './errors.ts';
 import { hasUnsafeCharacters, type TextKind } from './input.ts';
 
 /**
- * `GET` and `POST /api/access` are answered to the letter of SPEC 4, in its order
+ * `GET` and `POST /api/access` are answered to the letter of docs/access.md, in its order
  * (`missing_email` before anything else of the body): the service applies the same rule to
- * the one free text, the first name, after the SPEC's own checks. Every other route gets the
+ * the one free text, the first name, after the access rules' own checks. Every other route gets the
  * rule here.
  */
 export function isSpecAccessRoute(url: string | undefined): boolean {

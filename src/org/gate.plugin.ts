@@ -35,7 +35,7 @@ declare module 'fastify' {
      */
     refusedPage?: string;
     /**
-     * Where the organization comes from when SPEC 4.3 resolves none (see `OrgFallback`). Set
+     * Where the organization comes from when the resolution of docs/access.md gives none (see `OrgFallback`). Set
      * on a `staff` route, it gives the route an organization scope too.
      * @default 'staffSettings'
      */
