@@ -308,7 +308,7 @@ async function seedOperator(db: Database, config: Config) {
 }
 
 /**
- * The demo months computed from the contracts and validated (PAYROLL), unless already done:
+ * The demo months computed from the contracts and validated (docs/payroll.md), unless already done:
  * the run is computed here, in this process, and the bulletins are rendered when first asked for.
  */
 async function seedComputedMonths(db: Database) {

@@ -1,6 +1,6 @@
 /**
  * Contribution calls (appels de cotisations): staff create them for an
- * organization; its COMPTA and administrators read them (`GET /api/cotisations`). Issue 36:
+ * organization; its COMPTA and administrators read them (`GET /api/cotisations`). Staff:
  * staff list every organization's calls, notify one to its organization's addresses by e-mail
  * (through the outbox, like invoices) and mark one paid (`paye`).
  */
