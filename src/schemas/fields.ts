@@ -54,9 +54,16 @@ export function checkField<T extends TSchema>(field: TChecked<T>, value: unknown
   const validate = validatorOf(field);
   if (validate(value)) return value as Static<T>;
   if (refusal) throw refusal();
+  throw fieldRefusal(field, validate.errors?.[0]?.keyword);
+}
+
+/**
+ * The field's error (its message for `keyword`, if it gives one), for a check its rules make
+ * beyond its schema that answers the same (a date against today).
+ */
+export function fieldRefusal(field: TChecked<TSchema>, keyword = ''): AppError {
   const error = (field as Record<string, unknown>)[ERROR_KEYWORD] as FieldError;
-  const keyword = validate.errors?.[0]?.keyword ?? '';
-  throw new AppError(error.status ?? 400, error.code, error.messages?.[keyword] ?? error.message);
+  return new AppError(error.status ?? 400, error.code, error.messages?.[keyword] ?? error.message);
 }
 
 /** `UUID_PATTERN` (src/http/input.ts) as a schema's `pattern`, which has no flags. */

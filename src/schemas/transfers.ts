@@ -2,10 +2,29 @@
 import { Type } from '@sinclair/typebox';
 import { ListQuery, Page } from '../http/list.ts';
 import { MoneyString } from '../money/money.ts';
+import { Checked } from './fields.ts';
 
+/** The most payslips one batch takes (a 4 MiB body holds about 100,000 ids; a bank file this size is plenty). */
+export const MAX_BATCH_SIZE = 10_000;
+/** Longest payslip id taken (a longer one names no payslip). */
+const PAYSLIP_ID_MAX = 100;
+
+const invalidPayslipIds = { code: 'invalid_payslip_ids', message: `payslip_ids doit être une liste d'identifiants de bulletins (${MAX_BATCH_SIZE} au plus).` };
+
+/** An id of a batch's payslip, as given: one that is not a UUID is refused as unavailable. */
+export const TransferPayslipId = Checked(Type.String({ minLength: 1, maxLength: PAYSLIP_ID_MAX }), invalidPayslipIds);
+
+// Checked by the rules, in their order: a missing field first, then its schema.
 export const TransferBody = Type.Object({
-  payslip_ids: Type.Optional(Type.Unsafe<unknown>({ description: 'the ids of the payslips to pay (one organization); checked by the service', examples: [['8b0f…']] })),
-  execution_date: Type.Optional(Type.Unsafe<unknown>({ description: 'YYYY-MM-DD, today or later (Europe/Paris)', examples: ['2027-01-28'] })),
+  payslip_ids: Type.Optional(
+    Checked(Type.Array(TransferPayslipId, { maxItems: MAX_BATCH_SIZE, description: 'the ids of the payslips to pay (one organization), 1 to 10,000', examples: [['8b0f…']] }), invalidPayslipIds),
+  ),
+  execution_date: Type.Optional(
+    Checked(Type.String({ format: 'date', description: 'YYYY-MM-DD, today or later (Europe/Paris), within 366 days', examples: ['2027-01-28'] }), {
+      code: 'invalid_execution_date',
+      message: "Date d'exécution invalide : AAAA-MM-JJ, aujourd'hui ou plus tard.",
+    }),
+  ),
 });
 
 const NullableTimestamp = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);

@@ -4,9 +4,6 @@ import { AppError } from '../http/errors.ts';
 export const transferErrors = {
   /** Unknown, or of another organization. */
   notFound: () => new AppError(404, 'not_found', 'Lot de virements introuvable.'),
-  invalidPayslipIds: () =>
-    new AppError(400, 'invalid_payslip_ids', `payslip_ids doit être une liste d'identifiants de bulletins (${MAX_BATCH_SIZE} au plus).`),
-  invalidExecutionDate: () => new AppError(400, 'invalid_execution_date', "Date d'exécution invalide : AAAA-MM-JJ, aujourd'hui ou plus tard."),
   mixedOrganizations: () => new AppError(400, 'mixed_organizations', "Un lot de virements ne concerne qu'une organisation : ces bulletins sont de plusieurs."),
   /** Nothing is created; the body names every payslip refused, unknown ids included. */
   unavailable: (payslipIds: string[]) =>
@@ -41,6 +38,3 @@ export const transferErrors = {
     }),
   invalidStatus: () => new AppError(400, 'invalid_status', 'Le statut (genere, execute ou annule) n’est pas valide.'),
 };
-
-/** The most payslips one batch takes (a 4 MiB body holds about 100,000 ids; a bank file this size is plenty). */
-export const MAX_BATCH_SIZE = 10_000;

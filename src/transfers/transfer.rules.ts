@@ -4,27 +4,27 @@
  */
 import type { TransferStatus } from '../db/schema.ts';
 import { fieldErrors } from '../http/errors.ts';
-import { addDays, parseIsoDate } from '../format/calendar.ts';
+import { addDays } from '../format/calendar.ts';
 import { formatDateFr, todayInFrance } from '../format/french.ts';
 import { isSepaIban } from '../format/sepa.ts';
 import { isValidIBAN } from 'ibantools';
 import { compareMoney, MAX_PAYSLIP_AMOUNT, moneyFromDb } from '../money/money.ts';
-import { MAX_BATCH_SIZE, transferErrors } from './transfer.errors.ts';
+import { checkField, fieldRefusal } from '../schemas/fields.ts';
+import { TransferBody, TransferPayslipId } from '../schemas/transfers.ts';
+import { transferErrors } from './transfer.errors.ts';
 
 export const TRANSFER_STATUSES = ['genere', 'execute', 'annule'] as const satisfies readonly TransferStatus[];
 
 /**
- * `payslip_ids`: a non-empty list of strings, at most `MAX_BATCH_SIZE`. Repeats count once (a
- * payslip is paid once). Ids are kept as given, for the refusal's `payslip_ids`.
+ * `payslip_ids`: a non-empty list of ids (`TransferBody`). Repeats count once (a payslip is paid
+ * once). Ids are kept as given, for the refusal's `payslip_ids`.
  */
 export function parsePayslipIds(raw: unknown): string[] {
   if (raw === undefined || raw === null || (Array.isArray(raw) && raw.length === 0)) throw fieldErrors.missing('payslip_ids', 'La liste des bulletins');
-  if (!Array.isArray(raw) || raw.length > MAX_BATCH_SIZE || !raw.every((id) => typeof id === 'string' && id.length > 0 && id.length <= 100)) {
-    throw transferErrors.invalidPayslipIds();
-  }
+  const given = checkField(TransferBody.properties.payslip_ids, raw).map((id) => checkField(TransferPayslipId, id));
   const seen = new Set<string>();
   const ids: string[] = [];
-  for (const id of raw as string[]) {
+  for (const id of given) {
     const key = id.toLowerCase();
     if (!seen.has(key)) {
       seen.add(key);
@@ -37,8 +37,9 @@ export function parsePayslipIds(raw: unknown): string[] {
 /** `execution_date`: a date, today (Europe/Paris) or later, within a year: a bank refuses a past one. */
 export function parseExecutionDate(raw: unknown, today: string = todayInFrance()): string {
   if (raw === undefined || raw === null || raw === '') throw fieldErrors.missing('execution_date', "La date d'exécution");
-  const date = parseIsoDate(raw);
-  if (!date || date < today || date > addDays(today, 366)) throw transferErrors.invalidExecutionDate();
+  const field = TransferBody.properties.execution_date;
+  const date = checkField(field, raw);
+  if (date < today || date > addDays(today, 366)) throw fieldRefusal(field);
   return date;
 }
 

@@ -27,6 +27,8 @@ import { transferErrors } from './transfer.errors.ts';
 import { formatTransferReference, parseExecutionDate, parsePayslipIds, statusAfterCancel, statusAfterExecuted, TRANSFER_STATUSES, unpayableReason } from './transfer.rules.ts';
 import { operatorAccount, sepaCreditTransfer, type SepaBatch } from './transfer.sepa.ts';
 import * as repo from './transfers.repository.ts';
+import type { Static } from '@sinclair/typebox';
+import type { TransferBody } from '../schemas/transfers.ts';
 
 /** What making a batch's SEPA file takes: the operator's defaults and the file store. */
 export interface SepaContext {
@@ -142,7 +144,7 @@ export async function insertNewTransfer(change: Change, caller: Pick<Caller, 'us
 }
 
 /** `POST /api/staff/virements`: 201 with the batch, or nothing created. */
-export async function createTransfer(ctx: TransferContext, caller: Caller, body: { payslip_ids?: unknown; execution_date?: unknown }) {
+export async function createTransfer(ctx: TransferContext, caller: Caller, body: Static<typeof TransferBody>) {
   const requested = parsePayslipIds(body.payslip_ids);
   const executionDate = parseExecutionDate(body.execution_date);
   let id: string;

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { Type } from '@sinclair/typebox';
 import { edgeSchema, ownSchema } from '../../src/http/checked-fields.ts';
 import { AppError } from '../../src/http/errors.ts';
-import { Checked, CheckedMoney, checkField } from '../../src/schemas/fields.ts';
+import { Checked, CheckedMoney, checkField, fieldRefusal } from '../../src/schemas/fields.ts';
 
 const refusal = (code: string, message: string) => (error: unknown) => error instanceof AppError && error.status === 400 && error.code === code && error.userMessage === message;
 
@@ -45,6 +45,11 @@ describe('checkField', () => {
     assert.throws(() => checkField(reason, 'a\u202eb'), refusal('invalid_reason', 'Trop long.'));
     assert.throws(() => checkField(reason, 42), refusal('invalid_reason', 'Pas un texte.'));
     assert.throws(() => checkField(reason, 42, () => new AppError(404, 'not_found', 'Ailleurs.')), (e: unknown) => e instanceof AppError && e.status === 404);
+  });
+
+  it("should give the field's error to a rule beyond its schema", () => {
+    assert.ok(refusal('invalid_reason', 'Trop long.')(fieldRefusal(reason)));
+    assert.ok(refusal('invalid_reason', 'Pas un texte.')(fieldRefusal(reason, 'type')));
   });
 
   it('should count a length in UTF-16 units, as the rules always did', () => {
