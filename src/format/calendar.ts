@@ -24,7 +24,8 @@ export function parseIsoDate(raw: unknown): string | null {
  * Month 01 to 12, year 1900 to 2999: `0000-01` or `9999-12` is a typing mistake, never a payroll
  * month, and a bank or an organism would refuse a document dated so.
  */
-const PERIOD = /^(19|2\d)\d{2}-(0[1-9]|1[0-2])$/;
+export const PERIOD_PATTERN = '^(19|2\\d)\\d{2}-(0[1-9]|1[0-2])$';
+const PERIOD = new RegExp(PERIOD_PATTERN);
 
 /** The period when `raw` is one, else null. @example parsePeriod('2027-01') // '2027-01' */
 export function parsePeriod(raw: unknown): string | null {
@@ -32,7 +33,8 @@ export function parsePeriod(raw: unknown): string | null {
 }
 
 /** 400 `invalid_period`: a period that is not one, in the one wording of every module. */
-export const invalidPeriod = () => new AppError(400, 'invalid_period', 'Période invalide : format AAAA-MM attendu (ex. 2027-01).');
+export const INVALID_PERIOD = { code: 'invalid_period', message: 'Période invalide : format AAAA-MM attendu (ex. 2027-01).' } as const;
+export const invalidPeriod = () => new AppError(400, INVALID_PERIOD.code, INVALID_PERIOD.message);
 
 /** A list filter's period: none (absent or empty), or a well-formed one, else 400 `invalid_period`. */
 export function parsePeriodFilter(raw: string | undefined): string | undefined {
@@ -67,6 +69,11 @@ export function requirePayrollPeriod(raw: unknown, now: Date = new Date()): stri
   if (absent(raw)) throw fieldErrors.missing('period', 'La période');
   const period = parsePeriod(raw);
   if (!period) throw invalidPeriod();
+  return inPayrollWindow(period, now);
+}
+
+/** `period` when within `payrollPeriodWindow`, else 400 `invalid_period` saying the months accepted. */
+export function inPayrollWindow(period: string, now: Date = new Date()): string {
   const { first, last } = payrollPeriodWindow(now);
   if (period < first || period > last) {
     throw new AppError(400, 'invalid_period', `La période ${formatPeriodFr(period)} est hors de celles acceptées : de ${formatPeriodFr(first)} à ${formatPeriodFr(last)} (trois ans en arrière, un an en avance).`).withDetails({ field: 'period' });

@@ -1,13 +1,15 @@
 /** Every error of the payslips module, with its status and French message. */
 import { AppError } from '../http/errors.ts';
+import { fieldRefusal } from '../schemas/fields.ts';
+import { PayslipContractId } from '../schemas/payslips.ts';
 
 export const payslipErrors = {
   /** Unknown, or of another organization: nobody learns that it exists. */
   notFound: () => new AppError(404, 'not_found', 'Bulletin de paie introuvable.'),
   /** The staff's payslip export is a month's. */
   missingPeriod: () => new AppError(400, 'missing_period', "La période est obligatoire : le mois à exporter, au format AAAA-MM (ex. 2027-01)."),
-  invalidContractIds: () =>
-    new AppError(400, 'invalid_contract_ids', 'contract_ids doit être une liste de contrats de ce salarié, dans cette organisation.'),
+  /** A contract that is not the employee's answers as an id that is none (`PayslipBody`). */
+  invalidContractIds: () => fieldRefusal(PayslipContractId),
   /** The SEPA file takes at most 999 999 999,99 € per transfer. */
   amountTooLarge: () => new AppError(400, 'invalid_amount', 'Montant invalide : 999 999 999,99 € au plus par bulletin.'),
   /** A payslip never pays more than the salary it is for. */

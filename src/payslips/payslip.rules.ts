@@ -2,10 +2,12 @@
  * The rules of payslips as pure functions: a period, the amounts and the
  * contracts a creation may carry, checked and normalized.
  */
-import { requirePayrollPeriod } from '../format/calendar.ts';
+import type { Static } from '@sinclair/typebox';
 import { fieldErrors } from '../http/errors.ts';
-import { hasUnsafeCharacters, isUuid } from '../http/input.ts';
-import { compareMoney, MAX_PAYSLIP_AMOUNT, requireMoney, sumMoney, type Money } from '../money/money.ts';
+import { absent } from '../http/input.ts';
+import { compareMoney, MAX_PAYSLIP_AMOUNT, parseMoney, requireMoney, sumMoney, type Money } from '../money/money.ts';
+import { checkField, CheckedMoney, checkPayrollPeriod, fieldRefusal } from '../schemas/fields.ts';
+import { PayslipBody, PayslipContractId, TypedContributionInput } from '../schemas/payslips.ts';
 import { payslipErrors } from './payslip.errors.ts';
 
 export const PAYSLIP_STATUSES = ['publie', 'annule'] as const;
@@ -27,7 +29,7 @@ export const MAX_TRANSFER_AMOUNT = MAX_PAYSLIP_AMOUNT;
 
 /** A required period, within the months the payroll accepts: 400 `missing_period` or `invalid_period`. */
 export function requirePeriod(raw: unknown): string {
-  return requirePayrollPeriod(raw);
+  return checkPayrollPeriod(raw);
 }
 
 /** A payslip amount: MODULES 1's money, at most what one transfer may carry. */
@@ -46,8 +48,8 @@ export function checkNetWithinGross(gross: Money, netToPay: Money): void {
 /** `contract_ids`: absent or null is none; else a list of ids (lower case, without repeats). */
 export function parseContractIds(raw: unknown): string[] {
   if (raw === undefined || raw === null) return [];
-  if (!Array.isArray(raw) || raw.length > 100 || !raw.every(isUuid)) throw payslipErrors.invalidContractIds();
-  return [...new Set(raw.map((id: string) => id.toLowerCase()))];
+  const ids = checkField(PayslipBody.properties.contract_ids, raw).map((id) => checkField(PayslipContractId, id));
+  return [...new Set(ids.map((id) => id.toLowerCase()))];
 }
 
 /** A typed payslip's contributions, stored as its lines so that its call reads them as a computed payslip's. */
@@ -64,24 +66,24 @@ export interface TypedLine {
 }
 
 export const TYPED_HEADING = 'Cotisations saisies';
-const MAX_TYPED_LINES = 20;
 
 /**
  * `contributions`: absent or null is none; else 1 to 20 `{ organism, employee_amount?,
  * employer_amount? }` (organism as a contribution call names it, amounts as MODULES 1 says,
- * each organism once), so that a payslip made elsewhere is called like a computed one.
+ * each organism once: `PayslipBody`), so that a payslip made elsewhere is called like a computed one.
  */
 export function parseTypedContributions(raw: unknown): { lines: TypedLine[]; employee: Money; employer: Money } | null {
   if (raw === undefined || raw === null) return null;
-  if (!Array.isArray(raw) || raw.length === 0 || raw.length > MAX_TYPED_LINES) throw fieldErrors.invalid('contributions', `Les cotisations (de 1 à ${MAX_TYPED_LINES} organismes)`);
+  const { properties } = TypedContributionInput;
   const seen = new Set<string>();
-  const lines = raw.map((item): TypedLine => {
-    const line = (item ?? {}) as Record<string, unknown>;
-    const organism = typeof line.organism === 'string' ? line.organism.trim() : line.organism;
-    if (organism === undefined || organism === null || organism === '') throw fieldErrors.missing('organism', "L'organisme");
-    if (typeof organism !== 'string' || organism.length > 100 || hasUnsafeCharacters(organism) || seen.has(organism)) throw fieldErrors.invalid('organism', "L'organisme (une fois chacun)");
+  const lines = checkField(PayslipBody.properties.contributions, raw).map((item): TypedLine => {
+    const line = (item ?? {}) as Static<typeof TypedContributionInput>;
+    const given = typeof line.organism === 'string' ? line.organism.trim() : line.organism;
+    if (absent(given)) throw fieldErrors.missing('organism', "L'organisme");
+    const organism = checkField(properties.organism, given);
+    if (seen.has(organism)) throw fieldRefusal(properties.organism);
     seen.add(organism);
-    const share = (value: unknown) => (value === undefined || value === null || value === '' ? ('0.00' as Money) : requireMoney(value));
+    const share = (value: unknown) => (absent(value) ? ('0.00' as Money) : parseMoney(checkField(CheckedMoney, value))!);
     const employee = share(line.employee_amount);
     const employer = share(line.employer_amount);
     for (const amount of [employee, employer]) if (compareMoney(amount, MAX_TRANSFER_AMOUNT) > 0) throw payslipErrors.amountTooLarge();

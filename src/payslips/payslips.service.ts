@@ -24,6 +24,8 @@ import { parsePeriodFilter } from '../format/calendar.ts';
 import { checkNetWithinGross, parseContractIds, parseTypedContributions, requirePayslipAmount, requirePeriod } from './payslip.rules.ts';
 import { reviseContributionCalls } from '../contributions/contributions.service.ts';
 import * as repo from './payslips.repository.ts';
+import type { Static } from '@sinclair/typebox';
+import type { PayslipBody } from '../schemas/payslips.ts';
 
 export interface PayslipContext extends ChangeContext {
   files: FileStore;
@@ -80,15 +82,7 @@ export async function readPayslip(db: Database, orgId: string | null, id: string
   return payslipView(row);
 }
 
-export interface PayslipInput {
-  org_id?: unknown;
-  employee_id?: unknown;
-  period?: unknown;
-  gross?: unknown;
-  net_to_pay?: unknown;
-  contract_ids?: unknown;
-  contributions?: unknown;
-}
+export type PayslipInput = Static<typeof PayslipBody>;
 
 /** A new payslip (`publie`) in the change's transaction; its id. Used by the route and seed-demo. */
 export async function insertNewPayslip(change: Change, caller: Pick<Caller, 'userId' | 'email'>, input: PayslipInput): Promise<string> {

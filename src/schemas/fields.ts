@@ -6,9 +6,10 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Type, type Static, type TSchema, type TUnsafe } from '@sinclair/typebox';
 import { ERROR_KEYWORD, ownSchema, type FieldError } from '../http/checked-fields.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError, fieldErrors } from '../http/errors.ts';
 import { addTextKeyword } from '../http/text-rule.ts';
-import { parseIsoDate } from '../format/calendar.ts';
+import { INVALID_PERIOD, inPayrollWindow, parseIsoDate, PERIOD_PATTERN } from '../format/calendar.ts';
+import { absent } from '../http/input.ts';
 import { INVALID_AMOUNT, parseMoney, parseQuantity, parseRate } from '../money/money.ts';
 
 declare const CHECKED: unique symbol;
@@ -78,3 +79,15 @@ export const CheckedMoney = Checked(
   }),
   INVALID_AMOUNT,
 );
+
+/** A payroll month typed in a body: 400 `invalid_period` when malformed (`src/format/calendar.ts`). */
+export const CheckedPeriod = Checked(Type.String({ pattern: PERIOD_PATTERN, description: 'YYYY-MM, from three years back to one year ahead' }), INVALID_PERIOD);
+
+/**
+ * A body's payroll month, as `requirePayrollPeriod` reads it: 400 `missing_period`, or
+ * `invalid_period` (malformed, or outside the months the payroll accepts).
+ */
+export function checkPayrollPeriod(raw: unknown): string {
+  if (absent(raw)) throw fieldErrors.missing('period', 'La période');
+  return inPayrollWindow(checkField(CheckedPeriod, raw));
+}

@@ -2,21 +2,53 @@
 import { Type } from '@sinclair/typebox';
 import { ListQuery, Page } from '../http/list.ts';
 import { MoneyInput, MoneyString } from '../money/money.ts';
+import { Checked, CheckedMoney, CheckedPeriod, UUID_SCHEMA_PATTERN } from './fields.ts';
 
 const EmployeeName = Type.Object({ first_name: Type.String(), last_name: Type.String() });
 const NullableMoney = Type.Union([MoneyString, Type.Null()]);
 
+/** Contracts one payslip pays. */
+export const MAX_PAYSLIP_CONTRACTS = 100;
+/** Organisms of a payslip made elsewhere. */
+export const MAX_TYPED_LINES = 20;
+export const TYPED_ORGANISM_MAX = 100;
+
+const invalidContractIds = { code: 'invalid_contract_ids', message: 'contract_ids doit être une liste de contrats de ce salarié, dans cette organisation.' };
+
+/** An id of `contract_ids`. */
+export const PayslipContractId = Checked(Type.String({ pattern: UUID_SCHEMA_PATTERN }), invalidContractIds);
+
+/** A line of `contributions`: any value, each field checked by the rules at its turn. */
+export const TypedContributionInput = Type.Object({
+  organism: Type.Optional(
+    Checked(Type.String({ maxLength: TYPED_ORGANISM_MAX, 'x-text': 'line', description: 'as a contribution call names it (1 to 100 characters, trimmed), each organism once' }), {
+      code: 'invalid_organism',
+      message: "L'organisme (une fois chacun) n'est pas valide.",
+    }),
+  ),
+  employee_amount: Type.Optional(CheckedMoney),
+  employer_amount: Type.Optional(CheckedMoney),
+});
+
+// Checked by the rules, in their order: a missing field first, then its schema.
 export const PayslipBody = Type.Object({
   org_id: Type.Optional(Type.String({ maxLength: 100 })),
   employee_id: Type.Optional(Type.String({ maxLength: 100 })),
-  period: Type.Optional(Type.Unsafe<unknown>({ description: 'YYYY-MM' })),
+  period: Type.Optional(CheckedPeriod),
   gross: Type.Optional(MoneyInput),
   net_to_pay: Type.Optional(MoneyInput),
-  contract_ids: Type.Optional(Type.Unsafe<unknown>({ description: "ids of the employee's contracts this payslip pays; checked by the service" })),
+  contract_ids: Type.Optional(
+    Checked(Type.Array(PayslipContractId, { maxItems: MAX_PAYSLIP_CONTRACTS, description: "ids of the employee's contracts this payslip pays (100 at most)" }), invalidContractIds),
+  ),
   contributions: Type.Optional(
-    Type.Unsafe<unknown>({
-      description: 'the contributions of a payslip made elsewhere, so that the month\'s contribution call counts them: [{ organism, employee_amount?, employer_amount? }], 1 to 20, each organism once; checked by the service',
-    }),
+    Checked(
+      Type.Array(TypedContributionInput, {
+        minItems: 1,
+        maxItems: MAX_TYPED_LINES,
+        description: "the contributions of a payslip made elsewhere, so that the month's contribution call counts them: 1 to 20 organisms, each once; amounts default to 0",
+      }),
+      { code: 'invalid_contributions', message: `Les cotisations (de 1 à ${MAX_TYPED_LINES} organismes) n'est pas valide.` },
+    ),
   ),
 });
 

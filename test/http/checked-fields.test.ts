@@ -4,7 +4,9 @@ import assert from 'node:assert/strict';
 import { Type } from '@sinclair/typebox';
 import { edgeSchema, ownSchema } from '../../src/http/checked-fields.ts';
 import { AppError } from '../../src/http/errors.ts';
-import { Checked, CheckedMoney, checkField, fieldRefusal } from '../../src/schemas/fields.ts';
+import { Checked, CheckedMoney, checkField, checkPayrollPeriod, fieldRefusal } from '../../src/schemas/fields.ts';
+import { addMonths } from '../../src/format/calendar.ts';
+import { todayInFrance } from '../../src/format/french.ts';
 
 const refusal = (code: string, message: string) => (error: unknown) => error instanceof AppError && error.status === 400 && error.code === code && error.userMessage === message;
 
@@ -68,5 +70,13 @@ describe('checkField', () => {
     const day = Checked(Type.String({ format: 'date' }), { code: 'invalid_date', message: 'D.' });
     assert.equal(checkField(day, '2028-02-29'), '2028-02-29');
     for (const bad of ['2027-02-29', '2027-2-1', '2027-01-01T00:00:00Z', 20270101]) assert.throws(() => checkField(day, bad), refusal('invalid_date', 'D.'), String(bad));
+  });
+
+  it('should read a payroll month as requirePayrollPeriod does: missing, malformed, then outside the months accepted', () => {
+    const month = todayInFrance().slice(0, 7);
+    assert.equal(checkPayrollPeriod(month), month);
+    assert.throws(() => checkPayrollPeriod(''), (e: unknown) => e instanceof AppError && e.code === 'missing_period');
+    for (const bad of ['2027-13', '1899-12', 202701, ` ${month}`]) assert.throws(() => checkPayrollPeriod(bad), refusal('invalid_period', 'Période invalide : format AAAA-MM attendu (ex. 2027-01).'), String(bad));
+    assert.throws(() => checkPayrollPeriod(addMonths(month, 13)), (e: unknown) => e instanceof AppError && e.code === 'invalid_period' && e.details?.field === 'period');
   });
 });
