@@ -8,6 +8,8 @@ import { isPlausibleEmail, normalizeEmail } from '../identity/email.ts';
 import { parseRate } from '../money/money.ts';
 import { hasUnsafeCharacters } from '../http/input.ts';
 import { isCountryCode } from '../format/countries.ts';
+import { checkField, fieldRefusal } from '../schemas/fields.ts';
+import { EFFECTIF_MAX, OrgSettingsFields as fields } from '../schemas/organizations.ts';
 
 export const SALARY_TRANSFER_MODES = ['Odentas', 'client'] as const satisfies readonly SalaryTransferMode[];
 
@@ -17,8 +19,8 @@ export const ORG_CONVENTIONS = ['SVP', 'droit_commun'] as const satisfies readon
 /** The legal forms, as the payroll model names them. */
 export const CATEGORIES_JURIDIQUES = ['association', 'SARL', 'SAS', 'SELARL', 'SELAS', 'EI', 'autre'] as const satisfies readonly CategorieJuridique[];
 
-/** The largest headcount the `integer` column holds. */
-export const EFFECTIF_MAX = 2_147_483_647;
+// The limits of the fields are their schema's (src/schemas/organizations.ts).
+export { ADDRESS_LINE_MAX, CITY_MAX, EFFECTIF_MAX, URSSAF_MAX } from '../schemas/organizations.ts';
 
 export interface OrgSettings {
   email_notifs: string[];
@@ -66,35 +68,24 @@ function addressList(value: unknown, field: 'email_notifs' | 'email_notifs_cc'):
 
 /** A headcount: an integer of at least 1, as a JSON number or digits (the command line gives text). */
 function parseEffectif(value: unknown): number {
-  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
-  const effectif = /^[0-9]+$/.test(text) ? Number(text) : NaN;
-  if (!Number.isSafeInteger(effectif) || effectif < 1 || effectif > EFFECTIF_MAX) {
-    throw fieldErrors.invalid('effectif', "L'effectif (un nombre entier de salariés, au moins 1)");
-  }
+  const given = checkField(fields.effectif, value);
+  // Digits say any number: theirs is in range as a JSON number's is.
+  const effectif = typeof given === 'number' ? given : Number(given.trim());
+  if (effectif < 1 || effectif > EFFECTIF_MAX) throw fieldRefusal(fields.effectif);
   return effectif;
 }
-
-/** The longest address line and city. */
-export const ADDRESS_LINE_MAX = 200;
-export const CITY_MAX = 100;
-/** The bulletin: the longest URSSAF name ("Urssaf Provence-Alpes-Côte d'Azur"). */
-export const URSSAF_MAX = 120;
 
 /** A NAF code as INSEE writes it (`90.01Z`) or as it is often typed (`9001z`), stored `9001Z`; null when blank. */
 export function parseApeCode(value: unknown): string | null {
   if (blank(value)) return null;
-  const code = typeof value === 'string' ? value.trim().toUpperCase() : '';
-  if (!/^\d{2}\.?\d{2}[A-Z]$/.test(code)) throw fieldErrors.invalid('ape_code', 'Le code APE (quatre chiffres et une lettre, par exemple 9001Z ou 90.01Z)');
-  return code.replace('.', '');
+  return checkField(fields.ape_code, typeof value === 'string' ? value.trim().toUpperCase() : value).replace('.', '');
 }
 
 /** A text field of the address: trimmed, null when blank; 400 `invalid_<field>` when not text, too long or with control characters. */
-function addressText(value: unknown, field: 'address_line' | 'city' | 'urssaf', max: number, what: string): string | null {
+function addressText(value: unknown, field: 'address_line' | 'city' | 'urssaf'): string | null {
   if (blank(value)) return null;
-  // Checked before the spaces are folded: a control character (U+000B) is refused, not turned into a space.
-  const text = typeof value === 'string' && !hasUnsafeCharacters(value) ? value.trim().replace(/\s+/g, ' ') : '';
-  if (text === '' || text.length > max) throw fieldErrors.invalid(field, `${what} (${max} caractères au plus)`);
-  return text;
+  // Folded once safe: a control character (U+000B) is refused, not turned into a space.
+  return checkField(fields[field], typeof value === 'string' && !hasUnsafeCharacters(value) ? value.trim().replace(/\s+/g, ' ') : value);
 }
 
 const blank = (value: unknown) => value === null || (typeof value === 'string' && value.trim() === '');
@@ -142,28 +133,26 @@ export function applyOrgSettings(current: OrgSettings, input: OrgSettingsInput):
   }
   if (input.taux_at !== undefined) {
     // null or empty clears: the model's default rate applies.
-    const rate = blank(input.taux_at) ? null : parseRate(input.taux_at);
-    if (rate === null && !blank(input.taux_at)) throw fieldErrors.invalid('taux_at', 'Le taux AT/MP (de 0 à 100, deux décimales au plus)');
-    next.taux_at = rate;
+    next.taux_at = blank(input.taux_at) ? null : parseRate(checkField(fields.taux_at, input.taux_at));
   }
   // The buyer's address (null or empty clears a part; the country goes back to FR).
-  if (input.address_line !== undefined) next.address_line = addressText(input.address_line, 'address_line', ADDRESS_LINE_MAX, "L'adresse");
-  if (input.city !== undefined) next.city = addressText(input.city, 'city', CITY_MAX, 'La ville');
+  if (input.address_line !== undefined) next.address_line = addressText(input.address_line, 'address_line');
+  if (input.city !== undefined) next.city = addressText(input.city, 'city');
   if (input.country !== undefined) {
-    const country = blank(input.country) ? 'FR' : typeof input.country === 'string' ? input.country.trim().toUpperCase() : '';
-    if (!isCountryCode(country)) throw fieldErrors.invalid('country', 'Le pays (code ISO 3166 à deux lettres : FR, BE…)');
+    const country = blank(input.country) ? 'FR' : checkField(fields.country, typeof input.country === 'string' ? input.country.trim().toUpperCase() : input.country);
+    if (!isCountryCode(country)) throw fieldRefusal(fields.country);
     next.country = country;
   }
   if (input.ape_code !== undefined) next.ape_code = parseApeCode(input.ape_code);
-  if (input.urssaf !== undefined) next.urssaf = addressText(input.urssaf, 'urssaf', URSSAF_MAX, "L'URSSAF de recouvrement");
+  if (input.urssaf !== undefined) next.urssaf = addressText(input.urssaf, 'urssaf');
   if (input.postcode !== undefined || input.country !== undefined) {
     const raw = input.postcode !== undefined ? input.postcode : current.postcode;
-    const postcode = blank(raw) ? null : typeof raw === 'string' ? raw.trim().toUpperCase() : typeof raw === 'number' ? String(raw) : '';
+    const refusal = () => (next.country === 'FR' ? fieldErrors.invalid('postcode', 'Le code postal (cinq chiffres)') : fieldRefusal(fields.postcode));
+    const given = blank(raw) ? null : checkField(fields.postcode, raw, refusal);
+    const postcode = given === null ? null : typeof given === 'string' ? given.trim().toUpperCase() : String(given);
     // France: five digits; elsewhere, 2 to 12 letters, digits, spaces or hyphens.
     const shape = next.country === 'FR' ? /^\d{5}$/ : /^[A-Z0-9][A-Z0-9 -]{0,10}[A-Z0-9]$/;
-    if (postcode !== null && !shape.test(postcode)) {
-      throw fieldErrors.invalid('postcode', next.country === 'FR' ? 'Le code postal (cinq chiffres)' : 'Le code postal');
-    }
+    if (postcode !== null && !shape.test(postcode)) throw refusal();
     next.postcode = postcode;
   }
   return next;
