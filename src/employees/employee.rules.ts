@@ -15,6 +15,8 @@ import { isPlausibleEmail, normalizeEmail } from '../identity/email.ts';
 import { isSepaIban, isSepaWritable } from '../format/sepa.ts';
 import { isDrawable } from '../pdf/fonts.ts';
 import { parseRate } from '../money/money.ts';
+import { checkField } from '../schemas/fields.ts';
+import { PasRate } from '../schemas/employees.ts';
 import { employeeErrors } from './employee.errors.ts';
 
 export const EMPLOYEE_CATEGORIES = ['artiste', 'technicien', 'permanent'] as const satisfies readonly EmployeeCategory[];
@@ -155,12 +157,11 @@ export function checkEmployeeFields(input: EmployeeFieldsInput, current?: Employ
 
   // The personalised withholding rate, a percentage as `vat_rate`; null: the neutral grid.
   const rawPasRate = pick('pas_rate');
-  const pasRate = blank(rawPasRate) ? null : parseRate(rawPasRate);
+  const pasRateRefusal = () => employeeErrors.invalidPasRate(highestPasRate());
+  const pasRate = blank(rawPasRate) ? null : parseRate(checkField(PasRate, rawPasRate, pasRateRefusal))!;
   // An unchanged rate stored before the limit is kept: the payroll run skips its payslip if it cannot be paid.
   const unchanged = input.pas_rate === undefined && current !== undefined;
-  if ((pasRate === null && !blank(rawPasRate)) || (pasRate !== null && !unchanged && Number(pasRate) > Number(highestPasRate()))) {
-    throw employeeErrors.invalidPasRate(highestPasRate());
-  }
+  if (pasRate !== null && !unchanged && Number(pasRate) > Number(highestPasRate())) throw pasRateRefusal();
 
   // The flat professional deduction is the artist's to agree to, and an artist's only.
   const rawDfs = pick('dfs');
