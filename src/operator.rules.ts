@@ -46,8 +46,11 @@ export const OPERATOR_NAME_DEFAULT = 'Payroll';
 
 /** The longest text setting (name, street line, city). */
 export const OPERATOR_TEXT_MAX = 200;
+/** A text setting holds no control character (C0, DEL); the rest of the text rule does not apply to it. */
+export const OPERATOR_TEXT = /^[^\u0000-\u001f\u007f]*$/;
 
-const SHAPES: Partial<Record<OperatorField, RegExp>> = {
+/** The shape of each identifier, once normalized (the settings page's schema: src/schemas/operator.ts). */
+export const OPERATOR_SHAPES: Partial<Record<OperatorField, RegExp>> = {
   siren: /^\d{9}$/,
   siret: /^\d{14}$/,
   vat: /^[A-Z]{2}[A-Z0-9]{2,13}$/,
@@ -73,9 +76,9 @@ export function normalizeOperatorValue(field: OperatorField, raw: string): strin
 
 /** A normalized, non-empty value breaks its setting's rule (shape; a text: length, control characters). */
 export function isValidOperatorValue(field: OperatorField, value: string): boolean {
-  const shape = SHAPES[field];
+  const shape = OPERATOR_SHAPES[field];
   if (shape) return shape.test(value);
-  return value.length <= OPERATOR_TEXT_MAX && !/[\u0000-\u001f\u007f]/.test(value);
+  return value.length <= OPERATOR_TEXT_MAX && OPERATOR_TEXT.test(value);
 }
 
 /** The SIRET names the establishment of the SIREN: its first nine digits are the SIREN. */

@@ -11,7 +11,6 @@ import type { Database } from '../db/database.ts';
 import { applyChange, type ChangeContext } from '../audit/change.ts';
 import { actorOf } from '../audit/audit.repository.ts';
 import {
-  isValidOperatorValue,
   missingOperatorIdentity,
   normalizeOperatorValue,
   OPERATOR_ENV,
@@ -21,6 +20,8 @@ import {
   type OperatorField,
   type OperatorIdentity,
 } from '../operator.rules.ts';
+import { checkField } from '../schemas/fields.ts';
+import { OperatorSettingFields } from '../schemas/operator.ts';
 import { operatorErrors } from './operator.errors.ts';
 import * as repo from './operator.repository.ts';
 
@@ -83,14 +84,12 @@ export async function readOperatorSettings(db: Database, config: Pick<Config, 'o
 
 export type OperatorSettingsInput = Partial<Record<OperatorField, unknown>>;
 
-/** One setting as given: a text (written and checked by the rules; empty is "none"), or null (the environment's again). */
+/** One setting as given: a text (written by the rules, then checked; empty is "none"), or null (the environment's again). */
 function parseSetting(field: OperatorField, raw: unknown): string | null {
   if (raw === null) return null;
-  if (typeof raw !== 'string') throw operatorErrors.invalid(field);
-  const value = normalizeOperatorValue(field, raw);
+  const value = typeof raw === 'string' ? normalizeOperatorValue(field, raw) : raw;
   if (field === 'name' && value === '') throw operatorErrors.missingName();
-  if (value !== '' && !isValidOperatorValue(field, value)) throw operatorErrors.invalid(field);
-  return value;
+  return value === '' ? '' : checkField(OperatorSettingFields[field], value);
 }
 
 /**

@@ -89,6 +89,14 @@ describe('/api/staff/operator', () => {
     assert.deepEqual((await call(staff, 'GET')).json().saved, []);
   });
 
+  it('should take in a text what only the text rule of the other fields refuses: its own rule is the control characters', async (t) => {
+    const { staff, call } = await setup(t);
+    const res = await call(staff, 'PATCH', { city: 'Paris \u202e 2', address: '  1 rue\u0085  ' });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual([res.json().city, res.json().address], ['Paris \u202e 2', '1 rue\u0085']);
+    assert.equal((await call(staff, 'PATCH', { address: '1 rue\u001f' })).json().error, 'invalid_address');
+  });
+
   it('should be staff only', async (t) => {
     const { admin, call } = await setup(t);
     assert.deepEqual([(await call(null, 'GET')).statusCode, (await call(null, 'PATCH', { name: 'X' })).statusCode], [401, 401]);
