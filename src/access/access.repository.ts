@@ -6,7 +6,7 @@
  * are read in one join, never one identity read per member. (`bench/` measures these
  * queries against the smallest program that could serve the list: see bench/README.md.)
  */
-import { CompiledQuery, sql, type RawBuilder } from 'kysely';
+import { type CompiledQuery, sql, type RawBuilder } from 'kysely';
 import { preparedStatement, type Database } from '../db/database.ts';
 import { isoTimestamp } from '../db/json-text.ts';
 import type { AccessEvent } from '../audit/audit.repository.ts';

@@ -125,7 +125,7 @@ export function findJob(db: Database, id: string) {
  */
 export async function retryJob(db: Database, id: string) {
   const row = await db.selectFrom('jobs').select(['id', 'kind', 'subject_id', 'status']).where('id', '=', id).forUpdate().executeTakeFirst();
-  if (!row || row.status !== 'failed') return undefined;
+  if (row?.status !== 'failed') return undefined;
   if (row.subject_id !== null) {
     const live = await db.selectFrom('jobs').select('id').where('kind', '=', row.kind).where('subject_id', '=', row.subject_id).where('status', 'in', ['pending', 'running']).executeTakeFirst();
     if (live) return undefined;

@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { build } from '../helper.ts';
-import { createOrg, member, signedIn } from '../support/fixtures.ts';
+import { createOrg, signedIn } from '../support/fixtures.ts';
 import { assertEn16931, assertXmlElementText } from '../support/einvoice.ts';
 import { FACTUR_X_OPERATOR_ENV } from '../support/operator.ts';
 import { count } from './counts.ts';

@@ -78,7 +78,7 @@ function addLine() {
   if (suggested) dateInput.value = suggested;
   // A technician is paid by the hour: the payroll counts the hours of each date.
   const chosen = employeeSelect.selectedOptions[0];
-  if (chosen && chosen.dataset.category && chosen.dataset.category !== 'artiste') {
+  if (chosen?.dataset.category && chosen.dataset.category !== 'artiste') {
     /** @type {HTMLSelectElement} */ (fragment.querySelector('select[name="nature"]')).value = 'heures';
   }
   lines.append(fragment);
