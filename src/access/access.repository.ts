@@ -74,8 +74,8 @@ export async function listOrgMembersJson(db: Database, orgId: string): Promise<s
 export async function readSessionScopeList(db: Database, input: SessionScopeInput): Promise<SessionScopeListRow | undefined> {
   // The statement is built and compiled once (a template this size takes Kysely tens of
   // microseconds, a sizeable part of a small list's time), then run with each caller's values.
-  const compiled = (sessionScopeList ??= compileOnce<SessionScopeInput>(db, sessionScopeListQuery, ['sessionId', 'secretHash', 'staffOrgId']));
-  const { rows } = await db.executeQuery<SessionScopeListRow>(compiled(input));
+  sessionScopeList ??= compileOnce<SessionScopeInput>(db, sessionScopeListQuery, ['sessionId', 'secretHash', 'staffOrgId']);
+  const { rows } = await db.executeQuery<SessionScopeListRow>(sessionScopeList(input));
   return rows[0];
 }
 

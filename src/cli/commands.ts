@@ -240,7 +240,7 @@ export async function seedDemo({ db, config }: CommandContext) {
   }
   const operator = await seedOperator(db, config);
   const { files, blobs } = await openFileStore(db, config);
-  let organizations;
+  let organizations: Awaited<ReturnType<typeof seedOrganization>>[];
   try {
     organizations = await applyChange({ db }, async (change) => {
       const result = [];

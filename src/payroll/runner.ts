@@ -314,7 +314,7 @@ export class PayrollRunner {
         if (this.stopRequested) throw new Stopping();
         const results = await this.computeChunk(todo.slice(start, next).map((t) => t.situation));
         if (this.lost.has(run.id)) throw new LeaseLost();
-        results.forEach((result, i) => (outcomes[start + i] = result));
+        for (const [i, result] of results.entries()) outcomes[start + i] = result;
         done += results.length;
         if (!(await repo.reportProgress(ctx.db, run.id, this.owner, { done, total }, this.leaseMs))) throw new LeaseLost();
       }
@@ -323,13 +323,19 @@ export class PayrollRunner {
     if (this.stopRequested) throw new Stopping();
 
     const wholes: Array<{ contract: repo.PeriodContract; situation: Situation; hash: string; payslip: ComputedPayslip }> = [];
-    todo.forEach(({ contract, situation, hash }, i) => {
+    for (const [i, { contract, situation, hash }] of todo.entries()) {
       const outcome = outcomes[i]!;
-      if (!outcome.ok) return skip(contract.id, 'not_computable', aboutContract(contract, outcome.message));
+      if (!outcome.ok) {
+        skip(contract.id, 'not_computable', aboutContract(contract, outcome.message));
+        continue;
+      }
       const refused = unstorableReason(outcome.payslip);
-      if (refused) return skip(contract.id, 'not_computable', aboutContract(contract, refused));
+      if (refused) {
+        skip(contract.id, 'not_computable', aboutContract(contract, refused));
+        continue;
+      }
       wholes.push({ contract, situation, hash, payslip: outcome.payslip });
-    });
+    }
 
     const made = await applyChange(ctx, async (change) => {
       if (!(await repo.lockOwnRun(change.trx, run.id, this.owner))) throw new LeaseLost();
