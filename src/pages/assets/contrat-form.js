@@ -178,8 +178,8 @@ function clearErrors() {
 
 /** The contract's period as typed (ISO), for a line's date refused outside it. */
 function typedPeriod() {
-  const end = kind.value === 'CDI' ? '' : valueOf('end_date');
-  return { start_date: isoOfTyped(valueOf('start_date')) ?? '', end_date: end ? isoOfTyped(end) : null };
+  const end = kind.value === 'CDI' ? '' : fieldValue('end_date');
+  return { start_date: isoOfTyped(fieldValue('start_date')) ?? '', end_date: end ? isoOfTyped(end) : null };
 }
 
 /**
@@ -214,23 +214,23 @@ function showFieldError(error) {
 }
 
 /** @param {string} name */
-function valueOf(name) {
+function fieldValue(name) {
   const element = /** @type {HTMLInputElement | null} */ (form.elements.namedItem(name));
   return element ? element.value.trim() : '';
 }
 
 function body() {
   const value = kind.value;
-  const optional = (/** @type {string} */ name) => valueOf(name) || null;
+  const optional = (/** @type {string} */ name) => fieldValue(name) || null;
   return {
-    employee_id: valueOf('employee_id') || undefined,
+    employee_id: fieldValue('employee_id') || undefined,
     kind: value,
     job_title: optional('job_title'),
     show_title: optional('show_title'),
     idcc: optional('idcc'),
-    start_date: isoDate(valueOf('start_date')) || undefined,
-    end_date: value === 'CDI' || !valueOf('end_date') ? null : isoDate(valueOf('end_date')),
-    monthly_gross: value === 'CDDU' || !valueOf('monthly_gross') ? null : decimal(valueOf('monthly_gross')),
+    start_date: isoDate(fieldValue('start_date')) || undefined,
+    end_date: value === 'CDI' || !fieldValue('end_date') ? null : isoDate(fieldValue('end_date')),
+    monthly_gross: value === 'CDDU' || !fieldValue('monthly_gross') ? null : decimal(fieldValue('monthly_gross')),
     dates: [...lines.rows].map((row) => {
       const get = (/** @type {string} */ name) => /** @type {HTMLInputElement} */ (row.querySelector(`[name="${name}"]`)).value.trim();
       return { date: isoDate(get('date')), nature: get('nature'), quantity: decimal(get('quantity')), amount: decimal(get('amount')) };

@@ -53,7 +53,10 @@ function typedLines() {
 function showTotal() {
   let cents = 0;
   for (const line of typedLines()) {
-    if (!/^\d+(\.\d{1,2})?$/.test(line.amount)) return void (total.textContent = '—');
+    if (!/^\d+(\.\d{1,2})?$/.test(line.amount)) {
+      total.textContent = '—';
+      return;
+    }
     const [whole, fraction = ''] = line.amount.split('.');
     cents += Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
   }
@@ -94,9 +97,21 @@ form.addEventListener('submit', async (event) => {
   for (const field of [org, period, due]) setFieldError(field, '');
   setLinesError('');
   const lines = typedLines();
-  if (!org.value) return void (setFieldError(org, "Choisissez l'organisation appelée."), org.focus());
-  if (!period.value.trim()) return void (setFieldError(period, 'Indiquez la période (MM/AAAA).'), period.focus());
-  if (!due.value.trim()) return void (setFieldError(due, "Indiquez l'échéance (JJ/MM/AAAA)."), due.focus());
+  if (!org.value) {
+    setFieldError(org, "Choisissez l'organisation appelée.");
+    org.focus();
+    return;
+  }
+  if (!period.value.trim()) {
+    setFieldError(period, 'Indiquez la période (MM/AAAA).');
+    period.focus();
+    return;
+  }
+  if (!due.value.trim()) {
+    setFieldError(due, "Indiquez l'échéance (JJ/MM/AAAA).");
+    due.focus();
+    return;
+  }
   if (lines.length === 0) {
     setLinesError('Indiquez le montant d’au moins un organisme.');
     /** @type {HTMLInputElement} */ (form.querySelector('[name="amount"]')).focus();

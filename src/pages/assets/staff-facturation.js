@@ -339,8 +339,16 @@ document.addEventListener('submit', async (event) => {
   const vat = createField('credit-vat');
   const region = /** @type {HTMLElement} */ (document.getElementById('credit-status'));
   for (const input of [invoice, reason, amount]) setFieldError(input, '');
-  if (!invoice.value) return void (setFieldError(invoice, 'Choisissez la facture à créditer.'), invoice.focus());
-  if (!reason.value.trim()) return void (setFieldError(reason, "Indiquez le motif de l'avoir."), reason.focus());
+  if (!invoice.value) {
+    setFieldError(invoice, 'Choisissez la facture à créditer.');
+    invoice.focus();
+    return;
+  }
+  if (!reason.value.trim()) {
+    setFieldError(reason, "Indiquez le motif de l'avoir.");
+    reason.focus();
+    return;
+  }
   const number = (invoice.selectedOptions[0]?.textContent ?? '').split(' · ')[0];
   const body = amount.value.trim()
     ? { reason: reason.value.trim(), lines: [{ label: `Avoir sur la facture ${number}`, quantity: '1', unit_price: decimal(amount.value), vat_rate: vat.value }] }
