@@ -48,11 +48,10 @@ async function computed(t: Parameters<typeof setup>[0]) {
   assert.equal(started.statusCode, 202, started.body);
   const runId = started.json().run_id as string;
   const until = Date.now() + 90_000;
-  let run;
-  for (;;) {
-    run = (await ctx.call(ctx.staff, 'GET', `/api/staff/paie/runs/${runId}`)).json();
-    if (run.status !== 'en_cours' || Date.now() > until) break;
+  let run = (await ctx.call(ctx.staff, 'GET', `/api/staff/paie/runs/${runId}`)).json();
+  while (run.status === 'en_cours' && Date.now() <= until) {
     await new Promise((resolve) => setTimeout(resolve, 100));
+    run = (await ctx.call(ctx.staff, 'GET', `/api/staff/paie/runs/${runId}`)).json();
   }
   assert.equal(run.status, 'termine', JSON.stringify(run));
   const contractNumbers = new Map<string, string>();
@@ -168,9 +167,11 @@ describe('GET /staff/paie', () => {
     assert.match(contractPage.body, /À recalculer : mars 2027 \(déjà validé, un bulletin complémentaire paiera la différence\)\./);
     assert.match(contractPage.body, /<p class="hint" id="avenant-published">Mois déjà validés pour ce contrat : mars 2027\./);
     const again = await call(staff, 'POST', '/api/staff/paie/calcul', { org_id: soleil, period: PERIOD });
-    let second;
-    do second = (await call(staff, 'GET', `/api/staff/paie/runs/${again.json().run_id}`)).json();
-    while (second.status === 'en_cours' && (await new Promise((resolve) => setTimeout(resolve, 100)), true));
+    let second = (await call(staff, 'GET', `/api/staff/paie/runs/${again.json().run_id}`)).json();
+    while (second.status === 'en_cours') {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      second = (await call(staff, 'GET', `/api/staff/paie/runs/${again.json().run_id}`)).json();
+    }
     assert.equal(second.status, 'termine', JSON.stringify(second));
     const complement = second.payslips[0] as { id: string; gross: string };
     assert.equal(complement.gross, '231.20');

@@ -14,7 +14,6 @@ import { computeInPool } from '../../src/payroll/compute-pool.ts';
 import type { Situation } from '../../src/payroll/situation.ts';
 
 const PERIOD = '2027-03';
-const quiet = { info() {}, error() {} };
 
 describe('a payroll run whose computation is starved', () => {
   it('should keep its lease while the instance lives, however long a chunk takes, and finish', async (t) => {

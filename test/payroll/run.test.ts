@@ -206,7 +206,7 @@ describe('POST /api/staff/paie/calcul', () => {
 
   it('should leave the previous drafts as they were when a run fails', async (t) => {
     const ctx = await setup(t);
-    const ids = await month(ctx);
+    await month(ctx);
     ctx.app.payroll.runner.start();
     t.after(() => ctx.app.payroll.runner.stop());
     const first = await compute(ctx);
