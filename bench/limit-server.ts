@@ -7,7 +7,7 @@
  *   (form b).
  *
  * The organization comes from `?org=<uuid>`. Both forms return the items of the service
- * (SPEC 2.5 + `activated`), newest first. Environment: `DATABASE_URL`, `PORT`, `LIMIT_FORM`,
+ * (docs/access.md, with `activated`), newest first. Environment: `DATABASE_URL`, `PORT`, `LIMIT_FORM`,
  * `LIMIT_POOL` (pool size, default 10 like the service's).
  */
 import Fastify from 'fastify';

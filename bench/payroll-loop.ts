@@ -1,7 +1,7 @@
 /**
  * The limit of the payroll run: the plain library loop in one process. One `Engine`
  * on the pinned model, and for each situation `setSituation` then `evaluate` of every figure
- * PAYROLL 4 reads (`evaluatingModel`: the library's documented API, nothing compiled), assembled
+ * docs/payroll.md reads (`evaluatingModel`: the library's documented API, nothing compiled), assembled
  * by the service's own `computePayslip`, so that the payslips can be compared to the cent.
  *
  * Usage: node --import tsx bench/payroll-loop.ts '{"file":"/tmp/situations.json","out":"/tmp/payslips.json"}'

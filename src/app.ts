@@ -71,7 +71,7 @@ function trustedProxies(trustProxy: Config['trustProxy']): FastifyServerOptions[
 }
 
 /**
- * Fastify options shared by the server, the tests and the CLI. `trustProxy` (CONTRACT 2's
+ * Fastify options shared by the server, the tests and the CLI. `trustProxy` (docs/operations.md's
  * `TRUST_PROXY`) decides which address is the client's, so what the rate limits key on.
  */
 /** How long a request, headers and body, may take to arrive before its 408 `request_timeout`. */
@@ -100,7 +100,7 @@ export function appOptions(config: Pick<Config, 'trustProxy'> = { trustProxy: fa
 
 /** A body that is not valid JSON (or not an object) is an empty object. */
 function lenientJsonParser(request: FastifyRequest, body: string, done: (err: Error | null, value?: unknown) => void): void {
-  // Nested deeper than any body of ours: never parsed. SPEC 4.2 rule 1 makes what
+  // Nested deeper than any body of ours: never parsed. The access API's rules (docs/access.md) make what
   // the access routes cannot read an empty object; the other routes say why they refuse it.
   if (jsonTooDeep(body, MAX_JSON_DEPTH)) {
     if (isSpecAccessRoute(request.routeOptions.url)) done(null, {});
@@ -123,7 +123,7 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, lenientJsonParser);
   fastify.addHook('preValidation', async (request) => {
-    // SPEC 4.2 rule 1 for what no parser saw: no body at all, or a text/plain one, is `{}`.
+    // The access API's rules (docs/access.md) for what no parser saw: no body at all, or a text/plain one, is `{}`.
     const { body } = request;
     if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) request.body = {};
     // Ids in the path in one case, the database's, before any route compares them.

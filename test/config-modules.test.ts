@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError, loadConfig } from '../src/config.ts';
 
-describe('loadConfig: MODULES 9 variables', () => {
+describe('loadConfig: the service variables', () => {
   it('should give the documented defaults', () => {
     const config = loadConfig({});
     assert.equal(config.payrollEmail, 'paie@localhost');

@@ -18,7 +18,7 @@ import type { outboxRow } from '../mail/outbox.ts';
 import { rolesOf, type MemberRole } from '../org/permissions.ts';
 
 /**
- * One access list item (SPEC 2.5 + CONTRACT 5's `activated`) as JSON text, concatenated by
+ * One access list item (docs/access.md, with `activated`) as JSON text, concatenated by
  * hand: `json_build_object` looks up the type of each of its arguments on every row and costs
  * about twice as much. Strings that may hold any character go through `to_json` (escaping);
  * ids, roles (a checked column), timestamps and booleans need none. No part is ever null.
@@ -211,7 +211,7 @@ export interface NewAccountInvitation {
  *
  * It answers false, having written nothing, when the address has an account (or one is being
  * created: the unique e-mail waits for it), or when its invitations are at the limit; the
- * caller then takes the general way, which decides those cases (SPEC 4.2 rules 6-7, 429).
+ * caller then takes the general way, which decides those cases (docs/access.md's rules, 429).
  * An invitation took eight round trips; this is the common case in one.
  */
 export async function insertNewAccountInvitation(db: Database, invitation: NewAccountInvitation): Promise<boolean> {

@@ -1,7 +1,7 @@
 /**
  * `/api/access`: the member-access API. Thin handlers: each route
- * declares its gate (SPEC 4.4's manage-members set) and where its organization comes from
- * (SPEC 4.1 reads: staff may read every organization; SPEC 4.2 changes: the body's `org_id`,
+ * declares its gate (the manage-members set) and where its organization comes from
+ * (reads: staff may read every organization; changes: the body's `org_id`,
  * then the staff settings); the gate hook has checked both before the handler runs.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';

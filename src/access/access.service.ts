@@ -1,5 +1,5 @@
 /**
- * The access rules of SPEC 4.2 and CONTRACT 5: adding, inviting, revoking members and
+ * The access rules of docs/access.md: adding, inviting, revoking members and
  * re-sending invitations. Each change, its audit record and its e-mail are written in one
  * transaction; the e-mail is delivered after commit by the mail worker.
  */
@@ -54,7 +54,7 @@ function cleanFirstName(raw: unknown): string {
 }
 
 /**
- * SPEC 4.2 rule 4 with CONTRACT 5's role check: e-mail trimmed and lower-cased (required),
+ * The access API's rules (docs/access.md) with the role check: e-mail trimmed and lower-cased (required),
  * role upper-cased (default AGENT; SUPER_ADMIN refused; others outside the list refused).
  */
 export function parseMemberInput(body: Static<typeof AddMemberBody>, options: { allowSuperAdmin: boolean }): MemberInput {
@@ -129,7 +129,7 @@ function orgDeleted(error: unknown): boolean {
 }
 
 /**
- * SPEC 4.2 rule 6 for an e-mail with no account (the common case of an invitation), in one
+ * The access API's rules (docs/access.md) for an e-mail with no account (the common case of an invitation), in one
  * statement: the account, membership, token, e-mail and audit event (`insertNewAccountInvitation`).
  * The rows are those of the general way (`grantRole`, `queueActivationMail`, the audit event of
  * `addMember`); only the round trips differ. Returns the new account's id, or null when the
@@ -178,7 +178,7 @@ async function inOrganization<T>(ctx: AccessContext, work: (change: Change) => P
 }
 
 /**
- * SPEC 4.2 rules 5-7. Returns the SPEC's message: `Invitation envoyée` when the e-mail
+ * The access API's rules (docs/access.md). Returns the documented message: `Invitation envoyée` when the e-mail
  * matched no account, else `Utilisateur ajouté à l'organisation`.
  */
 export async function addMember(ctx: AccessContext, input: MemberInput): Promise<{ message: string; userId: string }> {

@@ -12,7 +12,7 @@
  * ```
  *
  * If anything throws, nothing is written: no event and no e-mail for a change that did not
- * happen (STYLE, Avoid 1). After commit, the mail worker is nudged when the change queued an
+ * happen. After commit, the mail worker is nudged when the change queued an
  * e-mail, so that it leaves at once rather than at the next poll; the job worker likewise
  * after a change that queued a job (`change.jobs`: a bulletin to render, a document to make).
  *

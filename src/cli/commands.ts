@@ -148,7 +148,7 @@ async function requireOrganization(db: Database, orgId: string) {
   return org;
 }
 
-/** A one-time sign-in link for an existing account (CONTRACT 3 `login-link`). */
+/** A one-time sign-in link for an existing account (`login-link`). */
 export async function signInLinkFor(db: Database, config: Config, email: string): Promise<string> {
   return db.transaction().execute(async (trx) => {
     const account = await findUserByEmail(trx, email);
@@ -308,7 +308,7 @@ async function seedOperator(db: Database, config: Config) {
 }
 
 /**
- * The demo months computed from the contracts and validated (PAYROLL), unless already done:
+ * The demo months computed from the contracts and validated (docs/payroll.md), unless already done:
  * the run is computed here, in this process, and the bulletins are rendered when first asked for.
  */
 async function seedComputedMonths(db: Database) {

@@ -42,7 +42,7 @@ export interface DemoPayroll {
   transfer?: number[];
   /** Indexes in `payslips` of a batch to be executed a week from the seed (`genere`). */
   pendingTransfer?: number[];
-  /** A month seed-demo computes from the contracts and validates (PAYROLL). */
+  /** A month seed-demo computes from the contracts and validates (docs/payroll.md). */
   computedPeriod?: string;
 }
 
@@ -89,7 +89,7 @@ export const DEMO_PAYROLL: Record<string, DemoPayroll> = {
       },
       { employee: 2, kind: 'CDD', job_title: 'Chargée de production', idcc: '3090', start_date: '2026-09-01', end_date: '2027-02-28', monthly_gross: '2150.00', afterwards: 'submit' },
       { employee: 2, kind: 'CDI', job_title: 'Administratrice', idcc: '3090', start_date: '2027-03-01', monthly_gross: '2600.00' },
-      // January's tour, computed and validated by seed-demo (PAYROLL): real bulletins.
+      // January's tour, computed and validated by seed-demo: real bulletins.
       {
         employee: 0, kind: 'CDDU', job_title: 'Comédienne', show_title: "Le Songe d'une nuit d'été (tournée)", idcc: '3090',
         start_date: '2027-01-05', end_date: '2027-01-16',

@@ -379,7 +379,7 @@ export function listStaffGridJson(db: Database, query: GridQuery & { org_id?: st
 /** How clients see the author of a staff member's note: never the address. */
 export const STAFF_NOTE_AUTHOR = 'Équipe paie';
 
-/** A note as `viewerIsStaff` sees it: MODULES 4's `{ id, author_email, text, created_at }`. */
+/** A note as `viewerIsStaff` sees it: docs/contracts.md's `{ id, author_email, text, created_at }`. */
 function noteView(row: { id: string; author_email: string; author_is_staff: boolean; text: string; created_at: Date }, viewerIsStaff: boolean) {
   return { id: row.id, author_email: row.author_is_staff && !viewerIsStaff ? STAFF_NOTE_AUTHOR : row.author_email, text: row.text, created_at: row.created_at };
 }

@@ -5,8 +5,6 @@ import { AppError } from '../http/errors.ts';
 const frenchDate = (iso: string) => iso.split('-').reverse().join('/');
 
 export const contributionErrors = {
-  /** The organization named by `org_id` does not exist (as for invoices: 400 `org_not_found`). */
-  invalidDate: () => new AppError(400, 'invalid_date', 'Date invalide : format AAAA-MM-JJ attendu.'),
   totalTooLarge: () => new AppError(400, 'invalid_amount', "Le total de l'appel dépasse le montant le plus grand accepté (9 999 999 999,99 €)."),
   invalidStatus: () => new AppError(400, 'invalid_status', 'Le statut (a_payer ou paye) n\'est pas valide.'),
   notFound: () => new AppError(404, 'not_found', 'Appel de cotisations introuvable.'),
@@ -19,7 +17,6 @@ export const contributionErrors = {
   /** The e-mail says which account to pay: without the operator's, a call is not sent. */
   operatorAccountMissing: () =>
     new AppError(409, 'operator_account_missing', "Le compte bancaire de l'opérateur n'est pas configuré : l'e-mail ne pourrait pas dire où payer l'appel. Renseignez-le, puis notifiez l'appel."),
-  invalidPaidDate: () => new AppError(400, 'invalid_paid_date', 'Date de paiement invalide : format AAAA-MM-JJ attendu.'),
   paidDateInFuture: (today: string) =>
     new AppError(400, 'invalid_paid_date', `La date de paiement ne peut être dans le futur (au plus tard aujourd'hui, le ${frenchDate(today)}).`),
 };

@@ -2,19 +2,21 @@
  * The rules of contribution calls as pure functions: the period, the due date, the
  * lines (organism and amount) and their total.
  */
-import { orgErrors } from '../org/org.errors.ts';
 import type { ContributionLine } from '../db/schema.ts';
-import { parseIsoDate, requirePayrollPeriod } from '../format/calendar.ts';
+import type { Static } from '@sinclair/typebox';
+import { requirePayrollPeriod } from '../format/calendar.ts';
 import { fieldErrors } from '../http/errors.ts';
-import { absent, hasUnsafeCharacters, isUuid } from '../http/input.ts';
-import { isStorableMoney, moneyFromDb, requireMoney, subtractMoney, sumMoney, type Money } from '../money/money.ts';
+import { absent } from '../http/input.ts';
+import { isStorableMoney, moneyFromDb, parseMoney, subtractMoney, sumMoney, type Money } from '../money/money.ts';
+import { checkField } from '../schemas/fields.ts';
+import { ContributionCallBody, ContributionLineInput } from '../schemas/invoices.ts';
 import { contributionErrors } from './contribution.errors.ts';
 import { ORGANISMS, type Organism } from './contribution.labels.ts';
 
 /** The organisms usually called; any other name (1 to 100 characters) is accepted too. */
 export const KNOWN_ORGANISMS: readonly Organism[] = ORGANISMS.map((o) => o.code);
-export const MAX_LINES = 50;
-const ORGANISM_MAX = 100;
+// The limits of a body are its schema's (src/schemas/invoices.ts).
+export { MAX_CALL_LINES as MAX_LINES } from '../schemas/invoices.ts';
 
 export interface ContributionCallInput {
   org_id: string;
@@ -24,27 +26,26 @@ export interface ContributionCallInput {
   total: Money;
 }
 
-export function checkContributionCall(input: Record<string, unknown>): ContributionCallInput {
+export function checkContributionCall(input: Static<typeof ContributionCallBody>): ContributionCallInput {
+  const { properties } = ContributionCallBody;
   if (absent(input.org_id)) throw fieldErrors.missing('org_id', "L'organisation");
-  if (!isUuid(input.org_id)) throw orgErrors.orgInBodyNotFound();
+  const orgId = checkField(properties.org_id, input.org_id);
   const period = requirePayrollPeriod(input.period);
   if (absent(input.due_date)) throw fieldErrors.missing('due_date', "L'échéance");
-  const dueDate = parseIsoDate(input.due_date);
-  if (!dueDate) throw contributionErrors.invalidDate();
+  const dueDate = checkField(properties.due_date, input.due_date);
   const rawLines = input.lines;
   if (rawLines === undefined || rawLines === null || (Array.isArray(rawLines) && rawLines.length === 0)) throw fieldErrors.missing('lines', 'La liste des lignes');
-  if (!Array.isArray(rawLines) || rawLines.length > MAX_LINES) throw fieldErrors.invalid('lines', `La liste des lignes (${MAX_LINES} au plus)`);
-  const lines = rawLines.map((raw): ContributionLine => {
-    const line = (raw ?? {}) as Record<string, unknown>;
+  const lines = checkField(properties.lines, rawLines).map((raw): ContributionLine => {
+    const line = (raw ?? {}) as Static<typeof ContributionLineInput>;
     const organism = typeof line.organism === 'string' ? line.organism.trim() : line.organism;
     if (absent(organism)) throw fieldErrors.missing('organism', "L'organisme");
-    if (typeof organism !== 'string' || organism.length > ORGANISM_MAX || hasUnsafeCharacters(organism)) throw fieldErrors.invalid('organism', "L'organisme");
+    const name = checkField(ContributionLineInput.properties.organism, organism);
     if (absent(line.amount)) throw fieldErrors.missing('amount', 'Le montant');
-    return { organism, amount: requireMoney(line.amount) };
+    return { organism: name, amount: parseMoney(checkField(ContributionLineInput.properties.amount, line.amount))! };
   });
   const total = sumMoney(lines.map((l) => l.amount as Money));
   if (!isStorableMoney(total)) throw contributionErrors.totalTooLarge();
-  return { org_id: input.org_id.toLowerCase(), period, due_date: dueDate, lines, total };
+  return { org_id: orgId.toLowerCase(), period, due_date: dueDate, lines, total };
 }
 
 /** The 15th of the month after the period. */

@@ -1,6 +1,6 @@
 /**
  * Contribution calls: `POST /api/staff/cotisations` (staff), `GET /api/cotisations`
- * (money set). Issue 36: the staff's list, the notification by e-mail and the payment.
+ * (money set). Staff: their list, the notification by e-mail and the payment.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';

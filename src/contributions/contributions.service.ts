@@ -1,6 +1,6 @@
 /**
  * Contribution calls (appels de cotisations): staff create them for an
- * organization; its COMPTA and administrators read them (`GET /api/cotisations`). Issue 36:
+ * organization; its COMPTA and administrators read them (`GET /api/cotisations`). Staff:
  * staff list every organization's calls, notify one to its organization's addresses by e-mail
  * (through the outbox, like invoices) and mark one paid (`paye`).
  */
@@ -15,7 +15,7 @@ import { compareMoney, moneyFromDb, subtractMoney, sumMoney, type Money } from '
 import { formatSeriesNumber, nextInSeries } from '../db/number-series.ts';
 import { numberingYear } from '../format/calendar.ts';
 import { contributionErrors } from './contribution.errors.ts';
-import { parseIsoDate, parsePeriodFilter } from '../format/calendar.ts';
+import { parsePeriodFilter } from '../format/calendar.ts';
 import { formatDateFr, formatEuros, formatPeriodFr, todayInFrance } from '../format/french.ts';
 import { fieldErrors } from '../http/errors.ts';
 import { isUuid } from '../http/input.ts';
@@ -26,6 +26,9 @@ import { contributionCallEmail } from './contribution.mail.ts';
 import { organismLabel } from './contribution.labels.ts';
 import { checkContributionCall, contributionDueDate, contributionLines, withdrawnLines, type ContributionCallInput, type OwedLine } from './contribution.rules.ts';
 import * as repo from './contributions.repository.ts';
+import type { Static } from '@sinclair/typebox';
+import { checkField } from '../schemas/fields.ts';
+import { ContributionPaidBody, type ContributionCallBody } from '../schemas/invoices.ts';
 
 type Row = repo.CallRow;
 
@@ -61,7 +64,7 @@ async function insertCall(change: Change, call: ContributionCallInput, origin: '
 }
 
 /** A contribution call typed by staff, in the change's transaction (also used by seed-demo). */
-export async function insertNewContributionCall(change: Change, caller: Pick<Caller, 'userId' | 'email'> | null, input: Record<string, unknown>) {
+export async function insertNewContributionCall(change: Change, caller: Pick<Caller, 'userId' | 'email'> | null, input: Static<typeof ContributionCallBody>) {
   const call = checkContributionCall(input);
   if (!(await repo.organizationExists(change.trx, call.org_id))) throw orgErrors.orgInBodyNotFound();
   const id = await insertCall(change, call, 'saisi', null);
@@ -74,7 +77,7 @@ export async function insertNewContributionCall(change: Change, caller: Pick<Cal
 }
 
 /** `POST /api/staff/cotisations`. */
-export function createContributionCall(ctx: ChangeContext, caller: Caller, input: Record<string, unknown>) {
+export function createContributionCall(ctx: ChangeContext, caller: Caller, input: Static<typeof ContributionCallBody>) {
   return applyChange(ctx, (change) => insertNewContributionCall(change, caller, input));
 }
 
@@ -208,14 +211,13 @@ export async function notifyContributionCall(ctx: ContributionContext, caller: C
 /** The day it was paid: today (in France) when absent; never in the future. */
 function checkPaidDate(raw: unknown, today: string): string {
   if (raw === undefined || raw === null || raw === '') return today;
-  const date = parseIsoDate(raw);
-  if (!date) throw contributionErrors.invalidPaidDate();
+  const date = checkField(ContributionPaidBody.properties.paid_date, raw);
   if (date > today) throw contributionErrors.paidDateInFuture(today);
   return date;
 }
 
 /** `POST /api/staff/cotisations/{id}/paye`: status `paye` with its date; 409 `already_paid`. */
-export async function markContributionCallPaid(ctx: ChangeContext, caller: Caller, id: string, body: { paid_date?: unknown }) {
+export async function markContributionCallPaid(ctx: ChangeContext, caller: Caller, id: string, body: Static<typeof ContributionPaidBody>) {
   const paidDate = checkPaidDate(body.paid_date, todayInFrance());
   await applyChange(ctx, async (change) => {
     const call = await lockOrNotFound(change, id);

@@ -309,7 +309,7 @@ export interface ModuleEventsTable {
   created_at: Generated<Date>;
 }
 
-/** A payslip the operator publishes; PAYROLL 4: or computes (`brouillon` until validated). */
+/** A payslip the operator publishes or computes (`brouillon` until validated, docs/payroll.md). */
 export type PayslipStatus = 'brouillon' | 'publie' | 'annule';
 export type PayslipKind = 'normal' | 'complementaire';
 type NullableJson<T> = ColumnType<T | null, string | null | undefined, string | null>;

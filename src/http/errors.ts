@@ -29,12 +29,12 @@ export class AppError extends Error {
     return this;
   }
 
-  /** SPEC 7: 401, plain text `Unauthorized`. */
+  /** docs/api.md: 401, plain text `Unauthorized`. */
   static unauthorized(): AppError {
     return new AppError(401, 'unauthorized', undefined, 'Unauthorized');
   }
 
-  /** SPEC 4.4: 403, plain text `Forbidden`. */
+  /** The access rules (docs/access.md): 403, plain text `Forbidden`. */
   static forbidden(): AppError {
     return new AppError(403, 'forbidden', undefined, 'Forbidden');
   }

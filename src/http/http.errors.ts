@@ -29,7 +29,7 @@ export const httpErrors = {
     new AppError(429, 'rate_limited', 'Trop de demandes : réessayez dans un moment.', undefined, retryAfterSeconds),
   // No route.
   notFound: () => new AppError(404, 'not_found', 'Ressource introuvable.'),
-  // The server's side. SPEC 7: 500 server_error with a message, never the underlying (database) text.
+  // The server's side. docs/api.md: 500 server_error with a message, never the underlying (database) text.
   serviceUnavailable: () => new AppError(503, 'service_unavailable', 'Service momentanément indisponible, réessayez.'),
   serverError: () => new AppError(500, 'server_error', 'Erreur interne du serveur.'),
 };

@@ -25,7 +25,7 @@ import { AppError } from './errors.ts';
 import { hasUnsafeCharacters, isUuid } from './input.ts';
 
 export const DEFAULT_LIMIT = 50;
-/** SPEC 8's grid page size. */
+/** The grids' page size. */
 export const MAX_LIMIT = 200;
 
 export const listErrors = {
@@ -164,7 +164,7 @@ export function afterCursor<DB, TB extends keyof DB>(
   const comparison = (key: KeysetOrder[number]) => (key.direction === 'asc' ? '>' : '<');
   if (order.length > 1 && order.every((key) => key.direction === order[0]!.direction)) {
     // The OR form scanned from the first key's bound and filtered the rows of the cursor's
-    // date before it: 251 rows for a page of 201 (bench/README.md, issue 18's deep page).
+    // date before it: 251 rows for a page of 201 (bench/README.md, the deep page).
     return sql<SqlBool>`(${sql.join(order.map((key) => sql.ref(key.ref)))}) ${sql.raw(comparison(order[0]!))} (${sql.join(values.map((value) => sql`${value}`))})`;
   }
   const after = (i: number): Expression<SqlBool> => {

@@ -15,13 +15,14 @@ import AjvCompiler from '@fastify/ajv-compiler';
 import type { Ajv } from 'ajv';
 import type { FastifyInstance, FastifyRequest, FastifySchemaValidationError, FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
+import { edgeSchema } from './checked-fields.ts';
 import { AppError, fieldErrors } from './errors.ts';
 import { hasUnsafeCharacters, type TextKind } from './input.ts';
 
 /**
- * `GET` and `POST /api/access` are answered to the letter of SPEC 4, in its order
+ * `GET` and `POST /api/access` are answered to the letter of docs/access.md, in its order
  * (`missing_email` before anything else of the body): the service applies the same rule to
- * the one free text, the first name, after the SPEC's own checks. Every other route gets the
+ * the one free text, the first name, after the access rules' own checks. Every other route gets the
  * rule here.
  */
 export function isSpecAccessRoute(url: string | undefined): boolean {
@@ -31,7 +32,7 @@ export function isSpecAccessRoute(url: string | undefined): boolean {
 /** The schema keyword: `'line'` (what the walk adds to every string) or `'multiline'`. */
 export const TEXT_KEYWORD = 'x-text';
 
-function addTextKeyword(ajv: Ajv): void {
+export function addTextKeyword(ajv: Ajv): void {
   ajv.addKeyword({
     keyword: TEXT_KEYWORD,
     type: 'string',
@@ -71,7 +72,8 @@ type RouteValidator = (route: RouteDefinition) => unknown;
 /**
  * Fastify's validator factory (`schemaController.compilersFactory.buildValidator`): Fastify's
  * own Ajv compiler, twice: bodies without type coercion, the rest with Fastify's (`"42"` is a
- * number in a query string); both know the keyword, and a body schema gets it on every string.
+ * number in a query string); both know the keyword, and a body schema gets it on every string
+ * but those of the fields its rules check (`checked-fields.ts`), left to them.
  */
 export function textRuleValidators(): ValidatorFactory {
   const pool = AjvCompiler();
@@ -86,7 +88,7 @@ export function textRuleValidators(): ValidatorFactory {
     const bodies = build(false);
     const others = build('array');
     return (route: RouteDefinition) =>
-      route.httpPart === 'body' ? bodies({ ...route, schema: isSpecAccessRoute(route.url) ? route.schema : withTextRule(route.schema) }) : others(route);
+      route.httpPart === 'body' ? bodies({ ...route, schema: isSpecAccessRoute(route.url) ? route.schema : withTextRule(edgeSchema(route.schema)) }) : others(route);
   }) as unknown as ValidatorFactory;
 }
 

@@ -13,7 +13,6 @@ export const invoiceErrors = {
   notFound: () => new AppError(404, 'not_found', 'Facture introuvable.'),
   /** An organization of the bulk names nothing; nothing is created. */
   orgNotFound: (where: string) => orgErrors.orgInBodyNotFound(` (${where}) : aucune facture n'a été créée`),
-  invalidDate: () => new AppError(400, 'invalid_date', 'Date invalide : format AAAA-MM-JJ attendu.'),
   /** Further ahead than an invoice may be dated (README): a date in 2027 typed for 2026. */
   issueDateTooFar: (days: number, latest: string) =>
     new AppError(400, 'invalid_issue_date', `La date d'émission ne peut dépasser de plus de ${days} jours la date du jour (au plus le ${frenchDate(latest)}).`),
@@ -25,8 +24,6 @@ export const invoiceErrors = {
       `Les factures sont émises dans l'ordre chronologique : la date d'émission ne peut précéder celle de la dernière facture émise (${last.number}, du ${frenchDate(last.issue_date)}).`,
     ).withDetails({ last_number: last.number, last_issue_date: last.issue_date }),
   dueBeforeIssue: () => new AppError(400, 'invalid_due_date', "L'échéance ne peut précéder la date d'émission."),
-  tooMany: (max: number) => new AppError(400, 'invalid_invoices', `De 1 à ${max.toLocaleString('fr-FR').replace(/\s/g, '\u00a0')} factures par envoi.`),
-  tooManyIds: (max: number) => new AppError(400, 'invalid_invoice_ids', `De 1 à ${max.toLocaleString('fr-FR').replace(/\s/g, '\u00a0')} factures par envoi.`),
   totalTooLarge: (where: string) => new AppError(400, 'invalid_amount', `Le total de la facture (${where}) dépasse le montant le plus grand accepté (9 999 999 999,99 €).`),
   /** The seller's identity is incomplete: no invoice document rather than an invalid one. */
   operatorIdentityMissing: (missing: readonly string[]) =>

@@ -2,7 +2,7 @@
 import type { InvoiceKind, InvoiceType, PaymentMethod } from '../db/schema.ts';
 import { labelOf } from '../format/labels.ts';
 
-/** MODULES 6 `invoice_type`. */
+/** `invoice_type`. */
 export const INVOICE_TYPE_LABELS: Record<InvoiceType, string> = {
   paie_mensuelle: 'Paie mensuelle',
   frais_ouverture: "Frais d'ouverture",

@@ -9,23 +9,19 @@
  * (src/money), so the totals printed are the sums of the lines printed.
  */
 import type { InvoiceLine, InvoiceType, PaymentMethod } from '../db/schema.ts';
+import type { Static } from '@sinclair/typebox';
 import { formatSeriesNumber } from '../db/number-series.ts';
 import { AppError, fieldErrors } from '../http/errors.ts';
-import { absent, hasUnsafeCharacters, isUuid } from '../http/input.ts';
-import { addDays, parseIsoDate } from '../format/calendar.ts';
-import { compareMoney, isStorableMoney, multiplyMoney, parseQuantity, parseRate, percentOfMoney, requireMoney, subtractMoney, sumMoney, type Money } from '../money/money.ts';
+import { absent, isUuid } from '../http/input.ts';
+import { addDays } from '../format/calendar.ts';
+import { compareMoney, isStorableMoney, multiplyMoney, parseMoney, parseQuantity, parseRate, percentOfMoney, subtractMoney, sumMoney, type Money } from '../money/money.ts';
+import { checkField } from '../schemas/fields.ts';
+import { BulkCreateBody, BulkNotifyBody, CREDIT_REASON_MAX, CreditNoteBody, InvoiceId, InvoiceLineInput, InvoiceLines, InvoiceOrgId, MAX_BULK, MAX_LINES } from '../schemas/invoices.ts';
 import { todayInFrance } from '../format/french.ts';
 import { invoiceErrors } from './invoice.errors.ts';
 
-export const INVOICE_TYPES = ['paie_mensuelle', 'frais_ouverture', 'prestation'] as const satisfies readonly InvoiceType[];
-export const PAYMENT_METHODS = ['prelevement', 'virement'] as const satisfies readonly PaymentMethod[];
-
-/** MODULES 6: 1 to 5,000 invoices per bulk creation (and per bulk notification). */
-export const MAX_BULK = 5000;
-/** Lines per invoice. */
-export const MAX_LINES = 100;
-export const LABEL_MAX = 300;
-export const PERIOD_LABEL_MAX = 100;
+// The limits of a body are its schema's (src/schemas/invoices.ts).
+export { INVOICE_TYPES, LABEL_MAX, MAX_BULK, MAX_LINES, PAYMENT_METHODS, PERIOD_LABEL_MAX, CREDIT_REASON_MAX } from '../schemas/invoices.ts';
 /** Without a due date, the legal default term (Code de commerce, L. 441-10): 30 days after issue. */
 export const DEFAULT_TERM_DAYS = 30;
 
@@ -43,8 +39,6 @@ export function formatCreditNoteNumber(year: number, sequence: number): string {
   return formatSeriesNumber('A', year, sequence);
 }
 
-export const CREDIT_REASON_MAX = 300;
-
 export interface CheckedCreditNote extends InvoiceTotals {
   lines: InvoiceLine[];
   reason: string;
@@ -54,19 +48,13 @@ export interface CheckedCreditNote extends InvoiceTotals {
  * The body of `POST /api/staff/facturation/{id}/avoir`, `{ lines?, reason }`: the
  * lines credited (default: every line of the invoice) and why, with their totals.
  */
-export function checkCreditNote(input: Record<string, unknown>, invoiceLines: readonly InvoiceLine[]): CheckedCreditNote {
+export function checkCreditNote(input: Static<typeof CreditNoteBody>, invoiceLines: readonly InvoiceLine[]): CheckedCreditNote {
+  const { properties } = CreditNoteBody;
   if (absent(input.reason) || (typeof input.reason === 'string' && input.reason.trim() === '')) throw fieldErrors.missing('reason', "Le motif de l'avoir");
-  if (typeof input.reason !== 'string') throw fieldErrors.invalid('reason', "Le motif de l'avoir");
-  const reason = input.reason.trim();
-  if (reason.length > CREDIT_REASON_MAX || hasUnsafeCharacters(reason)) throw fieldErrors.invalid('reason', `Le motif de l'avoir (${CREDIT_REASON_MAX} caractères au plus)`);
+  const reason = checkField(properties.reason, trimmed(input.reason));
   let lines: InvoiceLine[];
   if (absent(input.lines)) lines = invoiceLines.map((line) => ({ ...line }));
-  else {
-    if (!Array.isArray(input.lines) || input.lines.length === 0 || input.lines.length > MAX_LINES) {
-      throw fieldErrors.invalid('lines', `La liste des lignes (de 1 à ${MAX_LINES})`);
-    }
-    lines = input.lines.map((line, j) => located(`lines[${j}]`, () => checkLine(line)));
-  }
+  else lines = checkField(properties.lines, input.lines).map((line, j) => located(`lines[${j}]`, () => checkLine(line)));
   // A credit note corrects the invoice's VAT at the invoice's rates, never at another one.
   const rates = htByRate(invoiceLines);
   lines.forEach((line, j) => {
@@ -105,8 +93,8 @@ export function formatInvoiceNumber(year: number, sequence: number): string {
   return formatSeriesNumber('F', year, sequence);
 }
 
-const isOneOf = <T extends string>(values: readonly T[], value: unknown): value is T =>
-  typeof value === 'string' && (values as readonly string[]).includes(value);
+/** A text as the rules read it (trimmed); any other value as given, for its schema to refuse. */
+const trimmed = (value: unknown): unknown => (typeof value === 'string' ? value.trim() : value);
 
 export interface InvoiceHeader {
   invoice_type: InvoiceType;
@@ -122,25 +110,19 @@ export interface InvoiceHeader {
  * That it does not precede the last invoice issued is checked under the series lock
  * (`checkIssueDateAfterLast`).
  */
-export function checkHeader(input: Record<string, unknown>, today: string = todayInFrance()): InvoiceHeader {
+export function checkHeader(input: Static<typeof BulkCreateBody>, today: string = todayInFrance()): InvoiceHeader {
+  const { properties } = BulkCreateBody;
   if (absent(input.invoice_type)) throw fieldErrors.missing('invoice_type', 'Le type de facture');
-  if (!isOneOf(INVOICE_TYPES, input.invoice_type)) throw fieldErrors.invalid('invoice_type', 'Le type de facture (paie_mensuelle, frais_ouverture ou prestation)');
+  const invoiceType = checkField(properties.invoice_type, input.invoice_type);
   if (absent(input.payment_method)) throw fieldErrors.missing('payment_method', 'Le mode de paiement');
-  if (!isOneOf(PAYMENT_METHODS, input.payment_method)) throw fieldErrors.invalid('payment_method', 'Le mode de paiement (prelevement ou virement)');
-  let periodLabel = '';
-  if (!absent(input.period_label)) {
-    if (typeof input.period_label !== 'string') throw fieldErrors.invalid('period_label', 'Le libellé de période');
-    periodLabel = input.period_label.trim();
-    if (periodLabel.length > PERIOD_LABEL_MAX || hasUnsafeCharacters(periodLabel)) throw fieldErrors.invalid('period_label', 'Le libellé de période');
-  }
-  const issueDate = absent(input.issue_date) ? today : parseIsoDate(input.issue_date);
-  if (!issueDate) throw invoiceErrors.invalidDate();
+  const paymentMethod = checkField(properties.payment_method, input.payment_method);
+  const periodLabel = absent(input.period_label) ? '' : checkField(properties.period_label, trimmed(input.period_label));
+  const issueDate = absent(input.issue_date) ? today : checkField(properties.issue_date, input.issue_date);
   const latest = addDays(today, MAX_ISSUE_DAYS_AHEAD);
   if (issueDate > latest) throw invoiceErrors.issueDateTooFar(MAX_ISSUE_DAYS_AHEAD, latest);
-  const dueDate = absent(input.due_date) ? addDays(issueDate, DEFAULT_TERM_DAYS) : parseIsoDate(input.due_date);
-  if (!dueDate) throw invoiceErrors.invalidDate();
+  const dueDate = absent(input.due_date) ? addDays(issueDate, DEFAULT_TERM_DAYS) : checkField(properties.due_date, input.due_date);
   if (dueDate < issueDate) throw invoiceErrors.dueBeforeIssue();
-  return { invoice_type: input.invoice_type, payment_method: input.payment_method, period_label: periodLabel, issue_date: issueDate, due_date: dueDate };
+  return { invoice_type: invoiceType, payment_method: paymentMethod, period_label: periodLabel, issue_date: issueDate, due_date: dueDate };
 }
 
 /**
@@ -176,21 +158,18 @@ export function invoiceTotals(lines: readonly InvoiceLine[]): InvoiceTotals {
   return { total_ht, total_vat, total_ttc: sumMoney([total_ht, total_vat]) };
 }
 
-/** One line as given: checked, in canonical form (`"2"`, `"15.00"`, `"20.00"`). */
+/** One line as given: checked, in canonical form (`"2"`, `"15.00"`, `"20.00"`). A line that is not an object has none of its fields. */
 export function checkLine(raw: unknown): InvoiceLine {
-  const line = (raw ?? {}) as Record<string, unknown>;
+  const { properties } = InvoiceLineInput;
+  const line = (raw ?? {}) as Static<typeof InvoiceLineInput>;
   if (absent(line.label) || (typeof line.label === 'string' && line.label.trim() === '')) throw fieldErrors.missing('label', 'Le libellé');
-  if (typeof line.label !== 'string') throw fieldErrors.invalid('label', 'Le libellé');
-  const label = line.label.trim();
-  if (label.length > LABEL_MAX || hasUnsafeCharacters(label)) throw fieldErrors.invalid('label', 'Le libellé');
+  const label = checkField(properties.label, trimmed(line.label));
   if (absent(line.quantity)) throw fieldErrors.missing('quantity', 'La quantité');
-  const quantity = parseQuantity(line.quantity);
-  if (quantity === null) throw fieldErrors.invalid('quantity', 'La quantité (un nombre positif, trois décimales au plus)');
+  const quantity = parseQuantity(checkField(properties.quantity, line.quantity))!;
   if (absent(line.unit_price)) throw fieldErrors.missing('unit_price', 'Le prix unitaire');
-  const unitPrice = requireMoney(line.unit_price);
+  const unitPrice = parseMoney(checkField(properties.unit_price, line.unit_price))!;
   if (absent(line.vat_rate)) throw fieldErrors.missing('vat_rate', 'Le taux de TVA');
-  const vatRate = parseRate(line.vat_rate);
-  if (vatRate === null) throw fieldErrors.invalid('vat_rate', 'Le taux de TVA (de 0 à 100, deux décimales au plus)');
+  const vatRate = parseRate(checkField(properties.vat_rate, line.vat_rate))!;
   return { label, quantity, unit_price: unitPrice, vat_rate: vatRate };
 }
 
@@ -212,41 +191,42 @@ function located<T>(where: string, check: () => T): T {
  * The invoices of a bulk creation, in request order, with their totals. An `org_id` that
  * cannot name an organization (not a UUID) is `org_not_found`, as an unknown one.
  */
-export function checkInvoices(raw: unknown): CheckedInvoice[] {
+export function checkInvoices(raw: Static<typeof BulkCreateBody>['invoices']): CheckedInvoice[] {
   if (raw === undefined || raw === null || (Array.isArray(raw) && raw.length === 0)) throw fieldErrors.missing('invoices', 'La liste des factures');
-  if (!Array.isArray(raw) || raw.length > MAX_BULK) throw invoiceErrors.tooMany(MAX_BULK);
-  return raw.map((item, i) => {
+  return checkField(BulkCreateBody.properties.invoices, raw).map((invoice, i) => {
     const where = `invoices[${i}]`;
-    const invoice = (item ?? {}) as Record<string, unknown>;
     if (absent(invoice.org_id)) throw invoiceErrors.at(where, fieldErrors.missing('org_id', "L'organisation"));
-    if (!isUuid(invoice.org_id)) throw invoiceErrors.orgNotFound(`${where}.org_id`);
+    const orgId = checkField(InvoiceOrgId, invoice.org_id, () => invoiceErrors.orgNotFound(`${where}.org_id`));
     const rawLines = invoice.lines;
     if (rawLines === undefined || rawLines === null || (Array.isArray(rawLines) && rawLines.length === 0)) {
       throw invoiceErrors.at(where, fieldErrors.missing('lines', 'La liste des lignes'));
     }
-    if (!Array.isArray(rawLines) || rawLines.length > MAX_LINES) throw invoiceErrors.at(where, fieldErrors.invalid('lines', `La liste des lignes (${MAX_LINES} au plus)`));
-    const lines = rawLines.map((line, j) => located(`${where}.lines[${j}]`, () => checkLine(line)));
+    const lines = located(where, () => checkField(InvoiceLines, rawLines)).map((line, j) => located(`${where}.lines[${j}]`, () => checkLine(line)));
     const totals = invoiceTotals(lines);
     if (!isStorableMoney(totals.total_ttc)) throw invoiceErrors.totalTooLarge(where);
-    return { org_id: invoice.org_id.toLowerCase(), lines, ...totals };
+    return { org_id: orgId.toLowerCase(), lines, ...totals };
   });
 }
 
 /** `invoice_ids` of a bulk notification: distinct, in request order. */
 export function checkInvoiceIds(raw: unknown): string[] {
   if (raw === undefined || raw === null || (Array.isArray(raw) && raw.length === 0)) throw fieldErrors.missing('invoice_ids', 'La liste des factures');
-  if (!Array.isArray(raw) || raw.length > MAX_BULK) throw invoiceErrors.tooManyIds(MAX_BULK);
   const ids: string[] = [];
   const seen = new Set<string>();
-  for (const value of raw) {
-    if (typeof value !== 'string') throw fieldErrors.invalid('invoice_ids', 'La liste des factures');
-    const id = isUuid(value) ? value.toLowerCase() : value;
+  for (const value of checkField(BulkNotifyBody.properties.invoice_ids, raw)) {
+    const given = checkField(InvoiceId, value);
+    const id = isUuid(given) ? given.toLowerCase() : given;
     if (!seen.has(id)) {
       seen.add(id);
       ids.push(id);
     }
   }
   return ids;
+}
+
+/** `force` of a bulk notification (default false). */
+export function checkForce(raw: unknown): boolean {
+  return raw !== undefined && raw !== null && checkField(BulkNotifyBody.properties.force, raw);
 }
 
 /** Why an invoice of a bulk notification is not sent. */

@@ -32,6 +32,7 @@ import { invoiceDocument } from './invoice.pdf.ts';
 import {
   checkCreditByRate,
   checkCreditNote,
+  checkForce,
   checkHeader,
   CREDIT_NOTE_SERIES,
   formatCreditNoteNumber,
@@ -45,6 +46,8 @@ import {
   type SkipReason,
 } from './invoice.rules.ts';
 import * as repo from './invoices.repository.ts';
+import type { Static } from '@sinclair/typebox';
+import type { BulkCreateBody, BulkNotifyBody, CreditNoteBody } from '../schemas/invoices.ts';
 
 export interface InvoiceContext extends ChangeContext {
   config: Config;
@@ -85,14 +88,8 @@ function invoiceOf(
 // ---------------------------------------------------------------------------------------
 // Bulk creation.
 
-export interface BulkCreateInput {
-  invoice_type?: unknown;
-  payment_method?: unknown;
-  period_label?: unknown;
-  issue_date?: unknown;
-  due_date?: unknown;
-  invoices?: unknown;
-}
+/** The body of a bulk creation: each field checked by the rules, in their order. */
+export type BulkCreateInput = Static<typeof BulkCreateBody>;
 
 /**
  * The invoices of a bulk, created in the change's transaction: all or nothing. The numbers
@@ -102,7 +99,7 @@ export interface BulkCreateInput {
  * chronological however bulks race.
  */
 export async function insertInvoiceBulk(change: Change, caller: ActorCaller | null, input: BulkCreateInput): Promise<repo.CreatedInvoice[]> {
-  const header = checkHeader(input as Record<string, unknown>);
+  const header = checkHeader(input);
   const invoices = checkInvoices(input.invoices);
   const year = Number(header.issue_date.slice(0, 4));
   // Every year of the series, then this year's row: the last invoice read below is the last one
@@ -301,12 +298,12 @@ export async function invoiceFacturXml(ctx: InvoiceContext, orgId: string | null
  * then the series. Dated today, or the invoice's date, or the last credit note's, whichever is
  * latest: the series stays chronological.
  */
-export async function createCreditNote(ctx: InvoiceContext, caller: Caller, id: string, body: { lines?: unknown; reason?: unknown }) {
+export async function createCreditNote(ctx: InvoiceContext, caller: Caller, id: string, body: Static<typeof CreditNoteBody>) {
   return applyChange(ctx, async (change) => {
     const invoice = isUuid(id) ? await repo.lockForCredit(change.trx, id.toLowerCase()) : undefined;
     if (!invoice) throw invoiceErrors.notFound();
     if (invoice.kind !== 'facture') throw invoiceErrors.notAnInvoice();
-    const note = checkCreditNote(body as Record<string, unknown>, invoice.lines);
+    const note = checkCreditNote(body, invoice.lines);
     const total = moneyFromDb(invoice.total_ttc);
     const credited = invoice.credited_ttc;
     if (compareMoney(sumMoney([credited, note.total_ttc]), total) > 0) {
@@ -416,7 +413,7 @@ export async function notifyInvoiceBulk(change: Change, config: Config, caller: 
 }
 
 /** `POST /api/staff/facturation/bulk-notify`. */
-export function bulkNotify(ctx: InvoiceContext, caller: Caller, body: { invoice_ids?: unknown; force?: unknown }): Promise<NotifyResult> {
-  if (body.force !== undefined && body.force !== null && typeof body.force !== 'boolean') throw fieldErrors.invalid('force', 'Le champ force (true ou false)');
-  return applyChange(ctx, (change) => notifyInvoiceBulk(change, ctx.config, caller, body.invoice_ids, body.force === true));
+export function bulkNotify(ctx: InvoiceContext, caller: Caller, body: Static<typeof BulkNotifyBody>): Promise<NotifyResult> {
+  const force = checkForce(body.force);
+  return applyChange(ctx, (change) => notifyInvoiceBulk(change, ctx.config, caller, body.invoice_ids, force));
 }

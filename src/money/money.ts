@@ -84,10 +84,13 @@ export function parseMoney(value: unknown): Money | null {
 }
 
 /** `parseMoney`, answering 400 `invalid_amount` for an invalid input. */
+/** The refusal of an amount (`requireMoney`, and the body fields that hold one). */
+export const INVALID_AMOUNT = { code: 'invalid_amount', message: 'Montant invalide : un nombre positif avec deux décimales au plus est attendu (ex. "642.40").' } as const;
+
 export function requireMoney(value: unknown): Money {
   const money = parseMoney(value);
   if (money === null) {
-    throw new AppError(400, 'invalid_amount', 'Montant invalide : un nombre positif avec deux décimales au plus est attendu (ex. "642.40").');
+    throw new AppError(400, INVALID_AMOUNT.code, INVALID_AMOUNT.message);
   }
   return money;
 }

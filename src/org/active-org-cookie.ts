@@ -12,7 +12,7 @@ export function setActiveOrgCookie(reply: FastifyReply, orgId: string, secure: b
   reply.setCookie('active_org_id', orgId, { ...cookieOptions(secure), maxAge: ONE_YEAR_SECONDS });
 }
 
-/** The organization hints a browser may hold (SPEC 4.3 rules 4.1-4.3). */
+/** The organization hints a browser may hold (the hints of docs/access.md). */
 const HINT_COOKIES = ['active_org_id', 'active_org_key', 'active_org_name_b64'] as const;
 
 /** Back to no organization (`DELETE /api/staff/active-org`): every hint cookie is cleared. */

@@ -1,7 +1,7 @@
 /**
  * Route gates. A route declares who may call it as data, and this one
  * hook enforces it when the request arrives, before its body is even read, so that 401, 400
- * `no_active_org` and 403 come first, as the SPEC orders them (a route whose organization may
+ * `no_active_org` and 403 come first, as docs/access.md orders them (a route whose organization may
  * come from the body, `orgFallback: 'body'`, decides the caller then and the rest once the
  * body is read):
  *
@@ -35,7 +35,7 @@ declare module 'fastify' {
      */
     refusedPage?: string;
     /**
-     * Where the organization comes from when SPEC 4.3 resolves none (see `OrgFallback`). Set
+     * Where the organization comes from when the resolution of docs/access.md gives none (see `OrgFallback`). Set
      * on a `staff` route, it gives the route an organization scope too.
      * @default 'staffSettings'
      */

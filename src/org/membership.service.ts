@@ -49,7 +49,7 @@ export interface GrantResult {
 }
 
 /**
- * Gives the account of `grant.email` the role in the organization (SPEC 4.2 rules 6-7), in the
+ * Gives the account of `grant.email` the role in the organization (the access API's rules (docs/access.md)), in the
  * caller's transaction: the account is created when none exists (its invitation metadata
  * carries the role and organization), the membership created, re-activated or changed. An
  * existing membership is locked first, so concurrent grants of one membership are serialised

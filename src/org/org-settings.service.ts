@@ -1,5 +1,5 @@
 /**
- * The organization fields of MODULES 2, set by staff (`PATCH /api/staff/orgs/{id}`) and by
+ * The organization fields of docs/modules.md, set by staff (`PATCH /api/staff/orgs/{id}`) and by
  * the command line (`org update`): one function for both, one transaction with its audit event.
  */
 import { applyChange, type ChangeContext } from '../audit/change.ts';

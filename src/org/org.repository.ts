@@ -108,7 +108,7 @@ const SETTINGS_COLUMNS = [
   'effectif', 'convention', 'categorie_juridique', 'taux_at', 'address_line', 'postcode', 'city', 'country', 'ape_code', 'urssaf', 'created_at',
 ] as const;
 
-/** The organization with the fields of MODULES 2 (its settings page), or undefined. */
+/** The organization with the fields of docs/modules.md (its settings page), or undefined. */
 export function findOrganizationSettings(db: Database, orgId: string) {
   return db.selectFrom('organizations').select(SETTINGS_COLUMNS).where('id', '=', orgId).executeTakeFirst();
 }
@@ -118,7 +118,7 @@ export function findOrganizationPayrollInputs(db: Database, orgId: string) {
   return db.selectFrom('organizations').select(['id', 'effectif', 'convention', 'categorie_juridique', 'taux_at']).where('id', '=', orgId).executeTakeFirst();
 }
 
-/** The organization with the fields of MODULES 2, locked for an edit. */
+/** The organization with the fields of docs/modules.md, locked for an edit. */
 export function lockOrganizationSettings(db: Database, orgId: string) {
   return db.selectFrom('organizations').select(SETTINGS_COLUMNS).where('id', '=', orgId).forUpdate().executeTakeFirst();
 }

@@ -65,7 +65,7 @@ export function headerUtf8(value: string | null): string | null {
 }
 
 /**
- * The staff hints of SPEC 4.3 rule 4, in their order of precedence. An id that is not a
+ * The staff hints of docs/access.md, in their order of precedence. An id that is not a
  * UUID names no organization, so it is passed over like an absent hint.
  */
 export function staffOrgHints(cookies: Bag, headers: Bag): OrgHint[] {

@@ -9,7 +9,7 @@
  * });
  * ```
  *
- * `resolution.ts` holds SPEC 4.3 as a pure function; this file binds it to the database and
+ * `resolution.ts` holds the organization resolution (docs/access.md) as a pure function; this file binds it to the database and
  * to a request, and adds what happens when it finds nothing (the fallbacks below).
  */
 import type { FastifyRequest } from 'fastify';
@@ -42,11 +42,11 @@ export interface OrgScope extends RequestScope {
 }
 
 /**
- * Where the organization comes from when SPEC 4.3 resolves none:
+ * Where the organization comes from when the resolution of docs/access.md gives none:
  * - `staffSettings` (every module route): a staff caller's saved choice,
  *   else 400 `no_active_org`;
- * - `global` (SPEC 4.1 reads): a staff caller reads every organization (`orgId` null);
- * - `body` (SPEC 4.2 changes): the body's `org_id`, then a staff caller's saved choice; a staff
+ * - `global` (reads): a staff caller reads every organization (`orgId` null);
+ * - `body` (changes): the body's `org_id`, then a staff caller's saved choice; a staff
  *   caller may still have none (`orgId` null: the service answers once the body is checked).
  */
 export type OrgFallback = 'staffSettings' | 'global' | 'body';
@@ -91,7 +91,7 @@ export function enforce(decision: Decision): void {
   if (decision === 'forbidden') throw AppError.forbidden();
 }
 
-/** The caller's membership; a failed read (other than an unreachable database) is SPEC 4.4's `lookup_failed`. */
+/** The caller's membership; a failed read (other than an unreachable database) is the access rules' `lookup_failed`. */
 export async function readMembership(db: Database, orgId: string, userId: string): Promise<MembershipFact> {
   try {
     return await findMembership(db, orgId, userId);
@@ -109,13 +109,13 @@ export function orgLookups(db: Database): OrgLookups {
   };
 }
 
-/** SPEC 4.3 for a request: its caller, cookies and headers. */
+/** The organization resolution (docs/access.md) for a request: its caller, cookies and headers. */
 export function resolveRequestOrgId(db: Database, request: FastifyRequest): Promise<string | null> {
   return resolveActiveOrgId({ caller: request.caller, cookies: request.cookies, headers: request.headers }, orgLookups(db));
 }
 
 /**
- * The organization of a request: SPEC 4.3, then the fallback. `fromSettings` tells that it is
+ * The organization of a request: the organization resolution (docs/access.md), then the fallback. `fromSettings` tells that it is
  * a staff member's saved choice (the page then sets the `active_org_id` cookie again).
  */
 export async function activeOrgOf(
@@ -146,7 +146,7 @@ export interface ScopeFacts {
 }
 
 /**
- * MODULES 1 and SPEC 4.1-4.4 for a gated route: 401 without a caller; the organization with
+ * The access rules (docs/access.md, docs/modules.md) for a gated route: 401 without a caller; the organization with
  * its fallback, else 400 `no_active_org` (a staff caller continues without one where the
  * fallback allows it); then `can()` on the caller's membership there (403).
  */

@@ -66,7 +66,7 @@ export function membershipOfScope(request: FastifyRequest): MembershipFact {
   return role === null ? undefined : { role, revoked: false };
 }
 
-/** For a page without an organization gate (`/vos-acces`): the membership in the organization SPEC 4.3 resolves. */
+/** For a page without an organization gate (`/vos-acces`): the membership in the organization that docs/access.md's resolution gives. */
 export async function membershipOfRequest(db: Database, request: FastifyRequest): Promise<MembershipFact> {
   const caller = request.caller;
   if (!caller || caller.isStaff) return undefined;

@@ -128,7 +128,7 @@ export default async function pagesRoutes(fastify: FastifyInstance): Promise<voi
     return sendHtml(reply, renderStaffTeam(caller, await loadStaffTeam(db), config.mailTimezone, nav));
   });
 
-  // Any signed-in caller: what they may see is decided inside, by SPEC 4.1's rules.
+  // Any signed-in caller: what they may see is decided inside, by the read rules of docs/access.md.
   fastify.get('/vos-acces', { ...hidden, config: { gate: 'signedIn' } }, async (request, reply) => {
     const caller = gatedCaller(request);
     const view = await loadVosAcces(db, request, caller);

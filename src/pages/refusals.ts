@@ -1,6 +1,6 @@
 /**
  * What a browser sees when a page refuses it: a French page in the site's layout,
- * with the bar of the pages the caller may open and a way back, where the API answers SPEC 7's
+ * with the bar of the pages the caller may open and a way back, where the API answers docs/api.md's
  * plain `Forbidden` or 400 `no_active_org`. The status is the API's; only the body differs.
  *
  * - 403: "Vous n'avez pas accès à cette page", the caller's role in the organization, and a
@@ -37,7 +37,7 @@ export interface RefusalView {
   home: string;
 }
 
-/** The caller's membership in the organization SPEC 4.3 resolves (none for staff), with its name. */
+/** The caller's membership in the organization that docs/access.md's resolution gives (none for staff), with its name. */
 export async function loadRefusal(db: Database, request: FastifyRequest): Promise<RefusalView> {
   const caller = request.caller!;
   const path = new URL(request.url, 'http://x').pathname;

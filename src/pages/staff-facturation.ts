@@ -3,7 +3,7 @@
  * `GET /api/staff/facturation` lists them (filters `notified`, `org_id`, `invoice_type`; keyset
  * pages of 200 at most), with a "Notifiée" column, a selection, and the bulk notification that
  * the page's script (`staff-facturation.js`) sends to `POST /api/staff/facturation/bulk-notify`,
- * showing its result per invoice. Issue 36: the month's invoices for a selection of
+ * showing its result per invoice. Then the month's invoices for a selection of
  * organizations (`POST /api/staff/facturation/bulk-create`, their numbers shown once created),
  * and a credit note of an invoice (`POST /api/staff/facturation/{id}/avoir`).
  */

@@ -1,7 +1,7 @@
 /**
  * `/staff/organisations` and `/staff/organisations/{id}` (gate `staff`): every organization,
  * searched by name or employer key with case and accents ignored (`listOrganizations`, the
- * service of `GET /api/staff/orgs`), in keyset pages; then one organization's settings (MODULES 2,
+ * service of `GET /api/staff/orgs`), in keyset pages; then one organization's settings (docs/modules.md,
  * The bulletin's APE code and URSSAF), which the page's script (`staff-organisation.js`) saves through
  * `PATCH /api/staff/orgs/{id}`, and its employees (category, cadre, PAS rate, IBAN shown as its
  * last four characters only, postal address, classification), edited through `PATCH /api/staff/orgs/{id}/salaries/{employee_id}`.

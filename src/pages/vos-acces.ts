@@ -1,6 +1,6 @@
 /**
  * `/vos-acces`, rendered on the server from the same functions as the API (`describeMe`,
- * the member list's SQL, the audit trail's read) under the same access rules (SPEC 4.3,
+ * the member list's SQL, the audit trail's read) under the same access rules (the organization resolution (docs/access.md),
  * 4.4): the page is complete on arrival, shows nothing the caller could not read through the
  * API, and its script only sends changes to the API and swaps in a fresh copy of the page.
  */

@@ -3,7 +3,7 @@ import { formatDateFr, formatEuros, ofFr } from '../format/french.ts';
 import type { Money } from '../money/money.ts';
 import type { Convention } from './situation.ts';
 
-/** PAYROLL 2 `convention`, as the bulletin names the collective agreement, with its IDCC (none: no agreement). */
+/** `convention`, as the bulletin names the collective agreement, with its IDCC (none: no agreement). */
 export const CONVENTIONS: Record<Convention, { title: string; idcc: string | null }> = {
   SVP: { title: 'Entreprises du secteur privé du spectacle vivant', idcc: '3090' },
   droit_commun: { title: 'Aucune (droit commun du Code du travail)', idcc: null },

@@ -37,7 +37,7 @@ export interface PayrollContract {
   dates: ReadonlyArray<{ date: string; amount: string; nature?: string; quantity?: string | number }>;
 }
 
-/** Why a contract gets no payslip this month (PAYROLL 7's `skipped` reasons decided before the model). */
+/** Why a contract gets no payslip this month (the run's `skipped` reasons decided before the model). */
 export type SkipReason = 'cdd_not_computed' | 'no_date_in_period';
 
 export type MonthPay =
@@ -144,7 +144,7 @@ const CONVENTION_IN_MODEL: Record<Convention, string> = { SVP: 'SVP', droit_comm
 export type Situation = Record<string, string>;
 
 /**
- * PAYROLL 3's table, for a contract's `monthPay` that is not skipped. A CDDU is an artist's when
+ * docs/payroll.md's table, for a contract's `monthPay` that is not skipped. A CDDU is an artist's when
  * the employee's category is `artiste`, a technician's otherwise; the caller refuses a CDDU
  * whose employee has no category before this (`not_computable`).
  */

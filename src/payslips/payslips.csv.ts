@@ -1,7 +1,7 @@
 /**
  * The payslips' CSV export (`format/csv.ts`): one row per payslip (published or
  * cancelled, never a draft), newest period first then by name, read through the list's service
- * function (its filters and refusals). PAYROLL 4's figures are empty for a payslip typed in.
+ * function (its filters and refusals). A computed payslip's figures (docs/payroll.md) are empty for a payslip typed in.
  */
 import type { Database } from '../db/database.ts';
 import { csvFilename, csvPeriod, type CsvColumn, type CsvExport } from '../format/csv.ts';

@@ -45,7 +45,7 @@ function payslipView(row: repo.PayslipRow) {
     source: row.source,
     kind: row.kind,
     complements_id: row.complements_id,
-    // PAYROLL 4's figures of a computed payslip; null for one typed in.
+    // The figures of a computed payslip (docs/payroll.md); null for one typed in.
     model_version: row.model_version,
     employee_contributions: nullableMoney(row.employee_contributions),
     employer_contributions: nullableMoney(row.employer_contributions),

@@ -11,7 +11,7 @@ export type PdfDocument = Omit<TDocumentDefinitions, 'header' | 'footer' | 'back
   pageFooter?: string;
   /**
    * Embed every font (Roboto, subset) even when Helvetica would do: PDF/A (a Factur-X invoice,
-   * EINVOICE 1) forbids fonts that are not embedded.
+   * docs/einvoice.md) forbids fonts that are not embedded.
    */
   embedFonts?: boolean;
 };

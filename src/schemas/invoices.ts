@@ -1,29 +1,62 @@
 /** Schemas of invoices and contribution calls. */
 import { Type } from '@sinclair/typebox';
 import { ListQuery, Page } from '../http/list.ts';
-import { MoneyInput, MoneyString } from '../money/money.ts';
+import { MoneyString } from '../money/money.ts';
+import type { InvoiceType, PaymentMethod } from '../db/schema.ts';
+import { Checked, CheckedMoney, UUID_SCHEMA_PATTERN } from './fields.ts';
 
-/** Left loose for the validator: the service answers MODULES 1's codes field by field. */
-const Loose = (description: string) => Type.Optional(Type.Unsafe<unknown>({ description }));
+/** MODULES 6: 1 to 5,000 invoices per bulk creation (and per bulk notification). */
+export const MAX_BULK = 5000;
+/** Lines per invoice. */
+export const MAX_LINES = 100;
+export const LABEL_MAX = 300;
+export const PERIOD_LABEL_MAX = 100;
+export const CREDIT_REASON_MAX = 300;
+export const INVOICE_TYPES = ['paie_mensuelle', 'frais_ouverture', 'prestation'] as const satisfies readonly InvoiceType[];
+export const PAYMENT_METHODS = ['prelevement', 'virement'] as const satisfies readonly PaymentMethod[];
 
+/** '5000' as '5 000' (a no-break space), as the refusals print it. */
+const frenchCount = (count: number) => count.toLocaleString('fr-FR').replace(/\s/g, '\u00a0');
+const invalid = (field: string, label: string) => ({ code: `invalid_${field}`, message: `${label} n'est pas valide.` });
+const decimal = (kind: 'quantity' | 'rate', description: string) => Type.Union([Type.String(), Type.Number()], { 'x-decimal': kind, description });
+
+/** A date of an invoice or a call (the rules' `invalid_date`). */
+export const IsoDate = (description: string) => Checked(Type.String({ format: 'date', description }), { code: 'invalid_date', message: 'Date invalide : format AAAA-MM-JJ attendu.' });
+
+// Each field is checked by the rules, in their order: a missing one first, then its schema.
 export const InvoiceLineInput = Type.Object({
-  label: Loose('what is invoiced (1 to 300 characters)'),
-  quantity: Loose('a positive number, three decimals at most'),
-  unit_price: Type.Optional(MoneyInput),
-  vat_rate: Loose('a percentage: "20.00", 5.5, 0'),
+  label: Type.Optional(Checked(Type.String({ maxLength: LABEL_MAX, 'x-text': 'line', description: 'what is invoiced (1 to 300 characters, trimmed)' }), invalid('label', 'Le libellé'))),
+  quantity: Type.Optional(Checked(decimal('quantity', 'a positive number, three decimals at most'), invalid('quantity', 'La quantité (un nombre positif, trois décimales au plus)'))),
+  unit_price: Type.Optional(CheckedMoney),
+  vat_rate: Type.Optional(Checked(decimal('rate', 'a percentage: "20.00", 5.5, 0 (0 to 100, two decimals at most)'), invalid('vat_rate', 'Le taux de TVA (de 0 à 100, deux décimales au plus)'))),
 });
 
+/** The lines of one invoice of a bulk. */
+export const InvoiceLines = Checked(Type.Array(InvoiceLineInput, { maxItems: MAX_LINES, description: '1 to 100 lines' }), invalid('lines', `La liste des lignes (${MAX_LINES} au plus)`));
+
+/** The organization of an invoice of a bulk: one that cannot exist is `org_not_found`, as an unknown one. */
+export const InvoiceOrgId = Checked(Type.String({ pattern: UUID_SCHEMA_PATTERN, description: 'the organization invoiced' }), { code: 'org_not_found', message: 'Organisation introuvable.' });
+
+export const InvoiceInput = Type.Object({ org_id: Type.Optional(InvoiceOrgId), lines: Type.Optional(InvoiceLines) });
+
 export const BulkCreateBody = Type.Object({
-  invoice_type: Loose('paie_mensuelle, frais_ouverture or prestation'),
-  payment_method: Loose('prelevement or virement'),
-  period_label: Loose('e.g. "novembre 2026"; may be empty'),
-  issue_date: Loose('YYYY-MM-DD; default today (Europe/Paris); at most 5 days after today (400 invalid_issue_date), never before the last invoice issued (409 issue_date_before_last)'),
-  due_date: Loose('YYYY-MM-DD; default 30 days after issue_date'),
+  invoice_type: Type.Optional(
+    Checked(Type.Unsafe<InvoiceType>({ type: 'string', enum: [...INVOICE_TYPES] }), invalid('invoice_type', 'Le type de facture (paie_mensuelle, frais_ouverture ou prestation)')),
+  ),
+  payment_method: Type.Optional(Checked(Type.Unsafe<PaymentMethod>({ type: 'string', enum: [...PAYMENT_METHODS] }), invalid('payment_method', 'Le mode de paiement (prelevement ou virement)'))),
+  period_label: Type.Optional(
+    Checked(Type.String({ maxLength: PERIOD_LABEL_MAX, 'x-text': 'line', description: 'e.g. "novembre 2026" (100 characters at most, trimmed); may be empty' }), invalid('period_label', 'Le libellé de période')),
+  ),
+  issue_date: Type.Optional(
+    IsoDate('YYYY-MM-DD; default today (Europe/Paris); at most 5 days after today (400 invalid_issue_date), never before the last invoice issued (409 issue_date_before_last)'),
+  ),
+  due_date: Type.Optional(IsoDate('YYYY-MM-DD; default 30 days after issue_date')),
+  // A list of objects is checked at the edge, as before; its length by the rules.
   invoices: Type.Optional(
-    Type.Unsafe<unknown>({
-      description: '1 to 5,000 invoices: [{ org_id, lines: [{ label, quantity, unit_price, vat_rate }] }]',
-      type: 'array',
-      items: Type.Object({ org_id: Loose('the organization invoiced'), lines: Loose('1 to 100 lines') }),
+    Checked(Type.Array(InvoiceInput, { maxItems: MAX_BULK, description: '1 to 5,000 invoices' }), {
+      code: 'invalid_invoices',
+      message: `De 1 à ${frenchCount(MAX_BULK)} factures par envoi.`,
+      edge: ['type', 'items'],
     }),
   ),
 });
@@ -101,10 +134,14 @@ export const InvoiceExportQuery = Type.Object({
 });
 export const StaffInvoiceExportQuery = Type.Object({ ...InvoiceExportQuery.properties, org_id: Type.Optional(Type.String()) });
 
+/** An id of a bulk notification. */
+export const InvoiceId = Checked(Type.String(), invalid('invoice_ids', 'La liste des factures'));
+
 export const BulkNotifyBody = Type.Object({
-  // Untyped for the validator, which would coerce "x" to ["x"]: the service answers invalid_invoice_ids.
-  invoice_ids: Type.Optional(Type.Unsafe<unknown>({ description: 'an array of 1 to 5,000 invoice ids' })),
-  force: Type.Optional(Type.Unsafe<unknown>({ description: 'notify again invoices already notified (default false)' })),
+  invoice_ids: Type.Optional(
+    Checked(Type.Array(InvoiceId, { maxItems: MAX_BULK, description: 'an array of 1 to 5,000 invoice ids' }), { code: 'invalid_invoice_ids', message: `De 1 à ${frenchCount(MAX_BULK)} factures par envoi.` }),
+  ),
+  force: Type.Optional(Checked(Type.Boolean({ description: 'notify again invoices already notified (default false)' }), invalid('force', 'Le champ force (true ou false)'))),
 });
 
 export const BulkNotified = Type.Object({
@@ -115,9 +152,17 @@ export const BulkNotified = Type.Object({
 
 /** `POST /api/staff/facturation/{id}/avoir`. */
 export const CreditNoteBody = Type.Object({
-  reason: Loose('why the invoice is credited (1 to 300 characters)'),
+  reason: Type.Optional(
+    Checked(Type.String({ maxLength: CREDIT_REASON_MAX, 'x-text': 'line', description: 'why the invoice is credited (1 to 300 characters, trimmed)' }), {
+      ...invalid('reason', `Le motif de l'avoir (${CREDIT_REASON_MAX} caractères au plus)`),
+      messages: { type: invalid('reason', "Le motif de l'avoir").message },
+    }),
+  ),
   lines: Type.Optional(
-    Type.Unsafe<unknown>({ description: 'the lines credited, as an invoice\'s (default: every line of the invoice)', type: 'array', items: InvoiceLineInput }),
+    Checked(Type.Array(InvoiceLineInput, { minItems: 1, maxItems: MAX_LINES, description: "the lines credited, as an invoice's (default: every line of the invoice)" }), {
+      ...invalid('lines', `La liste des lignes (de 1 à ${MAX_LINES})`),
+      edge: ['type', 'items'],
+    }),
   ),
 });
 export const CreatedCreditNote = Type.Object({
@@ -149,13 +194,27 @@ export const PdfLink = Type.Object({ url: Type.String(), expires_at: Type.String
 
 // ---- Contribution calls.
 
-export const ContributionLineInput = Type.Object({ organism: Loose('URSSAF, AUDIENS, CONGES_SPECTACLES, FRANCE_TRAVAIL, AFDAS…'), amount: Type.Optional(MoneyInput) });
+/** Lines of a contribution call. */
+export const MAX_CALL_LINES = 50;
+export const ORGANISM_MAX = 100;
+
+export const ContributionLineInput = Type.Object({
+  organism: Type.Optional(
+    Checked(Type.String({ maxLength: ORGANISM_MAX, 'x-text': 'line', description: 'URSSAF, AUDIENS, CONGES_SPECTACLES, FRANCE_TRAVAIL, AFDAS… (any name of 1 to 100 characters, trimmed)' }), invalid('organism', "L'organisme")),
+  ),
+  amount: Type.Optional(CheckedMoney),
+});
 
 export const ContributionCallBody = Type.Object({
-  org_id: Loose('the organization called'),
-  period: Loose('YYYY-MM'),
-  due_date: Loose('YYYY-MM-DD'),
-  lines: Type.Optional(Type.Unsafe<unknown>({ description: '1 to 50 lines { organism, amount }', type: 'array', items: ContributionLineInput })),
+  org_id: Type.Optional(Checked(Type.String({ pattern: UUID_SCHEMA_PATTERN, description: 'the organization called' }), { code: 'org_not_found', message: 'Organisation introuvable.' })),
+  period: Type.Optional(Type.Unsafe<unknown>({ description: 'YYYY-MM' })),
+  due_date: Type.Optional(IsoDate('YYYY-MM-DD')),
+  lines: Type.Optional(
+    Checked(Type.Array(ContributionLineInput, { maxItems: MAX_CALL_LINES, description: '1 to 50 lines { organism, amount }' }), {
+      ...invalid('lines', `La liste des lignes (${MAX_CALL_LINES} au plus)`),
+      edge: ['type', 'items'],
+    }),
+  ),
 });
 
 export const ContributionCall = Type.Object({
@@ -199,5 +258,10 @@ export const StaffContributionExportQuery = Type.Object({
   status: StaffContributionListQuery.properties.status,
 });
 export const ContributionPaidBody = Type.Object({
-  paid_date: Loose('YYYY-MM-DD, today or before (default today, Europe/Paris); 400 invalid_paid_date otherwise'),
+  paid_date: Type.Optional(
+    Checked(Type.String({ format: 'date', description: 'YYYY-MM-DD, today or before (default today, Europe/Paris); 400 invalid_paid_date otherwise' }), {
+      code: 'invalid_paid_date',
+      message: 'Date de paiement invalide : format AAAA-MM-JJ attendu.',
+    }),
+  ),
 });

@@ -91,7 +91,7 @@ export default async function staffRoutes(fastify: FastifyInstance): Promise<voi
       config: { gate: 'staff' },
       schema: {
         tags: ['staff'],
-        summary: 'Back to no organization: every membership (SPEC 4.1 global mode); clears the staff settings and the hint cookies',
+        summary: 'Back to no organization: every membership (global mode); clears the staff settings and the hint cookies',
         response: { 200: Type.Object({ ok: Type.Literal(true) }), ...errors },
       },
     },

@@ -66,7 +66,7 @@ export function formatTransferReference(year: number, sequence: number): string 
 }
 
 /**
- * Why a published payslip in no live batch cannot be paid by transfer (MODULES 5's rule, that
+ * Why a published payslip in no live batch cannot be paid by transfer (the rule of docs/payslips-transfers.md, that
  * `availableWhere` applies in SQL), the first that holds in the order staff fix them; null when
  * it can be paid.
  */

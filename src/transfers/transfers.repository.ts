@@ -72,7 +72,7 @@ export function lockPayslipsForTransfer(db: Database, ids: readonly string[]) {
 
 /**
  * The locked payslips with what a line needs (the employee's name and IBAN as they are now)
- * and whether MODULES 5 lets a transfer pay each now (`availableWhere`): read once the
+ * and whether docs/payslips-transfers.md lets a transfer pay each now (`availableWhere`): read once the
  * payslips and their organization's transfer mode are locked.
  */
 export function readPayslipsForTransfer(db: Database, ids: readonly string[]) {
@@ -98,7 +98,7 @@ export function readPayslipsForTransfer(db: Database, ids: readonly string[]) {
 }
 
 /**
- * MODULES 5's availability, in SQL: the organization pays by `Odentas`, the payslip is
+ * docs/payslips-transfers.md's availability, in SQL: the organization pays by `Odentas`, the payslip is
  * `publie` with `net_to_pay` > 0, its employee has an IBAN of the SEPA zone (a bank refuses a
  * SEPA transfer to any other; its check digits hold (ISO 13616: mod 97 = 1, ibantools checked them when it was typed, this
  * keeps a row written otherwise out)), and no batch

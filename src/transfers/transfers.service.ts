@@ -270,7 +270,7 @@ export async function listOrgTransfers(db: Database, orgId: string, query: { lim
 type AvailableRow = Awaited<ReturnType<typeof repo.listAvailable>>[number];
 
 /**
- * `GET /api/staff/payslips/available`: exactly the payslips MODULES 5 lets a transfer pay
+ * `GET /api/staff/payslips/available`: exactly the payslips docs/payslips-transfers.md lets a transfer pay
  * (`repo.availableWhere`, the rule a batch is checked by), with the IBAN's last four
  * characters only.
  */

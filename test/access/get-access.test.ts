@@ -22,7 +22,7 @@ describe('GET /api/access', () => {
     assert.deepEqual(res.json(), { error: 'no_active_org', message: 'Aucune organisation active trouvée' });
   });
 
-  it('should list the members of the caller organization, newest first, with the SPEC 2.5 fields', async (t) => {
+  it('should list the members of the caller organization, newest first, with the fields of docs/access.md', async (t) => {
     const { app, database } = await build(t);
     const db = database.db;
     const orgId = await createOrg(db, 'Théâtre du Soleil', 'TDS001');
@@ -76,7 +76,7 @@ describe('GET /api/access', () => {
       const orgId = await createOrg(database.db, 'Org');
       const person = await member(app, database.db, orgId, 'p@example.com', role, { revoked });
       const res = await app.inject({ method: 'GET', url: '/api/access', headers: { cookie: person.cookie } });
-      // A revoked member's organization still resolves (CONTRACT 4's get_my_org): SPEC 4.4's 403.
+      // A revoked member's organization still resolves (`get_my_org`): the access rules' 403.
       assert.equal(res.statusCode, 403);
       assert.equal(res.body, 'Forbidden');
     });

@@ -122,7 +122,7 @@ describe('POST /api/access', () => {
       assert.equal(res.statusCode, 400, body);
       assert.equal(res.json().error, 'missing_email');
     }
-    // SPEC 4.2 rule 1 also for a POST with no body and no content type, or a text/plain body.
+    // The access API's rules (docs/access.md) also for a POST with no body and no content type, or a text/plain body.
     for (const headers of [{}, { 'content-type': 'text/plain' }]) {
       const res = await app.inject({ method: 'POST', url: '/api/access', headers: { cookie: admin.cookie, ...headers }, ...('content-type' in headers ? { payload: 'x' } : {}) });
       assert.equal(res.statusCode, 400, JSON.stringify(headers));
@@ -157,7 +157,7 @@ describe('POST /api/access', () => {
     assert.equal((await db.selectFrom('auth.users').select('id').where('email', '=', 'x@example.com').execute()).length, 0);
   });
 
-  it('should answer missing_email before forbidden_role (SPEC 4.2 rule 4 order)', async (t) => {
+  it('should answer missing_email before forbidden_role (the order of docs/access.md)', async (t) => {
     const { post } = await setup(t);
     const res = await post({ email: '', role: 'SUPER_ADMIN' });
     assert.equal(res.json().error, 'missing_email');

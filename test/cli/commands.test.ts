@@ -307,7 +307,7 @@ describe('seed-demo', () => {
     // A living grid: employees and contracts of every kind, in several statuses, with dates.
     const soleil = first.organizations.find((o: { key: string }) => o.key === 'TDS001');
     assert.deepEqual(soleil.payroll, { employees: 4, contracts: 8, payslips: 6, transfers: 2 });
-    // January computed from the contracts and validated (PAYROLL): Hélène's and Marc's tour; Zoé's CDD skipped.
+    // January computed from the contracts and validated: Hélène's and Marc's tour; Zoé's CDD skipped.
     assert.deepEqual(first.payroll.map((p: Record<string, unknown>) => ({ ...p, contribution_call_id: typeof p.contribution_call_id })), [
       { organization: 'Théâtre du Soleil', period: '2027-01', payslips: 2, skipped: 1, contribution_call_id: 'string' },
     ]);

@@ -1,6 +1,6 @@
 /**
  * The real command line and the real server as child processes, for the CLI and ops tests.
- * Children get a clean environment: the CONTRACT 2 variables of the developer's shell never
+ * Children get a clean environment: the service variables of the developer's shell never
  * leak into a test.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';

@@ -68,7 +68,7 @@ describe('checkContractFields', () => {
     assert.equal(checkContractFields({ kind: 'CDD', start_date: '2027-01-01', end_date: '2027-06-30', monthly_gross: '2100.5' }).monthly_gross, '2100.50');
     assert.equal(checkContractFields({ kind: 'CDI', start_date: '2027-01-01', end_date: null, monthly_gross: 2500 }).end_date, null);
   });
-  it('should enforce the rules by kind with MODULES codes', () => {
+  it('should enforce the rules by kind with the codes of docs/modules.md', () => {
     assert.equal(code(() => checkContractFields({ ...CDDU, kind: undefined })), '400 missing_kind');
     assert.equal(code(() => checkContractFields({ ...CDDU, kind: 'CDDI' })), '400 invalid_kind');
     assert.equal(code(() => checkContractFields({ ...CDDU, show_title: '  ' })), '400 missing_show_title');
@@ -110,7 +110,7 @@ describe('checkDates and grossTotal', () => {
     assert.equal(grossTotal([], '2100.00' as Money), '2100.00');
     assert.equal(grossTotal([], null), null);
   });
-  it('should refuse a date outside the period, and wrong lines, with MODULES codes', () => {
+  it('should refuse a date outside the period, and wrong lines, with the codes of docs/modules.md', () => {
     const line = { date: '2027-03-10', nature: 'service', quantity: 1, amount: '100' };
     assert.equal(code(() => checkDates([{ ...line, date: '2027-02-28' }], period)), '400 invalid_date');
     assert.equal(code(() => checkDates([{ ...line, date: '2027-04-01' }], period)), '400 invalid_date');

@@ -81,7 +81,7 @@ describe('contribution calls', () => {
     assert.equal(events.length, 3);
   });
 
-  it('should answer MODULES 1 codes for wrong fields and create nothing', async (t) => {
+  it('should answer the field codes of docs/modules.md for wrong fields and create nothing', async (t) => {
     const { db, soleil, staff, call } = await setup(t);
     const good = { org_id: soleil, period: '2026-11', due_date: '2026-12-15', lines: LINES };
     for (const [payload, error] of [

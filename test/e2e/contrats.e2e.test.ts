@@ -185,9 +185,7 @@ describe('contract pages in chromium', { skip: skipReason }, () => {
 
     // Submit for signature: no more edits.
     await page.locator('#submit-contract').click();
-    // Its PDF is rendered with the submission at the renderers' lowest priority: on a loaded
-    // machine, as slow as the generation above.
-    await page.locator('#status', { hasText: `Contrat ${number} soumis pour signature.` }).waitFor({ timeout: 90_000 });
+    await page.locator('#status', { hasText: `Contrat ${number} soumis pour signature.` }).waitFor();
     assert.equal((await page.locator('#contract-head .badge').textContent())?.trim(), 'À signer');
     assert.equal(await page.locator('#edit-contract').count(), 0);
     // Its PDF to sign is rendered with the submission, and the page says so.

@@ -1,5 +1,5 @@
 /**
- * Issue 37's CSV exports in a real browser: the "Exporter (CSV)" link of /factures downloads a
+ * The CSV exports in a real browser: the "Exporter (CSV)" link of /factures downloads a
  * file a French spreadsheet opens as it is (a BOM, `;`, `1231,20`), and an AGENT is not offered
  * the payslips' export on /paie.
  */

@@ -378,7 +378,7 @@ describe('pages in chromium', { skip: skipReason }, () => {
     assert.deepEqual(errors, []);
   });
 
-  it('should let staff search without accents, give a SUPER_ADMIN, go back to the global view and manage their team (issue 13.3-13.6)', async (t) => {
+  it('should let staff search without accents, give a SUPER_ADMIN, go back to the global view and manage their team', async (t) => {
     const app = await startApp(t);
     const db = app.database.db;
     const tds = await createOrg(db, 'Théâtre du Soleil', 'TDS001');

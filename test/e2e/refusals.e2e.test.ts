@@ -67,7 +67,7 @@ describe('refusals in a browser', { skip: skipReason, timeout: 300_000 }, () => 
     await Promise.all([asAgent.page.waitForURL(`${app.url}/contrats`), asAgent.page.getByRole('link', { name: 'Aller aux contrats' }).click()]);
     assert.deepEqual(asAgent.errors.filter((e) => !e.includes('403')), []);
 
-    // The API still answers SPEC 7's plain text.
+    // The API still answers docs/api.md's plain text.
     const api = await asAgent.page.request.get(`${app.url}/api/factures`);
     assert.equal(api.status(), 403);
     assert.equal(await api.text(), 'Forbidden');

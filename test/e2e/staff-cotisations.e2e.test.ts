@@ -1,5 +1,5 @@
 /**
- * Issue 36 in a real browser: a staff member creates a contribution call in the page, notifies
+ * Contribution calls in a real browser: a staff member creates a contribution call in the page, notifies
  * it (the e-mail is received), marks it paid after confirming; creates a month's invoices for two
  * organizations and reads their numbers; notifies them; issues a credit note, refused beyond the
  * invoice's total. On a desktop and on a phone; a client ADMIN may not open the page.

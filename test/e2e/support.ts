@@ -144,6 +144,9 @@ export async function newPage(
   options: BrowserContextOptions = {},
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext(options);
+  // Waits are for events; the limit only ends a failing test. A document is rendered at the
+  // lowest priority, so on a loaded machine an action that makes one may take over 30 s.
+  context.setDefaultTimeout(90_000);
   t.after(() => context.close());
   if (as) await signInBrowser(context, as.app, as.who);
   const page = await context.newPage();
@@ -153,7 +156,6 @@ export async function newPage(
 /** A French browser context signed in as `who` (downloads allowed), its page, and the page's console errors. */
 export async function signedInPage(browser: Browser, app: RunningApp, who: Person, t: TestContext): Promise<{ page: Page; errors: string[] }> {
   const { page, errors } = await newPage(browser, t, { app, who }, { locale: 'fr-FR', acceptDownloads: true });
-  page.setDefaultTimeout(30_000);
   return { page, errors };
 }
 

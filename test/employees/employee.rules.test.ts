@@ -28,7 +28,7 @@ describe('checkEmployeeFields', () => {
         address_line: null, postcode: null, city: null, classification: null },
     );
   });
-  it('should answer MODULES codes for missing and wrong fields', () => {
+  it('should answer the codes of docs/modules.md for missing and wrong fields', () => {
     assert.equal(code(() => checkEmployeeFields({ last_name: 'Durand' })), '400 missing_first_name');
     assert.equal(code(() => checkEmployeeFields({ first_name: 'Élise', last_name: '  ' })), '400 missing_last_name');
     assert.equal(code(() => checkEmployeeFields({ first_name: 'É', last_name: 'D', iban: 'FR7630006000011234567890188' })), '400 invalid_iban');

@@ -1,5 +1,5 @@
 /**
- * Issue 37's CSV exports: what a French spreadsheet opens as it is (BOM, `;`, CRLF, `1234,50`,
+ * The CSV exports: what a French spreadsheet opens as it is (BOM, `;`, CRLF, `1234,50`,
  * JJ/MM/AAAA), formulas neutralised in text cells only, the money set's gate, and never another
  * organization's row.
  */

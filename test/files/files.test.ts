@@ -8,7 +8,7 @@ import { signFileUrl } from '../../src/files/signed-url.ts';
 const PDF = Buffer.from('%PDF-1.7\n% accentué\n%%EOF\n');
 const FILENAME = 'Contrat « été » "C-2027-000001".pdf';
 
-/** The MODULES 8 signature, computed here without the code under test. */
+/** The file link's signature (docs/modules.md), computed here without the code under test. */
 function hmac(key: Buffer | string, id: string, exp: string): string {
   return crypto.createHmac('sha256', key).update(`${id}:${exp}`).digest('base64url');
 }

@@ -1,6 +1,6 @@
 /**
  * The authorization matrix: every route × every kind of caller × every way of naming an
- * organization (SPEC 4.3 hints, body `org_id`). The expected status of each cell comes from
+ * organization (docs/access.md's hints, body `org_id`). The expected status of each cell comes from
  * one rules table below; a non-staff caller outside the target organization must never
  * receive one byte of its data.
  */
@@ -86,7 +86,7 @@ const MONEY_SET: CallerKind[] = ['ADMIN', 'SUPER_ADMIN', 'COMPTA'];
 const READ_SET: CallerKind[] = MEMBERS_OF_TARGET;
 
 /**
- * A module route: the organization by SPEC 4.3 only (never the body; staff without
+ * A module route: the organization by the resolution of docs/access.md only (never the body; staff without
  * a hint fall back to their saved choice, which they have none of here: 400), the gate's role
  * set, then `onAllowed` by the organization acted on. The other organization's ADMIN is in
  * every set, and must find nothing of the target's: 404, as for an unknown id.

@@ -2,7 +2,7 @@
  * On every route the OpenAPI description lists: a NUL, a bidi override and a value of
  * the wrong type in every free-text field of every body, a NUL and a bidi override in every
  * query parameter, a NUL in every list cursor (the pages' too), and large and deep bodies from
- * nobody to every gated route. Each is a 4xx in SPEC 7's shape (`{ error, message? }`, or the
+ * nobody to every gated route. Each is a 4xx in docs/api.md's shape (`{ error, message? }`, or the
  * plain 401), never a 500; the text rule's answer is `invalid_<field>`, a cursor's
  * `invalid_cursor`, an anonymous caller's 401.
  */
@@ -144,7 +144,7 @@ describe('every field, parameter and cursor of every route', () => {
             const res = await send(operation.method, url, bodyWith(schema, field.path, value));
             assertShape(res, `${what} ${field.path.join('.')}=${JSON.stringify(value)}`);
             assert.equal(res.statusCode, 400, `${what} ${field.path.join('.')}: ${res.body}`);
-            // SPEC 4.2's access routes answer in the SPEC's order: an empty e-mail first.
+            // The access routes answer in their documented order: an empty e-mail first.
             const expected = isSpecAccessRoute(operation.path) ? [`invalid_${field.name}`, 'missing_email'] : [`invalid_${field.name}`];
             assert.ok(expected.includes(res.json().error), `${what} ${field.path.join('.')}: ${res.body}`);
             tally.texts++;

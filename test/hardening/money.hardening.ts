@@ -1,8 +1,8 @@
 /**
- * Issue 32 F and G, hardened. F: SEPA files a bank would refuse. IBANs of many countries outside
+ * Money and numbering, hardened. SEPA files a bank would refuse. IBANs of many countries outside
  * the SEPA zone are refused where they are typed and, stored before the check, never listed nor
  * batched; names of many scripts are transliterated into a file valid against the ISO 20022
- * schema, or refused (at input, and at batch creation for stored ones). G: invoices out of order.
+ * schema, or refused (at input, and at batch creation for stored ones). Invoices out of order:
  * Issue dates before the last invoice or far ahead are refused, and bulks racing with different
  * dates keep the series chronological and gapless (PostgreSQL: on PGlite nothing races).
  */

@@ -1,7 +1,7 @@
 /**
  * Factur-X: every invoice PDF is PDF/A-3 with its `factur-x.xml`, valid against
  * the CII D16B schema and with no fatal failed assertion of the EN 16931 rules (the official
- * artefacts in ../shared/einvoice, run with xmllint-wasm and SaxonJS: nothing from the OS), for
+ * artefacts in test/support/en16931, run with xmllint-wasm and SaxonJS: nothing from the OS), for
  * every invoice type and payment method, 0-rate and mixed-rate invoices, and credit notes; the
  * XML served alone is the one inside the PDF, byte for byte; credit notes and the 400/409s.
  */

@@ -109,7 +109,7 @@ describe('POST /api/staff/facturation/bulk-create', () => {
     assert.deepEqual(ok.json().created.map((c: { number: string }) => c.number), ['F-2026-000001']);
   });
 
-  it('should answer MODULES 1 codes for wrong fields', async (t) => {
+  it('should answer the field codes of docs/modules.md for wrong fields', async (t) => {
     const { soleil, staff, call } = await setup(t);
     const line = PAYROLL_LINES[0]!;
     const cases: Array<[unknown, string]> = [

@@ -22,7 +22,7 @@ function centsText(cents: number): string {
 const storableCents = fc.integer({ min: 0, max: 999_999_999_999 });
 
 describe('parseMoney', () => {
-  it('should accept MODULES 1 inputs and give the canonical two-decimal string', () => {
+  it('should accept money inputs (docs/modules.md) and give the canonical two-decimal string', () => {
     assert.equal(parseMoney('12'), '12.00');
     assert.equal(parseMoney('12.5'), '12.50');
     assert.equal(parseMoney('12.50'), '12.50');

@@ -7,8 +7,8 @@ const staff = { isStaff: true };
 const active = (role: string) => ({ role, revoked: false });
 
 describe('can()', () => {
-  it('should let each role through the sets of MODULES 1 and SPEC 4.4, and no other', () => {
-    // MODULES 1's table, and SPEC 4.4 for the access API.
+  it('should let each role through the sets of docs/modules.md and docs/access.md, and no other', () => {
+    // docs/modules.md's table, and docs/access.md for the access API.
     const expected: Record<string, Record<string, boolean>> = {
       manageMembers: { SUPER_ADMIN: true, ADMIN: true, AGENT: false, COMPTA: false },
       contract: { SUPER_ADMIN: true, ADMIN: true, AGENT: true, COMPTA: false },

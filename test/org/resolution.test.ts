@@ -21,7 +21,7 @@ const lookups: OrgLookups = {
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
-/** Every hint of SPEC 4.3 rule 4, each naming a different organization, in precedence order. */
+/** Every staff hint of docs/access.md, each naming a different organization, in precedence order. */
 const HINTS = [
   { name: 'cookie active_org_id', cookies: { active_org_id: ORG.cookieId }, headers: {}, expected: ORG.cookieId },
   { name: 'cookie active_org_key', cookies: { active_org_key: 'KEY1' }, headers: {}, expected: ORG.byKey },
@@ -84,7 +84,7 @@ describe('resolveActiveOrgId', () => {
 });
 
 describe('staffOrgHints', () => {
-  it('should list the hints in SPEC 4.3 order', () => {
+  it('should list the hints in the order of docs/access.md', () => {
     const cookies = Object.assign({}, ...HINTS.map((h) => h.cookies));
     const headers = Object.assign({}, ...HINTS.map((h) => h.headers));
     assert.deepEqual(

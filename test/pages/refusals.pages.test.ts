@@ -51,7 +51,7 @@ describe('a refused page (403), browser and API', () => {
     assert.match(staffPage.body, /Vous n'avez pas accès à cette page/);
   });
 
-  it('should keep SPEC 7 for the API and for a client that does not ask for HTML: plain Forbidden', async (t) => {
+  it('should keep docs/api.md for the API and for a client that does not ask for HTML: plain Forbidden', async (t) => {
     const { get, compta, agent } = await setup(t);
     for (const [who, url] of [[compta, '/api/contrats'], [agent, '/api/factures'], [agent, '/api/staff/facturation']] as const) {
       const api = await get(who, url, BROWSER);

@@ -66,7 +66,7 @@ describe('the overlay of the performing arts (law/spectacle)', () => {
   });
 
   it('should charge an intermittent the specific unemployment contribution: 2.40 % and 5 % of the gross', () => {
-    // SPECTACLE.md: 12.00 on a 500.00 artist's day, 72.00 on a technician's 3 000.00.
+    // law/spectacle: 12.00 on a 500.00 artist's day, 72.00 on a technician's 3 000.00.
     engine.setSituation(intermittent('artiste', '500', { [`${I} . artiste . engagements de moins de cinq jours`]: 'oui', [`${I} . artiste . jours de travail`]: '1 jour/mois' }) as never);
     assert.equal(monthly(engine, `${I} . chômage spécifique . salarié`), 12);
     assert.equal(monthly(engine, `${I} . chômage spécifique . employeur`), 25);

@@ -155,7 +155,7 @@ describe('GET /api/payslips and the PDF', () => {
 });
 
 describe('GET /api/staff/payslips/available', () => {
-  it('should list exactly the payslips MODULES 5 defines, no more, no fewer', async (t) => {
+  it('should list exactly the payslips docs/payslips-transfers.md defines, no more, no fewer', async (t) => {
     const { db, soleil, lumiere, autonome, agent, staff, call, helene, marc, zoe, leonie, autonomeEmployee, payslip, batch, available } = await setup(t);
     const payable = await payslip(soleil, helene, '2027-01', '1500.00');
     const payableLumiere = await payslip(lumiere, leonie, '2027-01', '1200.00');

@@ -1,6 +1,6 @@
 /**
  * Checking a factur-x.xml as the project requires: valid against the CII D16B schema, and no fatal
- * failed assertion of the EN 16931 rules (the official artefacts in ../shared/einvoice, run with
+ * failed assertion of the EN 16931 rules (the official artefacts in test/support/en16931, run with
  * xmllint-wasm and SaxonJS: nothing from the OS).
  */
 import fs from 'node:fs';
@@ -9,9 +9,8 @@ import assert from 'node:assert/strict';
 import SaxonJS from 'saxon-js';
 import { assertValidXml } from './documents.ts';
 
-const EINVOICE = path.resolve(import.meta.dirname, '../../../shared/einvoice');
-const SHARED = fs.existsSync(EINVOICE) ? EINVOICE : '/work/shared/einvoice';
-const XSD_DIR = path.join(SHARED, 'cii-d16b');
+const ARTEFACTS = path.resolve(import.meta.dirname, 'en16931');
+const XSD_DIR = path.join(ARTEFACTS, 'cii-d16b');
 const XSD = path.join(XSD_DIR, 'CrossIndustryInvoice_100pD16B.xsd');
 const XSD_IMPORTS = fs.readdirSync(XSD_DIR).filter((f) => f.endsWith('.xsd') && f !== path.basename(XSD)).map((f) => path.join(XSD_DIR, f));
 
@@ -23,7 +22,7 @@ export const timings = { validated: 0, ms: 0 };
 export async function assertEn16931(xml: string): Promise<void> {
   const started = Date.now();
   await assertValidXml(xml, XSD, XSD_IMPORTS);
-  rules ??= JSON.parse(fs.readFileSync(path.join(SHARED, 'EN16931-CII-validation.sef.json'), 'utf8'));
+  rules ??= JSON.parse(fs.readFileSync(path.join(ARTEFACTS, 'EN16931-CII-validation.sef.json'), 'utf8'));
   const result = (await SaxonJS.transform({ stylesheetInternal: rules, sourceText: xml, destination: 'serialized' }, 'async')) as { principalResult: string };
   const failed = [...result.principalResult.matchAll(/<svrl:failed-assert\b[^>]*>[\s\S]*?<\/svrl:failed-assert>/g)].map((m) => m[0]);
   const fatal = failed.filter((f) => /flag="fatal"/.test(f)).map((f) => f.replace(/\s+/g, ' ').slice(0, 300));

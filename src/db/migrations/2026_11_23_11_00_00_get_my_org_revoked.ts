@@ -1,7 +1,7 @@
 /**
  * `get_my_org` returns the caller's active membership (the oldest), else
  * their most recently revoked one: a revoked member's organization still
- * resolves, so they meet SPEC 4.4's 403 `Forbidden` rather than 400 `no_active_org`.
+ * resolves, so they meet the access rules' 403 `Forbidden` rather than 400 `no_active_org`.
  * Frozen in time: it takes `Kysely<any>` and imports nothing from the application.
  */
 import { sql, type Kysely } from 'kysely';
