@@ -21,7 +21,7 @@ import type { Database } from '../db/database.ts';
 import { periodBounds, requirePayrollPeriod } from '../format/calendar.ts';
 import { AppError } from '../http/errors.ts';
 import { JOB_KINDS } from '../jobs/kinds.ts';
-import { JobHandedBack, JobLeaseLost, type JobWorker, type RunningJob } from '../jobs/worker.ts';
+import { INTERNAL_FAILURE, JobHandedBack, JobLeaseLost, type JobWorker, type RunningJob } from '../jobs/worker.ts';
 import { computeInPool, PAYROLL_PROCESSES } from './compute-pool.ts';
 import type { ComputeOutcome } from './payroll.process.ts';
 import { unstorableReason } from './draft-limits.ts';
@@ -116,7 +116,11 @@ async function insertDraftsSkipping(trx: Database, drafts: readonly repo.DraftRo
 export function definePayrollRun(worker: JobWorker, options: PayrollRunOptions): void {
   worker.define(JOB_KINDS.payrollRun, (job) => computeRun(options, job), {
     retryErrors: false,
-    failed: (trx, failure) => repo.failRun(trx, String(failure.payload.run_id), failure.interrupted === null ? RUN_FAILED : runInterrupted(failure.interrupted)),
+    failed: (trx, failure) => {
+      // A refusal of the service keeps its own French reason; an error says the run's sentence.
+      const message = failure.interrupted !== null ? runInterrupted(failure.interrupted) : failure.reason === INTERNAL_FAILURE ? RUN_FAILED : failure.reason;
+      return repo.failRun(trx, String(failure.payload.run_id), message);
+    },
   });
 }
 
