@@ -225,6 +225,13 @@ describe('POST /api/staff/paie/calcul', () => {
     assert.deepEqual(await ctx.db.selectFrom('jobs').select(['status', 'attempts']).where('subject_id', '=', failed.id).executeTakeFirstOrThrow(), { status: 'failed', attempts: 1 });
     assert.deepEqual(await ctx.db.selectFrom('payslips').select(['id', 'gross']).where('org_id', '=', ctx.soleil).orderBy('id').execute(), before);
     assert.equal(first.payslips.length, before.length);
+    // Retried by staff once the cause is gone: the same run computed again, its drafts replacing the first.
+    const job = await ctx.db.selectFrom('jobs').select('id').where('subject_id', '=', failed.id).executeTakeFirstOrThrow();
+    const retried = await ctx.call(ctx.staff, 'POST', `/api/staff/jobs/${job.id}/retry`);
+    assert.equal(retried.statusCode, 200, retried.body);
+    const again = await runToEnd(ctx, failed.id);
+    assert.equal(again.status, 'termine', JSON.stringify(again));
+    assert.equal(again.payslips.length, before.length);
   });
 
   it('should take up a run whose instance died, and give up with a reason after three interruptions', async (t) => {
