@@ -227,9 +227,12 @@ describe('POST /api/staff/paie/calcul', () => {
     assert.equal(first.payslips.length, before.length);
     // Retried by staff once the cause is gone: the same run computed again, its drafts replacing the first.
     const job = await ctx.db.selectFrom('jobs').select('id').where('subject_id', '=', failed.id).executeTakeFirstOrThrow();
+    // The run reads `echoue` until its job is claimed again: wait for the job's outcome, not the run's status.
+    const outcome = new Promise<string>((resolve) => ctx.app.payroll.worker.onOutcome((event) => String(event.id) === String(job.id) && resolve(event.outcome)));
     const retried = await ctx.call(ctx.staff, 'POST', `/api/staff/jobs/${job.id}/retry`);
     assert.equal(retried.statusCode, 200, retried.body);
-    const again = await runToEnd(ctx, failed.id);
+    assert.equal(await outcome, 'done');
+    const again = (await ctx.call(ctx.staff, 'GET', `/api/staff/paie/runs/${failed.id}`)).json();
     assert.equal(again.status, 'termine', JSON.stringify(again));
     assert.equal(again.payslips.length, before.length);
   });
