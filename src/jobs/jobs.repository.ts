@@ -70,9 +70,9 @@ export async function finishJob(db: Database, id: string, owner: string): Promis
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** An attempt failed: due again after `delayMs`, or failed for good (`delayMs` null). */
-export async function failAttempt(db: Database, id: string, owner: string, reason: string, delayMs: number | null): Promise<void> {
-  await db
+/** An attempt failed: due again after `delayMs`, or failed for good (`delayMs` null); false when the job was no longer this owner's. */
+export async function failAttempt(db: Database, id: string, owner: string, reason: string, delayMs: number | null): Promise<boolean> {
+  const result = await db
     .updateTable('jobs')
     .set({
       status: delayMs === null ? 'failed' : 'pending',
@@ -86,7 +86,8 @@ export async function failAttempt(db: Database, id: string, owner: string, reaso
     .where('id', '=', id)
     .where('lease_owner', '=', owner)
     .where('status', '=', 'running')
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** A stopping worker hands a job back: claimable at once, the attempt not counted. */

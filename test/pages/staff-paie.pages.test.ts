@@ -42,8 +42,8 @@ async function computed(t: Parameters<typeof setup>[0]) {
     ],
   });
   const cdd = await contract(ctx, { employee_id: ctx.marc, kind: 'CDD', job_title: 'Régisseur', start_date: '2027-03-01', end_date: '2027-03-31', monthly_gross: '2000' });
-  ctx.app.payroll.runner.start();
-  t.after(() => ctx.app.payroll.runner.stop());
+  ctx.app.payroll.worker.start();
+  t.after(() => ctx.app.payroll.worker.stop());
   const started = await ctx.call(ctx.staff, 'POST', '/api/staff/paie/calcul', { org_id: ctx.soleil, period: PERIOD });
   assert.equal(started.statusCode, 202, started.body);
   const runId = started.json().run_id as string;
