@@ -78,7 +78,10 @@ app.post<{ Querystring: { org: string; actor: string }; Body: { email: string; r
     const { org, actor } = request.query;
     const key = `${org} ${actor}`;
     let context = contexts.get(key);
-    if (!context) contexts.set(key, (context = contextOf(org, actor)));
+    if (!context) {
+      context = contextOf(org, actor);
+      contexts.set(key, context);
+    }
     const { orgName, actorEmail, inviter } = await context;
     const email = request.body.email.trim().toLowerCase();
     const role = (request.body.role ?? 'AGENT').toUpperCase();

@@ -23,7 +23,7 @@ import type { Seeded, SeededOrg } from './seed.ts';
 import { pdfText } from '../test/support/documents.ts';
 import {
   alternating, checkLoad, durationSeconds, fmtLoad, get, label, log, loggedErrors, median, problem, quick, results, round,
-  cpuPerRequest, heapAfterFullGcMb, heapProbe, medianCpu, type CpuSample, rounds, runJsonScript, runLoad, runLoadWithCpu, startLimit, startService, steadyAccessLoad, summarize, tmpDir, treeMb, vmHwmMb, vmRssMb, warmupSeconds, withWindowCounters, fmtCounters, type WindowCounters, type Sample, type Server,
+  cpuPerRequest, heapAfterFullGcMb, heapProbe, medianCpu, type CpuSample, rounds, runJsonScript, runLoad, runLoadWithCpu, startLimit, startService, steadyAccessLoad, summarize, tmpDir, treeMb, vmHwmMb, vmRssMb, warmupSeconds, withWindowCounters, fmtCounters, type WindowCounters, type Server,
 } from './harness.ts';
 
 /** What the modules' scenarios need beyond `seed.ts`'s data. */

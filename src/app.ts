@@ -102,7 +102,11 @@ export function appOptions(config: Pick<Config, 'trustProxy'> = { trustProxy: fa
 function lenientJsonParser(request: FastifyRequest, body: string, done: (err: Error | null, value?: unknown) => void): void {
   // Nested deeper than any body of ours: never parsed. The access API's rules (docs/access.md) make what
   // the access routes cannot read an empty object; the other routes say why they refuse it.
-  if (jsonTooDeep(body, MAX_JSON_DEPTH)) return isSpecAccessRoute(request.routeOptions.url) ? done(null, {}) : done(httpErrors.jsonTooDeep(MAX_JSON_DEPTH));
+  if (jsonTooDeep(body, MAX_JSON_DEPTH)) {
+    if (isSpecAccessRoute(request.routeOptions.url)) done(null, {});
+    else done(httpErrors.jsonTooDeep(MAX_JSON_DEPTH));
+    return;
+  }
   try {
     const value: unknown = body === '' ? {} : JSON.parse(body);
     done(null, value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {});

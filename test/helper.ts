@@ -150,7 +150,7 @@ export async function build(
       ? { ...(await openDatabase({ databaseUrl: shared.url, pgliteDir: 'memory://' })), url: shared.url }
       : shared;
   const fastify = Fastify({ ...appOptions(config), logger: false });
-  await fastify.register(app, { config, database, mailWorker: false, payrollRunner: false, jobWorker: false, ...options.app });
+  await fastify.register(app, { config, database, mailWorker: false, payrollWorker: false, jobWorker: false, ...options.app });
   if (options.routes) await fastify.register(async (instance) => options.routes!(instance));
   await fastify.ready();
   t.after(async () => {

@@ -6,7 +6,7 @@
  * are read in one join, never one identity read per member. (`bench/` measures these
  * queries against the smallest program that could serve the list: see bench/README.md.)
  */
-import { CompiledQuery, sql, type RawBuilder } from 'kysely';
+import { type CompiledQuery, sql, type RawBuilder } from 'kysely';
 import { preparedStatement, type Database } from '../db/database.ts';
 import { isoTimestamp } from '../db/json-text.ts';
 import type { AccessEvent } from '../audit/audit.repository.ts';
@@ -74,8 +74,8 @@ export async function listOrgMembersJson(db: Database, orgId: string): Promise<s
 export async function readSessionScopeList(db: Database, input: SessionScopeInput): Promise<SessionScopeListRow | undefined> {
   // The statement is built and compiled once (a template this size takes Kysely tens of
   // microseconds, a sizeable part of a small list's time), then run with each caller's values.
-  const compiled = (sessionScopeList ??= compileOnce<SessionScopeInput>(db, sessionScopeListQuery, ['sessionId', 'secretHash', 'staffOrgId']));
-  const { rows } = await db.executeQuery<SessionScopeListRow>(compiled(input));
+  sessionScopeList ??= compileOnce<SessionScopeInput>(db, sessionScopeListQuery, ['sessionId', 'secretHash', 'staffOrgId']);
+  const { rows } = await db.executeQuery<SessionScopeListRow>(sessionScopeList(input));
   return rows[0];
 }
 

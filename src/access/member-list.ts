@@ -119,7 +119,7 @@ async function keysetItems(db: Database): Promise<AsyncGenerator<string>> {
         separator = ',';
       }
       if (page.count < GLOBAL_PAGE_SIZE || !page.last) break;
-      current = next && next.after && sameKey(next.after, page.last) ? next : start(page.last);
+      current = next?.after && sameKey(next.after, page.last) ? next : start(page.last);
       const end = await current.end;
       next = end ? start(end) : null;
       page = await current.page;

@@ -26,7 +26,8 @@ import type { OrgSettingsInput } from '../org/org-settings.rules.ts';
 import { updateOrgSettings } from '../org/org-settings.service.ts';
 import { AppError } from '../http/errors.ts';
 import { DEMO_PAYROLL, payrollCounts, seedPayroll } from './demo-payroll.ts';
-import { PayrollRunner } from '../payroll/runner.ts';
+import { definePayrollRun } from '../payroll/runner.ts';
+import { JobWorker } from '../jobs/worker.ts';
 import { closePayrollPool } from '../payroll/compute-pool.ts';
 import { readRun, startRun, validateDrafts } from '../payroll/payroll.service.ts';
 import { useConfigForCalls } from '../contributions/contributions.service.ts';
@@ -240,7 +241,7 @@ export async function seedDemo({ db, config }: CommandContext) {
   }
   const operator = await seedOperator(db, config);
   const { files, blobs } = await openFileStore(db, config);
-  let organizations;
+  let organizations: Awaited<ReturnType<typeof seedOrganization>>[];
   try {
     organizations = await applyChange({ db }, async (change) => {
       const result = [];
@@ -309,11 +310,13 @@ async function seedOperator(db: Database, config: Config) {
 
 /**
  * The demo months computed from the contracts and validated (docs/payroll.md), unless already done:
- * the run is computed here, in this process, and the bulletins are rendered when first asked for.
+ * the run's job is run here, in this process (`runDue`); the bulletins' jobs are left to the server.
  */
 async function seedComputedMonths(db: Database) {
   const done = [];
-  const runner = new PayrollRunner({ ctx: { db }, log: { info() {}, error() {} } });
+  const quiet = { info() {}, warn() {}, error() {} };
+  const runs = new JobWorker({ db, log: quiet });
+  definePayrollRun(runs, { ctx: { db }, log: quiet });
   const staff = (await findUserByEmail(db, DEMO_STAFF_EMAIL))!;
   const caller = { userId: staff.id, email: DEMO_STAFF_EMAIL };
   try {
@@ -323,8 +326,8 @@ async function seedComputedMonths(db: Database) {
       if (!period || !org) continue;
       const computed = await db.selectFrom('payslips').select('id').where('org_id', '=', org.id).where('period', '=', period).where('source', '=', 'calcule').executeTakeFirst();
       if (computed) continue;
-      const { run_id } = await startRun(db, caller, { org_id: org.id, period });
-      await runner.computeWaiting();
+      const { run_id } = await startRun({ db }, caller, { org_id: org.id, period });
+      await runs.runDue();
       const run = await readRun(db, run_id);
       if (run.status !== 'termine') throw new Error(`seed-demo: the payroll run of ${period} failed: ${run.message ?? run.status}`);
       const validated = await validateDrafts({ db }, caller, { org_id: org.id, period });

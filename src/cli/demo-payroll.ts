@@ -19,7 +19,7 @@ interface DemoContract extends ContractInput {
   /** Index in the organization's employees. */
   employee: number;
   /** The status to leave it in. */
-  then?: 'submit' | 'cancel' | 'submit-cancel';
+  afterwards?: 'submit' | 'cancel' | 'submit-cancel';
 }
 
 interface DemoPayslip {
@@ -68,7 +68,7 @@ export const DEMO_PAYROLL: Record<string, DemoPayroll> = {
         employee: 0, kind: 'CDDU', job_title: 'Comédienne', show_title: "Le Songe d'une nuit d'été", idcc: '3090',
         start_date: '2026-12-01', end_date: '2026-12-20',
         dates: season(['2026-12-01', '2026-12-02', '2026-12-03'], ['2026-12-17', '2026-12-18', '2026-12-19', '2026-12-20'], '120.00', '231.20'),
-        then: 'submit',
+        afterwards: 'submit',
       },
       {
         employee: 1, kind: 'CDDU', job_title: 'Régisseur lumière', show_title: "Le Songe d'une nuit d'été", idcc: '3090',
@@ -79,28 +79,28 @@ export const DEMO_PAYROLL: Record<string, DemoPayroll> = {
         employee: 3, kind: 'CDDU', job_title: 'Comédien', show_title: 'Cyrano de Bergerac', idcc: '3090',
         start_date: '2026-11-02', end_date: '2026-11-15',
         dates: season(['2026-11-02', '2026-11-03'], ['2026-11-14', '2026-11-15'], '115.00', '240.00'),
-        then: 'submit-cancel',
+        afterwards: 'submit-cancel',
       },
       {
         employee: 1, kind: 'CDDU', job_title: 'Régisseur plateau', show_title: 'Cyrano de Bergerac', idcc: '3090',
         start_date: '2026-11-10', end_date: '2026-11-15',
         dates: [{ date: '2026-11-10', nature: 'heures', quantity: '7.5', amount: '142.50' }],
-        then: 'submit',
+        afterwards: 'submit',
       },
-      { employee: 2, kind: 'CDD', job_title: 'Chargée de production', idcc: '3090', start_date: '2026-09-01', end_date: '2027-02-28', monthly_gross: '2150.00', then: 'submit' },
+      { employee: 2, kind: 'CDD', job_title: 'Chargée de production', idcc: '3090', start_date: '2026-09-01', end_date: '2027-02-28', monthly_gross: '2150.00', afterwards: 'submit' },
       { employee: 2, kind: 'CDI', job_title: 'Administratrice', idcc: '3090', start_date: '2027-03-01', monthly_gross: '2600.00' },
       // January's tour, computed and validated by seed-demo: real bulletins.
       {
         employee: 0, kind: 'CDDU', job_title: 'Comédienne', show_title: "Le Songe d'une nuit d'été (tournée)", idcc: '3090',
         start_date: '2027-01-05', end_date: '2027-01-16',
         dates: season(['2027-01-05', '2027-01-06'], ['2027-01-15', '2027-01-16'], '120.00', '231.20'),
-        then: 'submit',
+        afterwards: 'submit',
       },
       {
         employee: 1, kind: 'CDDU', job_title: 'Régisseur lumière', show_title: "Le Songe d'une nuit d'été (tournée)", idcc: '3090',
         start_date: '2027-01-14', end_date: '2027-01-16',
         dates: ['2027-01-14', '2027-01-15', '2027-01-16'].map((date) => ({ date, nature: 'heures', quantity: 8, amount: '165.50' })),
-        then: 'submit',
+        afterwards: 'submit',
       },
     ],
     computedPeriod: '2027-01',
@@ -126,7 +126,7 @@ export const DEMO_PAYROLL: Record<string, DemoPayroll> = {
         start_date: '2027-01-10', end_date: '2027-01-24',
         dates: season(['2027-01-10', '2027-01-11'], ['2027-01-23', '2027-01-24'], '110.00', '210.00'),
       },
-      { employee: 1, kind: 'CDD', job_title: 'Régisseur général', idcc: '1285', start_date: '2027-01-03', end_date: '2027-01-31', monthly_gross: '2300.00', then: 'cancel' },
+      { employee: 1, kind: 'CDD', job_title: 'Régisseur général', idcc: '1285', start_date: '2027-01-03', end_date: '2027-01-31', monthly_gross: '2300.00', afterwards: 'cancel' },
     ],
     // The company pays its salaries itself: this payslip is not for a transfer.
     payslips: [{ employee: 0, contracts: [0], period: '2027-01', gross: '880.00', net_to_pay: '686.40' }],
@@ -156,11 +156,11 @@ async function createPayroll(change: Change, sepa: SepaContext, orgId: string, a
   const employees = [];
   for (const employee of demo.employees) employees.push(await insertNewEmployee(change, actor, employee));
   const contracts: string[] = [];
-  for (const { employee, then, ...contract } of demo.contracts) {
+  for (const { employee, afterwards, ...contract } of demo.contracts) {
     const id = await insertNewContract(change, actor, { ...contract, employee_id: employees[employee]!.id });
     contracts.push(id);
-    if (then === 'submit' || then === 'submit-cancel') await applyStatusChange(change, actor, id, statusAfterSubmit, 'contract.submitted');
-    if (then === 'cancel' || then === 'submit-cancel') await applyStatusChange(change, actor, id, statusAfterCancel, 'contract.cancelled');
+    if (afterwards === 'submit' || afterwards === 'submit-cancel') await applyStatusChange(change, actor, id, statusAfterSubmit, 'contract.submitted');
+    if (afterwards === 'cancel' || afterwards === 'submit-cancel') await applyStatusChange(change, actor, id, statusAfterCancel, 'contract.cancelled');
   }
   if (demo.delegatesSalaries) await change.trx.updateTable('organizations').set({ virements_salaires: 'Odentas' }).where('id', '=', orgId).execute();
   const payslips: string[] = [];

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigError, loadConfig, redactUrl, type Config } from '../config.ts';
 import { acquireDataDirLock, DataDirBusyError, lockHolder, type DataDirLock } from '../db/data-dir-lock.ts';
+import type { DatabaseHandle } from '../db/database.ts';
 import { isDatabaseUnavailable } from '../db/errors.ts';
 import { keepNewFilesPrivate } from '../db/private-files.ts';
 import { CommandError, prepareCommand, runCommand } from './commands.ts';
@@ -64,7 +65,7 @@ async function runDirect(config: Config, invocation: Invocation, lock: DataDirLo
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  let database;
+  let database: DatabaseHandle | undefined;
   try {
     // Loaded here: a command sent to a running server never needs the database drivers.
     const [{ openDatabase }, { migrateToLatest }] = await Promise.all([import('../db/database.ts'), import('../db/migrate.ts')]);

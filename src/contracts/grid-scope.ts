@@ -18,7 +18,7 @@ import { gridPlan, type GridQuery } from './contracts.service.ts';
  * after the gate, as on every route.
  */
 export function readGridScope(request: FastifyRequest): Promise<ScopeFacts | null> {
-  let plan;
+  let plan: ReturnType<typeof gridPlan>;
   try {
     plan = gridPlan(request.query as GridQuery);
   } catch (error) {

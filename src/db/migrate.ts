@@ -28,6 +28,7 @@ import * as jobs from './migrations/2026_12_07_10_10_00_jobs.ts';
 import * as operatorSettings from './migrations/2026_12_07_10_20_00_operator_settings.ts';
 import * as contributionCallRevisions from './migrations/2026_12_07_10_30_00_contribution_call_revisions.ts';
 import * as complementaryPayslips from './migrations/2026_12_07_10_40_00_complementary_payslips.ts';
+import * as payrollRunJobs from './migrations/2026_12_07_13_00_00_payroll_run_jobs.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '2026_11_22_00_00_00_initial': initial,
@@ -57,6 +58,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026_12_07_10_20_00_operator_settings': operatorSettings,
   '2026_12_07_10_30_00_contribution_call_revisions': contributionCallRevisions,
   '2026_12_07_10_40_00_complementary_payslips': complementaryPayslips,
+  '2026_12_07_13_00_00_payroll_run_jobs': payrollRunJobs,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

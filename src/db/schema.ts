@@ -353,7 +353,7 @@ export interface PayslipsTable {
   updated_at: Generated<Date>;
 }
 
-/** A computation of an organization's month, a durable job. */
+/** A computation of an organization's month: its page; its `payroll.run` job computes it. */
 export type PayrollRunStatus = 'en_cours' | 'termine' | 'echoue';
 export interface PayrollRunsTable {
   id: Generated<string>;
@@ -365,9 +365,6 @@ export interface PayrollRunsTable {
   payslip_ids: ColumnType<string[], string | undefined, string>;
   skipped: ColumnType<Array<{ contract_id: string; reason: string; message?: string }>, string | undefined, string>;
   message: string | null;
-  attempts: Generated<number>;
-  lease_owner: string | null;
-  lease_until: NullableTimestamp;
   created_by: string | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;

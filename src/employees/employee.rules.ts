@@ -107,8 +107,11 @@ export function highestPasRate(): string {
     const rules = loaded.default ?? loaded;
     let max = 0;
     const visit = (node: unknown): void => {
-      if (Array.isArray(node)) return node.forEach(visit);
       if (!node || typeof node !== 'object') return;
+      if (Array.isArray(node)) {
+        for (const item of node) visit(item);
+        return;
+      }
       for (const [key, value] of Object.entries(node)) {
         if (key === 'montant' && typeof value === 'string' && /^\s*[\d.]+\s*%\s*$/.test(value)) max = Math.max(max, Number(value.replace('%', '').trim()));
         else visit(value);

@@ -16,7 +16,7 @@ import { absent, isUuid } from '../http/input.ts';
 import { addDays } from '../format/calendar.ts';
 import { compareMoney, isStorableMoney, multiplyMoney, parseMoney, parseQuantity, parseRate, percentOfMoney, subtractMoney, sumMoney, type Money } from '../money/money.ts';
 import { checkField } from '../schemas/fields.ts';
-import { BulkCreateBody, BulkNotifyBody, CREDIT_REASON_MAX, CreditNoteBody, InvoiceId, InvoiceLineInput, InvoiceLines, InvoiceOrgId, MAX_BULK, MAX_LINES } from '../schemas/invoices.ts';
+import { BulkCreateBody, BulkNotifyBody, CreditNoteBody, InvoiceId, InvoiceLineInput, InvoiceLines, InvoiceOrgId } from '../schemas/invoices.ts';
 import { todayInFrance } from '../format/french.ts';
 import { invoiceErrors } from './invoice.errors.ts';
 

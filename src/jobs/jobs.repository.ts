@@ -70,9 +70,9 @@ export async function finishJob(db: Database, id: string, owner: string): Promis
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** An attempt failed: due again after `delayMs`, or failed for good (`delayMs` null). */
-export async function failAttempt(db: Database, id: string, owner: string, reason: string, delayMs: number | null): Promise<void> {
-  await db
+/** An attempt failed: due again after `delayMs`, or failed for good (`delayMs` null); false when the job was no longer this owner's. */
+export async function failAttempt(db: Database, id: string, owner: string, reason: string, delayMs: number | null): Promise<boolean> {
+  const result = await db
     .updateTable('jobs')
     .set({
       status: delayMs === null ? 'failed' : 'pending',
@@ -86,7 +86,8 @@ export async function failAttempt(db: Database, id: string, owner: string, reaso
     .where('id', '=', id)
     .where('lease_owner', '=', owner)
     .where('status', '=', 'running')
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** A stopping worker hands a job back: claimable at once, the attempt not counted. */
@@ -125,7 +126,7 @@ export function findJob(db: Database, id: string) {
  */
 export async function retryJob(db: Database, id: string) {
   const row = await db.selectFrom('jobs').select(['id', 'kind', 'subject_id', 'status']).where('id', '=', id).forUpdate().executeTakeFirst();
-  if (!row || row.status !== 'failed') return undefined;
+  if (row?.status !== 'failed') return undefined;
   if (row.subject_id !== null) {
     const live = await db.selectFrom('jobs').select('id').where('kind', '=', row.kind).where('subject_id', '=', row.subject_id).where('status', 'in', ['pending', 'running']).executeTakeFirst();
     if (live) return undefined;

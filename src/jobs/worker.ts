@@ -14,7 +14,14 @@
  *   `failed` with its reason, for staff to read and retry. A refusal of the service (an
  *   `AppError` below 500: the operator's identity missing) says its own French reason and fails
  *   at once: trying again would only say it again. Any other error is logged and stored as a
- *   generic sentence: staff never read a stack or a variable name.
+ *   generic sentence: staff never read a stack or a variable name. A kind may fail at its first
+ *   error (`retryErrors: false`), and may mark its own row failed in the transaction that fails
+ *   the job (`failed`): the payroll run's page says `echoue` with its own reason.
+ * - A stop hands the jobs in progress back: a long job reads `job.stopping` between its steps
+ *   and throws `JobHandedBack`; those still running after the grace are handed back for it.
+ *
+ * Each worker claims only the kinds defined on it: two workers of one process (the bulletins
+ * and documents on one, the payroll runs on another) keep their own concurrency.
  */
 import crypto from 'node:crypto';
 import type { Database } from '../db/database.ts';
@@ -33,6 +40,12 @@ export interface RunningJob {
   kind: string;
   payload: Record<string, unknown>;
   attempt: number;
+  /** This worker's name on the lease (`jobs.lease_owner`): a statement can check the job is still its own. */
+  owner: string;
+  /** The worker is stopping: a long job hands itself back at its next step (`throw new JobHandedBack()`). */
+  readonly stopping: boolean;
+  /** The heartbeat found the lease taken over: the job must stop, it can no longer commit. */
+  readonly lost: boolean;
   /**
    * Marks the job done in `trx`, the transaction writing its result; throws (rolling it back)
    * when the job is no longer this worker's.
@@ -41,6 +54,26 @@ export interface RunningJob {
 }
 
 export type JobHandler = (job: RunningJob) => Promise<void>;
+
+/** A job failed for good, as its kind's `failed` hook reads it. */
+export interface JobFailure {
+  id: string;
+  kind: string;
+  payload: Record<string, unknown>;
+  /** The reason stored on the job. */
+  reason: string;
+  /** How many times the job was interrupted (its process died) when that is why it failed; else null. */
+  interrupted: number | null;
+}
+
+export interface JobKindOptions {
+  /** An error is tried again with backoff; false: the first error fails the job. @default true */
+  retryErrors?: boolean;
+  /** Called in the transaction that marks the job failed (the kind's own row says so too). */
+  failed?: (trx: Database, failure: JobFailure) => Promise<void>;
+}
+
+type Outcome = 'done' | 'retry' | 'failed' | 'lost' | 'handed_back';
 
 export interface JobWorkerOptions {
   db: Database;
@@ -70,6 +103,13 @@ export class JobLeaseLost extends Error {
   }
 }
 
+/** Thrown by a handler that stops because its worker stops: the job is handed back, the attempt not counted. */
+export class JobHandedBack extends Error {
+  constructor() {
+    super('the worker is stopping: the job is handed back');
+  }
+}
+
 /** The reason stored for a failure that is not the service's own refusal. */
 export const INTERNAL_FAILURE = 'Erreur interne du service (le détail est dans le journal du serveur) : réessayez, ou signalez-le si cela se reproduit.';
 
@@ -80,7 +120,7 @@ export function backoffMs(attempts: number, baseMs: number, maxMs: number): numb
 
 export class JobWorker {
   readonly owner = `${process.pid}-${crypto.randomUUID()}`;
-  private readonly handlers = new Map<string, JobHandler>();
+  private readonly handlers = new Map<string, { run: JobHandler } & JobKindOptions>();
   private readonly db: Database;
   private readonly log: JobLogger;
   private readonly pollMs: number;
@@ -96,7 +136,7 @@ export class JobWorker {
   private state: 'idle' | 'running' | 'stopped' = 'idle';
   private timer: NodeJS.Timeout | null = null;
   private again = false;
-  private readonly listeners = new Set<(event: { id: string; kind: string; outcome: 'done' | 'retry' | 'failed' | 'lost' }) => void>();
+  private readonly listeners = new Set<(event: { id: string; kind: string; outcome: Outcome }) => void>();
 
   constructor(options: JobWorkerOptions) {
     this.db = options.db;
@@ -121,13 +161,13 @@ export class JobWorker {
   }
 
   /** Names the handler of a kind; a worker claims only the kinds it knows. */
-  define(kind: string, handler: JobHandler): void {
+  define(kind: string, handler: JobHandler, options: JobKindOptions = {}): void {
     if (this.handlers.has(kind)) throw new Error(`job kind ${kind} defined twice`);
-    this.handlers.set(kind, handler);
+    this.handlers.set(kind, { ...options, run: handler });
   }
 
   /** Called after each job's outcome (tests and the staff's page wait on events, not time). */
-  onOutcome(listener: (event: { id: string; kind: string; outcome: 'done' | 'retry' | 'failed' | 'lost' }) => void): () => void {
+  onOutcome(listener: (event: { id: string; kind: string; outcome: Outcome }) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -218,26 +258,35 @@ export class JobWorker {
 
   private async run(job: repo.ClaimedJob, entry: { lost: boolean }): Promise<void> {
     const context = { job_id: job.id, kind: job.kind, attempt: job.attempts };
+    const kind = this.handlers.get(job.kind)!;
     if (job.attempts > job.max_attempts) {
       // Claimed again after its lease ran out, too often: the process running it dies on it.
-      await this.settle(job, `Le travail a été interrompu ${job.attempts - 1} fois (arrêt du serveur) sans aboutir : relancez-le.`, null);
+      await this.settle(job, `Le travail a été interrompu ${job.attempts - 1} fois (arrêt du serveur) sans aboutir : relancez-le.`, null, job.attempts - 1);
       this.log.error(context, 'jobs: abandoned after repeated interruptions');
       return this.emit(job, 'failed');
     }
     this.log.info(context, 'jobs: started');
     let finished = false;
+    const stopping = () => this.state === 'stopped';
     const running: RunningJob = {
       id: job.id,
       kind: job.kind,
       payload: job.payload,
       attempt: job.attempts,
+      owner: this.owner,
+      get stopping() {
+        return stopping();
+      },
+      get lost() {
+        return entry.lost;
+      },
       done: async (trx) => {
         if (entry.lost || !(await repo.finishJob(trx, job.id, this.owner))) throw new JobLeaseLost();
         finished = true;
       },
     };
     try {
-      await this.handlers.get(job.kind)!(running);
+      await kind.run(running);
       if (!finished && !(await repo.finishJob(this.db, job.id, this.owner))) throw new JobLeaseLost();
       this.log.info(context, 'jobs: done');
       return this.emit(job, 'done');
@@ -246,9 +295,14 @@ export class JobWorker {
         this.log.warn(context, 'jobs: lease lost, the result is not kept');
         return this.emit(job, 'lost');
       }
+      if (error instanceof JobHandedBack) {
+        await repo.releaseJob(this.db, job.id, this.owner).catch((e: unknown) => this.log.error({ ...context, err: describe(e) }, 'jobs: handing a job back failed'));
+        this.log.info(context, 'jobs: handed back (stopping)');
+        return this.emit(job, 'handed_back');
+      }
       const refusal = error instanceof AppError && error.status < 500;
       const reason = refusal ? (error.userMessage ?? error.code) : INTERNAL_FAILURE;
-      const delay = refusal || job.attempts >= job.max_attempts ? null : backoffMs(job.attempts, this.retryBaseMs, this.retryMaxMs);
+      const delay = refusal || kind.retryErrors === false || job.attempts >= job.max_attempts ? null : backoffMs(job.attempts, this.retryBaseMs, this.retryMaxMs);
       await this.settle(job, reason, delay);
       // A refusal is the service working as meant (staff read it on their page): a warning.
       if (delay === null && !refusal) this.log.error({ ...context, err: describe(error) }, 'jobs: failed for good');
@@ -258,16 +312,22 @@ export class JobWorker {
     }
   }
 
-  private async settle(job: repo.ClaimedJob, reason: string, delayMs: number | null): Promise<void> {
+  private async settle(job: repo.ClaimedJob, reason: string, delayMs: number | null, interrupted: number | null = null): Promise<void> {
+    const failed = delayMs === null ? this.handlers.get(job.kind)?.failed : undefined;
     try {
-      await repo.failAttempt(this.db, job.id, this.owner, reason, delayMs);
+      if (!failed) await repo.failAttempt(this.db, job.id, this.owner, reason, delayMs);
+      else {
+        await this.db.transaction().execute(async (trx) => {
+          if (await repo.failAttempt(trx, job.id, this.owner, reason, null)) await failed(trx, { id: job.id, kind: job.kind, payload: job.payload, reason, interrupted });
+        });
+      }
     } catch (error) {
       // Unrecorded: the lease runs out and the job is claimed again.
       this.log.error({ job_id: job.id, err: describe(error) }, 'jobs: cannot record the outcome');
     }
   }
 
-  private emit(job: repo.ClaimedJob, outcome: 'done' | 'retry' | 'failed' | 'lost'): void {
+  private emit(job: repo.ClaimedJob, outcome: Outcome): void {
     for (const listener of this.listeners) listener({ id: job.id, kind: job.kind, outcome });
   }
 }

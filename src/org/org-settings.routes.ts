@@ -1,6 +1,6 @@
 /** `PATCH /api/staff/orgs/{id}`: the organization fields the modules use. */
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
 import { errorResponses, IdParams, useFieldErrors } from '../http/schemas.ts';
 import { Organization, OrgSettingsBody } from '../schemas/organizations.ts';
 import { staffCaller } from './scope.ts';

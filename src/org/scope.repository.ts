@@ -50,8 +50,8 @@ export function compileOnce<I extends object>(db: Database, build: (input: I) =>
  * `get_my_org`, membership). `items` is always null.
  */
 export async function readSessionScope(db: Database, input: SessionScopeInput): Promise<SessionScopeListRow | undefined> {
-  const compiled = (sessionScope ??= compileOnce<SessionScopeInput>(db, sessionScopeQuery, ['sessionId', 'secretHash', 'staffOrgId']));
-  const { rows } = await db.executeQuery<SessionScopeListRow>(compiled(input));
+  sessionScope ??= compileOnce<SessionScopeInput>(db, sessionScopeQuery, ['sessionId', 'secretHash', 'staffOrgId']);
+  const { rows } = await db.executeQuery<SessionScopeListRow>(sessionScope(input));
   return rows[0];
 }
 

@@ -90,7 +90,7 @@ const bulletinFilename = (source: BulletinSource) => `bulletin-${source.payslip_
  */
 export async function draftBulletin(ctx: Pick<PayrollContext, 'db'>, payslipId: string): Promise<{ filename: string; content: Buffer } | null> {
   const source = await repo.findBulletinSource(ctx.db, payslipId);
-  if (!source || source.status !== 'brouillon') return null;
+  if (source?.status !== 'brouillon') return null;
   const content = await generatingPdf(() => bulletinPdf(ctx, source));
   return { filename: `brouillon-${bulletinFilename(source)}`, content };
 }

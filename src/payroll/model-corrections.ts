@@ -57,7 +57,7 @@ export const MODEL_CORRECTIONS: readonly ModelCorrection[] = [
     apply(rules) {
       const rule = rawRule(rules, this.rule);
       const formula = rule.formule as { valeur?: unknown } | undefined;
-      if (!formula || formula.valeur !== '50% * SMIC . net imposable * 1 mois/an') return;
+      if (formula?.valeur !== '50% * SMIC . net imposable * 1 mois/an') return;
       formula.valeur = '50% * SMIC . net imposable';
     },
   },

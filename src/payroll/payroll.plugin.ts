@@ -1,18 +1,21 @@
 /**
- * The payroll runner inside the server, as the mail worker is: it starts when the
- * app is ready and stops before the database closes. `fastify.payroll.nudge()` after a new run
- * makes it start at once rather than at the next poll. The bulletins' job is defined here.
+ * The payroll inside the server: the payroll runs' job worker and the bulletins' job. A run is
+ * a durable job (`payroll.run`, docs/jobs.md) run by a worker of its own, so that two runs
+ * compute side by side without holding up the bulletins and documents of the main worker
+ * (`fastify.jobs`), which nudges it too. It starts when the app is ready and stops before the
+ * database closes, handing back a run in progress after its current chunk.
  */
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { JOB_KINDS } from '../jobs/kinds.ts';
+import { JobWorker } from '../jobs/worker.ts';
 import { runBulletinJob } from './bulletins.ts';
 import { closePayrollPool } from './compute-pool.ts';
-import { PayrollRunner } from './runner.ts';
+import { definePayrollRun } from './runner.ts';
 
 export interface PayrollPluginOptions {
-  /** Run the runner in this process (the command line does not). @default true */
-  payrollRunner?: boolean;
+  /** Run the payroll runs' worker in this process (the command line does not). @default true */
+  payrollWorker?: boolean;
   /** @default 1000 */
   payrollPollMs?: number;
   /** @default 30000 */
@@ -21,24 +24,28 @@ export interface PayrollPluginOptions {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    payroll: { nudge(): void; runner: PayrollRunner };
+    payroll: { nudge(): void; worker: JobWorker };
   }
 }
 
 export default fp(
   async function payrollPlugin(fastify: FastifyInstance, options: PayrollPluginOptions) {
-    const runner = new PayrollRunner({
-      ctx: { db: fastify.db, mail: fastify.mail },
-      log: fastify.log.child({ module: 'payroll' }),
+    const log = fastify.log.child({ module: 'payroll' });
+    const worker = new JobWorker({
+      db: fastify.db,
+      log,
+      concurrency: 2,
       ...(options.payrollPollMs !== undefined ? { pollMs: options.payrollPollMs } : {}),
       ...(options.payrollLeaseMs !== undefined ? { leaseMs: options.payrollLeaseMs } : {}),
     });
-    fastify.decorate('payroll', { nudge: () => runner.nudge(), runner });
+    definePayrollRun(worker, { ctx: { db: fastify.db, mail: fastify.mail }, log });
+    fastify.jobs.attach(worker);
+    fastify.decorate('payroll', { nudge: () => worker.nudge(), worker });
     const ctx = { db: fastify.db, mail: fastify.mail, jobs: fastify.jobs, files: fastify.files };
     fastify.jobs.define(JOB_KINDS.bulletin, (job) => runBulletinJob(ctx, job));
-    if (options.payrollRunner ?? true) fastify.addHook('onReady', async () => runner.start());
+    if (options.payrollWorker ?? true) fastify.addHook('onReady', async () => worker.start());
     fastify.addHook('preClose', async () => {
-      await runner.stop();
+      await worker.stop();
       await closePayrollPool();
     });
   },

@@ -1,4 +1,4 @@
-/** The payroll run's SQL: its inputs, its job row, its drafts. */
+/** The payroll run's SQL: its inputs, its page (`payroll_runs`), its drafts. */
 import { sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { PayrollRunStatus } from '../db/schema.ts';
@@ -119,9 +119,9 @@ export async function lockMonth(db: Database, orgId: string, period: string): Pr
   await sql`select pg_advisory_xact_lock(hashtextextended(${`payroll-month:${orgId}:${period}`}, 0))`.execute(db);
 }
 
-// ---- The job.
+// ---- The run's page (its job is a row of `jobs`).
 
-const RUN_COLUMNS = ['id', 'org_id', 'period', 'status', 'done', 'total', 'payslip_ids', 'skipped', 'message', 'attempts', 'created_at', 'finished_at'] as const;
+const RUN_COLUMNS = ['id', 'org_id', 'period', 'status', 'done', 'total', 'payslip_ids', 'skipped', 'message', 'created_at', 'finished_at'] as const;
 
 /** A new run `en_cours`, or undefined when one already runs for this organization and period. */
 export function insertRun(db: Database, orgId: string, period: string, createdBy: string | null) {
@@ -143,63 +143,49 @@ export function findRun(db: Database, id: string) {
 export type RunRow = NonNullable<Awaited<ReturnType<typeof findRun>>>;
 
 /**
- * Claims the oldest run nobody computes (never claimed, or its lease expired: the instance
- * computing it died), counting the attempt. One statement; another instance skips the row.
+ * The run its job computes: `en_cours`; or `echoue` and made `en_cours` again, its failed job
+ * retried by staff, unless another run of its month computes meanwhile. Undefined otherwise.
  */
-export async function claimRun(db: Database, owner: string, leaseMs: number) {
-  const { rows } = await sql<{ id: string; org_id: string; period: string; attempts: number; created_by: string | null }>`
-    update public.payroll_runs
-       set lease_owner = ${owner}, lease_until = now() + make_interval(secs => ${leaseMs / 1000}),
-           attempts = attempts + 1, done = 0, updated_at = now()
-     where id = (select id from public.payroll_runs
-                  where status = 'en_cours' and (lease_until is null or lease_until < now())
-                  order by created_at
-                  limit 1
-                  for update skip locked)
-    returning id, org_id, period, attempts, created_by`.execute(db);
-  return rows[0];
+export async function openRun(db: Database, id: string) {
+  await db
+    .updateTable('payroll_runs as r')
+    .set({ status: 'en_cours', message: null, done: 0, finished_at: null, updated_at: sql`now()` })
+    .where('r.id', '=', id)
+    .where('r.status', '=', 'echoue')
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('payroll_runs as other').select('other.id').whereRef('other.org_id', '=', 'r.org_id').whereRef('other.period', '=', 'r.period').where('other.status', '=', 'en_cours'))),
+    )
+    .execute();
+  return db.selectFrom('payroll_runs').select(['id', 'org_id', 'period']).where('id', '=', id).where('status', '=', 'en_cours').executeTakeFirst();
 }
 
-/** Progress, renewing the lease; false when the run is no longer this owner's. */
-export async function reportProgress(db: Database, id: string, owner: string, values: { done: number; total: number }, leaseMs: number): Promise<boolean> {
+/** Progress, written only while the run's job is still this worker's; false when it is not. */
+export async function reportProgress(db: Database, id: string, job: { id: string; owner: string }, values: { done: number; total: number }): Promise<boolean> {
   const result = await db
     .updateTable('payroll_runs')
-    .set({ done: values.done, total: values.total, lease_until: sql`now() + make_interval(secs => ${leaseMs / 1000})`, updated_at: sql`now()` })
+    .set({ done: values.done, total: values.total, updated_at: sql`now()` })
     .where('id', '=', id)
-    .where('lease_owner', '=', owner)
     .where('status', '=', 'en_cours')
+    .where(({ exists, selectFrom }) =>
+      exists(selectFrom('jobs').select('jobs.id').where('jobs.id', '=', job.id).where('jobs.lease_owner', '=', job.owner).where('jobs.status', '=', 'running')),
+    )
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** The heartbeat: renews the leases of these runs still this owner's; the ids renewed. */
-export async function renewRunLeases(db: Database, ids: readonly string[], owner: string, leaseMs: number): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const rows = await db
-    .updateTable('payroll_runs')
-    .set({ lease_until: sql`now() + make_interval(secs => ${leaseMs / 1000})`, updated_at: sql`now()` })
-    .where('id', 'in', ids)
-    .where('lease_owner', '=', owner)
-    .where('status', '=', 'en_cours')
-    .returning('id')
-    .execute();
-  return rows.map((r) => r.id);
+/** Locks the run if it is still running (the commit of its drafts, after its job's row). */
+export function lockRunningRun(db: Database, id: string) {
+  return db.selectFrom('payroll_runs').select(['id']).where('id', '=', id).where('status', '=', 'en_cours').forUpdate().executeTakeFirst();
 }
 
-/** A stopping instance hands its run back: claimable at once, the attempt not counted. */
-export async function releaseRun(db: Database, id: string, owner: string): Promise<void> {
+/** Its job failed for good: the run `echoue` with the reason, unless it ended otherwise. */
+export async function failRun(db: Database, id: string, message: string): Promise<void> {
   await db
     .updateTable('payroll_runs')
-    .set({ lease_owner: null, lease_until: null, attempts: sql`greatest(attempts - 1, 0)`, done: 0, updated_at: sql`now()` })
+    .set({ status: 'echoue', message, finished_at: sql`now()`, updated_at: sql`now()` })
     .where('id', '=', id)
-    .where('lease_owner', '=', owner)
     .where('status', '=', 'en_cours')
     .execute();
-}
-
-/** Locks the run if it is still this owner's and running (the commit of its drafts). */
-export function lockOwnRun(db: Database, id: string, owner: string) {
-  return db.selectFrom('payroll_runs').select(['id']).where('id', '=', id).where('lease_owner', '=', owner).where('status', '=', 'en_cours').forUpdate().executeTakeFirst();
 }
 
 export async function finishRun(
@@ -216,8 +202,6 @@ export async function finishRun(
       ...(outcome.done !== undefined ? { done: outcome.done } : {}),
       ...(outcome.total !== undefined ? { total: outcome.total } : {}),
       message: outcome.message ?? null,
-      lease_owner: null,
-      lease_until: null,
       finished_at: sql`now()`,
       updated_at: sql`now()`,
     })

@@ -29,8 +29,8 @@ export default async function payrollRoutes(fastify: FastifyInstance): Promise<v
       },
     },
     async (request, reply) => {
-      const { run_id, created } = await payroll.startRun(db, staffCaller(request), request.body);
-      if (created) fastify.payroll.nudge();
+      // Its job queued, the workers are nudged after the commit (`ctx.jobs`).
+      const { run_id } = await payroll.startRun(ctx, staffCaller(request), request.body);
       return reply.code(202).send({ run_id });
     },
   );

@@ -1,5 +1,5 @@
 /**
- * The payroll run: staff ask for an organization's month, a runner computes it off
+ * The payroll run: staff ask for an organization's month, its job (runner.ts) computes it off
  * the event loop and replaces the period's drafts in one transaction; staff validate the drafts,
  * which publishes them, calls the contributions and queues their bulletins' jobs in
  * the same transaction.
@@ -13,11 +13,10 @@ import { formatDateFr } from '../format/french.ts';
 import { fieldErrors } from '../http/errors.ts';
 import { absent, isUuid } from '../http/input.ts';
 import type { Caller } from '../identity/identity.service.ts';
-import { moneyFromDb, sumMoney, type Money } from '../money/money.ts';
+import { moneyFromDb } from '../money/money.ts';
 import { findOrganization } from '../org/org.repository.ts';
 import { orgErrors } from '../org/org.errors.ts';
 import { reviseContributionCalls } from '../contributions/contributions.service.ts';
-import type { PayslipLine } from './compute.ts';
 import { payrollErrors } from './payroll.errors.ts';
 import * as repo from './payroll.repository.ts';
 import { JOB_KINDS } from '../jobs/kinds.ts';
@@ -35,16 +34,24 @@ async function requireOrgAndPeriod(db: Database, input: Record<string, unknown>)
   return { orgId: org.id, period: requirePayrollPeriod(input.period) };
 }
 
+/** Claims of a run before it is marked `echoue` "interrompu" (its instances kept dying on it). */
+export const RUN_MAX_ATTEMPTS = 3;
+
 /**
- * `POST /api/staff/paie/calcul`: a new run, or the one already running for this organization
- * and period (the partial unique index decides between two requests racing).
+ * `POST /api/staff/paie/calcul`: a new run with its job (`definePayrollRun`), queued in the same
+ * transaction; or the one already running for this organization and period (the partial unique
+ * index decides between two requests racing).
  */
-export async function startRun(db: Database, caller: Pick<Caller, 'userId'>, input: Record<string, unknown>): Promise<{ run_id: string; created: boolean }> {
-  const { orgId, period } = await requireOrgAndPeriod(db, input);
+export async function startRun(ctx: ChangeContext, caller: Pick<Caller, 'userId'>, input: Record<string, unknown>): Promise<{ run_id: string; created: boolean }> {
+  const { orgId, period } = await requireOrgAndPeriod(ctx.db, input);
   for (;;) {
-    const inserted = await repo.insertRun(db, orgId, period, caller.userId);
+    const inserted = await applyChange(ctx, async (change) => {
+      const run = await repo.insertRun(change.trx, orgId, period, caller.userId);
+      if (run) await change.jobs([{ kind: JOB_KINDS.payrollRun, payload: { run_id: run.id }, orgId, subject: { type: 'payroll_run', id: run.id }, maxAttempts: RUN_MAX_ATTEMPTS }]);
+      return run;
+    });
     if (inserted) return { run_id: inserted.id, created: true };
-    const running = await repo.findRunningRun(db, orgId, period);
+    const running = await repo.findRunningRun(ctx.db, orgId, period);
     // The running one finished between the two statements: ask again.
     if (running) return { run_id: running.id, created: false };
   }

@@ -85,6 +85,7 @@ export function monthPay(contract: PayrollContract, period: string): MonthPay {
   }
   const { first, last } = periodBounds(period);
   const monthDays = Number(last.slice(8));
+  // biome-ignore lint/complexity/useMathMinMax: ISO dates compared as strings, not numbers.
   const from = contract.start_date > first ? contract.start_date : first;
   const to = contract.end_date !== null && contract.end_date < last ? contract.end_date : last;
   if (from > to) return { skip: 'no_date_in_period' };

@@ -16,7 +16,6 @@ import type { Caller } from '../identity/identity.service.ts';
 import { moneyFromDb } from '../money/money.ts';
 import { findOrganization } from '../org/org.repository.ts';
 import { findEmployeeOfOrg } from '../employees/employees.service.ts';
-import { ibanLast4 } from '../money/iban.ts';
 import { employeeErrors } from '../employees/employee.errors.ts';
 import { orgErrors } from '../org/org.errors.ts';
 import { payslipErrors } from './payslip.errors.ts';

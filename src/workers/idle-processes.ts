@@ -109,7 +109,10 @@ export function serveAtIdlePriority(methods: Record<string, (...args: never[]) =
 }
 
 function yieldTheCpuWholly(): void {
-  if (process.platform !== 'linux') return os.setPriority(NICENESS);
+  if (process.platform !== 'linux') {
+    os.setPriority(NICENESS);
+    return;
+  }
   try {
     execFileSync('chrt', ['--all-tasks', '--idle', '--pid', '0', String(process.pid)], { stdio: 'ignore', timeout: 5_000 });
   } catch {

@@ -312,7 +312,7 @@ describe('POST /api/access', () => {
   });
 
   it('should record the audit trail of an invitation and a role change', async (t) => {
-    const { app, db, admin, post } = await setup(t);
+    const { app, admin, post } = await setup(t);
     await post({ email: 'new@example.com', role: 'AGENT' });
     await post({ email: 'new@example.com', role: 'COMPTA' });
     const res = await app.inject({ method: 'GET', url: '/api/access/events', headers: { cookie: admin.cookie } });

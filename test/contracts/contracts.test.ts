@@ -253,7 +253,9 @@ describe('GET /api/contrats (the grid)', () => {
       statements++;
       return run(...args);
     }) as typeof executor.executeQuery;
-    t.after(() => void (executor.executeQuery = run));
+    t.after(() => {
+      executor.executeQuery = run;
+    });
 
     const walk = async (who: typeof agent, path: string) => {
       const pages: { items: { start_date: string }[]; next_cursor: string | null; statements: number }[] = [];
@@ -585,7 +587,9 @@ describe('POST /api/generate-contract-pdf', () => {
       statements.push(/^\/\* prepared (\w+) \*\//.exec(query.sql)?.[1] ?? query.sql.split(' ').slice(0, 3).join(' '));
       return run.call(this, query, ...rest);
     };
-    t.after(() => void (proto.executeQuery = run));
+    t.after(() => {
+      proto.executeQuery = run;
+    });
     const second = await call(agent, 'POST', '/api/generate-contract-pdf', { contract_id: id });
     proto.executeQuery = run;
     assert.equal(second.statusCode, 200);

@@ -23,8 +23,8 @@ interface Call { id: string; number: string; origin: string; first_call_number: 
 
 async function start(t: Parameters<typeof setup>[0]) {
   const ctx = await setup(t);
-  ctx.app.payroll.runner.start();
-  t.after(() => ctx.app.payroll.runner.stop());
+  ctx.app.payroll.worker.start();
+  t.after(() => ctx.app.payroll.worker.stop());
   return ctx;
 }
 

@@ -21,8 +21,8 @@ const PDF = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(512, 0x20), B
 /** Le Soleil, its artist's CDDU of March 2027 (3 dates, 1 000,00 €), a CDD the run skips, and an employee without contract; the runner running. */
 async function month(t: TestContext) {
   const app = await startApp(t, OPERATOR_ENV);
-  app.app.payroll.runner.start();
-  t.after(() => app.app.payroll.runner.stop());
+  app.app.payroll.worker.start();
+  t.after(() => app.app.payroll.worker.stop());
   const db = app.database.db;
   const soleil = await createOrg(db, 'Théâtre du Soleil', 'TDS001');
   await createOrg(db, 'Compagnie Lumière', 'CLU002');

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { build } from '../helper.ts';
-import { createOrg, member, signedIn } from '../support/fixtures.ts';
+import { createOrg, member } from '../support/fixtures.ts';
 
 const IBAN = 'FR76 3000 6000 0112 3456 7890 189';
 

@@ -24,13 +24,21 @@ function parseCsv(raw: Buffer): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else cell += c;
     } else if (c === '"') quoted = true;
-    else if (c === ';') row.push(cell), (cell = '');
-    else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(cell), rows.push(row), (row = []), (cell = ''), i++;
+    else if (c === ';') {
+      row.push(cell);
+      cell = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+      i++;
     } else {
       assert.notEqual(c, '\n', 'no bare LF');
       cell += c;
@@ -95,8 +103,8 @@ describe('GET /api/factures.csv', () => {
     const raw = res.rawPayload;
     assert.ok(raw.subarray(3).toString('utf8').startsWith('Numéro;Document;Facture créditée;Organisation;Type;Période;Date d\'émission;Échéance;Règlement;Total HT;TVA;Total TTC;Motif de l\'avoir;Notifiée\r\n'));
     const rows = records(raw);
-    assert.deepEqual(rows.map((r) => r['Numéro']), [invoices.opening.number, invoices.march.number, credit.number], 'newest number first');
-    const march = rows.find((r) => r['Numéro'] === invoices.march.number)!;
+    assert.deepEqual(rows.map((r) => r.Numéro), [invoices.opening.number, invoices.march.number, credit.number], 'newest number first');
+    const march = rows.find((r) => r.Numéro === invoices.march.number)!;
     assert.deepEqual(march, {
       'Numéro': invoices.march.number,
       Document: 'Facture',
@@ -113,14 +121,14 @@ describe('GET /api/factures.csv', () => {
       "Motif de l'avoir": '',
       'Notifiée': 'Non',
     });
-    const note = rows.find((r) => r['Numéro'] === credit.number)!;
+    const note = rows.find((r) => r.Numéro === credit.number)!;
     assert.equal(note.Document, 'Avoir');
     assert.equal(note['Facture créditée'], invoices.march.number);
     assert.equal(note['Total HT'], '-100,00', "a credit note's amounts are negative numbers, not neutralised");
     assert.equal(note['Total TTC'], '-120,00');
     assert.equal(note["Motif de l'avoir"], "'-10 % : geste commercial", 'a text cell starting with - is neutralised');
     // Another organization's invoice is never there.
-    assert.ok(!rows.some((r) => r['Numéro'] === invoices.lumiere.number));
+    assert.ok(!rows.some((r) => r.Numéro === invoices.lumiere.number));
     assert.ok(!raw.toString('utf8').includes('9999'));
   });
 
@@ -128,9 +136,9 @@ describe('GET /api/factures.csv', () => {
     const { get, admin, invoices, credit } = await setup(t);
     const march = await get(admin, '/api/factures.csv?period=2026-03&kind=facture');
     assert.equal(march.headers['content-disposition'], 'attachment; filename="factures-2026-03.csv"');
-    assert.deepEqual(records(march.rawPayload).map((r) => r['Numéro']), [invoices.march.number]);
+    assert.deepEqual(records(march.rawPayload).map((r) => r.Numéro), [invoices.march.number]);
     const notes = await get(admin, '/api/factures.csv?kind=avoir');
-    assert.deepEqual(records(notes.rawPayload).map((r) => r['Numéro']), [credit.number]);
+    assert.deepEqual(records(notes.rawPayload).map((r) => r.Numéro), [credit.number]);
     const bad = await get(admin, '/api/factures.csv?period=2026-13');
     assert.equal(bad.statusCode, 400);
     assert.equal(bad.json().error, 'invalid_period');
@@ -157,21 +165,21 @@ describe('GET /api/payslips.csv', () => {
     const res = await get(compta, '/api/payslips.csv?period=2027-03');
     assert.equal(res.headers['content-disposition'], 'attachment; filename="bulletins-2027-03.csv"');
     const rows = records(res.rawPayload);
-    assert.deepEqual(new Set(rows.map((r) => r['Prénom'])), new Set(['Hélène', 'Paul']));
-    const paul = rows.find((r) => r['Prénom'] === 'Paul')!;
+    assert.deepEqual(new Set(rows.map((r) => r.Prénom)), new Set(['Hélène', 'Paul']));
+    const paul = rows.find((r) => r.Prénom === 'Paul')!;
     assert.equal(paul.Nom, `'${FORMULA}`, 'the formula is text');
     // A year then a month: a French spreadsheet keeps it as text, where 03/2027 became a date.
-    assert.equal(paul['Période'], '2027-03');
+    assert.equal(paul.Période, '2027-03');
     assert.equal(paul.Brut, '1234,50');
     assert.equal(paul['Net à payer'], '987,65');
     assert.equal(paul['Cotisations salariales'], '', 'a payslip typed in has no computed figures');
     assert.equal(paul.Statut, 'Publié');
     assert.equal(paul.Virement, 'Généré');
-    assert.equal(rows.find((r) => r['Prénom'] === 'Hélène')!['Net à payer'], '2345,67');
-    assert.ok(!rows.some((r) => r['Prénom'] === 'Léonie'));
+    assert.equal(rows.find((r) => r.Prénom === 'Hélène')!['Net à payer'], '2345,67');
+    assert.ok(!rows.some((r) => r.Prénom === 'Léonie'));
     // The other organization's accountant sees hers only.
     const theirs = records((await get(lumiereCompta, '/api/payslips.csv')).rawPayload);
-    assert.deepEqual(theirs.map((r) => `${r['Prénom']} ${r.Brut}`), ['Léonie 9000,00']);
+    assert.deepEqual(theirs.map((r) => `${r.Prénom} ${r.Brut}`), ['Léonie 9000,00']);
   });
 });
 
@@ -179,7 +187,7 @@ describe('GET /api/cotisations.csv and /api/virements.csv', () => {
   it("should give a column per organism and the organization's batches, never an IBAN", async (t) => {
     const { get, compta, executionDate } = await setup(t);
     const calls = records((await get(compta, '/api/cotisations.csv?period=2027-03')).rawPayload);
-    assert.match(calls[0]!['Référence']!, /^AC-\d{4}-\d{6}$/);
+    assert.match(calls[0]!.Référence!, /^AC-\d{4}-\d{6}$/);
     assert.deepEqual(calls.map(({ 'Référence': _number, ...rest }) => rest), [
       { Nature: 'Saisi par l\u2019équipe paie', 'Période': '2027-03', 'Échéance': '15/04/2027', Urssaf: '1234,50', Audiens: '456,78', 'Congés Spectacles': '300,00', 'France Travail': '', Afdas: '', 'Autres organismes': '', Total: '1991,28', Statut: 'À payer' },
     ]);
@@ -188,8 +196,8 @@ describe('GET /api/cotisations.csv and /api/virements.csv', () => {
     const [d, m, y] = [executionDate.slice(8, 10), executionDate.slice(5, 7), executionDate.slice(0, 4)];
     // The batch's reference and the months it pays: what a bank statement is matched on.
     const [batch] = records(transfers.rawPayload);
-    assert.match(batch!['Référence']!, /^VIR-\d{4}-\d{6}$/);
-    assert.deepEqual(batch, { 'Référence': batch!['Référence'], "Date d'exécution": `${d}/${m}/${y}`, 'Période': '2027-02, 2027-03', Bulletins: '2', Total: '3288,75', Statut: 'Généré' });
+    assert.match(batch!.Référence!, /^VIR-\d{4}-\d{6}$/);
+    assert.deepEqual(batch, { 'Référence': batch!.Référence, "Date d'exécution": `${d}/${m}/${y}`, 'Période': '2027-02, 2027-03', Bulletins: '2', Total: '3288,75', Statut: 'Généré' });
     assert.ok(!transfers.rawPayload.toString('utf8').includes('FR76'));
   });
 });
@@ -198,25 +206,25 @@ describe('staff exports', () => {
   it("should export every organization's rows, a neutralised organization name, filters of the list, and a month's payslips in pages", async (t) => {
     const { get, staff, lumiere, soleil, invoices, credit } = await setup(t);
     const all = records((await get(staff, '/api/staff/facturation.csv')).rawPayload);
-    assert.deepEqual(all.map((r) => r['Numéro']).sort(), [credit.number, invoices.march.number, invoices.lumiere.number, invoices.opening.number].sort());
-    assert.equal(all.find((r) => r['Numéro'] === invoices.lumiere.number)!.Organisation, "'@SOMME(A1:A9)");
-    assert.equal(all.find((r) => r['Numéro'] === invoices.lumiere.number)!['Total TTC'], '11999,99');
+    assert.deepEqual(all.map((r) => r.Numéro).sort(), [credit.number, invoices.march.number, invoices.lumiere.number, invoices.opening.number].sort());
+    assert.equal(all.find((r) => r.Numéro === invoices.lumiere.number)!.Organisation, "'@SOMME(A1:A9)");
+    assert.equal(all.find((r) => r.Numéro === invoices.lumiere.number)!['Total TTC'], '11999,99');
     const one = records((await get(staff, `/api/staff/facturation.csv?org_id=${lumiere}`)).rawPayload);
-    assert.deepEqual(one.map((r) => r['Numéro']), [invoices.lumiere.number]);
+    assert.deepEqual(one.map((r) => r.Numéro), [invoices.lumiere.number]);
 
     const calls = records((await get(staff, `/api/staff/cotisations.csv?org_id=${lumiere}&status=a_payer`)).rawPayload);
     assert.deepEqual(calls.map((r) => [r.Organisation, r.Afdas, r.Total]), [["'@SOMME(A1:A9)", '7777,77', '7777,77']]);
 
     const batches = records((await get(staff, `/api/staff/virements.csv?org_id=${soleil}`)).rawPayload);
     assert.equal(batches.length, 1);
-    assert.match(batches[0]!['Référence']!, /^VIR-\d{4}-\d{6}$/);
-    assert.equal(batches[0]!['Période'], '2027-02, 2027-03');
+    assert.match(batches[0]!.Référence!, /^VIR-\d{4}-\d{6}$/);
+    assert.equal(batches[0]!.Période, '2027-02, 2027-03');
     assert.equal(batches[0]!.Total, '3288,75');
 
     const payslips = await get(staff, '/api/staff/payslips.csv?period=2027-03');
     assert.equal(payslips.headers['content-disposition'], 'attachment; filename="bulletins-2027-03.csv"');
     const rows = records(payslips.rawPayload);
-    assert.deepEqual(rows.map((r) => `${r.Organisation} · ${r['Prénom']} · ${r['Net à payer']}`).sort(), [
+    assert.deepEqual(rows.map((r) => `${r.Organisation} · ${r.Prénom} · ${r['Net à payer']}`).sort(), [
       "'@SOMME(A1:A9) · Léonie · 8888,88",
       'Théâtre du Soleil · Hélène · 2345,67',
       'Théâtre du Soleil · Paul · 987,65',

@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { build } from '../helper.ts';
-import { createOrg, member, signedIn } from '../support/fixtures.ts';
+import { createOrg, signedIn } from '../support/fixtures.ts';
 import { assertEn16931, assertXmlElementText } from '../support/einvoice.ts';
 import { FACTUR_X_OPERATOR_ENV } from '../support/operator.ts';
 import { count } from './counts.ts';
@@ -95,17 +95,27 @@ function readCsv(text: string, delimiter: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else cell += c;
     } else if (c === '"') quoted = true;
-    else if (c === delimiter) row.push(cell), (cell = '');
-    else if (c === '\n' || c === '\r') {
+    else if (c === delimiter) {
+      row.push(cell);
+      cell = '';
+    } else if (c === '\n' || c === '\r') {
       if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(cell), rows.push(row), (row = []), (cell = '');
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
     } else cell += c;
   }
-  if (cell !== '' || row.length > 0) row.push(cell), rows.push(row);
+  if (cell !== '' || row.length > 0) {
+    row.push(cell);
+    rows.push(row);
+  }
   return rows;
 }
 

@@ -38,7 +38,7 @@ async function loggedApp(t: { after(fn: () => unknown): void }, limits: { reques
   const config = testConfig();
   const database = await freshDatabase();
   const fastify = Fastify({ ...appOptions(config, limits), logger: { level: 'info', stream } });
-  await fastify.register(app, { config, database, mailWorker: false, payrollRunner: false });
+  await fastify.register(app, { config, database, mailWorker: false, payrollWorker: false });
   await fastify.register(async (instance) => {
     instance.post('/echo', { config: { public: true }, schema: { body: Type.Object({ n: Type.Integer() }) } }, async (request) => request.body);
     // What the e-invoice library throws when its own JSON schema refuses an invoice.

@@ -44,7 +44,7 @@ describe('invoice numbering under concurrency', () => {
       const sequence = res.json().created.map((c: { number: string }) => Number(c.number.slice('F-2026-'.length)));
       assert.equal(sequence.length, sizes[r]);
       // One bulk's numbers: continuous, in request order.
-      sequence.forEach((n: number, i: number) => assert.equal(n, sequence[0] + i));
+      for (const [i, n] of sequence.entries()) assert.equal(n, sequence[0] + i);
       all.push(...sequence);
     });
     const total = sizes.reduce((sum, size, r) => (r === failing ? sum : sum + size), 0);

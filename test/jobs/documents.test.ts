@@ -7,7 +7,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup, OPERATOR_ENV, submittedTechnicianContract } from '../payslips/support.ts';
 import { todayInFrance } from '../../src/format/french.ts';
-import { PayrollRunner } from '../../src/payroll/runner.ts';
+import { definePayrollRun } from '../../src/payroll/runner.ts';
+import { JobWorker } from '../../src/jobs/worker.ts';
 import { startRun, validateDrafts } from '../../src/payroll/payroll.service.ts';
 
 type Ctx = Awaited<ReturnType<typeof setup>>;
@@ -89,12 +90,19 @@ describe("a validated payslip's bulletin", () => {
     await submittedTechnicianContract(ctx);
     // As seed-demo does it, in a process with no worker: the context names none.
     const caller = { userId: ctx.staff.userId, email: ctx.staff.email };
-    await startRun(ctx.db, caller, { org_id: ctx.soleil, period: '2027-03' });
-    await new PayrollRunner({ ctx: { db: ctx.db }, log: { info() {}, error() {} } }).computeWaiting();
+    const { run_id } = await startRun({ db: ctx.db }, caller, { org_id: ctx.soleil, period: '2027-03' });
+    // The run's job, run in this process as seed-demo runs it.
+    const quiet = { info() {}, warn() {}, error() {} };
+    const runs = new JobWorker({ db: ctx.db, log: quiet });
+    definePayrollRun(runs, { ctx: { db: ctx.db }, log: quiet });
+    assert.equal(await runs.runDue(), 1);
     const { published } = await validateDrafts({ db: ctx.db }, caller, { org_id: ctx.soleil, period: '2027-03' });
     assert.equal(published.length, 1);
-    const jobs = await ctx.db.selectFrom('jobs').select(['kind', 'status', 'subject_id', 'org_id']).execute();
-    assert.deepEqual(jobs, [{ kind: 'payroll.bulletin', status: 'pending', subject_id: published[0], org_id: ctx.soleil }]);
+    const jobs = await ctx.db.selectFrom('jobs').select(['kind', 'status', 'subject_id', 'org_id']).orderBy('id').execute();
+    assert.deepEqual(jobs, [
+      { kind: 'payroll.run', status: 'done', subject_id: run_id, org_id: ctx.soleil },
+      { kind: 'payroll.bulletin', status: 'pending', subject_id: published[0], org_id: ctx.soleil },
+    ]);
     const early = await ctx.call(ctx.admin, 'GET', `/api/payslips/${published[0]}/pdf-url`);
     assert.deepEqual([early.statusCode, early.json().error], [409, 'document_pending']);
     assert.equal((await ctx.db.selectFrom("payslips").select("pdf_id").where("id", "=", published[0]!).executeTakeFirstOrThrow()).pdf_id, null, 'the GET rendered nothing');

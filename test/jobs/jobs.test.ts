@@ -10,7 +10,7 @@ import { build, sql } from '../helper.ts';
 import { createOrg, member, signedIn } from '../support/fixtures.ts';
 import { applyChange } from '../../src/audit/change.ts';
 import { AppError } from '../../src/http/errors.ts';
-import { INTERNAL_FAILURE, JobWorker, type RunningJob } from '../../src/jobs/worker.ts';
+import { INTERNAL_FAILURE, JobHandedBack, JobWorker, type RunningJob } from '../../src/jobs/worker.ts';
 import type { Database } from '../../src/db/database.ts';
 
 const quiet = { info() {}, warn() {}, error() {} };
@@ -110,6 +110,62 @@ describe('the job worker', () => {
       last_error: 'Le travail a été interrompu 2 fois (arrêt du serveur) sans aboutir : relancez-le.',
     });
     assert.equal((await row(db, alive)).lease_owner, 'other-instance');
+  });
+
+  it("should call a kind's failed hook in the transaction that fails the job, at the first error when it retries none", async (t) => {
+    const { app } = await build(t);
+    const db = app.db;
+    const failures: Array<{ subject: string; reason: string; interrupted: number | null; status: string }> = [];
+    const worker = new JobWorker({ db, log: quiet });
+    worker.define('test.once', async () => {
+      throw new Error('disk full');
+    }, {
+      retryErrors: false,
+      failed: async (trx, failure) => {
+        // Inside the transaction: the job reads failed already.
+        const { status } = await trx.selectFrom('jobs').select('status').where('id', '=', failure.id).executeTakeFirstOrThrow();
+        failures.push({ subject: String(failure.payload.n), reason: failure.reason, interrupted: failure.interrupted, status });
+      },
+    });
+    const broken = await queue(db, 'test.once', 'broken');
+    const hopeless = await queue(db, 'test.once', 'hopeless', 2);
+    await sql`update public.jobs set status = 'running', lease_owner = 'dead-instance', attempts = 2, lease_until = now() - interval '1 second' where id = ${hopeless}`.execute(db);
+    assert.equal(await worker.runDue(), 2);
+    assert.deepEqual(await row(db, broken), { status: 'failed', attempts: 1, last_error: INTERNAL_FAILURE, lease_owner: null, later: false });
+    assert.equal((await row(db, hopeless)).status, 'failed');
+    assert.deepEqual(failures.sort((a, b) => a.subject.localeCompare(b.subject)), [
+      { subject: 'broken', reason: INTERNAL_FAILURE, interrupted: null, status: 'failed' },
+      { subject: 'hopeless', reason: 'Le travail a été interrompu 2 fois (arrêt du serveur) sans aboutir : relancez-le.', interrupted: 2, status: 'failed' },
+    ]);
+  });
+
+  it('should let a stopping worker hand a job back, claimable at once and its attempt not counted, and claim only its kinds', async (t) => {
+    const { app } = await build(t);
+    const db = app.db;
+    const other = await queue(db, 'test.other', 'other');
+    const id = await queue(db, 'test.long', 'long');
+    const worker = new JobWorker({ db, log: quiet, pollMs: 20 });
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    let stopping!: () => void;
+    const asked = new Promise<void>((resolve) => (stopping = resolve));
+    worker.define('test.long', async (job) => {
+      started();
+      await asked;
+      assert.equal(job.stopping, true);
+      throw new JobHandedBack();
+    });
+    const outcomes: string[] = [];
+    worker.onOutcome((event) => outcomes.push(event.outcome));
+    worker.start();
+    await running;
+    const stopped = worker.stop();
+    stopping();
+    await stopped;
+    assert.deepEqual(outcomes, ['handed_back']);
+    assert.deepEqual(await row(db, id), { status: 'pending', attempts: 0, last_error: null, lease_owner: null, later: false });
+    // A kind this worker does not define is another worker's: untouched.
+    assert.deepEqual(await row(db, other), { status: 'pending', attempts: 0, last_error: null, lease_owner: null, later: false });
   });
 
   it('should let two workers share the jobs, each run by one of them', async (t) => {

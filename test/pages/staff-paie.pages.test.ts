@@ -42,17 +42,16 @@ async function computed(t: Parameters<typeof setup>[0]) {
     ],
   });
   const cdd = await contract(ctx, { employee_id: ctx.marc, kind: 'CDD', job_title: 'Régisseur', start_date: '2027-03-01', end_date: '2027-03-31', monthly_gross: '2000' });
-  ctx.app.payroll.runner.start();
-  t.after(() => ctx.app.payroll.runner.stop());
+  ctx.app.payroll.worker.start();
+  t.after(() => ctx.app.payroll.worker.stop());
   const started = await ctx.call(ctx.staff, 'POST', '/api/staff/paie/calcul', { org_id: ctx.soleil, period: PERIOD });
   assert.equal(started.statusCode, 202, started.body);
   const runId = started.json().run_id as string;
   const until = Date.now() + 90_000;
-  let run;
-  for (;;) {
-    run = (await ctx.call(ctx.staff, 'GET', `/api/staff/paie/runs/${runId}`)).json();
-    if (run.status !== 'en_cours' || Date.now() > until) break;
+  let run = (await ctx.call(ctx.staff, 'GET', `/api/staff/paie/runs/${runId}`)).json();
+  while (run.status === 'en_cours' && Date.now() <= until) {
     await new Promise((resolve) => setTimeout(resolve, 100));
+    run = (await ctx.call(ctx.staff, 'GET', `/api/staff/paie/runs/${runId}`)).json();
   }
   assert.equal(run.status, 'termine', JSON.stringify(run));
   const contractNumbers = new Map<string, string>();
@@ -153,7 +152,7 @@ describe('GET /staff/paie', () => {
     const batch = await ctx.batch([draft.id]);
     assert.equal(batch.statusCode, 201, batch.body);
     const after = await call(staff, 'GET', `/staff/paie?org_id=${soleil}&period=03/2027&appel=${validated.json().contribution_call_id}`);
-    const organisms = [...new RegExp('<ul class="plain" id="call-lines">([\\s\\S]*?)</ul>').exec(after.body)![1]!.matchAll(/<li>([^:<]+) :/g)].map((m) => m[1]);
+    const organisms = [.../<ul class="plain" id="call-lines">([\s\S]*?)<\/ul>/.exec(after.body)![1]!.matchAll(/<li>([^:<]+) :/g)].map((m) => m[1]);
     assert.ok(organisms.includes('Congés Spectacles') && organisms.includes('France Travail'), organisms.join(', '));
     assert.doesNotMatch(after.body, /CONGES_SPECTACLES|FRANCE_TRAVAIL/);
     const published = tableOf(after.body, 'payslip-table');
@@ -168,9 +167,11 @@ describe('GET /staff/paie', () => {
     assert.match(contractPage.body, /À recalculer : mars 2027 \(déjà validé, un bulletin complémentaire paiera la différence\)\./);
     assert.match(contractPage.body, /<p class="hint" id="avenant-published">Mois déjà validés pour ce contrat : mars 2027\./);
     const again = await call(staff, 'POST', '/api/staff/paie/calcul', { org_id: soleil, period: PERIOD });
-    let second;
-    do second = (await call(staff, 'GET', `/api/staff/paie/runs/${again.json().run_id}`)).json();
-    while (second.status === 'en_cours' && (await new Promise((resolve) => setTimeout(resolve, 100)), true));
+    let second = (await call(staff, 'GET', `/api/staff/paie/runs/${again.json().run_id}`)).json();
+    while (second.status === 'en_cours') {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      second = (await call(staff, 'GET', `/api/staff/paie/runs/${again.json().run_id}`)).json();
+    }
     assert.equal(second.status, 'termine', JSON.stringify(second));
     const complement = second.payslips[0] as { id: string; gross: string };
     assert.equal(complement.gross, '231.20');

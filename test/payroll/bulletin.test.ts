@@ -206,7 +206,7 @@ describe('POST /api/staff/paie/valider: the payment date', () => {
     assert.equal((await ctx.call(ctx.agent, 'POST', `/api/contrats/${created.json().id}/submit`)).statusCode, 200);
     const started = await ctx.call(ctx.staff, 'POST', '/api/staff/paie/calcul', { org_id: ctx.soleil, period: PERIOD });
     assert.equal(started.statusCode, 202, started.body);
-    await ctx.app.payroll.runner.computeWaiting();
+    await ctx.app.payroll.worker.runDue();
     const run = (await ctx.call(ctx.staff, 'GET', `/api/staff/paie/runs/${started.json().run_id}`)).json();
     assert.equal(run.status, 'termine', JSON.stringify(run));
     assert.equal(run.payslips.length, 1);

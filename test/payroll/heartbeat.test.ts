@@ -8,13 +8,14 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { setup, OPERATOR_ENV, submittedTechnicianContract } from '../payslips/support.ts';
-import { PayrollRunner } from '../../src/payroll/runner.ts';
-import { claimRun } from '../../src/payroll/payroll.repository.ts';
+import { definePayrollRun } from '../../src/payroll/runner.ts';
+import { JobWorker } from '../../src/jobs/worker.ts';
+import { claimJob } from '../../src/jobs/jobs.repository.ts';
+import { JOB_KINDS } from '../../src/jobs/kinds.ts';
 import { computeInPool } from '../../src/payroll/compute-pool.ts';
 import type { Situation } from '../../src/payroll/situation.ts';
 
 const PERIOD = '2027-03';
-const quiet = { info() {}, error() {} };
 
 describe('a payroll run whose computation is starved', () => {
   it('should keep its lease while the instance lives, however long a chunk takes, and finish', async (t) => {
@@ -30,13 +31,17 @@ describe('a payroll run whose computation is starved', () => {
     let enough!: () => void;
     const manyRenewals = new Promise<void>((resolve) => (enough = resolve));
     const failures: unknown[] = [];
-    const runner = new PayrollRunner({
-      ctx: { db: ctx.app.db }, log: { info() {}, error: (obj) => failures.push(obj) }, leaseMs: LEASE_MS, heartbeatMs: 50, pollMs: 20,
+    const log = { info() {}, warn: (obj: object) => failures.push(obj), error: (obj: object) => failures.push(obj) };
+    const runner = new JobWorker({
+      db: ctx.app.db, log, leaseMs: LEASE_MS, heartbeatMs: 50, pollMs: 20,
       onHeartbeat: (ids) => {
         if (ids.length === 0) return;
         renewals.push(Date.now());
         if (renewals.length === 20) enough();
       },
+    });
+    definePayrollRun(runner, {
+      ctx: { db: ctx.app.db }, log,
       // The real computation, held back as a machine whose cores are taken would hold it.
       compute: async (situations: Situation[]) => {
         chunkStarted();
@@ -53,10 +58,11 @@ describe('a payroll run whose computation is starved', () => {
     await manyRenewals;
     assert.ok(renewals.at(-1)! - claimedAt > 3 * LEASE_MS, `the chunk has lasted ${renewals.at(-1)! - claimedAt} ms, several leases`);
     // Another instance looking for work finds none: the run is still this one's.
-    assert.equal(await claimRun(ctx.app.db, 'other-instance', LEASE_MS), undefined);
+    assert.equal(await claimJob(ctx.app.db, [JOB_KINDS.payrollRun], 'other-instance', LEASE_MS), undefined);
     const held = await sql<{ status: string; attempts: number; leased: boolean; owner: string }>`
-      select status, attempts, lease_until > now() as leased, lease_owner as owner from public.payroll_runs where id = ${runId}`.execute(ctx.app.db);
-    assert.deepEqual(held.rows[0], { status: 'en_cours', attempts: 1, leased: true, owner: runner.owner });
+      select status, attempts, lease_until > now() as leased, lease_owner as owner from public.jobs where subject_id = ${runId}`.execute(ctx.app.db);
+    assert.deepEqual(held.rows[0], { status: 'running', attempts: 1, leased: true, owner: runner.owner });
+    assert.equal((await ctx.app.db.selectFrom('payroll_runs').select('status').where('id', '=', runId).executeTakeFirstOrThrow()).status, 'en_cours');
     release();
     for (;;) {
       const run = (await ctx.call(ctx.staff, 'GET', `/api/staff/paie/runs/${runId}`)).json();
@@ -68,6 +74,6 @@ describe('a payroll run whose computation is starved', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     assert.deepEqual(failures, []);
-    assert.equal((await ctx.app.db.selectFrom('payroll_runs').select('attempts').where('id', '=', runId).executeTakeFirstOrThrow()).attempts, 1);
+    assert.deepEqual(await ctx.app.db.selectFrom('jobs').select(['status', 'attempts']).where('subject_id', '=', runId).executeTakeFirstOrThrow(), { status: 'done', attempts: 1 });
   });
 });

@@ -47,7 +47,7 @@ describe('the overlay of the performing arts (law/spectacle)', () => {
       if (!rule || typeof rule !== 'object') continue;
       // Questions and sums of totals carry no law of their own.
       if ('question' in rule || ('remplace' in rule && 'somme' in rule && !('références' in rule))) continue;
-      const references = rule['références'] as Record<string, string> | undefined;
+      const references = rule.références as Record<string, string> | undefined;
       assert.ok(references && Object.keys(references).length > 0, `${name}: no références`);
       for (const [title, url] of Object.entries(references)) {
         assert.match(url, /^https?:\/\//, `${name}: ${title}`);

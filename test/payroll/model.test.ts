@@ -211,7 +211,7 @@ describe('the corrections of the pinned model', () => {
   });
 
   it('should leave the model\u2019s default for the supporting actor: `non`', () => {
-    const { [`salarié . régimes spécifiques . intermittents du spectacle . artiste . acteur de complément`]: _dropped, ...withoutIt } = ARTIST_SITUATION;
+    const { 'salarié . régimes spécifiques . intermittents du spectacle . artiste . acteur de complément': _dropped, ...withoutIt } = ARTIST_SITUATION;
     const corrected = new Engine(correctedRules(modeleSocial as never) as never, { logger: quiet }) as PayrollEngine;
     corrected.setSituation(withoutIt as never);
     assert.equal(corrected.evaluate('salarié . régimes spécifiques . intermittents du spectacle . artiste . acteur de complément').nodeValue, false);

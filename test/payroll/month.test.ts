@@ -39,7 +39,7 @@ async function december(t: Parameters<typeof setup>[0]) {
 async function compute(ctx: Ctx) {
   const started = await ctx.call(ctx.staff, 'POST', '/api/staff/paie/calcul', { org_id: ctx.soleil, period: PERIOD });
   assert.equal(started.statusCode, 202, started.body);
-  await ctx.app.payroll.runner.computeWaiting();
+  await ctx.app.payroll.worker.runDue();
   const run = await ctx.call(ctx.staff, 'GET', `/api/staff/paie/runs/${started.json().run_id}`);
   assert.equal(run.json().status, 'termine', run.body);
   return run.json() as { id: string; payslips: Array<{ id: string; contract_id: string; gross: string }>; skipped: Array<{ contract_id: string; reason: string; message: string }> };
@@ -144,7 +144,7 @@ describe('A recomputation racing a validation (PostgreSQL)', () => {
     const lock = await holdMonth(ctx);
     const validation = validate(ctx, drafts);
     await lock.waiters(1);
-    const recomputation = ctx.app.payroll.runner.computeWaiting();
+    const recomputation = ctx.app.payroll.worker.runDue();
     await lock.waiters(2);
     await lock.release();
     const [validated] = await Promise.all([validation, recomputation]);
@@ -161,7 +161,7 @@ describe('A recomputation racing a validation (PostgreSQL)', () => {
     const drafts = (await compute(ctx)).payslips.map((p) => p.id);
     const started = await ctx.call(ctx.staff, 'POST', '/api/staff/paie/calcul', { org_id: ctx.soleil, period: PERIOD });
     const lock = await holdMonth(ctx);
-    const recomputation = ctx.app.payroll.runner.computeWaiting();
+    const recomputation = ctx.app.payroll.worker.runDue();
     await lock.waiters(1);
     const validation = validate(ctx, drafts);
     await lock.waiters(2);

@@ -14,7 +14,6 @@ import { monthPay, situationFor, type PayrollContract, type PayrollEmployee, typ
 
 // ——— Exact decimals: euros as bigint of 10⁻¹² €, rates as bigint of 10⁻⁶ percent. ———
 type Exact = bigint;
-const E = 10n ** 12n;
 const CENT = 10n ** 10n;
 const RATE_ONE = 10n ** 8n; // 100 % in rate units
 

@@ -8,7 +8,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { setup, OPERATOR_ENV } from '../payslips/support.ts';
-import { PayrollRunner } from '../../src/payroll/runner.ts';
+import { definePayrollRun } from '../../src/payroll/runner.ts';
+import { JobWorker } from '../../src/jobs/worker.ts';
 import { unstorableReason } from '../../src/payroll/draft-limits.ts';
 import { listUnpayablePayslips } from '../../src/transfers/transfers.service.ts';
 import { addMonths, payrollPeriodWindow } from '../../src/format/calendar.ts';
@@ -58,7 +59,9 @@ async function base(t: Parameters<typeof setup>[0]) {
   assert.equal((await ctx.call(ctx.agent, 'PATCH', `/api/salaries/${ctx.marc}`, { category: 'technicien' })).statusCode, 200);
   const good = await submitted(ctx, cddu(ctx.marc, ['250']));
   const failures: unknown[] = [];
-  const runner = new PayrollRunner({ ctx: { db: ctx.app.db, mail: ctx.app.mail }, log: { info() {}, error: (obj) => failures.push(obj) }, pollMs: 20 });
+  const log = { info() {}, warn: (obj: object) => failures.push(obj), error: (obj: object) => failures.push(obj) };
+  const runner = new JobWorker({ db: ctx.app.db, log, pollMs: 20 });
+  definePayrollRun(runner, { ctx: { db: ctx.app.db, mail: ctx.app.mail }, log });
   runner.start();
   t.after(() => runner.stop());
   /** A new employee of this category. */
@@ -156,7 +159,10 @@ describe('a payroll run with contracts it cannot pay', () => {
   it('should end a waiting run of a period outside the months accepted with the range, computing nothing', async (t) => {
     const ctx = await base(t);
     const { first, last } = payrollPeriodWindow();
-    const rows = (await sql<{ id: string }>`insert into public.payroll_runs (org_id, period) values (${ctx.soleil}, '1900-01') returning id`.execute(ctx.db)).rows;
+    // A run and its job as an old row holds them (the period rule came after).
+    const rows = (await sql<{ id: string }>`with run as (insert into public.payroll_runs (org_id, period) values (${ctx.soleil}, '1900-01') returning id, org_id)
+      insert into public.jobs (kind, payload, org_id, subject_type, subject_id, max_attempts)
+      select 'payroll.run', jsonb_build_object('run_id', id), org_id, 'payroll_run', id::text, 3 from run returning subject_id as id`.execute(ctx.db)).rows;
     const run = await runToEnd(ctx, rows[0]!.id);
     assert.equal(run.status, 'echoue');
     assert.match(run.message, /^La période janvier 1900 est hors de celles acceptées : de \S+ \d{4} à \S+ \d{4} \(trois ans en arrière, un an en avance\)\.$/);

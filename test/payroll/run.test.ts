@@ -6,6 +6,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { build, sql } from '../helper.ts';
+import { JobWorker } from '../../src/jobs/worker.ts';
+import { definePayrollRun } from '../../src/payroll/runner.ts';
 import { setup } from '../payslips/support.ts';
 import { evaluatingModel } from '../../src/payroll/model.ts';
 import { computePayslip, type PayslipLine } from '../../src/payroll/compute.ts';
@@ -84,8 +86,8 @@ describe('POST /api/staff/paie/calcul', () => {
   it("should compute the month's drafts from the contracts, with the model's figures, and say why the others were skipped", async (t) => {
     const ctx = await setup(t);
     const ids = await month(ctx);
-    ctx.app.payroll.runner.start();
-    t.after(() => ctx.app.payroll.runner.stop());
+    ctx.app.payroll.worker.start();
+    t.after(() => ctx.app.payroll.worker.stop());
     const run = await compute(ctx);
     assert.equal(run.status, 'termine', JSON.stringify(run));
     assert.equal(run.total, 3);
@@ -150,8 +152,8 @@ describe('POST /api/staff/paie/calcul', () => {
       const gross = `${2000 + i * 37}.${String(i).padStart(2, '0')}`;
       grossByContract.set(await contract(ctx, { employee_id: employee, kind: 'CDI', job_title: 'Administratrice', start_date: '2027-01-01', monthly_gross: gross }), gross);
     }
-    ctx.app.payroll.runner.start();
-    t.after(() => ctx.app.payroll.runner.stop());
+    ctx.app.payroll.worker.start();
+    t.after(() => ctx.app.payroll.worker.stop());
     const run = await compute(ctx);
     assert.equal(run.status, 'termine', JSON.stringify(run));
     assert.deepEqual([run.total, run.done, run.payslips.length, run.skipped.length], [23, 23, 23, 0]);
@@ -186,8 +188,8 @@ describe('POST /api/staff/paie/calcul', () => {
     assert.deepEqual({ ...(pending.json() as object), created_at: undefined }, {
       id: a.json().run_id, org_id: ctx.soleil, period: PERIOD, status: 'en_cours', done: 0, total: 0, payslips: [], skipped: [], created_at: undefined, finished_at: null,
     });
-    ctx.app.payroll.runner.start();
-    t.after(() => ctx.app.payroll.runner.stop());
+    ctx.app.payroll.worker.start();
+    t.after(() => ctx.app.payroll.worker.stop());
     const first = await runToEnd(ctx, a.json().run_id);
     assert.equal(first.payslips.length, 3);
 
@@ -206,9 +208,9 @@ describe('POST /api/staff/paie/calcul', () => {
 
   it('should leave the previous drafts as they were when a run fails', async (t) => {
     const ctx = await setup(t);
-    const ids = await month(ctx);
-    ctx.app.payroll.runner.start();
-    t.after(() => ctx.app.payroll.runner.stop());
+    await month(ctx);
+    ctx.app.payroll.worker.start();
+    t.after(() => ctx.app.payroll.worker.stop());
     const first = await compute(ctx);
     const before = await ctx.db.selectFrom('payslips').select(['id', 'gross']).where('org_id', '=', ctx.soleil).orderBy('id').execute();
     // The database failing at the commit (not refusing one row: that contract would be skipped).
@@ -219,34 +221,52 @@ describe('POST /api/staff/paie/calcul', () => {
     assert.equal(failed.status, 'echoue');
     assert.match(failed.message, /brouillons précédents sont inchangés/);
     assert.doesNotMatch(failed.message, /disk|trigger|SQL/i);
+    // Failed at the first error, its job with it: the same computation would fail again.
+    assert.deepEqual(await ctx.db.selectFrom('jobs').select(['status', 'attempts']).where('subject_id', '=', failed.id).executeTakeFirstOrThrow(), { status: 'failed', attempts: 1 });
     assert.deepEqual(await ctx.db.selectFrom('payslips').select(['id', 'gross']).where('org_id', '=', ctx.soleil).orderBy('id').execute(), before);
     assert.equal(first.payslips.length, before.length);
+    // Retried by staff once the cause is gone: the same run computed again, its drafts replacing the first.
+    const job = await ctx.db.selectFrom('jobs').select('id').where('subject_id', '=', failed.id).executeTakeFirstOrThrow();
+    // The run reads `echoue` until its job is claimed again: wait for the job's outcome, not the run's status.
+    const outcome = new Promise<string>((resolve) => ctx.app.payroll.worker.onOutcome((event) => String(event.id) === String(job.id) && resolve(event.outcome)));
+    const retried = await ctx.call(ctx.staff, 'POST', `/api/staff/jobs/${job.id}/retry`);
+    assert.equal(retried.statusCode, 200, retried.body);
+    assert.equal(await outcome, 'done');
+    const again = (await ctx.call(ctx.staff, 'GET', `/api/staff/paie/runs/${failed.id}`)).json();
+    assert.equal(again.status, 'termine', JSON.stringify(again));
+    assert.equal(again.payslips.length, before.length);
   });
 
   it('should take up a run whose instance died, and give up with a reason after three interruptions', async (t) => {
     const ctx = await setup(t);
     await month(ctx);
-    // A run claimed by an instance that died: its lease has expired.
-    const [orphan] = (await sql<{ id: string }>`insert into public.payroll_runs (org_id, period, lease_owner, lease_until, attempts)
-      values (${ctx.soleil}, ${PERIOD}, 'dead-instance', now() - interval '1 minute', 1) returning id`.execute(ctx.db)).rows;
-    const [hopeless] = (await sql<{ id: string }>`insert into public.payroll_runs (org_id, period, lease_owner, lease_until, attempts)
-      values (${ctx.lumiere}, ${PERIOD}, 'dead-instance', now() - interval '1 minute', 3) returning id`.execute(ctx.db)).rows;
-    ctx.app.payroll.runner.start();
-    t.after(() => ctx.app.payroll.runner.stop());
-    const resumed = await runToEnd(ctx, orphan!.id);
+    // A run whose job an instance that died had claimed: its lease has expired.
+    const claimed = async (orgId: string, attempts: number) =>
+      (await sql<{ id: string }>`with run as (insert into public.payroll_runs (org_id, period) values (${orgId}, ${PERIOD}) returning id, org_id)
+        insert into public.jobs (kind, payload, org_id, subject_type, subject_id, max_attempts, status, attempts, lease_owner, lease_until)
+        select 'payroll.run', jsonb_build_object('run_id', id), org_id, 'payroll_run', id::text, 3, 'running', ${attempts}, 'dead-instance', now() - interval '1 minute'
+          from run returning subject_id as id`.execute(ctx.db)).rows[0]!;
+    const orphan = await claimed(ctx.soleil, 1);
+    const hopeless = await claimed(ctx.lumiere, 3);
+    ctx.app.payroll.worker.start();
+    t.after(() => ctx.app.payroll.worker.stop());
+    const resumed = await runToEnd(ctx, orphan.id);
     assert.equal(resumed.status, 'termine', JSON.stringify(resumed));
     assert.equal(resumed.payslips.length, 3);
-    const abandoned = await runToEnd(ctx, hopeless!.id);
+    const abandoned = await runToEnd(ctx, hopeless.id);
     assert.equal(abandoned.status, 'echoue');
     assert.equal(abandoned.message, 'Le calcul a été interrompu 3 fois (arrêt du serveur) sans aboutir : relancez-le.');
+    // The job failed with it, in the same transaction; the resumed one is done.
+    const jobs = await ctx.db.selectFrom('jobs').select(['subject_id', 'status', 'attempts']).orderBy('id').execute();
+    assert.deepEqual(jobs, [{ subject_id: orphan.id, status: 'done', attempts: 2 }, { subject_id: hopeless.id, status: 'failed', attempts: 4 }]);
   });
 
   it('should let two instances share the runs and never write two sets of drafts', async (t) => {
     const ctx = await setup(t);
     await month(ctx);
-    const second = await build(t, { database: ctx.app.database as never, app: { payrollRunner: true, payrollPollMs: 20 } });
-    ctx.app.payroll.runner.start();
-    t.after(() => ctx.app.payroll.runner.stop());
+    const second = await build(t, { database: ctx.app.database as never, app: { payrollWorker: true, payrollPollMs: 20 } });
+    ctx.app.payroll.worker.start();
+    t.after(() => ctx.app.payroll.worker.stop());
     for (let round = 0; round < 3; round += 1) {
       const [a, b] = await Promise.all([
         ctx.call(ctx.staff, 'POST', '/api/staff/paie/calcul', { org_id: ctx.soleil, period: PERIOD }),
@@ -285,8 +305,8 @@ describe('POST /api/staff/paie/valider', () => {
   it('should publish the drafts and make the contribution call of their lines, then render the bulletins', async (t) => {
     const ctx = await setup(t);
     await month(ctx);
-    ctx.app.payroll.runner.start();
-    t.after(() => ctx.app.payroll.runner.stop());
+    ctx.app.payroll.worker.start();
+    t.after(() => ctx.app.payroll.worker.stop());
     const run = await compute(ctx);
     const res = await ctx.call(ctx.staff, 'POST', '/api/staff/paie/valider', { org_id: ctx.soleil, period: PERIOD });
     assert.equal(res.statusCode, 200, res.body);
@@ -324,8 +344,8 @@ describe('POST /api/staff/paie/valider', () => {
   it('should refuse payslips that are not drafts of the period with 409 payslip_not_draft, changing nothing', async (t) => {
     const ctx = await setup(t);
     await month(ctx);
-    ctx.app.payroll.runner.start();
-    t.after(() => ctx.app.payroll.runner.stop());
+    ctx.app.payroll.worker.start();
+    t.after(() => ctx.app.payroll.worker.stop());
     const run = await compute(ctx);
     const typed = await ctx.payslip(ctx.soleil, ctx.zoe, '2027-02', '1500.00');
     const draft = run.payslips[0].id;
@@ -348,12 +368,14 @@ describe('a run across a restart', () => {
     const ctx = await setup(t);
     await month(ctx);
     // Chunks of one payslip, so that the stop comes between two.
-    const first = await build(t, { database: ctx.app.database as never, app: { payrollRunner: false } });
-    const runner = new (ctx.app.payroll.runner.constructor as typeof import('../../src/payroll/runner.ts').PayrollRunner)({
-      ctx: { db: first.app.db, mail: first.app.mail }, log: { info() {}, error() {} }, chunkSize: 1, pollMs: 20,
-    });
+    const first = await build(t, { database: ctx.app.database as never, app: { payrollWorker: false } });
+    const quiet = { info() {}, warn() {}, error() {} };
+    const runner = new JobWorker({ db: first.app.db, log: quiet, pollMs: 20 });
+    definePayrollRun(runner, { ctx: { db: first.app.db, mail: first.app.mail }, log: quiet, chunkSize: 1 });
     const started = await ctx.call(ctx.staff, 'POST', '/api/staff/paie/calcul', { org_id: ctx.soleil, period: PERIOD });
     const runId = started.json().run_id;
+    const outcomes: string[] = [];
+    runner.onOutcome((event) => outcomes.push(event.outcome));
     runner.start();
     for (let i = 0; i < 600; i += 1) {
       const row = await ctx.db.selectFrom('payroll_runs').select(['done']).where('id', '=', runId).executeTakeFirstOrThrow();
@@ -361,11 +383,13 @@ describe('a run across a restart', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     await runner.stop();
-    const handedBack = await ctx.db.selectFrom('payroll_runs').select(['status', 'lease_owner', 'attempts']).where('id', '=', runId).executeTakeFirstOrThrow();
-    assert.deepEqual(handedBack, { status: 'en_cours', lease_owner: null, attempts: 0 });
+    // The run handed itself back after its chunk: its job claimable at once, the attempt not counted.
+    assert.deepEqual(outcomes, ['handed_back']);
+    assert.deepEqual(await ctx.db.selectFrom('jobs').select(['status', 'lease_owner', 'attempts']).where('subject_id', '=', runId).executeTakeFirstOrThrow(), { status: 'pending', lease_owner: null, attempts: 0 });
+    assert.deepEqual(await ctx.db.selectFrom('payroll_runs').select(['status', 'done']).where('id', '=', runId).executeTakeFirstOrThrow(), { status: 'en_cours', done: 0 });
     // The next server takes it up at once.
-    ctx.app.payroll.runner.start();
-    t.after(() => ctx.app.payroll.runner.stop());
+    ctx.app.payroll.worker.start();
+    t.after(() => ctx.app.payroll.worker.stop());
     const run = await runToEnd(ctx, runId);
     assert.equal(run.status, 'termine');
     assert.equal(run.payslips.length, 3);

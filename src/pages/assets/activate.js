@@ -25,6 +25,7 @@ wireEmailForm(
  */
 const HOME = '/';
 
+/** @param {string} message */
 function showRetry(message) {
   announce(status, message, 'error');
   retry.hidden = false;
@@ -36,6 +37,7 @@ function showRetry(message) {
  */
 const signedInAs = document.getElementById('activate')?.dataset.signedInAs ?? '';
 
+/** @param {string} message */
 function goOn(message) {
   announce(status, message, 'success');
   continueLink.href = HOME;
@@ -43,6 +45,10 @@ function goOn(message) {
   window.setTimeout(() => window.location.replace(HOME), REDIRECT_DELAY_MS);
 }
 
+/**
+ * @param {string} token
+ * @param {string | null} type `invite` or `magiclink`
+ */
 async function signIn(token, type) {
   try {
     await api('POST', '/auth/session', { token });
@@ -51,13 +57,17 @@ async function signIn(token, type) {
     continueBox.hidden = false;
     window.setTimeout(() => window.location.replace(HOME), REDIRECT_DELAY_MS);
   } catch (error) {
-    showRetry(error.message);
+    showRetry(error instanceof Error ? error.message : String(error));
   }
 }
 
 /**
  * A browser signed in as someone else: say whose link it is, and switch only when asked
  * (the link would end the current session).
+ * @param {string} token
+ * @param {string | null} type
+ * @param {string} owner the link's account
+ * @param {string} me the account this browser is signed in as
  */
 function askBeforeSwitching(token, type, owner, me) {
   const box = /** @type {HTMLElement} */ (document.getElementById('switch'));
@@ -96,7 +106,7 @@ async function activate() {
     try {
       owner = (await api('POST', '/auth/session/account', { token })).email;
     } catch (error) {
-      showRetry(error.message);
+      showRetry(error instanceof Error ? error.message : String(error));
       return;
     }
     if (owner !== signedInAs) {

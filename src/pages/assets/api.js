@@ -7,7 +7,10 @@ export const FORBIDDEN_MESSAGE = "Vous n'avez pas les droits nécessaires.";
 const NETWORK_MESSAGE = 'Le serveur ne répond pas. Vérifiez votre connexion puis réessayez.';
 const GENERIC_MESSAGE = 'Une erreur est survenue. Réessayez dans un instant.';
 
-/** Messages for the few error codes the API may send without a `message`. */
+/**
+ * Messages for the few error codes the API may send without a `message`.
+ * @type {Record<string, string>}
+ */
 const CODE_MESSAGES = {
   not_found: "Élément introuvable : la page n'est peut-être plus à jour. Rechargez-la.",
   invite_failed: "L'invitation n'a pas pu être créée. Réessayez.",
@@ -39,6 +42,7 @@ export class ApiError extends Error {
  * @param {unknown} [body] sent as JSON
  */
 export async function api(method, path, body) {
+  /** @type {Record<string, string>} */
   const headers = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   const response = await send(path, {
@@ -85,7 +89,11 @@ export async function sendFile(method, path, file, contentType) {
   throw failure(response, data);
 }
 
-/** fetch, same origin, never cached; a network failure is an ApiError. */
+/**
+ * fetch, same origin, never cached; a network failure is an ApiError.
+ * @param {string} path
+ * @param {RequestInit} init
+ */
 async function send(path, init) {
   try {
     return await fetch(path, { ...init, credentials: 'same-origin', cache: 'no-store' });
@@ -94,6 +102,11 @@ async function send(path, init) {
   }
 }
 
+/**
+ * The JSON body of an answer, or null when it has none.
+ * @param {Response} response
+ * @returns {Promise<any>}
+ */
 async function jsonOf(response) {
   if (!(response.headers.get('content-type') || '').includes('application/json')) return null;
   try {
@@ -103,7 +116,11 @@ async function jsonOf(response) {
   }
 }
 
-/** The ApiError of a refused answer, its message in French. */
+/**
+ * The ApiError of a refused answer, its message in French.
+ * @param {Response} response
+ * @param {any} data its JSON body, or null
+ */
 function failure(response, data) {
   if (response.status === 401 && data === null) {
     window.location.assign('/login');
@@ -135,14 +152,17 @@ export function announce(region, message, kind = 'info') {
   }, 30);
 }
 
-/** A deliberately loose check, the server has the last word. */
+/**
+ * A deliberately loose check, the server has the last word.
+ * @param {string} value
+ */
 export function looksLikeEmail(value) {
   return /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(value);
 }
 
 /**
  * Marks a field invalid (or valid again with an empty message), with its visible message.
- * @param {HTMLInputElement} input
+ * @param {Element} input an input, a select or a textarea
  * @param {string} message
  */
 export function setFieldError(input, message) {
@@ -165,7 +185,10 @@ export function setFieldError(input, message) {
   }
 }
 
-/** The French message of an e-mail field's value, or '' when it looks right. */
+/**
+ * The French message of an e-mail field's value, or '' when it looks right.
+ * @param {string} value
+ */
 export function emailProblem(value) {
   if (!value) return 'Indiquez une adresse e-mail.';
   if (!looksLikeEmail(value)) return "Cette adresse e-mail n'est pas valide (exemple : prenom.nom@domaine.fr).";

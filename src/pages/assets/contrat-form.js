@@ -19,7 +19,10 @@ const kind = /** @type {HTMLSelectElement} */ (document.getElementById('contract
 const mode = form.dataset.mode;
 const contractId = form.dataset.contractId || '';
 
-/** `1 234,50` or `1234.5` → `1234.50`-like text the API reads; the API has the last word. */
+/**
+ * `1 234,50` or `1234.5` → `1234.50`-like text the API reads; the API has the last word.
+ * @param {string} value
+ */
 function decimal(value) {
   return value.replace(/[\s\u00a0\u202f]/g, '').replace(',', '.');
 }
@@ -67,7 +70,7 @@ function addLine() {
   // before it (a run of performances), never past the contract's last day.
   const start = /** @type {HTMLInputElement} */ (form.elements.namedItem('start_date')).value;
   const end = /** @type {HTMLInputElement | null} */ (form.elements.namedItem('end_date'))?.value ?? '';
-  const previous = lines.rows.length ? /** @type {HTMLInputElement} */ (lines.rows[lines.rows.length - 1].querySelector('input[name="date"]')).value : '';
+  const previous = /** @type {HTMLInputElement | null | undefined} */ (lines.rows[lines.rows.length - 1]?.querySelector('input[name="date"]'))?.value ?? '';
   const following = previous ? nextDayFr(previous) : null;
   const pastEnd = following && nextDayFr(end) !== null && isoDate(following) > isoDate(end);
   const dateInput = /** @type {HTMLInputElement} */ (fragment.querySelector('input[name="date"]'));
@@ -75,12 +78,12 @@ function addLine() {
   if (suggested) dateInput.value = suggested;
   // A technician is paid by the hour: the payroll counts the hours of each date.
   const chosen = employeeSelect.selectedOptions[0];
-  if (chosen && chosen.dataset.category && chosen.dataset.category !== 'artiste') {
+  if (chosen?.dataset.category && chosen.dataset.category !== 'artiste') {
     /** @type {HTMLSelectElement} */ (fragment.querySelector('select[name="nature"]')).value = 'heures';
   }
   lines.append(fragment);
   renumber();
-  const added = /** @type {HTMLInputElement} */ (lines.rows[lines.rows.length - 1].querySelector('input[name="date"]'));
+  const added = /** @type {HTMLInputElement} */ (lines.rows[lines.rows.length - 1]?.querySelector('input[name="date"]'));
   added.focus();
   added.select(); // typing replaces the suggested date
 }
@@ -121,7 +124,7 @@ document.getElementById('add-employee')?.addEventListener('click', async () => {
   const ibanError = /** @type {HTMLElement} */ (document.getElementById('new-employee-iban-error'));
   const category = /** @type {HTMLSelectElement} */ (document.getElementById('new-employee-category'));
   const categoryError = /** @type {HTMLElement} */ (document.getElementById('new-employee-category-error'));
-  for (const [input, error] of [[iban, ibanError], [category, categoryError]]) {
+  for (const [input, error] of /** @type {Array<[HTMLElement, HTMLElement]>} */ ([[iban, ibanError], [category, categoryError]])) {
     input.removeAttribute('aria-invalid');
     error.textContent = '';
     error.hidden = true;
@@ -167,7 +170,7 @@ document.getElementById('add-employee')?.addEventListener('click', async () => {
 
 function clearErrors() {
   for (const input of form.querySelectorAll('[aria-invalid]')) input.removeAttribute('aria-invalid');
-  for (const box of form.querySelectorAll('.field-error')) {
+  for (const box of /** @type {NodeListOf<HTMLElement>} */ (form.querySelectorAll('.field-error'))) {
     box.textContent = '';
     box.hidden = true;
   }
@@ -175,8 +178,8 @@ function clearErrors() {
 
 /** The contract's period as typed (ISO), for a line's date refused outside it. */
 function typedPeriod() {
-  const end = kind.value === 'CDI' ? '' : valueOf('end_date');
-  return { start_date: isoOfTyped(valueOf('start_date')) ?? '', end_date: end ? isoOfTyped(end) : null };
+  const end = kind.value === 'CDI' ? '' : fieldValue('end_date');
+  return { start_date: isoOfTyped(fieldValue('start_date')) ?? '', end_date: end ? isoOfTyped(end) : null };
 }
 
 /**
@@ -184,17 +187,18 @@ function typedPeriod() {
  * (`field-messages.js`), and focuses it: the API's `field` (`dates[2].date`: the third line's
  * date, `start_date`), else the field its code names (`missing_show_title` → Objet). Returns
  * the message for the status region, with the line it is on.
+ * @param {ApiError} error
  */
 function showFieldError(error) {
   const { code, message } = error;
   const named = typeof error.body?.field === 'string' ? error.body.field : '';
   const line = /^dates\[(\d+)\]\.(date|nature|quantity|amount)$/.exec(named);
-  const field = line ? line[2] : named || code.replace(/^(missing|invalid)_/, '');
+  const field = line?.[2] ?? (named || code.replace(/^(missing|invalid)_/, ''));
   /** @type {HTMLInputElement | null} */
   let input = line ? lines.rows[Number(line[1])]?.querySelector(`[name="${field}"]`) ?? null : /** @type {HTMLInputElement | null} */ (document.getElementById(`contract-${field}`));
   // A line's field left empty, from an API that did not name the line: the first such line.
   if (!input && code.startsWith('missing_') && ['date', 'nature', 'quantity', 'amount'].includes(field)) {
-    input = [...lines.querySelectorAll(`[name="${field}"]`)].find((element) => !(/** @type {HTMLInputElement} */ (element).value.trim())) ?? null;
+    input = /** @type {HTMLInputElement[]} */ ([...lines.querySelectorAll(`[name="${field}"]`)]).find((element) => !element.value.trim()) ?? null;
   }
   if (!input) return message;
   const kindOf = line && field === 'date' ? 'contract_date' : field === 'start_date' || field === 'end_date' ? 'date' : 'other';
@@ -209,25 +213,26 @@ function showFieldError(error) {
   return line ? `Ligne ${Number(line[1]) + 1} : ${said}` : said;
 }
 
-function valueOf(name) {
+/** @param {string} name */
+function fieldValue(name) {
   const element = /** @type {HTMLInputElement | null} */ (form.elements.namedItem(name));
   return element ? element.value.trim() : '';
 }
 
 function body() {
   const value = kind.value;
-  const optional = (name) => valueOf(name) || null;
+  const optional = (/** @type {string} */ name) => fieldValue(name) || null;
   return {
-    employee_id: valueOf('employee_id') || undefined,
+    employee_id: fieldValue('employee_id') || undefined,
     kind: value,
     job_title: optional('job_title'),
     show_title: optional('show_title'),
     idcc: optional('idcc'),
-    start_date: isoDate(valueOf('start_date')) || undefined,
-    end_date: value === 'CDI' || !valueOf('end_date') ? null : isoDate(valueOf('end_date')),
-    monthly_gross: value === 'CDDU' || !valueOf('monthly_gross') ? null : decimal(valueOf('monthly_gross')),
+    start_date: isoDate(fieldValue('start_date')) || undefined,
+    end_date: value === 'CDI' || !fieldValue('end_date') ? null : isoDate(fieldValue('end_date')),
+    monthly_gross: value === 'CDDU' || !fieldValue('monthly_gross') ? null : decimal(fieldValue('monthly_gross')),
     dates: [...lines.rows].map((row) => {
-      const get = (name) => /** @type {HTMLInputElement} */ (row.querySelector(`[name="${name}"]`)).value.trim();
+      const get = (/** @type {string} */ name) => /** @type {HTMLInputElement} */ (row.querySelector(`[name="${name}"]`)).value.trim();
       return { date: isoDate(get('date')), nature: get('nature'), quantity: decimal(get('quantity')), amount: decimal(get('amount')) };
     }),
   };

@@ -87,12 +87,15 @@ noteForm.addEventListener('submit', async (event) => {
 const PDF_LIMIT = 10 * 1024 * 1024;
 
 /** `1 234,50` or `1234.5` → `1234.50`-like text the API reads; the API has the last word. */
-const decimal = (value) => value.replace(/[\s\u00a0\u202f]/g, '').replace(',', '.');
+const decimal = (/** @type {string} */ value) => value.replace(/[\s\u00a0\u202f]/g, '').replace(',', '.');
 
-const byId = (elementId) => /** @type {HTMLElement | null} */ (document.getElementById(elementId));
+const byId = (/** @type {string} */ elementId) => /** @type {HTMLElement | null} */ (document.getElementById(elementId));
 const signedFileInput = () => /** @type {HTMLInputElement | null} */ (byId('signed-file'));
 
-/** Shows a refusal next to the file control (its box is the second of its descriptions), or clears it. */
+/**
+ * Shows a refusal next to the file control (its box is the second of its descriptions), or clears it.
+ * @param {HTMLInputElement} input @param {string} message
+ */
 function setFileError(input, message) {
   const box = byId('signed-file-error');
   if (message) input.setAttribute('aria-invalid', 'true');
@@ -103,7 +106,10 @@ function setFileError(input, message) {
   }
 }
 
-/** The French refusal of a file before it is sent (the server checks again), or ''. */
+/**
+ * The French refusal of a file before it is sent (the server checks again), or ''.
+ * @param {File} file
+ */
 function fileProblem(file) {
   const isPdf = file.type === 'application/pdf' || /\.pdf$/i.test(file.name);
   if (!isPdf) return `« ${file.name} » n'est pas un PDF : déposez le contrat signé au format PDF.`;
@@ -115,7 +121,10 @@ function fileProblem(file) {
   return '';
 }
 
-/** The progress bar of the upload: `null` hides it. */
+/**
+ * The progress bar of the upload: `null` hides it.
+ * @param {number | null} percent
+ */
 function showProgress(percent) {
   const box = byId('signed-progress');
   const bar = /** @type {HTMLProgressElement | null} */ (byId('signed-progress-bar'));
@@ -129,6 +138,8 @@ function showProgress(percent) {
 /**
  * `PUT /api/staff/contrats/{id}/signed-pdf` by XMLHttpRequest, whose upload reports its
  * progress (fetch does not); rejects with an ApiError in French.
+ * @param {File} file
+ * @returns {Promise<unknown>}
  */
 function sendSignedPdf(file) {
   return new Promise((resolve, reject) => {
@@ -161,7 +172,10 @@ function sendSignedPdf(file) {
   });
 }
 
-/** Checks, sends and shows one file; a refusal is shown next to the file control. */
+/**
+ * Checks, sends and shows one file; a refusal is shown next to the file control.
+ * @param {File} file
+ */
 async function uploadSigned(file) {
   const input = signedFileInput();
   if (!input) return;
@@ -197,8 +211,9 @@ async function uploadSigned(file) {
 
 root.addEventListener('change', (event) => {
   const target = /** @type {HTMLInputElement} */ (event.target);
-  if (target.id !== 'signed-file' || !target.files || target.files.length === 0) return;
-  void uploadSigned(target.files[0]);
+  const file = target.files?.[0];
+  if (target.id !== 'signed-file' || !file) return;
+  void uploadSigned(file);
 });
 
 for (const type of ['dragenter', 'dragover']) {
@@ -241,7 +256,10 @@ root.addEventListener('click', async (event) => {
 
 // ---- the salaries by date, in place ----
 
-/** Cents of an amount as typed (`180,50`), or null when it does not read as one. */
+/**
+ * Cents of an amount as typed (`180,50`), or null when it does not read as one.
+ * @param {string} value @returns {number | null}
+ */
 function cents(value) {
   const text = decimal(value);
   if (!/^\d+(\.\d{1,2})?$/.test(text)) return null;
@@ -251,7 +269,7 @@ function cents(value) {
 
 const euroIntl = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' });
 /** `1 234,50 €` with no-break spaces, as the server writes amounts (format/french.ts). */
-const euroFormat = { format: (value) => euroIntl.format(value).replace(/[\s\u202f]/g, '\u00a0') };
+const euroFormat = { format: (/** @type {number} */ value) => euroIntl.format(value).replace(/[\s\u202f]/g, '\u00a0') };
 
 /** The total as typed, before it is saved: the server recomputes it. */
 root.addEventListener('input', (event) => {
@@ -260,7 +278,7 @@ root.addEventListener('input', (event) => {
   const total = byId('salaries-total');
   if (!total) return;
   const amounts = [...document.querySelectorAll('#salary-lines input[name="amount"]')].map((input) => cents(/** @type {HTMLInputElement} */ (input).value));
-  total.textContent = amounts.some((c) => c === null) ? '—' : `${euroFormat.format(amounts.reduce((a, b) => a + (b ?? 0), 0) / 100)} (non enregistré)`;
+  total.textContent = amounts.some((c) => c === null) ? '—' : `${euroFormat.format(amounts.reduce((/** @type {number} */ sum, c) => sum + (c ?? 0), 0) / 100)} (non enregistré)`;
 });
 
 root.addEventListener('submit', async (event) => {
@@ -270,7 +288,7 @@ root.addEventListener('submit', async (event) => {
     let error = /** @type {HTMLInputElement} */ (form.querySelector('input[name="amount"]'));
     const dates = [...form.querySelectorAll('#salary-lines tr')].map((row) => {
       const line = /** @type {HTMLElement} */ (row);
-      const get = (name) => /** @type {HTMLInputElement} */ (line.querySelector(`[name="${name}"]`)).value.trim();
+      const get = (/** @type {string} */ name) => /** @type {HTMLInputElement} */ (line.querySelector(`[name="${name}"]`)).value.trim();
       return { date: line.dataset.date, nature: line.dataset.nature, quantity: decimal(get('quantity')), amount: decimal(get('amount')) };
     });
     let failed = '';
@@ -323,6 +341,8 @@ function addAvenantLine() {
 /**
  * Which field an avenant's refusal belongs next to: the one the API names (`dates[1].date`: the
  * second line sent, `start_date`), else the one its code means.
+ * @param {ApiError} failure @param {HTMLFormElement} form @param {Element[]} rows the lines sent
+ * @returns {HTMLInputElement | null}
  */
 function avenantField(failure, form, rows) {
   const code = failure.code;
@@ -330,16 +350,17 @@ function avenantField(failure, form, rows) {
   const line = /^dates\[(\d+)\]\.(date|nature|quantity|amount)$/.exec(named);
   if (line) return /** @type {HTMLInputElement | null} */ (rows[Number(line[1])]?.querySelector(`[name="${line[2]}"]`) ?? null);
   if (named === 'start_date' || named === 'end_date') return /** @type {HTMLInputElement | null} */ (byId(`avenant-${named}`));
-  if (code === 'period_not_extended' || code === 'invalid_end_date') return byId('avenant-end_date') ?? byId('avenant-start_date');
+  if (code === 'period_not_extended' || code === 'invalid_end_date') return /** @type {HTMLInputElement | null} */ (byId('avenant-end_date') ?? byId('avenant-start_date'));
   if (/^missing_(date|nature|quantity|amount)$/.test(code)) {
     const name = code.replace('missing_', '');
-    return /** @type {HTMLElement | undefined} */ ([...form.querySelectorAll(`#avenant-lines [name="${name}"]`)].find((input) => !/** @type {HTMLInputElement} */ (input).value.trim())) ?? null;
+    return /** @type {HTMLInputElement | undefined} */ ([...form.querySelectorAll(`#avenant-lines [name="${name}"]`)].find((input) => !/** @type {HTMLInputElement} */ (input).value.trim())) ?? null;
   }
   return null;
 }
 
+/** @param {HTMLFormElement} form */
 async function submitAvenant(form) {
-  const value = (name) => {
+  const value = (/** @type {string} */ name) => {
     const element = /** @type {HTMLInputElement | null} */ (form.elements.namedItem(name));
     return element ? element.value.trim() : '';
   };
@@ -347,18 +368,19 @@ async function submitAvenant(form) {
     [...row.querySelectorAll('input[name="date"], input[name="amount"]')].some((input) => /** @type {HTMLInputElement} */ (input).value.trim()),
   );
   const dates = rows.map((row) => {
-    const get = (name) => /** @type {HTMLInputElement} */ (row.querySelector(`[name="${name}"]`)).value.trim();
+    const get = (/** @type {string} */ name) => /** @type {HTMLInputElement} */ (row.querySelector(`[name="${name}"]`)).value.trim();
     return { date: isoDate(get('date')), nature: get('nature'), quantity: decimal(get('quantity')), amount: decimal(get('amount')) };
   });
+  /** @type {{ start_date: string | null, end_date?: string | null, dates: typeof dates }} */
   const body = { start_date: value('start_date') ? isoDate(value('start_date')) : null, dates };
   if (form.elements.namedItem('end_date')) body.end_date = value('end_date') ? isoDate(value('end_date')) : null;
   for (const input of form.querySelectorAll('[aria-invalid]')) setFieldError(/** @type {HTMLInputElement} */ (input), '');
   const general = /** @type {HTMLElement} */ (byId('avenant-error'));
   general.hidden = true;
-  let failure = null;
+  // Set by the change's callback: typed by a cast, which keeps them from being narrowed to null here.
+  let failure = /** @type {unknown} */ (null);
   const contractPeriod = { start_date: form.dataset.start ?? '', end_date: form.dataset.end || null };
-  /** @type {HTMLInputElement | null} */
-  let field = null;
+  let field = /** @type {HTMLInputElement | null} */ (null);
   let said = '';
   /** @type {{ status?: string, has_generated_pdf?: boolean } | undefined} */
   let amended;

@@ -25,7 +25,7 @@ export function wireEmailForm(form, status) {
       // The same words whether or not the account exists (no account discovery).
       announce(status, form.dataset.sent || '', 'success');
     } catch (error) {
-      announce(status, error.message, 'error');
+      announce(status, error instanceof Error ? error.message : String(error), 'error');
     } finally {
       busy = false;
       form.removeAttribute('aria-busy');

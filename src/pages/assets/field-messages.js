@@ -19,7 +19,10 @@ const DATE_ISO = /^(\d{4})-(\d{2})-(\d{2})$/;
 const PERIOD_FR = /^(\d{1,2})\/(\d{4})$/;
 const PERIOD_ISO = /^(\d{4})-(\d{2})$/;
 
-/** The parts of a date typed `JJ/MM/AAAA` (or `AAAA-MM-JJ`, the API's form), or null. */
+/**
+ * The parts of a date typed `JJ/MM/AAAA` (or `AAAA-MM-JJ`, the API's form), or null.
+ * @param {string} value @returns {{ year: number, month: number, day: number } | null}
+ */
 function dateParts(value) {
   const fr = frDateParts(value);
   if (fr) return fr;
@@ -27,7 +30,10 @@ function dateParts(value) {
   return iso ? { year: Number(iso[1]), month: Number(iso[2]), day: Number(iso[3]) } : null;
 }
 
-/** A date as typed (`1/3/2027`, `01/03/2027`, `2027-03-01`) as `2027-03-01` when it is a day of the calendar, else null. */
+/**
+ * A date as typed (`1/3/2027`, `01/03/2027`, `2027-03-01`) as `2027-03-01` when it is a day of the calendar, else null.
+ * @param {string | null | undefined} typed @returns {string | null}
+ */
 export function isoOfTyped(typed) {
   const parts = dateParts(String(typed ?? '').trim());
   if (!parts) return null;
@@ -39,6 +45,7 @@ export function isoOfTyped(typed) {
 /**
  * What is wrong with a date as typed, in the field's format; '' when it is a day of the
  * calendar. `31/02/2026` → "Le 31/02/2026 n'existe pas : saisissez une date au format JJ/MM/AAAA."
+ * @param {string | null | undefined} typed @returns {string}
  */
 export function dateProblem(typed) {
   const value = String(typed ?? '').trim();
@@ -50,20 +57,29 @@ export function dateProblem(typed) {
   return '';
 }
 
-/** What is wrong with a period as typed (`MM/AAAA`, or `AAAA-MM`), in the field's format; '' when it is one. */
+/**
+ * What is wrong with a period as typed (`MM/AAAA`, or `AAAA-MM`), in the field's format; '' when it is one.
+ * @param {string | null | undefined} typed @returns {string}
+ */
 export function periodProblem(typed) {
   const value = String(typed ?? '').trim();
   if (!value) return `Indiquez une période au format MM/AAAA (par exemple ${PERIOD_EXAMPLE}).`;
   const fr = PERIOD_FR.exec(value);
   const iso = fr ? null : PERIOD_ISO.exec(value);
-  if (!fr && !iso) return `« ${value} » n'est pas une période au format MM/AAAA (par exemple ${PERIOD_EXAMPLE}).`;
-  const [month, year] = fr ? [Number(fr[1]), Number(fr[2])] : [Number(iso[2]), Number(iso[1])];
+  /** @type {[month: number, year: number] | null} */
+  const parts = fr ? [Number(fr[1]), Number(fr[2])] : iso ? [Number(iso[2]), Number(iso[1])] : null;
+  if (!parts) return `« ${value} » n'est pas une période au format MM/AAAA (par exemple ${PERIOD_EXAMPLE}).`;
+  const [month, year] = parts;
   if (month < 1 || month > 12) return `${value} n'existe pas : le mois va de 01 à 12. Saisissez une période au format MM/AAAA.`;
   if (year < FIRST_YEAR || year > LAST_PERIOD_YEAR) return `L'année de ${value} n'est pas acceptée (de ${FIRST_YEAR} à ${LAST_PERIOD_YEAR}) : saisissez une période au format MM/AAAA.`;
   return '';
 }
 
-/** "du 01/03/2027 au 31/03/2027", or "à partir du 01/03/2027" (no end). */
+/**
+ * "du 01/03/2027 au 31/03/2027", or "à partir du 01/03/2027" (no end).
+ * @param {{ start_date: string, end_date: string | null }} period ISO dates
+ * @returns {string}
+ */
 export function periodText(period) {
   return period.end_date ? `du ${frDate(period.start_date)} au ${frDate(period.end_date)}` : `à partir du ${frDate(period.start_date)}`;
 }

@@ -27,13 +27,14 @@ export function wireOrgSwitcher({ input, list, searchStatus, status }) {
     active = -1;
   }
 
+  /** @param {number} index the option to mark, -1 for none */
   function highlight(index) {
     active = index;
     for (const [i, option] of [...list.children].entries()) {
       option.setAttribute('aria-selected', i === index ? 'true' : 'false');
     }
-    if (index >= 0) {
-      const option = list.children[index];
+    const option = index >= 0 ? list.children[index] : undefined;
+    if (option) {
       input.setAttribute('aria-activedescendant', option.id);
       option.scrollIntoView({ block: 'nearest' });
     } else {
@@ -41,6 +42,7 @@ export function wireOrgSwitcher({ input, list, searchStatus, status }) {
     }
   }
 
+  /** @param {string} query the text the results answer */
   function render(query) {
     list.replaceChildren(
       ...results.map((org, i) => {
@@ -85,10 +87,11 @@ export function wireOrgSwitcher({ input, list, searchStatus, status }) {
     } catch (error) {
       if (mine !== sequence) return;
       close();
-      announce(status, error.message, 'error');
+      announce(status, error instanceof Error ? error.message : String(error), 'error');
     }
   }
 
+  /** @param {number} index */
   async function choose(index) {
     const org = results[index];
     if (!org || choosing) return;
@@ -101,7 +104,7 @@ export function wireOrgSwitcher({ input, list, searchStatus, status }) {
       window.location.reload();
     } catch (error) {
       choosing = false;
-      announce(status, error.message, 'error');
+      announce(status, error instanceof Error ? error.message : String(error), 'error');
     }
   }
 
@@ -157,7 +160,7 @@ export function wireOrgSwitcher({ input, list, searchStatus, status }) {
   // mousedown would move the focus away (and close the list) before the click lands.
   list.addEventListener('mousedown', (event) => event.preventDefault());
   list.addEventListener('click', (event) => {
-    const option = /** @type {HTMLElement} */ (event.target).closest('[role="option"]');
+    const option = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (event.target).closest('[role="option"]'));
     if (option) choose(Number(option.dataset.index));
   });
 }

@@ -6,7 +6,7 @@
 
 /** @returns {HTMLInputElement[]} */
 function boxes() {
-  return [...document.querySelectorAll('input.row-select')];
+  return /** @type {HTMLInputElement[]} */ ([...document.querySelectorAll('input.row-select')]);
 }
 
 /**
@@ -54,7 +54,10 @@ export function setRowResult(row, text, kind) {
   cell.replaceChildren(span);
 }
 
-/** "1 facture", "3 factures". */
+/**
+ * "1 facture", "3 factures".
+ * @param {number} count @param {string} one @param {string} many
+ */
 export function plural(count, one, many) {
   return count === 1 ? `1 ${one}` : `${count} ${many}`;
 }

@@ -78,7 +78,10 @@ export function changeRunner(busyElement, status, options = {}) {
   };
 }
 
-/** Focuses the element `id` when it exists (after a refresh); true when it did. */
+/**
+ * Focuses the element `id` when it exists (after a refresh); true when it did.
+ * @param {string} [id]
+ */
 export function focusById(id) {
   const element = id ? document.getElementById(id) : null;
   element?.focus();

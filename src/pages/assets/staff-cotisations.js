@@ -21,12 +21,18 @@ const linesError = /** @type {HTMLElement} */ (document.getElementById('call-lin
 const total = /** @type {HTMLElement} */ (document.getElementById('call-total'));
 const NBSP = '\u00a0';
 
-/** `1 234,50` or `1234.5` → `1234.50`-like text the API reads; the API has the last word. */
+/**
+ * `1 234,50` or `1234.5` → `1234.50`-like text the API reads; the API has the last word.
+ * @param {string} value
+ */
 function decimal(value) {
   return value.replace(/[\s\u00a0\u202f]/g, '').replace(',', '.');
 }
 
-/** Cents → `1 234,50 €`, as the server writes amounts. */
+/**
+ * Cents → `1 234,50 €`, as the server writes amounts.
+ * @param {number} cents
+ */
 function euros(cents) {
   const whole = String(Math.floor(cents / 100)).replace(/\B(?=(\d{3})+$)/g, NBSP);
   return `${whole},${String(cents % 100).padStart(2, '0')}${NBSP}€`;
@@ -47,7 +53,10 @@ function typedLines() {
 function showTotal() {
   let cents = 0;
   for (const line of typedLines()) {
-    if (!/^\d+(\.\d{1,2})?$/.test(line.amount)) return void (total.textContent = '—');
+    if (!/^\d+(\.\d{1,2})?$/.test(line.amount)) {
+      total.textContent = '—';
+      return;
+    }
     const [whole, fraction = ''] = line.amount.split('.');
     cents += Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
   }
@@ -56,6 +65,10 @@ function showTotal() {
 
 form.addEventListener('input', showTotal);
 
+/**
+ * @param {string} message '' clears it
+ * @param {HTMLInputElement[]} [inputs] the fields it is about
+ */
 function setLinesError(message, inputs = []) {
   linesError.textContent = message;
   linesError.hidden = !message;
@@ -63,7 +76,10 @@ function setLinesError(message, inputs = []) {
   for (const input of inputs) input.setAttribute('aria-invalid', 'true');
 }
 
-/** The field an API refusal names (MODULES 1's `missing_<field>` / `invalid_<field>` codes). */
+/**
+ * The field an API refusal names (its `missing_<field>` / `invalid_<field>` codes).
+ * @type {Record<string, HTMLInputElement | HTMLSelectElement>}
+ */
 const FIELD_OF = {
   missing_org_id: org,
   org_not_found: org,
@@ -78,12 +94,24 @@ let creating = false;
 form.addEventListener('submit', async (event) => {
   event.preventDefault();
   if (creating) return;
-  for (const field of [org, period, due]) setFieldError(/** @type {HTMLInputElement} */ (field), '');
+  for (const field of [org, period, due]) setFieldError(field, '');
   setLinesError('');
   const lines = typedLines();
-  if (!org.value) return void (setFieldError(/** @type {any} */ (org), "Choisissez l'organisation appelée."), org.focus());
-  if (!period.value.trim()) return void (setFieldError(period, 'Indiquez la période (MM/AAAA).'), period.focus());
-  if (!due.value.trim()) return void (setFieldError(due, "Indiquez l'échéance (JJ/MM/AAAA)."), due.focus());
+  if (!org.value) {
+    setFieldError(org, "Choisissez l'organisation appelée.");
+    org.focus();
+    return;
+  }
+  if (!period.value.trim()) {
+    setFieldError(period, 'Indiquez la période (MM/AAAA).');
+    period.focus();
+    return;
+  }
+  if (!due.value.trim()) {
+    setFieldError(due, "Indiquez l'échéance (JJ/MM/AAAA).");
+    due.focus();
+    return;
+  }
   if (lines.length === 0) {
     setLinesError('Indiquez le montant d’au moins un organisme.');
     /** @type {HTMLInputElement} */ (form.querySelector('[name="amount"]')).focus();
@@ -110,7 +138,7 @@ form.addEventListener('submit', async (event) => {
     const field = FIELD_OF[e.code];
     // Said of what was typed, in the field's format (MM/AAAA, JJ/MM/AAAA).
     const kind = field === period ? 'period' : field === due ? 'date' : 'other';
-    const said = field ? fieldMessage({ code: e.code, message: e.message, kind, typed: /** @type {HTMLInputElement} */ (field).value }) : e.message;
+    const said = field ? fieldMessage({ code: e.code, message: e.message, kind, typed: field.value }) : e.message;
     if (field) {
       setFieldError(field, said);
       field.focus();
@@ -132,7 +160,10 @@ const dialog = /** @type {HTMLDialogElement} */ (document.getElementById('confir
 const paidDate = /** @type {HTMLInputElement} */ (document.getElementById('paid-date'));
 const dialogText = /** @type {HTMLElement} */ (document.getElementById('confirm-paid-text'));
 
-/** Reads the list again; the row of `id` then says `text`. */
+/**
+ * Reads the list again; the row of `id` then says `text`.
+ * @param {string} id @param {string} text @param {'ok' | 'skipped'} kind
+ */
 async function refreshWith(id, text, kind) {
   await refreshSections({ address: window.location.pathname + window.location.search });
   const row = document.querySelector(`tr[data-call-id="${CSS.escape(id)}"]`);
@@ -140,7 +171,10 @@ async function refreshWith(id, text, kind) {
   return row;
 }
 
-/** No notification address: the row says so, with the way to the organization's page. */
+/**
+ * No notification address: the row says so, with the way to the organization's page.
+ * @param {HTMLTableRowElement} row @param {string} message
+ */
 function noRecipient(row, message) {
   const cell = row?.querySelector('.row-result');
   if (!cell) return;
@@ -154,7 +188,10 @@ function noRecipient(row, message) {
   announce(callsStatus, message, 'error');
 }
 
-/** Asks for the payment date until it is accepted or the dialog is left; resolves with the answer, or null. */
+/**
+ * Asks for the payment date until it is accepted or the dialog is left; resolves with the answer, or null.
+ * @param {HTMLTableRowElement} row
+ */
 async function askPaid(row) {
   dialogText.textContent = `L'appel ${row.dataset.ofPeriod} ${row.dataset.ofOrgName} (${row.dataset.total}) passera au statut « Payé ». Cela ne peut pas être défait.`;
   setFieldError(paidDate, '');

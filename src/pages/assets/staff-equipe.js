@@ -37,7 +37,7 @@ form.addEventListener('submit', async (event) => {
 });
 
 document.getElementById('staff-team')?.addEventListener('click', async (event) => {
-  const button = /** @type {HTMLElement} */ (event.target).closest('button[data-action="revoke"]');
+  const button = /** @type {HTMLButtonElement | null} */ (/** @type {HTMLElement} */ (event.target).closest('button[data-action="revoke"]'));
   if (!button) return;
   const row = /** @type {HTMLElement} */ (button.closest('tr'));
   const { userId, email } = row.dataset;

@@ -12,14 +12,20 @@ import './pdf-button.js';
 import { plural, setRowResult, wireSelection } from './selection.js';
 import { confirmWith, refreshSections } from './session.js';
 
-/** Why an invoice was not sent. */
+/**
+ * Why an invoice was not sent.
+ * @type {Record<string, string>}
+ */
 const REASONS = {
   not_found: 'facture introuvable',
   no_recipient: 'aucune adresse de notification',
   already_notified: 'déjà notifiée',
 };
 
-/** Turns `reason` at the end of `place`'s text into a link to the organization's page (`/staff/organisations/{id}`). */
+/**
+ * Turns `reason` at the end of `place`'s text into a link to the organization's page (`/staff/organisations/{id}`).
+ * @param {Element} place @param {string} reason @param {string} orgId
+ */
 function linkReason(place, reason, orgId) {
   const text = place.textContent ?? '';
   const link = document.createElement('a');
@@ -98,18 +104,27 @@ document.addEventListener('click', async (event) => {
 
 const NBSP = '\u00a0';
 
-/** `1 234,50` or `1234.5` → `1234.50`-like text the API reads; the API has the last word. */
+/**
+ * `1 234,50` or `1234.5` → `1234.50`-like text the API reads; the API has the last word.
+ * @param {string} value
+ */
 function decimal(value) {
   return value.replace(/[\s\u00a0\u202f]/g, '').replace(',', '.');
 }
 
-/** `"1234.5"` → `1 234,50 €`, as the server writes amounts. */
+/**
+ * `"1234.5"` → `1 234,50 €`, as the server writes amounts.
+ * @param {string} value
+ */
 function euros(value) {
-  const [whole, fraction = ''] = String(value).split('.');
+  const [whole = '', fraction = ''] = String(value).split('.');
   return `${whole.replace(/\B(?=(\d{3})+$)/g, NBSP)},${fraction.padEnd(2, '0')}${NBSP}€`;
 }
 
-/** Whether `JJ/MM/AAAA` is a day of the calendar. */
+/**
+ * Whether `JJ/MM/AAAA` is a day of the calendar.
+ * @param {string} value
+ */
 function realDate(value) {
   const iso = isoDate(value);
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
@@ -118,7 +133,10 @@ function realDate(value) {
   return date.toISOString().slice(0, 10) === iso;
 }
 
-/** A message next to a box that is not an input (a fieldset's), or none. */
+/**
+ * A message next to a box that is not an input (a fieldset's), or none.
+ * @param {string} id @param {string} message
+ */
 function setBoxError(id, message) {
   const box = document.getElementById(id);
   if (!box) return;
@@ -156,7 +174,7 @@ document.getElementById('add-invoice-line')?.addEventListener('click', () => {
   if (!lineRows || !lineTemplate) return;
   lineRows.append(/** @type {DocumentFragment} */ (lineTemplate.content.cloneNode(true)));
   renumberLines();
-  /** @type {HTMLInputElement} */ (lineRows.rows[lineRows.rows.length - 1].querySelector('input[name="label"]')).focus();
+  /** @type {HTMLInputElement | null | undefined} */ (lineRows.rows[lineRows.rows.length - 1]?.querySelector('input[name="label"]'))?.focus();
 });
 
 lineRows?.addEventListener('click', (event) => {
@@ -166,10 +184,13 @@ lineRows?.addEventListener('click', (event) => {
   const index = row.sectionRowIndex;
   row.remove();
   renumberLines();
-  /** @type {HTMLInputElement} */ (lineRows.rows[Math.min(index, lineRows.rows.length - 1)].querySelector('input[name="label"]')).focus();
+  /** @type {HTMLInputElement | null | undefined} */ (lineRows.rows[Math.min(index, lineRows.rows.length - 1)]?.querySelector('input[name="label"]'))?.focus();
 });
 
-/** The field an API refusal of the header names. */
+/**
+ * The field an API refusal of the header names.
+ * @type {Record<string, string>}
+ */
 const CREATE_FIELDS = {
   missing_invoice_type: 'create-type',
   invalid_invoice_type: 'create-type',
@@ -180,6 +201,7 @@ const CREATE_FIELDS = {
   issue_date_before_last: 'create-issue',
   invalid_due_date: 'create-due',
 };
+/** @type {Record<string, string>} */
 const LINE_FIELDS = { label: 'label', quantity: 'quantity', unit_price: 'unit_price', vat_rate: 'vat_rate', amount: 'unit_price' };
 
 function clearCreateErrors() {
@@ -189,7 +211,10 @@ function clearCreateErrors() {
   for (const input of lineRows?.querySelectorAll('[aria-invalid]') ?? []) input.removeAttribute('aria-invalid');
 }
 
-/** A refusal of a line (`invoices[0].lines[1] : La quantité n'est pas valide.`): "Ligne 2 : …" next to the lines, the field marked. */
+/**
+ * A refusal of a line (`invoices[0].lines[1] : La quantité n'est pas valide.`): "Ligne 2 : …" next to the lines, the field marked.
+ * @param {string} code @param {string} message
+ */
 function lineError(code, message) {
   const at = /lines\[(\d+)\]/.exec(message);
   const text = message.replace(/^invoices\[\d+\](\.lines\[\d+\])?\s*:\s*/, '');
@@ -313,9 +338,17 @@ document.addEventListener('submit', async (event) => {
   const amount = createField('credit-amount');
   const vat = createField('credit-vat');
   const region = /** @type {HTMLElement} */ (document.getElementById('credit-status'));
-  for (const input of [invoice, reason, amount]) setFieldError(/** @type {HTMLInputElement} */ (input), '');
-  if (!invoice.value) return void (setFieldError(/** @type {any} */ (invoice), 'Choisissez la facture à créditer.'), invoice.focus());
-  if (!reason.value.trim()) return void (setFieldError(reason, "Indiquez le motif de l'avoir."), reason.focus());
+  for (const input of [invoice, reason, amount]) setFieldError(input, '');
+  if (!invoice.value) {
+    setFieldError(invoice, 'Choisissez la facture à créditer.');
+    invoice.focus();
+    return;
+  }
+  if (!reason.value.trim()) {
+    setFieldError(reason, "Indiquez le motif de l'avoir.");
+    reason.focus();
+    return;
+  }
   const number = (invoice.selectedOptions[0]?.textContent ?? '').split(' · ')[0];
   const body = amount.value.trim()
     ? { reason: reason.value.trim(), lines: [{ label: `Avoir sur la facture ${number}`, quantity: '1', unit_price: decimal(amount.value), vat_rate: vat.value }] }
@@ -355,7 +388,7 @@ document.addEventListener('submit', async (event) => {
       setFieldError(amount, message);
       amount.focus();
     } else if (e.code === 'not_an_invoice' || e.code === 'not_found') {
-      setFieldError(/** @type {any} */ (invoice), e.message);
+      setFieldError(invoice, e.message);
       invoice.focus();
     }
     announce(region, message, 'error');

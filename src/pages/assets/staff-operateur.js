@@ -7,6 +7,7 @@
 import { announce, api, ApiError } from './api.js';
 import './session.js';
 
+/** @type {Record<string, string>} */
 const LABELS = {
   name: 'Raison sociale', siren: 'SIREN', siret: 'SIRET', vat: 'N° de TVA intracommunautaire',
   address: 'Adresse', postcode: 'Code postal', city: 'Ville', iban: 'IBAN', bic: 'BIC',
@@ -23,22 +24,28 @@ function input(name) {
 
 function clearErrors() {
   for (const field of form?.querySelectorAll('[aria-invalid]') ?? []) field.removeAttribute('aria-invalid');
-  for (const box of form?.querySelectorAll('.field-error') ?? []) {
+  for (const box of /** @type {NodeListOf<HTMLElement> | undefined} */ (form?.querySelectorAll('.field-error')) ?? []) {
     box.textContent = '';
     box.hidden = true;
   }
 }
 
-/** The field an API error names: `invalid_siret` → `siret`. */
+/**
+ * The field an API error names: `invalid_siret` → `siret`.
+ * @param {unknown} error
+ */
 function fieldOf(error) {
   return error instanceof ApiError ? error.code.replace(/^(missing|invalid)_/, '') : '';
 }
 
-/** What the missing settings disable, as the page first said it. */
+/**
+ * What the missing settings disable, as the page first said it.
+ * @param {{ missing: { invoices: string[], sepa: string[] } }} settings
+ */
 function showGaps(settings) {
   const region = document.getElementById('operator-gaps-region');
   if (!region) return;
-  const names = (fields) => fields.map((f) => LABELS[f] ?? f).join(', ');
+  const names = (/** @type {string[]} */ fields) => fields.map((f) => LABELS[f] ?? f).join(', ');
   const lines = [];
   if (settings.missing.invoices.length) lines.push(`Factures : aucun document (Factur-X) tant que manque : ${names(settings.missing.invoices)}.`);
   if (settings.missing.sepa.length) lines.push(`Virements : aucun lot ni fichier SEPA, ni facture payable par virement, tant que manque ou n'est pas valide : ${names(settings.missing.sepa)}.`);

@@ -8,31 +8,46 @@
 import { announce, api, ApiError } from './api.js';
 import './session.js';
 
-/** `"2.30"` → `2,3`: a decimal as the server writes it (`formatDecimalFr`), trailing zeros dropped. */
+/**
+ * `"2.30"` → `2,3`: a decimal as the server writes it (`formatDecimalFr`), trailing zeros dropped.
+ * @param {string} value
+ */
 function frenchDecimal(value) {
   return value.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '').replace('.', ',');
 }
 
-/** `2,30` → `2.30`: the API reads a point; it has the last word on the value. */
+/**
+ * `2,30` → `2.30`: the API reads a point; it has the last word on the value.
+ * @param {string} value
+ */
 function decimal(value) {
   return value.replace(/[\s\u00a0\u202f]/g, '').replace(',', '.');
 }
 
-/** An address list as typed (commas, semicolons or spaces between addresses). */
+/**
+ * An address list as typed (commas, semicolons or spaces between addresses).
+ * @param {string} value
+ */
 function addresses(value) {
   return value.split(/[\s,;]+/).filter((item) => item !== '');
 }
 
-/** Clears the refusals shown in `form`. */
+/**
+ * Clears the refusals shown in `form`.
+ * @param {HTMLFormElement} form
+ */
 function clearErrors(form) {
   for (const input of form.querySelectorAll('[aria-invalid]')) input.removeAttribute('aria-invalid');
-  for (const box of form.querySelectorAll('.field-error')) {
+  for (const box of /** @type {NodeListOf<HTMLElement>} */ (form.querySelectorAll('.field-error'))) {
     box.textContent = '';
     box.hidden = true;
   }
 }
 
-/** Shows `message` next to the input (`<id>-error`), and focuses it. */
+/**
+ * Shows `message` next to the input (`<id>-error`), and focuses it.
+ * @param {HTMLElement} input @param {string} message
+ */
 function showError(input, message) {
   input.setAttribute('aria-invalid', 'true');
   const box = document.getElementById(`${input.id}-error`);
@@ -43,7 +58,10 @@ function showError(input, message) {
   input.focus();
 }
 
-/** The field an API error names: `invalid_siret` → `siret`, `documents_slug_taken` → `documents_slug`. */
+/**
+ * The field an API error names: `invalid_siret` → `siret`, `documents_slug_taken` → `documents_slug`.
+ * @param {unknown} error
+ */
 function fieldOf(error) {
   if (!(error instanceof ApiError)) return '';
   if (error.code === 'documents_slug_taken') return 'documents_slug';
@@ -62,7 +80,7 @@ orgForm?.addEventListener('submit', async (event) => {
   savingOrg = true;
   orgForm.setAttribute('aria-busy', 'true');
   clearErrors(orgForm);
-  const value = (name) => /** @type {HTMLInputElement} */ (orgForm.elements.namedItem(name)).value.trim();
+  const value = (/** @type {string} */ name) => /** @type {HTMLInputElement} */ (orgForm.elements.namedItem(name)).value.trim();
   const body = {
     email_notifs: addresses(value('email_notifs')),
     email_notifs_cc: addresses(value('email_notifs_cc')),
@@ -83,7 +101,7 @@ orgForm?.addEventListener('submit', async (event) => {
   try {
     const org = await api('PATCH', `/api/staff/orgs/${encodeURIComponent(orgForm.dataset.orgId ?? '')}`, body);
     // What the API kept (normalized: lower-case addresses, SIRET without spaces).
-    const set = (name, text) => {
+    const set = (/** @type {string} */ name, /** @type {string} */ text) => {
       /** @type {HTMLInputElement} */ (orgForm.elements.namedItem(name)).value = text;
     };
     set('email_notifs', org.email_notifs.join(', '));
@@ -115,7 +133,10 @@ orgForm?.addEventListener('submit', async (event) => {
 
 const employeesStatus = /** @type {HTMLElement} */ (document.getElementById('employees-status'));
 
-/** `"7.50"` → `7,5 %`, as the server writes a rate. */
+/**
+ * `"7.50"` → `7,5 %`, as the server writes a rate.
+ * @param {string} rate
+ */
 function rateText(rate) {
   return `${frenchDecimal(rate)}\u00a0%`;
 }
@@ -127,7 +148,7 @@ document.addEventListener('submit', async (event) => {
   if (form.getAttribute('aria-busy') === 'true') return;
   form.setAttribute('aria-busy', 'true');
   clearErrors(form);
-  const element = (name) => /** @type {HTMLInputElement} */ (form.elements.namedItem(name));
+  const element = (/** @type {string} */ name) => /** @type {HTMLInputElement} */ (form.elements.namedItem(name));
   const iban = element('iban').value.trim();
   const body = {
     category: element('category').value || null,
@@ -154,14 +175,18 @@ document.addEventListener('submit', async (event) => {
     element('postcode').value = employee.postcode ?? '';
     element('classification').value = employee.classification ?? '';
     const row = form.closest('tr');
-    const cell = (key) => row?.querySelector(`.cell-${key}`);
+    /** Writes `text` in the row's `.cell-<key>`, when the row has one. */
+    const write = (/** @type {string} */ key, /** @type {string} */ text) => {
+      const cell = row?.querySelector(`.cell-${key}`);
+      if (cell) cell.textContent = text;
+    };
     const masked = employee.iban_last4 ? `•••• ${employee.iban_last4}` : '—';
-    if (cell('iban')) cell('iban').textContent = masked;
+    write('iban', masked);
     // The category's words are the ones the server wrote in the form's select.
     const categoryOption = /** @type {HTMLSelectElement} */ (form.elements.namedItem('category')).selectedOptions[0];
-    if (cell('category')) cell('category').textContent = employee.category ? categoryOption?.textContent ?? employee.category : '—';
-    if (cell('cadre')) cell('cadre').textContent = employee.cadre ? 'Oui' : 'Non';
-    if (cell('pas_rate')) cell('pas_rate').textContent = employee.pas_rate === null ? 'Grille neutre' : rateText(employee.pas_rate);
+    write('category', employee.category ? categoryOption?.textContent ?? employee.category : '—');
+    write('cadre', employee.cadre ? 'Oui' : 'Non');
+    write('pas_rate', employee.pas_rate === null ? 'Grille neutre' : rateText(employee.pas_rate));
     const hint = document.getElementById(`${element('iban').id}-hint`);
     if (hint && employee.iban_last4) hint.textContent = `IBAN actuel : ${masked}. Laissez vide pour le garder.`;
     announce(employeesStatus, `${name} : enregistré${employee.iban_last4 ? `, IBAN ${masked}` : ''}.`, 'success');

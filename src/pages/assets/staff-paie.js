@@ -16,7 +16,10 @@ const POLL_MS = 500;
 const runSection = /** @type {HTMLElement | null} */ (document.getElementById('run'));
 const runStatus = /** @type {HTMLElement | null} */ (document.getElementById('run-status'));
 
-/** This page's address with some parameters changed (`null` removes one). */
+/**
+ * This page's address with some parameters changed (`null` removes one).
+ * @param {Record<string, string | null>} changes
+ */
 function hereWith(changes) {
   const params = new URLSearchParams(window.location.search);
   for (const [name, value] of Object.entries(changes)) {
@@ -26,9 +29,12 @@ function hereWith(changes) {
   return `${window.location.pathname}?${params}`;
 }
 
-const contracts = (n) => (n <= 1 ? `${n} contrat` : `${n} contrats`);
+const contracts = (/** @type {number} */ n) => (n <= 1 ? `${n} contrat` : `${n} contrats`);
 
-/** The bar and its text (the same words as the server's `progressText`). */
+/**
+ * The bar and its text (the same words as the server's `progressText`).
+ * @param {{ status: string, done: number, total: number }} run
+ */
 function showProgress(run) {
   const box = document.getElementById('run-progress-box');
   const bar = /** @type {HTMLProgressElement | null} */ (document.getElementById('run-progress'));
@@ -49,7 +55,10 @@ function showProgress(run) {
           : `Calcul en cours : ${run.done} sur ${contracts(run.total)}.`;
 }
 
-/** Follows a run until it is no longer `en_cours`, then shows the page of its result. */
+/**
+ * Follows a run until it is no longer `en_cours`, then shows the page of its result.
+ * @param {string} runId
+ */
 async function follow(runId) {
   for (;;) {
     let run;
@@ -111,6 +120,7 @@ document.addEventListener('click', async (event) => {
   }
 });
 
+/** @param {HTMLButtonElement} button */
 async function draftBulletin(button) {
   try {
     await download(`/api/staff/paie/brouillons/${encodeURIComponent(button.dataset.bulletin ?? '')}/bulletin.pdf`, `brouillon-${button.dataset.name ?? 'bulletin'}.pdf`);
@@ -122,6 +132,7 @@ async function draftBulletin(button) {
 
 const paymentDateInput = /** @type {HTMLInputElement | null} */ (document.getElementById('validate-payment-date'));
 
+/** @param {HTMLButtonElement} button */
 async function validate(button) {
   const status = /** @type {HTMLElement} */ (document.getElementById('validate-status'));
   if (!(await confirmWith(/** @type {HTMLDialogElement} */ (document.getElementById('confirm-validate'))))) {
@@ -146,6 +157,7 @@ async function validate(button) {
 
 const payslipsStatus = () => /** @type {HTMLElement} */ (document.getElementById('payslips-status'));
 
+/** @param {HTMLButtonElement} button */
 async function cancel(button) {
   const dialog = /** @type {HTMLDialogElement} */ (document.getElementById('confirm-cancel-payslip'));
   const text = document.getElementById('confirm-cancel-payslip-text');
@@ -167,8 +179,9 @@ async function cancel(button) {
 // The PDF of a published payslip: chosen with the file button, sent as it is.
 document.addEventListener('change', async (event) => {
   const input = /** @type {HTMLInputElement} */ (event.target);
-  if (!input.dataset?.upload || !input.files?.length) return;
-  const file = input.files[0];
+  const upload = input.dataset?.upload;
+  const file = input.files?.[0];
+  if (!upload || !file) return;
   setFieldError(input, '');
   if (file.size > 10 * 1024 * 1024) {
     setFieldError(input, 'Fichier trop volumineux : 10 Mo au plus.');
@@ -179,7 +192,7 @@ document.addEventListener('change', async (event) => {
     return;
   }
   try {
-    await sendFile('PUT', `/api/staff/payslips/${encodeURIComponent(input.dataset.upload)}/pdf`, file, 'application/pdf');
+    await sendFile('PUT', `/api/staff/payslips/${encodeURIComponent(upload)}/pdf`, file, 'application/pdf');
     await refreshSections({ address: window.location.pathname + window.location.search });
     announce(payslipsStatus(), `PDF « ${file.name} » joint au bulletin.`, 'success');
   } catch (error) {
@@ -189,7 +202,10 @@ document.addEventListener('change', async (event) => {
 
 // ---- A payslip typed in.
 
-/** `2 700,50` or `2700.5` → `2700.50`; null when it is not an amount. */
+/**
+ * `2 700,50` or `2700.5` → `2700.50`; null when it is not an amount.
+ * @param {string} value @returns {string | null}
+ */
 export function amountOf(value) {
   const text = value.replace(/[\s\u00a0\u202f]/g, '').replace(',', '.');
   if (!/^\d+(\.\d{1,2})?$/.test(text)) return null;
@@ -197,7 +213,10 @@ export function amountOf(value) {
   return `${units}.${cents.padEnd(2, '0')}`;
 }
 
-/** Which field an API refusal of `POST /api/staff/payslips` is about. */
+/**
+ * Which field an API refusal of `POST /api/staff/payslips` is about.
+ * @type {Record<string, string>}
+ */
 const FIELD_OF = {
   missing_employee_id: 'payslip-employee',
   invalid_employee_id: 'payslip-employee',
@@ -214,9 +233,11 @@ document.getElementById('payslip-form')?.addEventListener('submit', async (event
   event.preventDefault();
   const form = /** @type {HTMLFormElement} */ (event.target);
   const status = /** @type {HTMLElement} */ (document.getElementById('payslip-status'));
-  const field = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
+  const field = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
+  const employeeSelect = /** @type {HTMLSelectElement} */ (document.getElementById('payslip-employee'));
   const ids = ['payslip-employee', 'payslip-period', 'payslip-gross', 'payslip-net'];
   for (const id of ids) setFieldError(field(id), '');
+  /** @type {Array<[id: string, message: string]>} */
   const problems = [];
   const employee = field('payslip-employee').value;
   if (!employee) problems.push(['payslip-employee', 'Choisissez le salarié.']);
@@ -226,15 +247,16 @@ document.getElementById('payslip-form')?.addEventListener('submit', async (event
   if (gross === null) problems.push(['payslip-gross', 'Indiquez le salaire brut en euros, par exemple 2 700,00.']);
   const net = amountOf(field('payslip-net').value);
   if (net === null) problems.push(['payslip-net', 'Indiquez le net à payer en euros, par exemple 2 104,50.']);
-  if (problems.length) {
+  const [first] = problems;
+  if (first) {
     for (const [id, message] of problems) setFieldError(field(id), message);
-    field(problems[0][0]).focus();
+    field(first[0]).focus();
     announce(status, 'Le bulletin n’a pas été publié : corrigez les champs signalés.', 'error');
     return;
   }
   if (busy) return;
   // Published, it is final and the organization sees it: said with its figures, then confirmed.
-  const who = field('payslip-employee').selectedOptions[0]?.textContent ?? '';
+  const who = employeeSelect.selectedOptions[0]?.textContent ?? '';
   const publish = /** @type {HTMLDialogElement} */ (document.getElementById('confirm-publish'));
   const text = document.getElementById('confirm-publish-text');
   if (text) text.textContent = `${who}, ${period} : brut ${field('payslip-gross').value.trim()} €, net à payer ${field('payslip-net').value.trim()} €. Publié, le bulletin est visible par l'organisation et ne peut plus être modifié (seulement annulé).`;
@@ -245,7 +267,7 @@ document.getElementById('payslip-form')?.addEventListener('submit', async (event
   busy = true;
   try {
     await api('POST', '/api/staff/payslips', { org_id: form.dataset.orgId, employee_id: employee, period: isoPeriod(period), gross, net_to_pay: net });
-    const name = field('payslip-employee').selectedOptions[0]?.textContent ?? '';
+    const name = employeeSelect.selectedOptions[0]?.textContent ?? '';
     form.reset();
     field('payslip-period').value = period;
     await refreshSections({ address: window.location.pathname + window.location.search });

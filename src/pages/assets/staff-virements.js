@@ -12,7 +12,10 @@ import { confirmWith, refreshSections } from './session.js';
 const status = /** @type {HTMLElement} */ (document.getElementById('transfer-status'));
 const batchesStatus = /** @type {HTMLElement} */ (document.getElementById('batches-status'));
 
-/** The organizations of some rows, by id. */
+/**
+ * The organizations of some rows, by id.
+ * @param {HTMLElement[]} rows
+ */
 function orgsOf(rows) {
   return new Map(rows.map((row) => [row.dataset.orgId, row.dataset.orgName]));
 }
@@ -95,7 +98,10 @@ document.addEventListener('submit', async (event) => {
   }
 });
 
-/** The first day of the month `months` after `period`: `('2027-01', 2)` → `2027-03-01`. */
+/**
+ * The first day of the month `months` after `period`: `('2027-01', 2)` → `2027-03-01`.
+ * @param {string} period @param {number} months
+ */
 function monthStart(period, months) {
   return `${addMonths(period, months)}-01`;
 }
@@ -104,12 +110,13 @@ function monthStart(period, months) {
  * Why a batch dated `iso` looks wrong for the months it pays, or '': before the latest month
  * has begun (salaries not yet earned), or past the end of the month after the earliest (salaries
  * paid late). Only asked, never refused: staff know of advances and late payments.
+ * @param {string} iso @param {string[]} periods @returns {string}
  */
 export function dateDoubt(iso, periods) {
   const months = periods.filter((p) => /^\d{4}-\d{2}$/.test(p)).sort();
-  if (months.length === 0 || !/^\d{4}-\d{2}-\d{2}$/.test(iso)) return '';
   const earliest = months[0];
   const latest = months[months.length - 1];
+  if (earliest === undefined || latest === undefined || !/^\d{4}-\d{2}-\d{2}$/.test(iso)) return '';
   if (iso < monthStart(latest, 0)) {
     return `Ces bulletins paient ${formatPeriodFr(latest)} : une exécution le ${frDate(iso)} paierait ces salaires avant le début du mois. Vérifiez la date, ou la période des bulletins.`;
   }

@@ -35,7 +35,10 @@ document.getElementById('org-clear')?.addEventListener('click', async () => {
   }
 });
 
-/** Addresses as the server keeps them (trimmed, lower case), in every message. */
+/**
+ * Addresses as the server keeps them (trimmed, lower case), in every message.
+ * @param {string} value
+ */
 function normalEmail(value) {
   return value.trim().toLowerCase();
 }
@@ -51,7 +54,10 @@ async function ensureSameOrganization() {
   }
 }
 
-/** Focuses the first of these elements that exists (after a refresh), else the members heading. */
+/**
+ * Focuses the first of these elements that exists (after a refresh), else the members heading.
+ * @param {...string} ids
+ */
 function focusFirst(...ids) {
   if (!ids.some(focusById)) focusById('members-title');
 }
@@ -64,7 +70,7 @@ const perform = changeRunner(root, membersStatus, { before: ensureSameOrganizati
 const dialog = /** @type {HTMLDialogElement | null} */ (document.getElementById('confirm'));
 
 root.addEventListener('click', async (event) => {
-  const button = /** @type {HTMLElement} */ (event.target).closest('button[data-action]');
+  const button = /** @type {HTMLButtonElement | null} */ (/** @type {HTMLElement} */ (event.target).closest('button[data-action]'));
   if (!button) return;
   const row = /** @type {HTMLTableRowElement} */ (button.closest('tr'));
   const { userId, email, role: currentRole } = row.dataset;
@@ -91,7 +97,7 @@ root.addEventListener('click', async (event) => {
   } else if (action === 'resend') {
     await perform(
       async () => {
-        const answer = await api('POST', `/api/access/${encodeURIComponent(userId)}/resend`);
+        const answer = await api('POST', `/api/access/${encodeURIComponent(userId ?? '')}/resend`);
         return `${answer.message} à ${email}.`;
       },
       () => focusFirst(`resend-${userId}`, `revoke-${userId}`),
@@ -105,7 +111,7 @@ root.addEventListener('click', async (event) => {
     }
     await perform(
       async () => {
-        const answer = await api('DELETE', `/api/access/${encodeURIComponent(userId)}`);
+        const answer = await api('DELETE', `/api/access/${encodeURIComponent(userId ?? '')}`);
         return `${answer.message} : ${email}.`;
       },
       () => focusFirst(`reactivate-${userId}`),
