@@ -5,11 +5,9 @@ export const payrollErrors = {
   runNotFound: () => new AppError(404, 'not_found', 'Calcul de paie introuvable.'),
   /** A draft's bulletin: unknown, or no longer a draft (validated: its stored bulletin is the payslip's PDF). */
   draftNotFound: () => new AppError(404, 'not_found', 'Bulletin en brouillon introuvable : il a peut-être été validé ou recalculé.'),
-  invalidPaymentDate: () => new AppError(400, 'invalid_payment_date', 'Date de paiement invalide : format AAAA-MM-JJ attendu (ex. 2027-01-29).'),
   /** A payment date before the period, or after the two months that follow it. */
   paymentDateOutOfRange: (first: string, last: string) =>
     new AppError(400, 'invalid_payment_date', `La date de paiement doit tomber entre le ${first} et le ${last} : dans la période ou les deux mois qui la suivent.`),
-  invalidPayslipIds: () => new AppError(400, 'invalid_payslip_ids', 'payslip_ids doit être une liste d\u2019identifiants de bulletins (1 000 au plus).'),
   /** Validation: these payslips are not drafts of this organization and period; nothing changed. */
   notDraft: (payslipIds: string[]) =>
     new AppError(

@@ -8,7 +8,7 @@ import { applyChange, type ChangeContext } from '../audit/change.ts';
 import { actorOf } from '../audit/audit.repository.ts';
 import type { Database } from '../db/database.ts';
 import type { FileStore } from '../files/file-store.ts';
-import { addDays, lastWorkingDay, parseIsoDate, parsePeriod, periodBounds, requirePayrollPeriod } from '../format/calendar.ts';
+import { addDays, lastWorkingDay, parsePeriod, periodBounds } from '../format/calendar.ts';
 import { formatDateFr } from '../format/french.ts';
 import { fieldErrors } from '../http/errors.ts';
 import { absent, isUuid } from '../http/input.ts';
@@ -22,6 +22,8 @@ import * as repo from './payroll.repository.ts';
 import { JOB_KINDS } from '../jobs/kinds.ts';
 import type { OutgoingJob } from '../jobs/queue.ts';
 import { prepareContract, type MonthContract } from './month.ts';
+import { checkField, checkPayrollPeriod } from '../schemas/fields.ts';
+import { DraftId, PayrollValidateBody } from '../schemas/payroll.ts';
 
 export interface PayrollContext extends ChangeContext {
   files: FileStore;
@@ -31,7 +33,7 @@ async function requireOrgAndPeriod(db: Database, input: Record<string, unknown>)
   if (absent(input.org_id)) throw fieldErrors.missing('org_id', "L'organisation");
   const org = isUuid(input.org_id) ? await findOrganization(db, input.org_id.toLowerCase()) : undefined;
   if (!org) throw orgErrors.orgInBodyNotFound();
-  return { orgId: org.id, period: requirePayrollPeriod(input.period) };
+  return { orgId: org.id, period: checkPayrollPeriod(input.period) };
 }
 
 /** Claims of a run before it is marked `echoue` "interrompu" (its instances kept dying on it). */
@@ -134,12 +136,10 @@ export async function readMonth(db: Database, input: { org_id?: unknown; period?
 }
 export type MonthView = Awaited<ReturnType<typeof readMonth>>;
 
-const MAX_PAYSLIP_IDS = 1000;
-
 function parsePayslipIds(raw: unknown): string[] | null {
   if (raw === undefined || raw === null) return null;
-  if (!Array.isArray(raw) || raw.length > MAX_PAYSLIP_IDS || !raw.every((id) => isUuid(id))) throw payrollErrors.invalidPayslipIds();
-  return [...new Set(raw.map((id: string) => id.toLowerCase()))];
+  const ids = checkField(PayrollValidateBody.properties.payslip_ids, raw).map((id) => checkField(DraftId, id));
+  return [...new Set(ids.map((id) => id.toLowerCase()))];
 }
 
 // The call's rules belong to the contributions module; re-exported for the payroll's callers.
@@ -159,8 +159,7 @@ function latestPaymentDate(period: string): string {
  */
 export function parsePaymentDate(raw: unknown, period: string): string {
   if (absent(raw)) return lastWorkingDay(period);
-  const date = parseIsoDate(raw);
-  if (!date) throw payrollErrors.invalidPaymentDate();
+  const date = checkField(PayrollValidateBody.properties.payment_date, raw);
   const first = periodBounds(period).first;
   const last = latestPaymentDate(period);
   if (date < first || date > last) throw payrollErrors.paymentDateOutOfRange(formatDateFr(first), formatDateFr(last));

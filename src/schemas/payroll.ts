@@ -1,21 +1,35 @@
 /** Schemas of the payroll run. */
 import { Type } from '@sinclair/typebox';
 import { MoneyString } from '../money/money.ts';
+import { Checked, CheckedPeriod, UUID_SCHEMA_PATTERN } from './fields.ts';
 
+/** Drafts one validation names. */
+export const MAX_VALIDATED_IDS = 1000;
+
+const invalidPayslipIds = { code: 'invalid_payslip_ids', message: 'payslip_ids doit être une liste d\u2019identifiants de bulletins (1 000 au plus).' };
+
+/** An id of a draft to validate. */
+export const DraftId = Checked(Type.String({ pattern: UUID_SCHEMA_PATTERN }), invalidPayslipIds);
+
+// Checked by the service, in its order: a missing field first, then its schema.
 export const PayrollRunBody = Type.Object({
   org_id: Type.Optional(Type.String({ maxLength: 100 })),
-  period: Type.Optional(Type.Unsafe<unknown>({ description: 'YYYY-MM' })),
+  period: Type.Optional(CheckedPeriod),
 });
 
 export const PayrollValidateBody = Type.Object({
   org_id: Type.Optional(Type.String({ maxLength: 100 })),
-  period: Type.Optional(Type.Unsafe<unknown>({ description: 'YYYY-MM' })),
-  payslip_ids: Type.Optional(Type.Unsafe<unknown>({ description: 'drafts to validate (default: every draft of the period)' })),
+  period: Type.Optional(CheckedPeriod),
+  payslip_ids: Type.Optional(Checked(Type.Array(DraftId, { maxItems: MAX_VALIDATED_IDS, description: 'drafts to validate, 1,000 at most (default: every draft of the period)' }), invalidPayslipIds)),
   payment_date: Type.Optional(
-    Type.Unsafe<unknown>({
-      description: "YYYY-MM-DD, the day the salaries are paid, printed on the bulletins: from the period's first day to the last day of the second month after it (else 400 invalid_payment_date); default the period's last Monday to Friday (public holidays are not skipped)",
-      examples: ['2027-01-29'],
-    }),
+    Checked(
+      Type.String({
+        format: 'date',
+        description: "YYYY-MM-DD, the day the salaries are paid, printed on the bulletins: from the period's first day to the last day of the second month after it (else 400 invalid_payment_date); default the period's last Monday to Friday (public holidays are not skipped)",
+        examples: ['2027-01-29'],
+      }),
+      { code: 'invalid_payment_date', message: 'Date de paiement invalide : format AAAA-MM-JJ attendu (ex. 2027-01-29).' },
+    ),
   ),
 });
 
