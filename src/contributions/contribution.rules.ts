@@ -4,11 +4,10 @@
  */
 import type { ContributionLine } from '../db/schema.ts';
 import type { Static } from '@sinclair/typebox';
-import { requirePayrollPeriod } from '../format/calendar.ts';
 import { fieldErrors } from '../http/errors.ts';
 import { absent } from '../http/input.ts';
 import { isStorableMoney, moneyFromDb, parseMoney, subtractMoney, sumMoney, type Money } from '../money/money.ts';
-import { checkField } from '../schemas/fields.ts';
+import { checkField, checkPayrollPeriod } from '../schemas/fields.ts';
 import { ContributionCallBody, ContributionLineInput } from '../schemas/invoices.ts';
 import { contributionErrors } from './contribution.errors.ts';
 import { ORGANISMS, type Organism } from './contribution.labels.ts';
@@ -30,7 +29,7 @@ export function checkContributionCall(input: Static<typeof ContributionCallBody>
   const { properties } = ContributionCallBody;
   if (absent(input.org_id)) throw fieldErrors.missing('org_id', "L'organisation");
   const orgId = checkField(properties.org_id, input.org_id);
-  const period = requirePayrollPeriod(input.period);
+  const period = checkPayrollPeriod(input.period);
   if (absent(input.due_date)) throw fieldErrors.missing('due_date', "L'échéance");
   const dueDate = checkField(properties.due_date, input.due_date);
   const rawLines = input.lines;

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { ListQuery, Page } from '../http/list.ts';
 import { MoneyString } from '../money/money.ts';
 import type { InvoiceType, PaymentMethod } from '../db/schema.ts';
-import { Checked, CheckedMoney, UUID_SCHEMA_PATTERN } from './fields.ts';
+import { Checked, CheckedMoney, CheckedPeriod, UUID_SCHEMA_PATTERN } from './fields.ts';
 
 /** MODULES 6: 1 to 5,000 invoices per bulk creation (and per bulk notification). */
 export const MAX_BULK = 5000;
@@ -207,7 +207,7 @@ export const ContributionLineInput = Type.Object({
 
 export const ContributionCallBody = Type.Object({
   org_id: Type.Optional(Checked(Type.String({ pattern: UUID_SCHEMA_PATTERN, description: 'the organization called' }), { code: 'org_not_found', message: 'Organisation introuvable.' })),
-  period: Type.Optional(Type.Unsafe<unknown>({ description: 'YYYY-MM' })),
+  period: Type.Optional(CheckedPeriod),
   due_date: Type.Optional(IsoDate('YYYY-MM-DD')),
   lines: Type.Optional(
     Checked(Type.Array(ContributionLineInput, { maxItems: MAX_CALL_LINES, description: '1 to 50 lines { organism, amount }' }), {
