@@ -54,6 +54,7 @@ describe('seed-demo: the operator', () => {
     assert.deepEqual(await db.selectFrom('jobs').select(['kind', 'status']).distinct().orderBy('kind').execute(), [
       { kind: 'invoice.document', status: 'done' },
       { kind: 'payroll.bulletin', status: 'done' },
+      { kind: 'payroll.run', status: 'done' },
     ]);
     const invoice = await db.selectFrom('invoices').select('id').orderBy('number').executeTakeFirstOrThrow();
     assert.equal((await get(`/api/staff/facturation/${invoice.id}/pdf-url`)).statusCode, 200);
