@@ -1,7 +1,7 @@
 /**
  * `node --import tsx bench/contracts-grid-explain.ts [contracts]`: the contracts grid's query
  * plans and times on PostgreSQL for one large organization (default 300,000 contracts, plus
- * 50,000 in another organization), for issue 18's benchmark at 1,000,000. The queries are built
+ * 50,000 in another organization), for the grid's benchmark at 1,000,000. The queries are built
  * by the grid's own repository function (the SQL the service runs), then `EXPLAIN (ANALYZE,
  * BUFFERS)`ed; each is run warm (twice, the second kept).
  *

@@ -1,5 +1,5 @@
 /**
- * The machine's own floor for the two p99 targets of issue 38 (GET p99 under PDFs, during the
+ * The machine's own floor for the two p99 targets (GET p99 under PDFs, during the
  * payroll run: within 2× the idle p99), measured with no code of the service: a bare `node:http`
  * server answering `{}`, under the same steady load (100 req/s, 2 connections, 10-s windows),
  * alone and beside processes that only compute at idle priority (`chrt --idle`, as the payroll's

@@ -1,5 +1,5 @@
 /**
- * How every error becomes an answer: SPEC 7's `{ error, message }` in French, or the plain
+ * How every error becomes an answer: docs/api.md's `{ error, message }` in French, or the plain
  * texts it gives for 401 and 403. Used by `app.ts` for Fastify's error handler, its router
  * errors and Node's HTTP parser errors, so that no layer answers in another shape.
  */

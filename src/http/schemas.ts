@@ -43,7 +43,7 @@ export function errorResponses(...more: number[]) {
 export const OkMessage = Type.Object({ ok: Type.Literal(true), message: Type.String() });
 
 /**
- * Turns a schema violation into MODULES 1's field codes: a required property absent gives
+ * Turns a schema violation into the field codes of docs/modules.md: a required property absent gives
  * `missing_<property>`, any other violation `invalid_<property>` (the innermost property
  * named, `dates[2].nature` → `invalid_nature`). Money fields answer `invalid_amount` whatever
  * their name. Module routes install it with `useFieldErrors(fastify)`.

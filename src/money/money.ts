@@ -71,7 +71,7 @@ function divideRounded(numerator: bigint, denominator: bigint): bigint {
 }
 
 /**
- * MODULES 1's input rule: a decimal string with at most two decimals (`"12"`, `"12.5"`,
+ * The money input rule (docs/modules.md): a decimal string with at most two decimals (`"12"`, `"12.5"`,
  * `"12.50"`) or a JSON number with at most two decimals (`12.5`, `1e3`), at least zero and within
  * `numeric(12,2)`. Null for anything else (`-1`, `"1.234"`, `"abc"`, `" 12"`, `"1e3"`, `""`):
  * the caller answers 400 `invalid_amount`.
@@ -163,7 +163,7 @@ export function parseQuantity(value: unknown): string | null {
 }
 
 /**
- * A percentage (`vat_rate`, MODULES 1: "the same form" as an amount): at most two decimals, from
+ * A percentage (`vat_rate`, "the same form" as an amount): at most two decimals, from
  * 0 to 100. Returns it with two decimals (`"20.00"`, as a `numeric(5,2)` column gives it back), or null.
  */
 export function parseRate(value: unknown): string | null {

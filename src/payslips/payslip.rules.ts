@@ -32,7 +32,7 @@ export function requirePeriod(raw: unknown): string {
   return checkPayrollPeriod(raw);
 }
 
-/** A payslip amount: MODULES 1's money, at most what one transfer may carry. */
+/** A payslip amount: money as docs/modules.md defines it, at most what one transfer may carry. */
 export function requirePayslipAmount(raw: unknown, field: 'gross' | 'net_to_pay', label: string): Money {
   if (raw === undefined || raw === null || raw === '') throw fieldErrors.missing(field, label);
   const amount = requireMoney(raw);
@@ -69,7 +69,7 @@ export const TYPED_HEADING = 'Cotisations saisies';
 
 /**
  * `contributions`: absent or null is none; else 1 to 20 `{ organism, employee_amount?,
- * employer_amount? }` (organism as a contribution call names it, amounts as MODULES 1 says,
+ * employer_amount? }` (organism as a contribution call names it, amounts as docs/modules.md says,
  * each organism once: `PayslipBody`), so that a payslip made elsewhere is called like a computed one.
  */
 export function parseTypedContributions(raw: unknown): { lines: TypedLine[]; employee: Money; employer: Money } | null {

@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 const Timestamp = Type.String({ format: 'date-time' });
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
-/** Plus CONTRACT 5's `activated`. */
+/** With `activated`. */
 export const AccessItem = Type.Object({
   org_id: NullableString,
   user_id: Type.String({ format: 'uuid' }),

@@ -5,7 +5,7 @@ import { MoneyString } from '../money/money.ts';
 import type { InvoiceType, PaymentMethod } from '../db/schema.ts';
 import { Checked, CheckedMoney, CheckedPeriod, UUID_SCHEMA_PATTERN } from './fields.ts';
 
-/** MODULES 6: 1 to 5,000 invoices per bulk creation (and per bulk notification). */
+/** docs/invoices.md: 1 to 5,000 invoices per bulk creation (and per bulk notification). */
 export const MAX_BULK = 5000;
 /** Lines per invoice. */
 export const MAX_LINES = 100;
@@ -124,7 +124,7 @@ export const InvoiceListQuery = Type.Object({
 });
 export const StaffInvoiceListQuery = Type.Object({ ...InvoiceListQuery.properties, org_id: Type.Optional(Type.String()) });
 
-/** Issue 37's CSV exports: a list's filters (every page of it) and the month. */
+/** The CSV exports: a list's filters (every page of it) and the month. */
 const ExportPeriod = Type.Optional(Type.String({ description: 'YYYY-MM: only that month (invoices: issued that month)' }));
 export const InvoiceExportQuery = Type.Object({
   notified: InvoiceListQuery.properties.notified,
@@ -237,7 +237,7 @@ export const ContributionCall = Type.Object({
 export const ContributionCallList = Page(ContributionCall);
 export const ContributionListQuery = Type.Object({ ...ListQuery, period: Type.Optional(Type.String({ description: 'YYYY-MM' })) });
 
-// ---- Issue 36: the staff's contribution calls.
+// ---- The staff's contribution calls.
 
 export const StaffContributionCall = Type.Object({
   ...ContributionCall.properties,

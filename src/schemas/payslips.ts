@@ -109,7 +109,7 @@ export const PayslipListQuery = Type.Object({
   employee_id: Type.Optional(Type.String()),
 });
 
-/** Issue 37's CSV exports: the list's filters, every page; the staff's is a month's. */
+/** The CSV exports: the list's filters, every page; the staff's is a month's. */
 export const PayslipExportQuery = Type.Object({ period: PayslipListQuery.properties.period, employee_id: PayslipListQuery.properties.employee_id });
 export const StaffPayslipExportQuery = Type.Object({ period: Type.Optional(Type.String({ description: 'YYYY-MM, required: 400 missing_period without it' })), org_id: Type.Optional(Type.String()) });
 

@@ -77,7 +77,7 @@ export const ClientTransfer = Type.Object({
 export const ClientTransferList = Page(ClientTransfer);
 export const ClientTransferQuery = Type.Object({ ...ListQuery });
 
-/** Issue 37's CSV exports: the list's filters, every page. */
+/** The CSV exports: the list's filters, every page. */
 export const StaffTransferExportQuery = Type.Object({ org_id: StaffTransferQuery.properties.org_id, status: StaffTransferQuery.properties.status });
 export const ClientTransferExportQuery = Type.Object({});
 

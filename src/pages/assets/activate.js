@@ -21,7 +21,7 @@ wireEmailForm(
 
 /**
  * Where a signed-in person goes: `/`, which sends each role to the page it works in (the
- * answer's `redirect`, `/vos-acces` as CONTRACT 4 fixes it, is for API clients).
+ * answer's `redirect`, `/vos-acces` as docs/access.md fixes it, is for API clients).
  */
 const HOME = '/';
 

@@ -81,7 +81,7 @@ noteForm.addEventListener('submit', async (event) => {
   }, 'note-text');
 });
 
-// ---- issue 36: staff's signed PDF, salaries by date in place; anyone's avenant ----------
+// ---- Staff's signed PDF, salaries by date in place; anyone's avenant ----------
 
 /** The API's own limit (413 past it); checked here first to spare the upload. */
 const PDF_LIMIT = 10 * 1024 * 1024;

@@ -1,7 +1,7 @@
 /**
  * /staff/facturation: the selection, the bulk notification (`POST
  * /api/staff/facturation/bulk-notify`) with its result written next to each invoice and
- * summed up under the button. Each invoice's PDF: `pdf-button.js`. Issue 36: the month's
+ * summed up under the button. Each invoice's PDF: `pdf-button.js`. Then the month's
  * invoices for the organizations checked, their numbers shown once created, and a credit note
  * of an invoice; each refusal next to its field.
  */
@@ -100,7 +100,7 @@ document.addEventListener('click', async (event) => {
   }
 });
 
-// ---- Issue 36: the month's invoices (`POST /api/staff/facturation/bulk-create`) ----------
+// ---- The month's invoices (`POST /api/staff/facturation/bulk-create`) ----------
 
 const NBSP = '\u00a0';
 
@@ -324,7 +324,7 @@ createForm?.addEventListener('submit', async (event) => {
   }
 });
 
-// ---- EINVOICE 3: a credit note (`POST /api/staff/facturation/{id}/avoir`) ----------------
+// ---- A credit note (`POST /api/staff/facturation/{id}/avoir`) ----------------
 
 let crediting = false;
 
