@@ -243,6 +243,11 @@ export class JobWorker {
       return false;
     }
     if (!claimed) return false;
+    if (this.state === 'stopped') {
+      // A claim still in flight when the worker stopped: the job goes back untouched, at once.
+      await repo.releaseJob(this.db, claimed.id, this.owner).catch((error: unknown) => this.log.error({ job_id: claimed.id, err: describe(error) }, 'jobs: handing a job back failed'));
+      return false;
+    }
     const entry = { lost: false, run: Promise.resolve() };
     this.inFlight.set(claimed.id, entry);
     this.heartbeat.hold(claimed.id);
