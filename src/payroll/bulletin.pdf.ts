@@ -204,7 +204,8 @@ export function workPaid(dates: BulletinData['contract']['dates']): string {
     unit.total += thousandths(d.quantity);
     totals.set(one, unit);
   }
-  return [...totals].map(([one, { plural, total }]) => `${formatDecimalFr((total / 1000).toFixed(3))} ${total <= 1000 ? one : plural}`).join(', ');
+  const decimal = (total: number) => `${Math.trunc(total / 1000)}.${String(total % 1000).padStart(3, '0')}`;
+  return [...totals].map(([one, { plural, total }]) => `${formatDecimalFr(decimal(total))} ${total <= 1000 ? one : plural}`).join(', ');
 }
 
 /** A CDDU's dates ("du … au …"); a CDI's entry date, and its leaving date when it ends. */
