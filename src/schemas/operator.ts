@@ -6,12 +6,13 @@ import { Checked } from './fields.ts';
 /**
  * A setting, checked by the operator's rules once written as they write it (`normalizeOperatorValue`:
  * identifiers without spaces, bank and VAT ones in upper case, texts trimmed): an identifier of
- * its shape, a text of at most 200 characters without control characters.
+ * its shape, a text of at most 200 characters under the text rule of every other field (no
+ * control character, no bidirectional override: the name is printed on invoices and SEPA files).
  */
 const setting = (field: OperatorField, label: string, description: string, example: string) =>
   Checked(
     Type.String({
-      ...(OPERATOR_SHAPES[field] ? { pattern: OPERATOR_SHAPES[field].source } : { maxLength: OPERATOR_TEXT_MAX, pattern: OPERATOR_TEXT.source }),
+      ...(OPERATOR_SHAPES[field] ? { pattern: OPERATOR_SHAPES[field].source } : { maxLength: OPERATOR_TEXT_MAX, pattern: OPERATOR_TEXT.source, 'x-text': 'line' }),
       description: `${description}; "" saves "none", null goes back to the environment variable`,
       examples: [example],
     }),
