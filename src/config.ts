@@ -214,7 +214,7 @@ function operatorValue(env: Env, field: OperatorField): string {
     case 'bic':
       throw new ConfigError(`${name} is not a valid ${field.toUpperCase()}: ${quote(raw)}`);
     default:
-      throw new ConfigError(`${name} must be one line of at most ${OPERATOR_TEXT_MAX} characters`);
+      throw new ConfigError(`${name} must be one line of at most ${OPERATOR_TEXT_MAX} characters, without control characters or bidirectional marks`);
   }
 }
 

@@ -5,6 +5,7 @@
  * the staff's settings page (`operator/`, where a saved value wins). Pure, so that the
  * configuration, which imports nothing of the application, can use it.
  */
+import { hasUnsafeCharacters } from './text.rules.ts';
 
 /** The settings, as the rest of the code reads them (`siren` is the SIRET's first nine digits when there is a SIRET). */
 export interface OperatorIdentity {
@@ -46,8 +47,6 @@ export const OPERATOR_NAME_DEFAULT = 'Payroll';
 
 /** The longest text setting (name, street line, city). */
 export const OPERATOR_TEXT_MAX = 200;
-/** A text setting holds no control character (C0, DEL); the rest of the text rule does not apply to it. */
-export const OPERATOR_TEXT = /^[^\u0000-\u001f\u007f]*$/;
 
 /** The shape of each identifier, once normalized (the settings page's schema: src/schemas/operator.ts). */
 export const OPERATOR_SHAPES: Partial<Record<OperatorField, RegExp>> = {
@@ -74,11 +73,15 @@ export function normalizeOperatorValue(field: OperatorField, raw: string): strin
   }
 }
 
-/** A normalized, non-empty value breaks its setting's rule (shape; a text: length, control characters). */
+/**
+ * A normalized, non-empty value keeps its setting's rule: an identifier its shape; a text its
+ * length and the text rule of every field (no control character, no bidirectional override),
+ * whether it comes from the settings page or from an environment variable.
+ */
 export function isValidOperatorValue(field: OperatorField, value: string): boolean {
   const shape = OPERATOR_SHAPES[field];
   if (shape) return shape.test(value);
-  return value.length <= OPERATOR_TEXT_MAX && OPERATOR_TEXT.test(value);
+  return value.length <= OPERATOR_TEXT_MAX && !hasUnsafeCharacters(value);
 }
 
 /** The SIRET names the establishment of the SIREN: its first nine digits are the SIREN. */

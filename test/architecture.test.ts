@@ -11,6 +11,8 @@ const SRC = path.join(import.meta.dirname, '..', 'src');
 
 /** Bottom first; a folder imports only from its own layer's folder and the layers below. */
 const LAYERS: string[][] = [
+  // The text rule: the request checks and the operator's settings rules apply it.
+  ['text.rules.ts'],
   // The operator's settings rules: the configuration (their defaults) and operator/ (the saved values) both use them.
   ['operator.rules.ts'],
   ['config.ts'],

@@ -43,6 +43,11 @@ describe('loadConfig: the service variables', () => {
       [{ OPERATOR_IBAN: 'not an iban' }, /^OPERATOR_IBAN is not a valid IBAN/],
       [{ OPERATOR_BIC: 'AGRI' }, /^OPERATOR_BIC is not a valid BIC/],
       [{ PAYROLL_EMAIL: 'paie' }, /^PAYROLL_EMAIL must be an e-mail address/],
+      // The settings page refuses these too: a name printed on invoices and as the SEPA debtor.
+      [{ OPERATOR_NAME: 'Odentas \u202e Paie' }, /^OPERATOR_NAME must be one line of at most 200 characters, without control characters or bidirectional marks$/],
+      [{ OPERATOR_CITY: 'Paris\u2066' }, /^OPERATOR_CITY must be one line/],
+      [{ OPERATOR_ADDRESS: '1 rue\u0085de la Paix' }, /^OPERATOR_ADDRESS must be one line/],
+      [{ OPERATOR_NAME: 'x'.repeat(201) }, /^OPERATOR_NAME must be one line of at most 200 characters/],
     ];
     for (const [env, message] of cases) {
       assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && message.test(error.message), JSON.stringify(env));

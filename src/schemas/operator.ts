@@ -1,6 +1,6 @@
 /** Schemas of the operator's settings (`/api/staff/operator`): its identity and bank account. */
 import { Type } from '@sinclair/typebox';
-import { OPERATOR_SHAPES, OPERATOR_TEXT, OPERATOR_TEXT_MAX, type OperatorField } from '../operator.rules.ts';
+import { OPERATOR_SHAPES, OPERATOR_TEXT_MAX, type OperatorField } from '../operator.rules.ts';
 import { Checked } from './fields.ts';
 
 /**
@@ -12,7 +12,7 @@ import { Checked } from './fields.ts';
 const setting = (field: OperatorField, label: string, description: string, example: string) =>
   Checked(
     Type.String({
-      ...(OPERATOR_SHAPES[field] ? { pattern: OPERATOR_SHAPES[field].source } : { maxLength: OPERATOR_TEXT_MAX, pattern: OPERATOR_TEXT.source, 'x-text': 'line' }),
+      ...(OPERATOR_SHAPES[field] ? { pattern: OPERATOR_SHAPES[field].source } : { maxLength: OPERATOR_TEXT_MAX, 'x-text': 'line' }),
       description: `${description}; "" saves "none", null goes back to the environment variable`,
       examples: [example],
     }),
