@@ -1,6 +1,7 @@
 /**
  * `npm run test:hardening`: runs every `*.hardening.ts` file with node's test runner, then
  * prints what was tried: cases, faults injected, inputs fuzzed, failures.
+ * `npm run test:hardening -- einvoice sepa` runs only the files so named.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -8,7 +9,16 @@ import os from 'node:os';
 import path from 'node:path';
 
 const dir = path.dirname(new URL(import.meta.url).pathname);
-const files = fs.readdirSync(dir).filter((f) => f.endsWith('.hardening.ts')).sort().map((f) => path.join(dir, f));
+const only = process.argv.slice(2);
+const files = fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith('.hardening.ts') && (only.length === 0 || only.includes(f.slice(0, -'.hardening.ts'.length))))
+  .sort()
+  .map((f) => path.join(dir, f));
+if (files.length === 0) {
+  console.error(`no hardening file named ${only.join(', ')}`);
+  process.exit(1);
+}
 const countsFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hardening-')), 'counts.jsonl');
 fs.writeFileSync(countsFile, '');
 
