@@ -103,6 +103,32 @@ describe('a newcomer\'s month in chromium', { skip: skipReason }, () => {
     assert.deepEqual(errors.filter((e) => !e.includes('400')), []);
   });
 
+  it("should keep the contribution calls' table within its card at 1,280, a notification's result beside its buttons", { timeout: 300_000 }, async (t) => {
+    const { app, soleil, staff, call } = await operator(t);
+    const lumiere = await createOrg(app.database.db, 'Compagnie Lumière des Arts de la Rue', 'CLU002');
+    const lines = [
+      { organism: 'URSSAF', amount: '1842.60' }, { organism: 'AUDIENS', amount: '412.35' }, { organism: 'CONGES_SPECTACLES', amount: '356.00' },
+      { organism: 'FRANCE_TRAVAIL', amount: '98.40' }, { organism: 'AFDAS', amount: '27.10' },
+    ];
+    for (const org_id of [soleil, lumiere]) await call(staff, 'POST', '/api/staff/cotisations', { org_id, period: '2026-11', due_date: '2026-12-15', lines });
+    const { page, errors } = await signedInPage(browser(), app, staff, t);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${app.url}/staff/cotisations`);
+    const row = page.locator('#call-table tbody tr', { hasText: 'Compagnie Lumière des Arts de la Rue' });
+    await row.getByRole('button', { name: /^Notifier/ }).click();
+    await row.getByText('Non envoyé : aucune adresse de notification.').waitFor();
+    const fit = await tableFit(page, '#call-table');
+    assert.ok(fit.table <= fit.box, `the calls' table (${fit.table} px) fits its card (${fit.box} px)`);
+    assert.deepEqual(await texts(page, '#call-table thead th'), ['Référence', 'Organisation', 'Période', 'Échéance', 'Organismes', 'Total', 'Statut', 'Notifié', 'Actions']);
+    assert.equal(await row.locator('td[data-label="Actions"] a').textContent(), 'Compléter la fiche de Compagnie Lumière des Arts de la Rue');
+    assert.equal(await horizontalOverflow(page), 0);
+    await page.setViewportSize({ width: 390, height: 844 });
+    const phone = await tableFit(page, '#call-table');
+    assert.ok(phone.table <= phone.box, `on a phone too (${phone.table} px in ${phone.box} px)`);
+    assert.equal(await horizontalOverflow(page), 0);
+    assert.deepEqual(errors.filter((e) => !e.includes('409') && !e.includes('422')), []);
+  });
+
   it('should show every select whole: the settings, a date line, the invoice type filter', { timeout: 300_000 }, async (t) => {
     const { app, soleil, staff, admin } = await operator(t);
     const staffPage = (await signedInPage(browser(), app, staff, t)).page;
