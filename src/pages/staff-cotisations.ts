@@ -132,14 +132,17 @@ function callActions(call: Call): SafeHtml {
     </div>`;
 }
 
-/** A notification's result is written under the row's buttons: a column of its own pushed the table past its card at 1,280 px. */
+/**
+ * A notification's result is written under the row's buttons, and the call's kind wraps under its
+ * number: a column of its own and an unbreakable kind pushed the table past its card at 1,280 px.
+ */
 function callRow(call: Call): SafeHtml {
   return html`<tr data-call-id="${call.id}" data-org-id="${call.org_id}" data-org-name="${call.org_name}" data-period="${periodLabel(call.period)}" data-of-org-name="${ofFr(call.org_name)}" data-of-period="${ofFr(periodLabel(call.period))}" data-total="${formatEuros(call.total)}">
-    <td data-label="Référence" class="nowrap">${call.number}<br><span class="muted small">${callKindLabel(call)}</span></td>
+    <td data-label="Référence"><span class="nowrap">${call.number}</span><br><span class="muted small">${callKindLabel(call)}</span></td>
     <td data-label="Organisation" class="wrap">${call.org_name}</td>
     <td data-label="Période" class="period">${periodLabel(call.period)}</td>
     <td data-label="Échéance" class="date">${formatDateFr(call.due_date)}</td>
-    <td data-label="Organismes" class="wrap"><ul class="plain small call-organisms">${call.lines.map((l) => html`<li>${organismLabel(l.organism)} : <span class="nowrap">${formatEuros(l.amount)}</span></li>`)}</ul></td>
+    <td data-label="Organismes" class="wrap"><ul class="plain small call-organisms">${call.lines.map((l) => html`<li><span class="nowrap">${organismLabel(l.organism)} :</span> <span class="nowrap">${formatEuros(l.amount)}</span></li>`)}</ul></td>
     <td data-label="Total" class="amount">${formatEuros(call.total)}</td>
     <td data-label="Statut" class="call-status">${labelBadge('call', call.status)}</td>
     <td data-label="Notifié" class="notified">${notifiedLabel(call)}</td>

@@ -110,10 +110,16 @@ describe('a newcomer\'s month in chromium', { skip: skipReason }, () => {
       { organism: 'URSSAF', amount: '1842.60' }, { organism: 'AUDIENS', amount: '412.35' }, { organism: 'CONGES_SPECTACLES', amount: '356.00' },
       { organism: 'FRANCE_TRAVAIL', amount: '98.40' }, { organism: 'AFDAS', amount: '27.10' },
     ];
-    for (const org_id of [soleil, lumiere]) await call(staff, 'POST', '/api/staff/cotisations', { org_id, period: '2026-11', due_date: '2026-12-15', lines });
+    await call(staff, 'PATCH', `/api/staff/orgs/${soleil}`, { email_notifs: ['compta@soleil.example'] });
+    const paid = await call(staff, 'POST', '/api/staff/cotisations', { org_id: soleil, period: '2026-10', due_date: '2026-11-15', lines });
+    await call(staff, 'POST', `/api/staff/cotisations/${paid.id}/paye`, { paid_date: todayInFrance() });
+    const notified = await call(staff, 'POST', '/api/staff/cotisations', { org_id: soleil, period: '2026-11', due_date: '2026-12-15', lines });
+    await call(staff, 'POST', '/api/staff/cotisations', { org_id: lumiere, period: '2026-11', due_date: '2026-12-15', lines });
     const { page, errors } = await signedInPage(browser(), app, staff, t);
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${app.url}/staff/cotisations`);
+    await page.locator(`tr[data-call-id="${notified.id}"]`).getByRole('button', { name: /^Notifier/ }).click();
+    await page.locator(`tr[data-call-id="${notified.id}"] .row-result`, { hasText: 'Notifié' }).waitFor();
     const row = page.locator('#call-table tbody tr', { hasText: 'Compagnie Lumière des Arts de la Rue' });
     await row.getByRole('button', { name: /^Notifier/ }).click();
     await row.getByText('Non envoyé : aucune adresse de notification.').waitFor();
