@@ -21,7 +21,7 @@ export function labelBadge(kind: keyof typeof BADGES, value: string): SafeHtml {
  * A transfer as the organization paid through it reads it: staff's "Généré" (the SEPA file was made)
  * said nothing to a client of whether the salaries had left.
  */
-const CLIENT_TRANSFER_WORDS: Record<string, string> = { genere: 'Préparé, pas encore exécuté', execute: 'Exécuté', annule: 'Annulé' };
+const CLIENT_TRANSFER_WORDS: Record<string, string> = { genere: 'En cours', execute: 'Exécuté', annule: 'Annulé' };
 export function clientTransferBadge(value: string): SafeHtml {
   return html`<span class="badge badge-${BADGES.transfer.colours[value as keyof typeof BADGES.transfer.colours] ?? 'pending'}">${labelOf(CLIENT_TRANSFER_WORDS, value)}</span>`;
 }

@@ -135,6 +135,33 @@ describe('a newcomer\'s month in chromium', { skip: skipReason }, () => {
     assert.deepEqual(errors.filter((e) => !e.includes('409') && !e.includes('422')), []);
   });
 
+  it("should say a payslip's transfer in words that fit: wrapped on the month page, 'En cours' on the organization's", { timeout: 300_000 }, async (t) => {
+    const { app, soleil, staff, admin, marc, call } = await operator(t);
+    const slip = await call(staff, 'POST', '/api/staff/payslips', { org_id: soleil, employee_id: marc, period: THIS_MONTH, gross: '1000.00', net_to_pay: '800.00' });
+    await call(staff, 'POST', '/api/staff/virements', { payslip_ids: [slip.id], execution_date: inDays(2) });
+    // The badge's right edge and its cell's: a badge wider than its cell is cut by the card.
+    const badgeFit = (page: Page, selector: string) =>
+      page.locator(selector).evaluate((badge) => ({ badge: Math.round(badge.getBoundingClientRect().right), cell: Math.round(badge.closest('td')!.getBoundingClientRect().right) }));
+    const { page, errors } = await signedInPage(browser(), app, staff, t);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${app.url}/staff/paie?org_id=${soleil}&period=${THIS_MONTH.slice(5, 7)}/${THIS_MONTH.slice(0, 4)}`);
+    const badge = '#payslip-table [data-transfer-status="genere"]';
+    assert.equal(await page.locator(badge).textContent(), 'Virement préparé : le fichier SEPA est prêt, pas encore exécuté');
+    const width = await page.locator(badge).evaluate((b) => Math.round(b.getBoundingClientRect().width));
+    assert.ok(width <= 280, `the badge (${width} px) wraps rather than stretching its column`);
+    await page.setViewportSize({ width: 390, height: 844 });
+    const phone = await badgeFit(page, badge);
+    assert.ok(phone.badge <= phone.cell, `the badge (right edge ${phone.badge} px) stays within its cell (${phone.cell} px)`);
+
+    const client = await signedInPage(browser(), app, admin, t);
+    await client.page.setViewportSize({ width: 390, height: 844 });
+    await client.page.goto(`${app.url}/paie`);
+    assert.equal(await client.page.locator('table.payslips td[data-label="Virement"] .badge').textContent(), 'En cours');
+    const clientFit = await badgeFit(client.page, 'table.payslips td[data-label="Virement"] .badge');
+    assert.ok(clientFit.badge <= clientFit.cell, `the organization's badge (${clientFit.badge} px) fits its cell (${clientFit.cell} px)`);
+    assert.deepEqual([...errors, ...client.errors], []);
+  });
+
   it('should show every select whole: the settings, a date line, the invoice type filter', { timeout: 300_000 }, async (t) => {
     const { app, soleil, staff, admin } = await operator(t);
     const staffPage = (await signedInPage(browser(), app, staff, t)).page;
