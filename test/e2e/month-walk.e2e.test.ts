@@ -152,6 +152,8 @@ describe('a newcomer\'s month in chromium', { skip: skipReason }, () => {
     await page.setViewportSize({ width: 390, height: 844 });
     const phone = await badgeFit(page, badge);
     assert.ok(phone.badge <= phone.cell, `the badge (right edge ${phone.badge} px) stays within its cell (${phone.cell} px)`);
+    const [published, transfer] = await page.locator('#payslip-table td[data-label="Statut"] .badge').evaluateAll((badges) => badges.map((b) => Math.round(b.getBoundingClientRect().left)));
+    assert.equal(transfer, published, 'under "Publié", in the value\'s column, not under the label');
 
     const client = await signedInPage(browser(), app, admin, t);
     await client.page.setViewportSize({ width: 390, height: 844 });
