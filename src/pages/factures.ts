@@ -17,7 +17,7 @@ import { statusRegion } from './layout.ts';
 import { csvLink, dash, euros, listHref, listQueryOf, orgLine, pagerNav, readList, type ListQuery, type ListRead, type Org } from './page-parts.ts';
 import { callKindLabel, organismLabel } from '../contributions/contribution.labels.ts';
 import { documentLabel, ofDocument, signedAmount } from '../invoices/invoice.labels.ts';
-import { labelBadge, periodLabel } from './payroll-labels.ts';
+import { clientTransferBadge, labelBadge, periodLabel } from './payroll-labels.ts';
 
 /** Each section pages on its own cursor. */
 const SECTION_PARAMS = ['cursor_factures', 'cursor_appels', 'cursor_virements'] as const;
@@ -128,7 +128,7 @@ function transferRow(v: Transfer): SafeHtml {
     <td data-label="Exécution" class="date">${formatDateFr(v.execution_date)}</td>
     <td data-label="Salaires" class="amount">${plural(v.count, 'bulletin', 'bulletins')}</td>
     <td data-label="Total" class="amount"><strong>${formatEuros(v.total as Money)}</strong></td>
-    <td data-label="Statut">${labelBadge('transfer', v.status)}</td>
+    <td data-label="Statut">${clientTransferBadge(v.status)}</td>
   </tr>`;
 }
 

@@ -11,7 +11,7 @@ import { ofFr } from '../format/french.ts';
 import { html, type SafeHtml } from '../format/html.ts';
 import { statusRegion } from './layout.ts';
 import { allEmployees, csvLink, euros, listHref, listQueryOf, listSummary, orgLine, pagerNav, pageSizeAndSubmit, readList, selectOptions, type EmployeeOption, type ListQuery, type ListRead, type Org } from './page-parts.ts';
-import { labelBadge, periodFromFr, periodLabel } from './payroll-labels.ts';
+import { clientTransferBadge, labelBadge, periodFromFr, periodLabel } from './payroll-labels.ts';
 import { COMPLEMENT_TITLE } from '../payroll/payroll.labels.ts';
 import { fieldAttrs, fieldErrorBox, filterFieldError, messageOf, type FieldError } from './field-messages.ts';
 
@@ -78,7 +78,7 @@ function payslipRow(p: PayslipView): SafeHtml {
     <td data-label="Brut" class="amount">${euros(p.gross)}</td>
     <td data-label="Net à payer" class="amount"><strong>${euros(p.net_to_pay)}</strong></td>
     <td data-label="Statut">${labelBadge('payslip', p.status)}</td>
-    <td data-label="Virement">${p.transfer_status ? labelBadge('transfer', p.transfer_status) : html`<span class="muted">Aucun</span>`}</td>
+    <td data-label="Virement">${p.transfer_status ? clientTransferBadge(p.transfer_status) : html`<span class="muted">Aucun</span>`}</td>
     <td data-label="Bulletin">${pdfCell(p, who)}</td>
   </tr>`;
 }

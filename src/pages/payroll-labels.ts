@@ -17,5 +17,14 @@ export function labelBadge(kind: keyof typeof BADGES, value: string): SafeHtml {
   return html`<span class="badge badge-${colours[value] ?? 'pending'}">${labelOf(words, value)}</span>`;
 }
 
+/**
+ * A transfer as the organization paid through it reads it: staff's "Généré" (the SEPA file was made)
+ * said nothing to a client of whether the salaries had left.
+ */
+const CLIENT_TRANSFER_WORDS: Record<string, string> = { genere: 'En cours', execute: 'Exécuté', annule: 'Annulé' };
+export function clientTransferBadge(value: string): SafeHtml {
+  return html`<span class="badge badge-${BADGES.transfer.colours[value as keyof typeof BADGES.transfer.colours] ?? 'pending'}">${labelOf(CLIENT_TRANSFER_WORDS, value)}</span>`;
+}
+
 /** `"2027-03"` → `"mars 2027"`; a period typed `03/2027` in the API's form and back (the pages' scripts read them too). */
 export { formatPeriodFr as periodLabel, periodFromFr, periodToFr } from '../format/calendar-shared.js';

@@ -132,18 +132,21 @@ function callActions(call: Call): SafeHtml {
     </div>`;
 }
 
+/**
+ * A notification's result is written under the row's buttons, and the call's kind wraps under its
+ * number: a column of its own and an unbreakable kind pushed the table past its card at 1,280 px.
+ */
 function callRow(call: Call): SafeHtml {
   return html`<tr data-call-id="${call.id}" data-org-id="${call.org_id}" data-org-name="${call.org_name}" data-period="${periodLabel(call.period)}" data-of-org-name="${ofFr(call.org_name)}" data-of-period="${ofFr(periodLabel(call.period))}" data-total="${formatEuros(call.total)}">
-    <td data-label="Référence" class="nowrap">${call.number}<br><span class="muted small">${callKindLabel(call)}</span></td>
+    <td data-label="Référence"><span class="nowrap">${call.number}</span><br><span class="muted small">${callKindLabel(call)}</span></td>
     <td data-label="Organisation" class="wrap">${call.org_name}</td>
     <td data-label="Période" class="period">${periodLabel(call.period)}</td>
     <td data-label="Échéance" class="date">${formatDateFr(call.due_date)}</td>
-    <td data-label="Organismes" class="wrap"><ul class="plain small call-organisms">${call.lines.map((l) => html`<li>${organismLabel(l.organism)} : <span class="nowrap">${formatEuros(l.amount)}</span></li>`)}</ul></td>
+    <td data-label="Organismes" class="wrap"><ul class="plain small call-organisms">${call.lines.map((l) => html`<li><span class="nowrap">${organismLabel(l.organism)} :</span> <span class="nowrap">${formatEuros(l.amount)}</span></li>`)}</ul></td>
     <td data-label="Total" class="amount">${formatEuros(call.total)}</td>
     <td data-label="Statut" class="call-status">${labelBadge('call', call.status)}</td>
     <td data-label="Notifié" class="notified">${notifiedLabel(call)}</td>
-    <td data-label="Actions">${callActions(call)}</td>
-    <td data-label="Résultat" class="row-result">${dash}</td>
+    <td data-label="Actions">${callActions(call)}<div class="row-result small"></div></td>
   </tr>`;
 }
 
@@ -162,7 +165,7 @@ function listSection(view: StaffCallsView): SafeHtml {
     ${count
       ? html`<div class="table-wrap"><table class="table stack" id="call-table">
       <caption class="visually-hidden">Appels de cotisations, de la période la plus récente à la plus ancienne</caption>
-      <thead><tr><th scope="col">Référence</th><th scope="col">Organisation</th><th scope="col">Période</th><th scope="col">Échéance</th><th scope="col">Organismes</th><th scope="col" class="amount">Total</th><th scope="col">Statut</th><th scope="col">Notifié</th><th scope="col">Actions</th><th scope="col">Résultat</th></tr></thead>
+      <thead><tr><th scope="col">Référence</th><th scope="col">Organisation</th><th scope="col">Période</th><th scope="col">Échéance</th><th scope="col">Organismes</th><th scope="col" class="amount">Total</th><th scope="col">Statut</th><th scope="col">Notifié</th><th scope="col">Actions</th></tr></thead>
       <tbody>${items.map(callRow)}</tbody>
     </table></div>`
       : ''}

@@ -255,7 +255,7 @@ const TRANSFER_STATES: Record<string, string> = {
   execute: 'Payé par virement',
 };
 function transferState(status: string): SafeHtml {
-  return html`<span class="badge badge-${status === 'execute' ? 'active' : 'pending'}" data-transfer-status="${status}">${TRANSFER_STATES[status] ?? status}</span>`;
+  return html`<span class="badge badge-sentence badge-${status === 'execute' ? 'active' : 'pending'}" data-transfer-status="${status}">${TRANSFER_STATES[status] ?? status}</span>`;
 }
 
 /** The bulletin's PDF: the service's own for a computed payslip, a file attached for one typed in. */

@@ -69,7 +69,7 @@ describe('payslip and invoice pages in chromium', { skip: skipReason }, () => {
     assert.deepEqual(await texts(page, '.calls tbody td[data-label="Total"]'), [eur('1 991,28')]);
     assert.deepEqual(await texts(page, '.calls tbody td[data-label="Statut"]'), ['À payer']);
     // The transfers: date, count, total, status; never an IBAN.
-    assert.deepEqual(await texts(page, '.transfers tbody tr'), [`${formatDateFr(executionDate)} 2 bulletins ${eur('3 288,75')} Généré`]);
+    assert.deepEqual(await texts(page, '.transfers tbody tr'), [`${formatDateFr(executionDate)} 2 bulletins ${eur('3 288,75')} En cours`]);
     assert.doesNotMatch((await page.locator('main').textContent())!, /FR76|DE89|IBAN/i);
     await screenshot(page, 'factures');
 
@@ -89,7 +89,7 @@ describe('payslip and invoice pages in chromium', { skip: skipReason }, () => {
     assert.deepEqual(periods, ['mars 2027', 'mars 2027', 'février 2027']);
     const paul = page.locator(`tr[data-payslip-id="${payslips.paulMarch}"]`);
     assert.deepEqual(await texts(page, `tr[data-payslip-id="${payslips.paulMarch}"] td`), [
-      'mars 2027', 'Paul Martin-Delacroix', eur('1 234,50'), eur('987,65'), 'Publié', 'Généré', 'PDF pas encore disponible',
+      'mars 2027', 'Paul Martin-Delacroix', eur('1 234,50'), eur('987,65'), 'Publié', 'En cours', 'PDF pas encore disponible',
     ]);
     assert.equal(await paul.locator('button').count(), 0);
     await screenshot(page, 'paie');

@@ -103,6 +103,67 @@ describe('a newcomer\'s month in chromium', { skip: skipReason }, () => {
     assert.deepEqual(errors.filter((e) => !e.includes('400')), []);
   });
 
+  it("should keep the contribution calls' table within its card at 1,280, a notification's result beside its buttons", { timeout: 300_000 }, async (t) => {
+    const { app, soleil, staff, call } = await operator(t);
+    const lumiere = await createOrg(app.database.db, 'Compagnie Lumière des Arts de la Rue', 'CLU002');
+    const lines = [
+      { organism: 'URSSAF', amount: '1842.60' }, { organism: 'AUDIENS', amount: '412.35' }, { organism: 'CONGES_SPECTACLES', amount: '356.00' },
+      { organism: 'FRANCE_TRAVAIL', amount: '98.40' }, { organism: 'AFDAS', amount: '27.10' },
+    ];
+    await call(staff, 'PATCH', `/api/staff/orgs/${soleil}`, { email_notifs: ['compta@soleil.example'] });
+    const paid = await call(staff, 'POST', '/api/staff/cotisations', { org_id: soleil, period: '2026-10', due_date: '2026-11-15', lines });
+    await call(staff, 'POST', `/api/staff/cotisations/${paid.id}/paye`, { paid_date: todayInFrance() });
+    const notified = await call(staff, 'POST', '/api/staff/cotisations', { org_id: soleil, period: '2026-11', due_date: '2026-12-15', lines });
+    await call(staff, 'POST', '/api/staff/cotisations', { org_id: lumiere, period: '2026-11', due_date: '2026-12-15', lines });
+    const { page, errors } = await signedInPage(browser(), app, staff, t);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${app.url}/staff/cotisations`);
+    await page.locator(`tr[data-call-id="${notified.id}"]`).getByRole('button', { name: /^Notifier/ }).click();
+    await page.locator(`tr[data-call-id="${notified.id}"] .row-result`, { hasText: 'Notifié' }).waitFor();
+    const row = page.locator('#call-table tbody tr', { hasText: 'Compagnie Lumière des Arts de la Rue' });
+    await row.getByRole('button', { name: /^Notifier/ }).click();
+    await row.getByText('Non envoyé : aucune adresse de notification.').waitFor();
+    const fit = await tableFit(page, '#call-table');
+    assert.ok(fit.table <= fit.box, `the calls' table (${fit.table} px) fits its card (${fit.box} px)`);
+    assert.deepEqual(await texts(page, '#call-table thead th'), ['Référence', 'Organisation', 'Période', 'Échéance', 'Organismes', 'Total', 'Statut', 'Notifié', 'Actions']);
+    assert.equal(await row.locator('td[data-label="Actions"] a').textContent(), 'Compléter la fiche de Compagnie Lumière des Arts de la Rue');
+    assert.equal(await horizontalOverflow(page), 0);
+    await page.setViewportSize({ width: 390, height: 844 });
+    const phone = await tableFit(page, '#call-table');
+    assert.ok(phone.table <= phone.box, `on a phone too (${phone.table} px in ${phone.box} px)`);
+    assert.equal(await horizontalOverflow(page), 0);
+    assert.deepEqual(errors.filter((e) => !e.includes('409') && !e.includes('422')), []);
+  });
+
+  it("should say a payslip's transfer in words that fit: wrapped on the month page, 'En cours' on the organization's", { timeout: 300_000 }, async (t) => {
+    const { app, soleil, staff, admin, marc, call } = await operator(t);
+    const slip = await call(staff, 'POST', '/api/staff/payslips', { org_id: soleil, employee_id: marc, period: THIS_MONTH, gross: '1000.00', net_to_pay: '800.00' });
+    await call(staff, 'POST', '/api/staff/virements', { payslip_ids: [slip.id], execution_date: inDays(2) });
+    // The badge's right edge and its cell's: a badge wider than its cell is cut by the card.
+    const badgeFit = (page: Page, selector: string) =>
+      page.locator(selector).evaluate((badge) => ({ badge: Math.round(badge.getBoundingClientRect().right), cell: Math.round(badge.closest('td')!.getBoundingClientRect().right) }));
+    const { page, errors } = await signedInPage(browser(), app, staff, t);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${app.url}/staff/paie?org_id=${soleil}&period=${THIS_MONTH.slice(5, 7)}/${THIS_MONTH.slice(0, 4)}`);
+    const badge = '#payslip-table [data-transfer-status="genere"]';
+    assert.equal(await page.locator(badge).textContent(), 'Virement préparé : le fichier SEPA est prêt, pas encore exécuté');
+    const width = await page.locator(badge).evaluate((b) => Math.round(b.getBoundingClientRect().width));
+    assert.ok(width <= 280, `the badge (${width} px) wraps rather than stretching its column`);
+    await page.setViewportSize({ width: 390, height: 844 });
+    const phone = await badgeFit(page, badge);
+    assert.ok(phone.badge <= phone.cell, `the badge (right edge ${phone.badge} px) stays within its cell (${phone.cell} px)`);
+    const [published, transfer] = await page.locator('#payslip-table td[data-label="Statut"] .badge').evaluateAll((badges) => badges.map((b) => Math.round(b.getBoundingClientRect().left)));
+    assert.equal(transfer, published, 'under "Publié", in the value\'s column, not under the label');
+
+    const client = await signedInPage(browser(), app, admin, t);
+    await client.page.setViewportSize({ width: 390, height: 844 });
+    await client.page.goto(`${app.url}/paie`);
+    assert.equal(await client.page.locator('table.payslips td[data-label="Virement"] .badge').textContent(), 'En cours');
+    const clientFit = await badgeFit(client.page, 'table.payslips td[data-label="Virement"] .badge');
+    assert.ok(clientFit.badge <= clientFit.cell, `the organization's badge (${clientFit.badge} px) fits its cell (${clientFit.cell} px)`);
+    assert.deepEqual([...errors, ...client.errors], []);
+  });
+
   it('should show every select whole: the settings, a date line, the invoice type filter', { timeout: 300_000 }, async (t) => {
     const { app, soleil, staff, admin } = await operator(t);
     const staffPage = (await signedInPage(browser(), app, staff, t)).page;

@@ -46,7 +46,7 @@ describe('GET /paie', () => {
 
     const paul = list.get(payslips.paulMarch)!;
     assert.ok(paul.includes(`${eur('987,65')}`));
-    assert.ok(paul.includes('<span class="badge badge-pending">Généré</span>'), 'its transfer batch is generated');
+    assert.ok(paul.includes('<span class="badge badge-pending">En cours</span>'), 'its transfer batch is generated');
     assert.ok(paul.includes('<span class="muted">PDF pas encore disponible</span>'));
     assert.ok(!paul.includes('data-pdf-url'));
     assert.ok(list.get(payslips.heleneFebruary)!.includes('février 2027'));
@@ -140,7 +140,7 @@ describe('GET /factures', () => {
       `<td data-label="Exécution" class="date">${formatDateFr(executionDate)}</td>`,
       '<td data-label="Salaires" class="amount">2 bulletins</td>',
       `<td data-label="Total" class="amount"><strong>${eur('3 288,75')}</strong></td>`,
-      '<span class="badge badge-pending">Généré</span>',
+      '<span class="badge badge-pending">En cours</span>',
     ]) assert.ok(batch.includes(cell), cell);
     for (const iban of ['FR76', 'DE89', '3000 6000', '30006000', 'iban']) assert.ok(!res.body.toLowerCase().includes(iban.toLowerCase()), iban);
 

@@ -237,7 +237,8 @@ document.addEventListener('click', async (event) => {
     }
     const paid = await askPaid(row);
     if (!paid) return void button.focus();
-    await refreshWith(id, 'Payé', 'ok');
+    // Refreshed, the row's actions cell says "Payé le …": no result written under it as well.
+    await refreshSections({ address: window.location.pathname + window.location.search });
     announce(callsStatus, `Appel ${row.dataset.ofPeriod} ${row.dataset.ofOrgName} marqué payé le ${paidDate.value.trim()}.`, 'success');
     document.getElementById('calls-title')?.focus();
   } catch (error) {
