@@ -4,6 +4,7 @@
  * options as the server, and `t.after` cleanup.
  */
 import assert from 'node:assert/strict';
+import { after } from 'node:test';
 import crypto from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
@@ -17,8 +18,17 @@ import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import app, { appOptions } from '../src/app.ts';
 import type { AppOptions } from '../src/app.ts';
+import { closePayrollPool } from '../src/payroll/compute-pool.ts';
+import { closeRenderers } from '../src/pdf/render.ts';
 
 export const usingPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+// The apps a file builds leave their computing and rendering processes running (starting them
+// and building the payroll engine in each took seconds a test): stopped once the file is done.
+after(async () => {
+  await closePayrollPool();
+  await closeRenderers();
+});
 
 let snapshot: Promise<Blob> | undefined;
 
@@ -150,7 +160,7 @@ export async function build(
       ? { ...(await openDatabase({ databaseUrl: shared.url, pgliteDir: 'memory://' })), url: shared.url }
       : shared;
   const fastify = Fastify({ ...appOptions(config), logger: false });
-  await fastify.register(app, { config, database, mailWorker: false, payrollWorker: false, jobWorker: false, ...options.app });
+  await fastify.register(app, { config, database, mailWorker: false, payrollWorker: false, jobWorker: false, keepProcessPools: true, ...options.app });
   if (options.routes) await fastify.register(async (instance) => options.routes!(instance));
   await fastify.ready();
   t.after(async () => {
