@@ -4,7 +4,7 @@
  * options as the server, and `t.after` cleanup.
  */
 import assert from 'node:assert/strict';
-import { after } from 'node:test';
+import { after, before } from 'node:test';
 import crypto from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
@@ -168,6 +168,26 @@ export async function build(
     if (database !== shared) await database.close();
   });
   return { app: fastify, database, config };
+}
+
+/**
+ * One app and database for the tests of a `describe`, built before the first and closed after
+ * the last: for tests that make their own organizations and people, so cannot see each other's.
+ * The getter gives it to each test.
+ */
+export function appPerSuite(options: Parameters<typeof build>[1] = {}): () => TestApp {
+  let built: TestApp | undefined;
+  const cleanups: Array<() => unknown> = [];
+  before(async () => {
+    built = await build({ after: (fn) => cleanups.push(fn) }, options);
+  });
+  after(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+  return () => {
+    if (!built) throw new Error('the suite app is built in the describe’s before hook');
+    return built;
+  };
 }
 
 /**
