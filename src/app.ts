@@ -132,7 +132,7 @@ async function app(fastify: FastifyInstance, options: AppOptions): Promise<void>
   });
 
   // The PDF renderers' processes stop last, once no request can ask for a PDF.
-  fastify.addHook('onClose', async () => closeRenderers());
+  if (!options.keepProcessPools) fastify.addHook('onClose', async () => closeRenderers());
 
   fastify.setErrorHandler(errorHandler);
   fastify.setNotFoundHandler((request, reply) => {

@@ -4,6 +4,7 @@
  * options as the server, and `t.after` cleanup.
  */
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import crypto from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
@@ -17,8 +18,17 @@ import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import app, { appOptions } from '../src/app.ts';
 import type { AppOptions } from '../src/app.ts';
+import { closePayrollPool } from '../src/payroll/compute-pool.ts';
+import { closeRenderers } from '../src/pdf/render.ts';
 
 export const usingPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+// The apps a file builds leave their computing and rendering processes running (starting them
+// and building the payroll engine in each took seconds a test): stopped once the file is done.
+after(async () => {
+  await closePayrollPool();
+  await closeRenderers();
+});
 
 let snapshot: Promise<Blob> | undefined;
 
@@ -150,7 +160,7 @@ export async function build(
       ? { ...(await openDatabase({ databaseUrl: shared.url, pgliteDir: 'memory://' })), url: shared.url }
       : shared;
   const fastify = Fastify({ ...appOptions(config), logger: false });
-  await fastify.register(app, { config, database, mailWorker: false, payrollWorker: false, jobWorker: false, ...options.app });
+  await fastify.register(app, { config, database, mailWorker: false, payrollWorker: false, jobWorker: false, keepProcessPools: true, ...options.app });
   if (options.routes) await fastify.register(async (instance) => options.routes!(instance));
   await fastify.ready();
   t.after(async () => {
@@ -158,6 +168,26 @@ export async function build(
     if (database !== shared) await database.close();
   });
   return { app: fastify, database, config };
+}
+
+/**
+ * One app and database for the tests of a `describe`, built before the first and closed after
+ * the last: for tests that make their own organizations and people, so cannot see each other's.
+ * The getter gives it to each test.
+ */
+export function appPerSuite(options: Parameters<typeof build>[1] = {}): () => TestApp {
+  let built: TestApp | undefined;
+  const cleanups: Array<() => unknown> = [];
+  before(async () => {
+    built = await build({ after: (fn) => cleanups.push(fn) }, options);
+  });
+  after(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+  return () => {
+    if (!built) throw new Error('the suite app is built in the describe’s before hook');
+    return built;
+  };
 }
 
 /**

@@ -20,6 +20,12 @@ export interface PayrollPluginOptions {
   payrollPollMs?: number;
   /** @default 30000 */
   payrollLeaseMs?: number;
+  /**
+   * Leave the payroll computers and the PDF renderers running when the app closes: a test file
+   * builds an app per test and stops them once, at its end, instead of starting them per test.
+   * @default false
+   */
+  keepProcessPools?: boolean;
 }
 
 declare module 'fastify' {
@@ -46,7 +52,7 @@ export default fp(
     if (options.payrollWorker ?? true) fastify.addHook('onReady', async () => worker.start());
     fastify.addHook('preClose', async () => {
       await worker.stop();
-      await closePayrollPool();
+      if (!options.keepProcessPools) await closePayrollPool();
     });
   },
   { name: 'payroll', dependencies: ['jobs', 'files'] },

@@ -1,53 +1,60 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { build } from '../helper.ts';
+import { appPerSuite, build } from '../helper.ts';
 import { addMembership, createOrg, member, signedIn } from '../support/fixtures.ts';
 
 const ITEM_KEYS = ['activated', 'created_at', 'email', 'first_name', 'org_id', 'revoked', 'revoked_at', 'role', 'user_id'];
 
+// One app for the tests that read only what they made (their own organizations, at an address
+// domain of their own); the global list and the tests that change the schema build their own.
+const suite = appPerSuite();
+let tests = 0;
+const domain = () => `t${++tests}.example.com`;
+
 describe('GET /api/access', () => {
-  it('should answer 401 plain Unauthorized without a session', async (t) => {
-    const { app } = await build(t);
+  it('should answer 401 plain Unauthorized without a session', async () => {
+    const { app } = suite();
     const res = await app.inject({ method: 'GET', url: '/api/access' });
     assert.equal(res.statusCode, 401);
     assert.equal(res.body, 'Unauthorized');
   });
 
-  it('should answer 400 no_active_org to a non-staff caller without organization', async (t) => {
-    const { app, database } = await build(t);
-    const loner = await signedIn(app, database.db, 'loner@example.com');
+  it('should answer 400 no_active_org to a non-staff caller without organization', async () => {
+    const { app, database } = suite();
+    const loner = await signedIn(app, database.db, `loner@${domain()}`);
     const res = await app.inject({ method: 'GET', url: '/api/access', headers: { cookie: loner.cookie } });
     assert.equal(res.statusCode, 400);
     assert.deepEqual(res.json(), { error: 'no_active_org', message: 'Aucune organisation active trouvée' });
   });
 
-  it('should list the members of the caller organization, newest first, with the fields of docs/access.md', async (t) => {
-    const { app, database } = await build(t);
+  it('should list the members of the caller organization, newest first, with the fields of docs/access.md', async () => {
+    const { app, database } = suite();
     const db = database.db;
-    const orgId = await createOrg(db, 'Théâtre du Soleil', 'TDS001');
-    const admin = await member(app, db, orgId, 'admin@example.com', 'ADMIN', { metadata: { first_name: 'Alice' } });
-    const agent = await signedIn(app, db, 'agent@example.com', { metadata: { display_name: 'Bruno  Martin' } });
+    const d = domain();
+    const orgId = await createOrg(db, 'Théâtre du Soleil');
+    const admin = await member(app, db, orgId, `admin@${d}`, 'ADMIN', { metadata: { first_name: 'Alice' } });
+    const agent = await signedIn(app, db, `agent@${d}`, { metadata: { display_name: 'Bruno  Martin' } });
     await addMembership(db, orgId, agent.userId, 'AGENT', { createdAt: new Date('2030-01-02T00:00:00Z') });
-    const gone = await signedIn(app, db, 'gone@example.com');
+    const gone = await signedIn(app, db, `gone@${d}`);
     await addMembership(db, orgId, gone.userId, 'COMPTA', { revoked: true, createdAt: new Date('2030-01-01T00:00:00Z') });
-    const pending = await db.insertInto('auth.users').values({ email: 'pending@example.com' }).returning('id').executeTakeFirstOrThrow();
+    const pending = await db.insertInto('auth.users').values({ email: `pending@${d}` }).returning('id').executeTakeFirstOrThrow();
     await addMembership(db, orgId, pending.id, 'COMPTA', { createdAt: new Date('2020-01-01T00:00:00Z') });
     // Someone else's organization: never listed.
     const otherOrg = await createOrg(db, 'Autre');
-    await member(app, db, otherOrg, 'other@example.com', 'ADMIN');
+    await member(app, db, otherOrg, `other@${d}`, 'ADMIN');
 
     const res = await app.inject({ method: 'GET', url: '/api/access', headers: { cookie: admin.cookie } });
     assert.equal(res.statusCode, 200);
     assert.match(String(res.headers['content-type']), /^application\/json/);
     const { items } = res.json() as { items: Array<Record<string, unknown>> };
-    assert.deepEqual(items.map((i) => i.email), ['agent@example.com', 'gone@example.com', 'admin@example.com', 'pending@example.com']);
+    assert.deepEqual(items.map((i) => i.email), [`agent@${d}`, `gone@${d}`, `admin@${d}`, `pending@${d}`]);
     for (const item of items) assert.deepEqual(Object.keys(item).sort(), ITEM_KEYS);
     assert.deepEqual(items[0], {
       org_id: null,
       user_id: agent.userId,
       first_name: 'Bruno',
-      email: 'agent@example.com',
+      email: `agent@${d}`,
       role: 'AGENT',
       created_at: '2030-01-02T00:00:00.000Z',
       revoked: false,
@@ -61,20 +68,20 @@ describe('GET /api/access', () => {
     assert.equal(items[3]!.activated, false);
   });
 
-  it('should answer an empty items array when the organization has no membership (staff)', async (t) => {
-    const { app, database } = await build(t);
+  it('should answer an empty items array when the organization has no membership (staff)', async () => {
+    const { app, database } = suite();
     const orgId = await createOrg(database.db, 'Vide');
-    const staff = await signedIn(app, database.db, 'staff@example.com', { staff: 'STAFF' });
+    const staff = await signedIn(app, database.db, `staff@${domain()}`, { staff: 'STAFF' });
     const res = await app.inject({ method: 'GET', url: '/api/access', headers: { cookie: `${staff.cookie}; active_org_id=${orgId}` } });
     assert.equal(res.statusCode, 200);
     assert.deepEqual(res.json(), { items: [] });
   });
 
   for (const [role, revoked] of [['AGENT', false], ['COMPTA', false], ['ADMIN', true]] as const) {
-    it(`should answer 403 plain Forbidden to ${revoked ? 'a revoked ' : 'an '}${role}`, async (t) => {
-      const { app, database } = await build(t);
+    it(`should answer 403 plain Forbidden to ${revoked ? 'a revoked ' : 'an '}${role}`, async () => {
+      const { app, database } = suite();
       const orgId = await createOrg(database.db, 'Org');
-      const person = await member(app, database.db, orgId, 'p@example.com', role, { revoked });
+      const person = await member(app, database.db, orgId, `p@${domain()}`, role, { revoked });
       const res = await app.inject({ method: 'GET', url: '/api/access', headers: { cookie: person.cookie } });
       // A revoked member's organization still resolves (`get_my_org`): the access rules' 403.
       assert.equal(res.statusCode, 403);
@@ -82,19 +89,20 @@ describe('GET /api/access', () => {
     });
   }
 
-  it('should answer a revoked member 403 Forbidden on GET, POST and DELETE, and resolve their most recently revoked organization', async (t) => {
-    const { app, database } = await build(t);
+  it('should answer a revoked member 403 Forbidden on GET, POST and DELETE, and resolve their most recently revoked organization', async () => {
+    const { app, database } = suite();
     const db = database.db;
+    const d = domain();
     const older = await createOrg(db, 'Ancienne');
     const newer = await createOrg(db, 'Récente');
-    const person = await member(app, db, older, 'p@example.com', 'ADMIN', { revoked: true });
+    const person = await member(app, db, older, `p@${d}`, 'ADMIN', { revoked: true });
     await addMembership(db, newer, person.userId, 'ADMIN', { revoked: true });
     await db.updateTable('organization_members').set({ revoked_at: new Date(Date.now() - 3600_000) })
       .where('org_id', '=', older).execute();
-    const target = await member(app, db, older, 'target@example.com', 'AGENT');
+    const target = await member(app, db, older, `target@${d}`, 'AGENT');
     for (const request of [
       { method: 'GET' as const, url: '/api/access' },
-      { method: 'POST' as const, url: '/api/access', payload: { email: 'new@example.com' } },
+      { method: 'POST' as const, url: '/api/access', payload: { email: `new@${d}` } },
       { method: 'DELETE' as const, url: `/api/access/${target.userId}` },
     ]) {
       const res = await app.inject({ ...request, headers: { cookie: person.cookie } });
@@ -110,22 +118,23 @@ describe('GET /api/access', () => {
     assert.equal(rows[0]!.org_id, active);
   });
 
-  it('should let a SUPER_ADMIN read the list', async (t) => {
-    const { app, database } = await build(t);
+  it('should let a SUPER_ADMIN read the list', async () => {
+    const { app, database } = suite();
     const orgId = await createOrg(database.db, 'Org');
-    const boss = await member(app, database.db, orgId, 'boss@example.com', 'SUPER_ADMIN');
+    const boss = await member(app, database.db, orgId, `boss@${domain()}`, 'SUPER_ADMIN');
     const res = await app.inject({ method: 'GET', url: '/api/access', headers: { cookie: boss.cookie } });
     assert.equal(res.statusCode, 200);
     assert.deepEqual(res.json().items.map((i: { role: string }) => i.role), ['SUPER_ADMIN']);
   });
 
-  it("should ignore a non-staff caller's hints and show only its own organization", async (t) => {
-    const { app, database } = await build(t);
+  it("should ignore a non-staff caller's hints and show only its own organization", async () => {
+    const { app, database } = suite();
     const db = database.db;
+    const d = domain();
     const mine = await createOrg(db, 'Mine', 'MINE');
     const theirs = await createOrg(db, 'Theirs', 'THEIRS');
-    const admin = await member(app, db, mine, 'admin@mine.example', 'ADMIN');
-    await member(app, db, theirs, 'secret@theirs.example', 'ADMIN');
+    const admin = await member(app, db, mine, `admin@mine.${d}`, 'ADMIN');
+    await member(app, db, theirs, `secret@theirs.${d}`, 'ADMIN');
     const b64 = Buffer.from('Theirs').toString('base64');
     const res = await app.inject({
       method: 'GET',
@@ -137,8 +146,8 @@ describe('GET /api/access', () => {
       },
     });
     assert.equal(res.statusCode, 200);
-    assert.doesNotMatch(res.body, /theirs\.example/);
-    assert.deepEqual(res.json().items.map((i: { email: string }) => i.email), ['admin@mine.example']);
+    assert.doesNotMatch(res.body, /theirs\./);
+    assert.deepEqual(res.json().items.map((i: { email: string }) => i.email), [`admin@mine.${d}`]);
   });
 
   it('should list every membership with its org_id in global staff mode', async (t) => {
@@ -160,14 +169,15 @@ describe('GET /api/access', () => {
     );
   });
 
-  it('should read the organization named by a staff hint', async (t) => {
-    const { app, database } = await build(t);
+  it('should read the organization named by a staff hint', async () => {
+    const { app, database } = suite();
     const db = database.db;
+    const d = domain();
     const a = await createOrg(db, 'Compagnie Lumière', 'LUM');
     const b = await createOrg(db, 'Autre');
-    await member(app, db, a, 'lum@example.com', 'AGENT');
-    await member(app, db, b, 'autre@example.com', 'AGENT');
-    const staff = await signedIn(app, db, 'staff@example.com', { staff: 'STAFF' });
+    await member(app, db, a, `lum@${d}`, 'AGENT');
+    await member(app, db, b, `autre@${d}`, 'AGENT');
+    const staff = await signedIn(app, db, `staff@${d}`, { staff: 'STAFF' });
     const b64 = Buffer.from('Compagnie Lumière').toString('base64');
     for (const hint of [
       { cookie: `${staff.cookie}; active_org_key=LUM` },
@@ -177,7 +187,7 @@ describe('GET /api/access', () => {
     ]) {
       const res = await app.inject({ method: 'GET', url: '/api/access', headers: hint });
       assert.equal(res.statusCode, 200);
-      assert.deepEqual(res.json().items.map((i: { email: string }) => i.email), ['lum@example.com']);
+      assert.deepEqual(res.json().items.map((i: { email: string }) => i.email), [`lum@${d}`]);
     }
   });
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import { Type } from '@sinclair/typebox';
-import { build } from '../helper.ts';
+import { appPerSuite } from '../helper.ts';
 import { createOrg, member, signedIn } from '../support/fixtures.ts';
 import sessionPlugin from '../../src/identity/session.plugin.ts';
 import gatePlugin, { undeclaredGate } from '../../src/org/gate.plugin.ts';
@@ -25,9 +25,16 @@ function gatedRoutes(fastify: FastifyInstance): void {
   fastify.get('/api/test-gates/staff', { config: { gate: 'staff' } }, async (request) => ({ userId: staffCaller(request).userId }));
 }
 
-async function setup(t: Parameters<typeof build>[0]) {
-  const { app, database } = await build(t, { routes: gatedRoutes });
+// One app for the file: each test makes its own organization and people, at an address domain of
+// its own.
+const suite = appPerSuite({ routes: gatedRoutes });
+let tests = 0;
+
+async function setup() {
+  const { app, database } = suite();
   const db = database.db;
+  const domain = `t${++tests}.example.com`;
+  const at = (local: string) => `${local}@${domain}`;
   const orgId = await createOrg(db, 'Théâtre');
   const call = (gate: Gate, cookie?: string, headers: Record<string, string> = {}, payload: object = { name: 'x' }) =>
     app.inject({
@@ -36,14 +43,14 @@ async function setup(t: Parameters<typeof build>[0]) {
       headers: { ...(cookie ? { cookie } : {}), ...headers },
       ...(gate === 'staff' ? {} : { payload }),
     });
-  return { app, db, orgId, call };
+  return { app, db, orgId, call, at };
 }
 
 describe('organization gates', () => {
-  it('should give each role the gates of its set, with its organization and role, and 403 Forbidden elsewhere', async (t) => {
-    const { app, db, orgId, call } = await setup(t);
-    const agent = await member(app, db, orgId, 'agent@example.com', 'AGENT');
-    const compta = await member(app, db, orgId, 'compta@example.com', 'COMPTA');
+  it('should give each role the gates of its set, with its organization and role, and 403 Forbidden elsewhere', async () => {
+    const { app, db, orgId, call, at } = await setup();
+    const agent = await member(app, db, orgId, at('agent'), 'AGENT');
+    const compta = await member(app, db, orgId, at('compta'), 'COMPTA');
 
     const allowed = await call('contract', agent.cookie);
     assert.equal(allowed.statusCode, 200);
@@ -59,16 +66,16 @@ describe('organization gates', () => {
     assert.equal((await call('read', agent.cookie)).statusCode, 200);
   });
 
-  it('should answer 401 Unauthorized without a session, before the body is validated', async (t) => {
-    const { call } = await setup(t);
+  it('should answer 401 Unauthorized without a session, before the body is validated', async () => {
+    const { call } = await setup();
     const res = await call('contract', undefined, {}, { name: '' });
     assert.equal(res.statusCode, 401);
     assert.equal(res.body, 'Unauthorized');
   });
 
-  it('should refuse a role outside the set before the body is validated', async (t) => {
-    const { app, db, orgId, call } = await setup(t);
-    const agent = await member(app, db, orgId, 'agent@example.com', 'AGENT');
+  it('should refuse a role outside the set before the body is validated', async () => {
+    const { app, db, orgId, call, at } = await setup();
+    const agent = await member(app, db, orgId, at('agent'), 'AGENT');
     const res = await call('money', agent.cookie, {}, { name: '' });
     assert.equal(res.statusCode, 403);
     assert.equal(res.body, 'Forbidden');
@@ -76,18 +83,18 @@ describe('organization gates', () => {
     assert.equal((await call('contract', agent.cookie, {}, { name: '' })).json().error, 'invalid_request');
   });
 
-  it('should answer 400 no_active_org to a member of no organization, and ignore its hints', async (t) => {
-    const { app, db, orgId, call } = await setup(t);
-    const loner = await signedIn(app, db, 'loner@example.com');
+  it('should answer 400 no_active_org to a member of no organization, and ignore its hints', async () => {
+    const { app, db, orgId, call, at } = await setup();
+    const loner = await signedIn(app, db, at('loner'));
     const res = await call('read', loner.cookie, { 'x-active-org-id': orgId });
     assert.equal(res.statusCode, 400);
     assert.deepEqual(res.json(), { error: 'no_active_org', message: 'Aucune organisation active trouvée' });
   });
 
-  it('should let staff through on the organization of their hints, else of their saved choice, else 400', async (t) => {
-    const { app, db, orgId, call } = await setup(t);
+  it('should let staff through on the organization of their hints, else of their saved choice, else 400', async () => {
+    const { app, db, orgId, call, at } = await setup();
     const otherId = await createOrg(db, 'Compagnie', 'CIE01');
-    const staff = await signedIn(app, db, 'staff@example.com', { staff: 'STAFF' });
+    const staff = await signedIn(app, db, at('staff'), { staff: 'STAFF' });
 
     const none = await call('money', staff.cookie);
     assert.equal(none.statusCode, 400);
@@ -102,10 +109,10 @@ describe('organization gates', () => {
 });
 
 describe('staff gate', () => {
-  it('should answer 401 without a session, 403 Forbidden to a member, and let staff through', async (t) => {
-    const { app, db, orgId, call } = await setup(t);
-    const admin = await member(app, db, orgId, 'admin@example.com', 'SUPER_ADMIN');
-    const staff = await signedIn(app, db, 'staff@example.com', { staff: 'STAFF' });
+  it('should answer 401 without a session, 403 Forbidden to a member, and let staff through', async () => {
+    const { app, db, orgId, call, at } = await setup();
+    const admin = await member(app, db, orgId, at('admin'), 'SUPER_ADMIN');
+    const staff = await signedIn(app, db, at('staff'), { staff: 'STAFF' });
     assert.equal((await call('staff')).body, 'Unauthorized');
     const refused = await call('staff', admin.cookie);
     assert.equal(refused.statusCode, 403);

@@ -4,14 +4,18 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { build } from '../helper.ts';
+import { appPerSuite, build } from '../helper.ts';
 import { createOrg, member, signedIn } from '../support/fixtures.ts';
 import { ensureAccount, issueOneTimeToken } from '../../src/identity/identity.service.ts';
 import { memberCountText, roleChangeText } from '../../src/pages/vos-acces.ts';
 
+// One app for the tests that make their own organizations and people; the organization search and
+// the staff team read every organization or staff member, and build their own.
+const suite = appPerSuite();
+
 describe('unknown addresses', () => {
-  it('should answer a browser with a French HTML page, and the API and other clients with JSON', async (t) => {
-    const { app } = await build(t);
+  it('should answer a browser with a French HTML page, and the API and other clients with JSON', async () => {
+    const { app } = suite();
     const page = await app.inject({ method: 'GET', url: '/nope', headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
     assert.equal(page.statusCode, 404);
     assert.equal(page.headers['content-type'], 'text/html; charset=utf-8');
@@ -32,12 +36,12 @@ describe('unknown addresses', () => {
 });
 
 describe('unknown addresses, signed in', () => {
-  it("should keep the person's bar and lead to their role's page, never offering the sign-in", async (t) => {
-    const { app, database } = await build(t);
+  it("should keep the person's bar and lead to their role's page, never offering the sign-in", async () => {
+    const { app, database } = suite();
     const db = database.db;
     const org = await createOrg(db, 'Théâtre du Soleil', 'TDS001');
     const compta = await member(app, db, org, 'compta@soleil.example', 'COMPTA');
-    const staff = await signedIn(app, db, 'staff@example.com', { staff: 'STAFF' });
+    const staff = await signedIn(app, db, 'staff@unknown-addresses.example', { staff: 'STAFF' });
     const html = { accept: 'text/html' };
     const forCompta = await app.inject({ method: 'GET', url: '/contrats-perdus', headers: { ...html, cookie: compta.cookie } });
     assert.equal(forCompta.statusCode, 404);
@@ -78,11 +82,11 @@ describe('organization search', () => {
 });
 
 describe('DELETE /api/staff/active-org', () => {
-  it('should take staff back to no organization: settings and hint cookies cleared', async (t) => {
-    const { app, database } = await build(t);
+  it('should take staff back to no organization: settings and hint cookies cleared', async () => {
+    const { app, database } = suite();
     const db = database.db;
-    const orgId = await createOrg(db, 'Théâtre du Soleil', 'TDS001');
-    const staff = await signedIn(app, db, 'staff@example.com', { staff: 'STAFF' });
+    const orgId = await createOrg(db, 'Théâtre du Soleil', 'TDS002');
+    const staff = await signedIn(app, db, 'staff@active-org.example', { staff: 'STAFF' });
     await app.inject({ method: 'PUT', url: '/api/staff/active-org', headers: { cookie: staff.cookie }, payload: { org_id: orgId } });
     const res = await app.inject({ method: 'DELETE', url: '/api/staff/active-org', headers: { cookie: `${staff.cookie}; active_org_id=${orgId}` } });
     assert.equal(res.statusCode, 200);
@@ -99,7 +103,7 @@ describe('DELETE /api/staff/active-org', () => {
     const page = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: staff.cookie } });
     assert.match(page.body, /Vue globale : toutes les organisations/);
 
-    const admin = await member(app, db, orgId, 'admin@example.com', 'ADMIN');
+    const admin = await member(app, db, orgId, 'admin@active-org.example', 'ADMIN');
     const refused = await app.inject({ method: 'DELETE', url: '/api/staff/active-org', headers: { cookie: admin.cookie } });
     assert.equal(refused.statusCode, 403);
     assert.equal((await app.inject({ method: 'DELETE', url: '/api/staff/active-org' })).statusCode, 401);
@@ -107,8 +111,8 @@ describe('DELETE /api/staff/active-org', () => {
 });
 
 describe('POST /auth/session/account', () => {
-  it("should name a link's account without using the link", async (t) => {
-    const { app, database } = await build(t);
+  it("should name a link's account without using the link", async () => {
+    const { app, database } = suite();
     const db = database.db;
     const { account } = await ensureAccount(db, 'nina@example.com', {});
     const token = await issueOneTimeToken(db, account.id, 'invite');
@@ -182,8 +186,8 @@ describe('words', () => {
 });
 
 describe('OpenAPI', () => {
-  it('should describe the session cookie and which routes need it', async (t) => {
-    const { app } = await build(t);
+  it('should describe the session cookie and which routes need it', async () => {
+    const { app } = suite();
     const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
     assert.deepEqual(doc.components.securitySchemes.session, {
       type: 'apiKey',

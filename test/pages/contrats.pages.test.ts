@@ -1,20 +1,26 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { build } from '../helper.ts';
+import { appPerSuite } from '../helper.ts';
 import { createOrg, member, signedIn, type Person } from '../support/fixtures.ts';
 import { NAV, navFor } from '../../src/pages/nav.ts';
 
 const NBSP = '\u00a0';
 const XSS = '<img src=x onerror=alert(1)>';
 
-async function setup(t: Parameters<typeof build>[0]) {
-  const { app, database } = await build(t);
+// One app for the file: each test makes its own organizations, people and contract, at address
+// domains and employer keys of its own.
+const suite = appPerSuite();
+let tests = 0;
+
+async function setup() {
+  const { app, database } = suite();
   const db = database.db;
-  const orgId = await createOrg(db, 'Théâtre du Soleil', 'TDS001');
-  const otherId = await createOrg(db, 'Compagnie Lumière', 'CLU002');
-  const agent = await member(app, db, orgId, 'agent@soleil.example', 'AGENT', { metadata: { first_name: 'Inès' } });
-  const compta = await member(app, db, orgId, 'compta@soleil.example', 'COMPTA');
-  const outsider = await member(app, db, otherId, 'agent@lumiere.example', 'AGENT');
+  const tag = `t${++tests}`;
+  const orgId = await createOrg(db, 'Théâtre du Soleil', `TDS-${tag}`);
+  const otherId = await createOrg(db, 'Compagnie Lumière', `CLU-${tag}`);
+  const agent = await member(app, db, orgId, `agent@soleil-${tag}.example`, 'AGENT', { metadata: { first_name: 'Inès' } });
+  const compta = await member(app, db, orgId, `compta@soleil-${tag}.example`, 'COMPTA');
+  const outsider = await member(app, db, otherId, `agent@lumiere-${tag}.example`, 'AGENT');
   const call = (who: Person, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
     app.inject({ method, url, headers: { cookie: who.cookie }, ...(payload ? { payload } : {}) });
   const helene = (await call(agent, 'POST', '/api/salaries', { first_name: 'Hélène', last_name: 'Lefèvre', category: 'artiste' })).json().id as string;
@@ -33,15 +39,15 @@ async function setup(t: Parameters<typeof build>[0]) {
       ],
     })
   ).json();
-  return { app, db, orgId, otherId, agent, compta, outsider, call, helene, contract };
+  return { app, db, orgId, otherId, agent, compta, outsider, call, helene, contract, tag };
 }
 
 /** The `<tr data-contract-id>` rows of the grid, in page order. */
 const gridIds = (body: string) => [...body.matchAll(/<tr data-contract-id="([^"]+)"/g)].map((m) => m[1]);
 
 describe('GET /contrats', () => {
-  it('should show an AGENT the grid in French: number, employee, period, total, status badge', async (t) => {
-    const { agent, call, contract } = await setup(t);
+  it('should show an AGENT the grid in French: number, employee, period, total, status badge', async () => {
+    const { agent, call, contract } = await setup();
     const res = await call(agent, 'GET', '/contrats');
     assert.equal(res.statusCode, 200);
     assert.equal(res.headers['content-type'], 'text/html; charset=utf-8');
@@ -60,8 +66,8 @@ describe('GET /contrats', () => {
     assert.match(res.body, /<script type="module" src="\/assets\/session\.js"><\/script>/);
   });
 
-  it('should filter, search and page with the API\'s parameters, 200 per page at most', async (t) => {
-    const { agent, call, helene, contract } = await setup(t);
+  it('should filter, search and page with the API\'s parameters, 200 per page at most', async () => {
+    const { agent, call, helene, contract } = await setup();
     const cdi = (await call(agent, 'POST', '/api/contrats', { employee_id: helene, kind: 'CDI', start_date: '2027-05-01', monthly_gross: '2100' })).json();
     assert.deepEqual(gridIds((await call(agent, 'GET', '/contrats')).body), [cdi.id, contract.id], 'newest start first');
     assert.deepEqual(gridIds((await call(agent, 'GET', '/contrats?kind=CDI&status=&q=')).body), [cdi.id], 'empty form fields are no filter');
@@ -85,8 +91,8 @@ describe('GET /contrats', () => {
     assert.ok((await call(agent, 'GET', '/contrats')).body.includes('<option value="200">200 par page</option>'));
   });
 
-  it('should answer as the API does to a role outside the contract set, and send a visitor to sign in', async (t) => {
-    const { app, compta, call } = await setup(t);
+  it('should answer as the API does to a role outside the contract set, and send a visitor to sign in', async () => {
+    const { app, compta, call } = await setup();
     for (const url of ['/contrats', '/contrats/nouveau']) {
       const page = await call(compta, 'GET', url);
       const api = await call(compta, 'GET', '/api/contrats');
@@ -100,9 +106,9 @@ describe('GET /contrats', () => {
     assert.equal(visitor.headers.location, '/login');
   });
 
-  it('should tell staff without an organization to choose one (400 no_active_org, as the API)', async (t) => {
-    const { app, db } = await setup(t);
-    const staff = await signedIn(app, db, 'staff@ops.example', { staff: 'STAFF' });
+  it('should tell staff without an organization to choose one (400 no_active_org, as the API)', async () => {
+    const { app, db, tag } = await setup();
+    const staff = await signedIn(app, db, `staff@ops-${tag}.example`, { staff: 'STAFF' });
     const res = await app.inject({ method: 'GET', url: '/contrats', headers: { cookie: staff.cookie } });
     assert.equal(res.statusCode, 400);
     assert.equal((await app.inject({ method: 'GET', url: '/api/contrats', headers: { cookie: staff.cookie } })).statusCode, 400);
@@ -111,8 +117,8 @@ describe('GET /contrats', () => {
 });
 
 describe('GET /contrats/{id}', () => {
-  it('should show the details, the dates in French with their total, the notes and the PDF actions', async (t) => {
-    const { agent, call, contract } = await setup(t);
+  it('should show the details, the dates in French with their total, the notes and the PDF actions', async () => {
+    const { agent, call, contract } = await setup();
     await call(agent, 'POST', `/api/contrats/${contract.id}/notes`, { text: `Merci de vérifier\n${XSS}` });
     const res = await call(agent, 'GET', `/contrats/${contract.id}?cree=1`);
     assert.equal(res.statusCode, 200);
@@ -140,8 +146,8 @@ describe('GET /contrats/{id}', () => {
     assert.ok(!after.body.includes('/modifier"'), 'only a draft is edited');
   });
 
-  it("should answer 404 for another organization's contract, as for an unknown one", async (t) => {
-    const { outsider, call, contract } = await setup(t);
+  it("should answer 404 for another organization's contract, as for an unknown one", async () => {
+    const { outsider, call, contract } = await setup();
     const foreign = await call(outsider, 'GET', `/contrats/${contract.id}`);
     const unknown = await call(outsider, 'GET', '/contrats/00000000-0000-4000-8000-000000000000');
     const junk = await call(outsider, 'GET', '/contrats/pas-un-id');
@@ -155,8 +161,8 @@ describe('GET /contrats/{id}', () => {
 });
 
 describe('GET /contrats/nouveau and /contrats/{id}/modifier', () => {
-  it('should offer the employees, the kinds and the dates of the draft', async (t) => {
-    const { agent, call, helene, contract } = await setup(t);
+  it('should offer the employees, the kinds and the dates of the draft', async () => {
+    const { agent, call, helene, contract } = await setup();
     const blank = await call(agent, 'GET', '/contrats/nouveau');
     assert.equal(blank.statusCode, 200);
     // The category rides on the option: a technician's new date lines start in hours.
@@ -172,8 +178,8 @@ describe('GET /contrats/nouveau and /contrats/{id}/modifier', () => {
     assert.ok(!edit.body.includes(XSS));
   });
 
-  it('should refuse the form of a contract that is no longer a draft (409, as PATCH would)', async (t) => {
-    const { agent, call, contract } = await setup(t);
+  it('should refuse the form of a contract that is no longer a draft (409, as PATCH would)', async () => {
+    const { agent, call, contract } = await setup();
     await call(agent, 'POST', `/api/contrats/${contract.id}/submit`);
     const res = await call(agent, 'GET', `/contrats/${contract.id}/modifier`);
     assert.equal(res.statusCode, 409);
@@ -193,8 +199,8 @@ describe('the navigation bar', () => {
     assert.deepEqual(hrefs(null, true), NAV.filter((e) => !e.membersOnly).map((e) => e.href), 'staff: their own entries, none of their twins');
   });
 
-  it('should show on /vos-acces what the role may open', async (t) => {
-    const { agent, compta, call } = await setup(t);
+  it('should show on /vos-acces what the role may open', async () => {
+    const { agent, compta, call } = await setup();
     const agentPage = (await call(agent, 'GET', '/vos-acces')).body;
     assert.match(agentPage, /<a href="\/contrats">Contrats<\/a>/);
     assert.match(agentPage, /<a href="\/vos-acces" aria-current="page">Accès<\/a>/);

@@ -1,7 +1,7 @@
 /** `/paie` and `/factures` as the server renders them. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { build } from '../helper.ts';
+import { appPerSuite, build, type TestApp } from '../helper.ts';
 import { createOrg, member, type Person } from '../support/fixtures.ts';
 import { HOSTILE_NAME, moneyOrganizations } from '../support/money-fixtures.ts';
 import { formatDateFr } from '../../src/format/french.ts';
@@ -9,12 +9,17 @@ import { formatDateFr } from '../../src/format/french.ts';
 const NBSP = '\u00a0';
 const eur = (text: string) => `${text.replace(/ /g, NBSP)}${NBSP}€`;
 
-async function setup(t: Parameters<typeof build>[0]) {
-  const { app, database } = await build(t);
+async function organizations({ app, database }: TestApp) {
   const money = await moneyOrganizations(app, database.db, { hostileName: true });
   const get = (who: Person | null, url: string) => app.inject({ method: 'GET', url, headers: who ? { cookie: who.cookie } : {} });
   return { app, db: database.db, get, ...money };
 }
+
+// The organizations made once, on one app, for the tests that only read them; the test that adds
+// invoices to them builds its own.
+const suite = appPerSuite();
+let shared: ReturnType<typeof organizations> | undefined;
+const setup = () => (shared ??= organizations(suite()));
 
 /** The `<tr data-…-id>` rows of a page, by id: each row's markup. */
 function rows(body: string, kind: 'payslip' | 'invoice' | 'call' | 'transfer'): Map<string, string> {
@@ -23,8 +28,8 @@ function rows(body: string, kind: 'payslip' | 'invoice' | 'call' | 'transfer'): 
 const rowIds = (body: string, kind: 'payslip' | 'invoice' | 'call' | 'transfer') => [...rows(body, kind).keys()];
 
 describe('GET /paie', () => {
-  it("should show the organization's payslips in French: period, employee, gross, net to pay, status, transfer, PDF", async (t) => {
-    const { get, compta, payslips } = await setup(t);
+  it("should show the organization's payslips in French: period, employee, gross, net to pay, status, transfer, PDF", async () => {
+    const { get, compta, payslips } = await setup();
     const res = await get(compta, '/paie');
     assert.equal(res.statusCode, 200);
     assert.equal(res.headers['content-type'], 'text/html; charset=utf-8');
@@ -59,8 +64,8 @@ describe('GET /paie', () => {
     assert.match(res.body, /<p class="lead">Organisation : <strong>Théâtre du Soleil<\/strong><\/p>/);
   });
 
-  it('should filter by period (MM/AAAA or AAAA-MM) and employee, and page with the keyset cursor', async (t) => {
-    const { get, agent, payslips, employees } = await setup(t);
+  it('should filter by period (MM/AAAA or AAAA-MM) and employee, and page with the keyset cursor', async () => {
+    const { get, agent, payslips, employees } = await setup();
     assert.deepEqual(rowIds((await get(agent, '/paie?period=02%2F2027&employee_id=')).body, 'payslip'), [payslips.heleneFebruary]);
     assert.deepEqual(rowIds((await get(agent, '/paie?period=2027-02')).body, 'payslip'), [payslips.heleneFebruary]);
     const byEmployee = await get(agent, `/paie?employee_id=${employees.helene}`);
@@ -85,8 +90,8 @@ describe('GET /paie', () => {
     assert.ok(second.body.includes('Première page') && !second.body.includes('id="next-page"'));
   });
 
-  it('should say so when an organization has no payslip yet', async (t) => {
-    const { app, db, get } = await setup(t);
+  it('should say so when an organization has no payslip yet', async () => {
+    const { app, db, get } = await setup();
     const empty = await createOrg(db, 'Ensemble Vide', 'ENV004');
     const comptaVide = await member(app, db, empty, 'compta@vide.example', 'COMPTA');
     const res = await get(comptaVide, '/paie');
@@ -101,8 +106,8 @@ describe('GET /paie', () => {
 });
 
 describe('GET /factures', () => {
-  it('should show a COMPTA the invoices, contribution calls and transfers in French, never an IBAN', async (t) => {
-    const { get, compta, invoices, contributionCall, transfer, executionDate } = await setup(t);
+  it('should show a COMPTA the invoices, contribution calls and transfers in French, never an IBAN', async () => {
+    const { get, compta, invoices, contributionCall, transfer, executionDate } = await setup();
     const res = await get(compta, '/factures');
     assert.equal(res.statusCode, 200);
     assert.ok(res.body.includes('<h1>Factures et paiements</h1>'));
@@ -149,8 +154,8 @@ describe('GET /factures', () => {
     assert.match(res.body, /<a href="\/factures" aria-current="page">Factures<\/a>/);
   });
 
-  it("should show each organization only its own, and an ADMIN the same page", async (t) => {
-    const { get, admin, lumiereCompta, invoices, payslips } = await setup(t);
+  it("should show each organization only its own, and an ADMIN the same page", async () => {
+    const { get, admin, lumiereCompta, invoices, payslips } = await setup();
     assert.deepEqual(rowIds((await get(admin, '/factures')).body, 'invoice'), [invoices.opening.id, invoices.march.id]);
     const theirs = await get(lumiereCompta, '/factures');
     assert.deepEqual(rowIds(theirs.body, 'invoice'), [invoices.lumiere.id]);
@@ -161,8 +166,8 @@ describe('GET /factures', () => {
     assert.ok(!paie.body.includes('Hélène'));
   });
 
-  it('should answer as the API does: 403 Forbidden to an AGENT, the sign-in page to a visitor', async (t) => {
-    const { get, agent, compta } = await setup(t);
+  it('should answer as the API does: 403 Forbidden to an AGENT, the sign-in page to a visitor', async () => {
+    const { get, agent, compta } = await setup();
     const page = await get(agent, '/factures');
     const api = await get(agent, '/api/factures');
     assert.equal(page.statusCode, 403);
@@ -182,7 +187,7 @@ describe('GET /factures', () => {
   });
 
   it('should page each section on its own cursor and show a broken one in its section only (400)', async (t) => {
-    const { get, call, staff, soleil, compta, invoices, contributionCall } = await setup(t);
+    const { get, call, staff, soleil, compta, invoices, contributionCall } = await organizations(await build(t));
     const broken = await get(compta, '/factures?cursor_factures=nope');
     assert.equal(broken.statusCode, 400);
     assert.match(broken.body, /<section class="card" id="invoices"[^>]*>\s*<h2[^>]*>Factures<\/h2>\s*<p class="status" data-kind="error" role="alert">Curseur de pagination invalide/);

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { build } from '../helper.ts';
+import { appPerSuite, build, type TestApp } from '../helper.ts';
 import { addMembership, createOrg, member, signedIn } from '../support/fixtures.ts';
 import { memberActions, type Member } from '../../src/pages/vos-acces.ts';
 import { recordAccessEvent } from '../../src/audit/audit.repository.ts';
@@ -14,14 +14,19 @@ function memberRows(body: string): Array<{ userId: string; email: string; role: 
   return rows.map((m) => ({ userId: m[1]!, email: m[2]!, role: m[3]!, html: m[4]! }));
 }
 
-async function organization(t: Parameters<typeof build>[0]) {
-  const ctx = await build(t);
+let organizations = 0;
+
+/** An organization of three members, at an address domain and with an employer key of its own. */
+async function organization(ctx: TestApp) {
   const db = ctx.database.db;
-  const orgId = await createOrg(db, 'Théâtre <du> Soleil', 'TDS001');
-  const boss = await member(ctx.app, db, orgId, 'boss@example.com', 'SUPER_ADMIN', { metadata: { first_name: 'Béatrice' } });
-  const admin = await member(ctx.app, db, orgId, 'admin@example.com', 'ADMIN', { metadata: { first_name: 'Alice' } });
-  const agent = await member(ctx.app, db, orgId, 'agent@example.com', 'AGENT', { metadata: { first_name: XSS } });
-  return { ...ctx, db, orgId, boss, admin, agent };
+  const tag = `t${++organizations}`;
+  const at = (local: string) => `${local}@${tag}.example.com`;
+  const key = `TDS-${tag}`;
+  const orgId = await createOrg(db, 'Théâtre <du> Soleil', key);
+  const boss = await member(ctx.app, db, orgId, at('boss'), 'SUPER_ADMIN', { metadata: { first_name: 'Béatrice' } });
+  const admin = await member(ctx.app, db, orgId, at('admin'), 'ADMIN', { metadata: { first_name: 'Alice' } });
+  const agent = await member(ctx.app, db, orgId, at('agent'), 'AGENT', { metadata: { first_name: XSS } });
+  return { ...ctx, db, orgId, boss, admin, agent, at, key };
 }
 
 describe('GET /login', () => {
@@ -76,8 +81,11 @@ describe('GET /', () => {
 });
 
 describe('GET /vos-acces', () => {
-  it('should redirect to /login without a session, or with a session that is not valid', async (t) => {
-    const { app } = await build(t);
+  // One app for the tests that read only their own organization; the global view builds its own.
+  const suite = appPerSuite();
+
+  it('should redirect to /login without a session, or with a session that is not valid', async () => {
+    const { app } = suite();
     for (const headers of [{}, { cookie: 'session=abcdefgh12.abcdefghijklmnopqrstuvwxyz' }]) {
       const res = await app.inject({ method: 'GET', url: '/vos-acces', headers });
       assert.equal(res.statusCode, 302);
@@ -85,14 +93,14 @@ describe('GET /vos-acces', () => {
     }
   });
 
-  it('should show an ADMIN the members newest first, with French roles and statuses', async (t) => {
-    const { app, db, orgId, admin } = await organization(t);
-    const pending = await db.insertInto('auth.users').values({ email: 'pending@example.com' }).returning('id').executeTakeFirstOrThrow();
+  it('should show an ADMIN the members newest first, with French roles and statuses', async () => {
+    const { app, db, orgId, admin, at } = await organization(suite());
+    const pending = await db.insertInto('auth.users').values({ email: at('pending') }).returning('id').executeTakeFirstOrThrow();
     // Later than the fixture's members by a clear second: the embedded database's clock can give
     // two inserts a millisecond apart the same created_at, and the order would then be the ids'.
     const later = (seconds: number) => new Date(Date.now() + seconds * 1000);
     await addMembership(db, orgId, pending.id, 'COMPTA', { createdAt: later(1) });
-    const gone = await signedIn(app, db, 'gone@example.com');
+    const gone = await signedIn(app, db, at('gone'));
     await addMembership(db, orgId, gone.userId, 'AGENT', { revoked: true, createdAt: later(2) });
 
     const res = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: admin.cookie } });
@@ -100,30 +108,30 @@ describe('GET /vos-acces', () => {
     const api = await app.inject({ method: 'GET', url: '/api/access', headers: { cookie: admin.cookie } });
     const rows = memberRows(res.body);
     assert.deepEqual(rows.map((r) => r.email), api.json().items.map((i: { email: string }) => i.email));
-    assert.deepEqual(rows.map((r) => r.email), ['gone@example.com', 'pending@example.com', 'agent@example.com', 'admin@example.com', 'boss@example.com']);
+    assert.deepEqual(rows.map((r) => r.email), [at('gone'), at('pending'), at('agent'), at('admin'), at('boss')]);
 
     const byEmail = Object.fromEntries(rows.map((r) => [r.email, r.html]));
-    assert.match(byEmail['gone@example.com']!, /<span class="badge badge-revoked">Révoqué<\/span>/);
-    assert.match(byEmail['pending@example.com']!, /<span class="badge badge-pending">Invitation envoyée<\/span>/);
-    assert.match(byEmail['pending@example.com']!, /<td data-label="Rôle">Comptabilité<\/td>/);
-    assert.match(byEmail['agent@example.com']!, /<span class="badge badge-active">Actif<\/span>/);
-    assert.match(byEmail['boss@example.com']!, /<td data-label="Rôle">Administrateur principal<\/td>/);
+    assert.match(byEmail[at('gone')]!, /<span class="badge badge-revoked">Révoqué<\/span>/);
+    assert.match(byEmail[at('pending')]!, /<span class="badge badge-pending">Invitation envoyée<\/span>/);
+    assert.match(byEmail[at('pending')]!, /<td data-label="Rôle">Comptabilité<\/td>/);
+    assert.match(byEmail[at('agent')]!, /<span class="badge badge-active">Actif<\/span>/);
+    assert.match(byEmail[at('boss')]!, /<td data-label="Rôle">Administrateur principal<\/td>/);
     assert.match(res.body, /<h2 id="members-title" class="wrap" tabindex="-1">Membres de Théâtre &lt;du&gt; Soleil<\/h2>/);
     // What is counted, said: the revoked access apart, as the staff switcher counts.
     assert.match(res.body, /4 membres actifs ou invités \(dont 1 invitation en attente\) · 1 accès révoqué\. Du plus récent au plus ancien\./);
   });
 
-  it('should escape a member name that carries markup', async (t) => {
-    const { app, admin } = await organization(t);
+  it('should escape a member name that carries markup', async () => {
+    const { app, admin } = await organization(suite());
     const res = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: admin.cookie } });
     assert.match(res.body, /<td data-label="Prénom" class="name"><span class="clip " title="&lt;img src=x onerror=alert\(1\)&gt;">&lt;img src=x onerror=alert\(1\)&gt;<\/span><\/td>/);
     assert.ok(!res.body.includes('<img'), 'no img element reaches the page');
     assert.ok(!res.body.includes('<du>'), 'nor the organization name markup');
   });
 
-  it('should offer only the actions the API accepts', async (t) => {
-    const { app, db, orgId, admin, boss, agent } = await organization(t);
-    const pending = await db.insertInto('auth.users').values({ email: 'pending@example.com' }).returning('id').executeTakeFirstOrThrow();
+  it('should offer only the actions the API accepts', async () => {
+    const { app, db, orgId, admin, boss, agent, at } = await organization(suite());
+    const pending = await db.insertInto('auth.users').values({ email: at('pending') }).returning('id').executeTakeFirstOrThrow();
     await addMembership(db, orgId, pending.id, 'COMPTA');
     const res = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: admin.cookie } });
     const rows = Object.fromEntries(memberRows(res.body).map((r) => [r.userId, r.html]));
@@ -142,10 +150,10 @@ describe('GET /vos-acces', () => {
     assert.match(res.body, /<option value="AGENT" selected>Agent<\/option>/);
   });
 
-  it('should show the recent access history in French, newest first', async (t) => {
-    const { app, admin, agent } = await organization(t);
-    await app.inject({ method: 'POST', url: '/api/access', headers: { cookie: admin.cookie }, payload: { email: 'nina@example.com', role: 'COMPTA' } });
-    await app.inject({ method: 'POST', url: '/api/access', headers: { cookie: admin.cookie }, payload: { email: 'agent@example.com', role: 'ADMIN' } });
+  it('should show the recent access history in French, newest first', async () => {
+    const { app, admin, agent, at } = await organization(suite());
+    await app.inject({ method: 'POST', url: '/api/access', headers: { cookie: admin.cookie }, payload: { email: at('nina'), role: 'COMPTA' } });
+    await app.inject({ method: 'POST', url: '/api/access', headers: { cookie: admin.cookie }, payload: { email: at('agent'), role: 'ADMIN' } });
     await app.inject({ method: 'DELETE', url: `/api/access/${agent.userId}`, headers: { cookie: admin.cookie } });
     const res = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: admin.cookie } });
     const history = /<section class="card" id="history"[\s\S]*?<\/section>/.exec(res.body)![0];
@@ -153,40 +161,40 @@ describe('GET /vos-acces', () => {
       .slice(1)
       .map((m) => [...m[1]!.matchAll(/<td data-label="[^"]+"[^>]*>([\s\S]*?)<\/td>/g)].map((c) => c[1]!.replace(/<[^>]+>/g, '').trim()));
     assert.deepEqual(rows.map((r) => r.slice(1)), [
-      ['Révocation', 'admin@example.com', 'agent@example.com', 'Administrateur'],
-      ['Changement de rôle', 'admin@example.com', 'agent@example.com', 'Agent → Administrateur'],
-      ['Invitation', 'admin@example.com', 'nina@example.com', 'Comptabilité'],
+      ['Révocation', at('admin'), at('agent'), 'Administrateur'],
+      ['Changement de rôle', at('admin'), at('agent'), 'Agent → Administrateur'],
+      ['Invitation', at('admin'), at('nina'), 'Comptabilité'],
     ]);
     assert.match(rows[0]![0]!, /^\d\d\/\d\d\/\d{4} \d\d:\d\d$/);
     assert.match(history, /Les 3 derniers changements, du plus récent au plus ancien\./);
   });
 
-  it('should name the command line as the author of the changes it made', async (t) => {
-    const { app, db, orgId, admin, agent } = await organization(t);
+  it('should name the command line as the author of the changes it made', async () => {
+    const { app, db, orgId, admin, agent, at } = await organization(suite());
     await recordAccessEvent(db, {
       org_id: orgId, action: 'added', actor_user_id: null, actor_email: 'cli',
-      target_user_id: agent.userId, target_email: 'agent@example.com', old_role: null, new_role: 'AGENT',
+      target_user_id: agent.userId, target_email: at('agent'), old_role: null, new_role: 'AGENT',
     });
     const res = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: admin.cookie } });
     assert.match(res.body, /<td data-label="Action">Ajout<\/td>\s*<td data-label="Par" class="email">Ligne de commande<\/td>/);
     // `member add` creating an account sends no e-mail: not an "Invitation".
     await recordAccessEvent(db, {
       org_id: orgId, action: 'invited', actor_user_id: null, actor_email: 'cli',
-      target_user_id: agent.userId, target_email: 'agent@example.com', old_role: 'AGENT', new_role: 'AGENT',
+      target_user_id: agent.userId, target_email: at('agent'), old_role: 'AGENT', new_role: 'AGENT',
     });
     const again = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: admin.cookie } });
     assert.match(again.body, /<td data-label="Action">Ajout, sans e-mail \(compte créé\)<\/td>\s*<td data-label="Par" class="email">Ligne de commande<\/td>[\s\S]*?<td data-label="Rôle">Agent<\/td>/);
   });
 
-  it("should show an AGENT their own accesses and no members table", async (t) => {
-    const { app, db, agent } = await organization(t);
+  it("should show an AGENT their own accesses and no members table", async () => {
+    const { app, db, agent, at } = await organization(suite());
     const other = await createOrg(db, 'Ancienne Compagnie');
     await addMembership(db, other, agent.userId, 'COMPTA', { revoked: true });
     const res = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: agent.cookie } });
     assert.equal(res.statusCode, 200);
     assert.match(res.body, /<td data-label="Organisation" class="wrap">Théâtre &lt;du&gt; Soleil<\/td>\s*<td data-label="Rôle">Agent<\/td>\s*<td data-label="Statut"><span class="badge badge-active">Actif<\/span><\/td>/);
     assert.match(res.body, /<td data-label="Organisation" class="wrap">Ancienne Compagnie<\/td>\s*<td data-label="Rôle">Comptabilité<\/td>\s*<td data-label="Statut"><span class="badge badge-revoked">Révoqué<\/span><\/td>/);
-    for (const absent of ['id="members"', 'id="invite-form"', 'id="history"', 'id="org-search"', 'admin@example.com', 'boss@example.com']) {
+    for (const absent of ['id="members"', 'id="invite-form"', 'id="history"', 'id="org-search"', at('admin'), at('boss')]) {
       assert.ok(!res.body.includes(absent), absent);
     }
     assert.match(res.body, /adressez-vous à un administrateur de votre organisation/);
@@ -196,8 +204,8 @@ describe('GET /vos-acces', () => {
     assert.match(res.body, /adressez-vous à un administrateur de l'organisation : il peut rétablir votre accès\. Pour toute autre question, écrivez à <a href="mailto:support@example.com">support@example.com<\/a>/);
   });
 
-  it('should tell a member whose every access was revoked what happened, when and whom to ask', async (t) => {
-    const { app, db, orgId, agent } = await organization(t);
+  it('should tell a member whose every access was revoked what happened, when and whom to ask', async () => {
+    const { app, db, orgId, agent } = await organization(suite());
     await db.updateTable('organization_members').set({ revoked: true, revoked_at: new Date('2026-03-12T09:30:00Z') }).where('user_id', '=', agent.userId).execute();
     const res = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: agent.cookie } });
     assert.equal(res.statusCode, 200);
@@ -208,8 +216,8 @@ describe('GET /vos-acces', () => {
   });
 
   it('should show staff without an organization the switcher and nothing to manage', async (t) => {
-    const { app, db } = await organization(t);
-    const staff = await signedIn(app, db, 'staff@example.com', { staff: 'STAFF' });
+    const { app, db, at } = await organization(await build(t));
+    const staff = await signedIn(app, db, at('staff'), { staff: 'STAFF' });
     const res = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: staff.cookie } });
     assert.equal(res.statusCode, 200);
     assert.match(res.body, /<strong id="current-org-name">Vue globale : toutes les organisations<\/strong>/);
@@ -226,31 +234,31 @@ describe('GET /vos-acces', () => {
     assert.equal(res.cookies.find((c) => c.name === 'active_org_id'), undefined);
   });
 
-  it('should let staff give an organization its SUPER_ADMIN while it has none', async (t) => {
-    const ctx = await build(t);
+  it('should let staff give an organization its SUPER_ADMIN while it has none', async () => {
+    const ctx = suite();
     const db = ctx.database.db;
     const orgId = await createOrg(db, 'Sans Chef', 'SC001');
-    await member(ctx.app, db, orgId, 'agent@example.com', 'AGENT');
-    const staff = await signedIn(ctx.app, db, 'staff@example.com', { staff: 'STAFF' });
+    await member(ctx.app, db, orgId, 'agent@sans-chef.example.com', 'AGENT');
+    const staff = await signedIn(ctx.app, db, 'staff@sans-chef.example.com', { staff: 'STAFF' });
     const roles = async () => {
       const res = await ctx.app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: `${staff.cookie}; active_org_id=${orgId}` } });
       return [.../<select id="invite-role" name="role" data-refresh>([\s\S]*?)<\/select>/.exec(res.body)![1]!.matchAll(/<option value="([A-Z_]+)"[^>]*>([^<]+)</g)].map((m) => `${m[1]}:${m[2]}`);
     };
     assert.deepEqual(await roles(), ['SUPER_ADMIN:Administrateur principal', 'ADMIN:Administrateur', 'AGENT:Agent', 'COMPTA:Comptabilité']);
-    await member(ctx.app, db, orgId, 'boss@example.com', 'SUPER_ADMIN');
+    await member(ctx.app, db, orgId, 'boss@sans-chef.example.com', 'SUPER_ADMIN');
     assert.deepEqual(await roles(), ['ADMIN:Administrateur', 'AGENT:Agent', 'COMPTA:Comptabilité']);
     const back = await ctx.app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: `${staff.cookie}; active_org_id=${orgId}` } });
     assert.match(back.body, /<button type="button" class="button button-small button-secondary" id="org-clear">Revenir à la vue globale/);
   });
 
-  it("should leave staff's organization choices out of the organization's own history, and keep them for staff", async (t) => {
-    const { app, db, orgId, admin } = await organization(t);
-    const staff = await signedIn(app, db, 'staff@example.com', { staff: 'STAFF' });
+  it("should leave staff's organization choices out of the organization's own history, and keep them for staff", async () => {
+    const { app, db, orgId, admin, at } = await organization(suite());
+    const staff = await signedIn(app, db, at('staff'), { staff: 'STAFF' });
     for (let i = 0; i < 3; i++) {
       const put = await app.inject({ method: 'PUT', url: '/api/staff/active-org', headers: { cookie: staff.cookie }, payload: { org_id: orgId } });
       assert.equal(put.statusCode, 200);
     }
-    await app.inject({ method: 'POST', url: '/api/access', headers: { cookie: admin.cookie }, payload: { email: 'nina@example.com' } });
+    await app.inject({ method: 'POST', url: '/api/access', headers: { cookie: admin.cookie }, payload: { email: at('nina') } });
     const actions = async (cookie: string) => {
       const res = await app.inject({ method: 'GET', url: '/api/access/events', headers: { cookie } });
       assert.equal(res.statusCode, 200);
@@ -265,11 +273,11 @@ describe('GET /vos-acces', () => {
     assert.match(staffPage.body, /Organisation choisie par l&#39;équipe/);
   });
 
-  it("should show staff the chosen organization's members, from the cookie or else their saved choice", async (t) => {
-    const { app, db, orgId } = await organization(t);
-    const staff = await signedIn(app, db, 'staff@example.com', { staff: 'SUPER_STAFF' });
+  it("should show staff the chosen organization's members, from the cookie or else their saved choice", async () => {
+    const { app, db, orgId, at, key } = await organization(suite());
+    const staff = await signedIn(app, db, at('staff'), { staff: 'SUPER_STAFF' });
     const viaCookie = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: `${staff.cookie}; active_org_id=${orgId}` } });
-    assert.match(viaCookie.body, /<strong id="current-org-name">Théâtre &lt;du&gt; Soleil<\/strong> <span class="muted">\(clé employeur TDS001\)<\/span>/);
+    assert.ok(viaCookie.body.includes(`<strong id="current-org-name">Théâtre &lt;du&gt; Soleil</strong> <span class="muted">(clé employeur ${key})</span>`));
     assert.equal(memberRows(viaCookie.body).length, 3);
     assert.equal(viaCookie.cookies.find((c) => c.name === 'active_org_id'), undefined, 'nothing to restore');
 

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { build } from '../helper.ts';
+import { appPerSuite, build } from '../helper.ts';
 import { createOrg, member } from '../support/fixtures.ts';
 import { docsCsp } from '../../src/pages/security.ts';
 
@@ -14,9 +14,13 @@ function csp(header: unknown): Record<string, string> {
   );
 }
 
+// One app for the file: its tests read headers and pages, and the two that write make their own
+// organization and people. The plain-http one builds its own with another PUBLIC_URL.
+const suite = appPerSuite();
+
 describe('security headers', () => {
-  it('should forbid inline scripts, inline handlers, inline styles and framing on the pages', async (t) => {
-    const { app } = await build(t);
+  it('should forbid inline scripts, inline handlers, inline styles and framing on the pages', async () => {
+    const { app } = suite();
     for (const url of ['/login', '/activate']) {
       const res = await app.inject({ method: 'GET', url });
       const policy = csp(res.headers['content-security-policy']);
@@ -36,8 +40,8 @@ describe('security headers', () => {
     }
   });
 
-  it('should send the same headers with the API answers', async (t) => {
-    const { app } = await build(t);
+  it('should send the same headers with the API answers', async () => {
+    const { app } = suite();
     const res = await app.inject({ method: 'GET', url: '/api/me' });
     assert.equal(res.statusCode, 401);
     assert.equal(csp(res.headers['content-security-policy'])['frame-ancestors'], "'none'");
@@ -45,7 +49,7 @@ describe('security headers', () => {
   });
 
   it('should upgrade insecure requests and send HSTS only when PUBLIC_URL is https', async (t) => {
-    const https = await build(t);
+    const https = suite();
     const secure = await https.app.inject({ method: 'GET', url: '/login' });
     assert.ok('upgrade-insecure-requests' in csp(secure.headers['content-security-policy']));
     assert.match(String(secure.headers['strict-transport-security']), /max-age=31536000/);
@@ -55,8 +59,8 @@ describe('security headers', () => {
     assert.equal(plain.headers['strict-transport-security'], undefined);
   });
 
-  it('should keep /docs working: its scripts from the site only, its inline styles allowed', async (t) => {
-    const { app } = await build(t);
+  it('should keep /docs working: its scripts from the site only, its inline styles allowed', async () => {
+    const { app } = suite();
     const page = await app.inject({ method: 'GET', url: '/docs' });
     assert.equal(page.statusCode, 200);
     const policy = csp(page.headers['content-security-policy']);
@@ -70,8 +74,8 @@ describe('security headers', () => {
     assert.equal(docsCsp("default-src 'self';style-src 'self';img-src 'self'"), "default-src 'self';style-src 'self' 'unsafe-inline';img-src 'self'");
   });
 
-  it('should keep the pages out of the OpenAPI document', async (t) => {
-    const { app } = await build(t);
+  it('should keep the pages out of the OpenAPI document', async () => {
+    const { app } = suite();
     const paths = Object.keys((await app.inject({ method: 'GET', url: '/openapi.json' })).json().paths);
     assert.ok(paths.includes('/api/access'));
     for (const page of ['/', '/login', '/activate', '/vos-acces', '/assets/{name}']) assert.ok(!paths.includes(page), page);
@@ -79,8 +83,8 @@ describe('security headers', () => {
 });
 
 describe('GET /assets/:name', () => {
-  it('should serve the scripts and the stylesheet with their type and a validator', async (t) => {
-    const { app } = await build(t);
+  it('should serve the scripts and the stylesheet with their type and a validator', async () => {
+    const { app } = suite();
     const css = await app.inject({ method: 'GET', url: '/assets/style.css' });
     assert.equal(css.statusCode, 200);
     assert.equal(css.headers['content-type'], 'text/css; charset=utf-8');
@@ -94,8 +98,8 @@ describe('GET /assets/:name', () => {
     }
   });
 
-  it('should answer 404 for any other name, a path included', async (t) => {
-    const { app } = await build(t);
+  it('should answer 404 for any other name, a path included', async () => {
+    const { app } = suite();
     for (const url of ['/assets/nope.js', '/assets/..%2Fpages.routes.ts', '/assets/%2E%2E%2F%2E%2E%2Fapp.ts', '/assets/']) {
       assert.equal((await app.inject({ method: 'GET', url })).statusCode, 404, url);
     }
@@ -103,8 +107,8 @@ describe('GET /assets/:name', () => {
 });
 
 describe('cross-site requests', () => {
-  it("should refuse a POST sent from another site's page with 403 cross_site_request, and let the pages' own calls through", async (t) => {
-    const { app, database } = await build(t);
+  it("should refuse a POST sent from another site's page with 403 cross_site_request, and let the pages' own calls through", async () => {
+    const { app, database } = suite();
     const db = database.db;
     const orgId = await createOrg(db, 'Compagnie Lumière');
     const admin = await member(app, db, orgId, 'admin@example.com', 'ADMIN');
@@ -129,8 +133,8 @@ describe('cross-site requests', () => {
     assert.equal(own.json().message, 'Invitation envoyée');
   });
 
-  it('should answer every unsafe route of the API a cross-site request with 403 in the error shape, never a body that is not JSON', async (t) => {
-    const { app, database } = await build(t);
+  it('should answer every unsafe route of the API a cross-site request with 403 in the error shape, never a body that is not JSON', async () => {
+    const { app, database } = suite();
     const orgId = await createOrg(database.db, 'Compagnie Lumière');
     const staff = await member(app, database.db, orgId, 'staff@ops.example', 'ADMIN');
     const paths = (app.swagger() as { paths: Record<string, Record<string, unknown>> }).paths;
