@@ -41,10 +41,9 @@ const LIMIT_YEAR = 2001;
 
 /** Up to `count` client organizations, each given a notification address (and every third a Cc). */
 export async function billedOrgs(client: pg.Client, count: number): Promise<string[]> {
-  const { rows } = await client.query<{ id: string }>(
-    `select id from public.organizations where name not like 'bench-modules-marker-%' order by id limit $1`,
-    [count],
-  );
+  const { rows } = await client.query<{ id: string }>(`select id from public.organizations where name not like 'bench-modules-marker-%' order by id limit $1`, [
+    count,
+  ]);
   await client.query(
     `update public.organizations o
         set email_notifs = array['factures-' || x.n || '@bench.test'],
@@ -56,7 +55,11 @@ export async function billedOrgs(client: pg.Client, count: number): Promise<stri
   return rows.map((r) => r.id);
 }
 
-export interface CreatedInvoice { id: string; number: string; total_ttc: string }
+export interface CreatedInvoice {
+  id: string;
+  number: string;
+  total_ttc: string;
+}
 
 /** `POST /api/staff/facturation/bulk-create` as staff, `body` its JSON text: the invoices created, in request order. */
 export async function bulkCreateInvoices(service: Server, staffCookie: string, body: string): Promise<CreatedInvoice[]> {
@@ -117,7 +120,12 @@ export async function billingScenario(dbUrl: string, staffCookie: string, client
   );
   let limitNext = start[0]!.n + 1;
   const limitInsert = async () => {
-    const rows = invoices.map((inv, i) => ({ number: `F-${LIMIT_YEAR}-${String(limitNext + i).padStart(6, '0')}`, org_id: inv.org_id, lines: inv.lines, ...TOTALS }));
+    const rows = invoices.map((inv, i) => ({
+      number: `F-${LIMIT_YEAR}-${String(limitNext + i).padStart(6, '0')}`,
+      org_id: inv.org_id,
+      lines: inv.lines,
+      ...TOTALS,
+    }));
     limitNext += rows.length;
     const { rowCount } = await client.query(
       `insert into public.invoices (number, org_id, invoice_type, payment_method, period_label, issue_date, due_date, lines, total_ht, total_vat, total_ttc)
@@ -142,7 +150,8 @@ export async function billingScenario(dbUrl: string, staffCookie: string, client
     for (let r = 0; r < CREATE_ROUNDS; r++) {
       const runService = async () => {
         const { value: created, seconds } = await timed(bulkCreate);
-        if (created.length !== INVOICES || created.some((c) => c.total_ttc !== TOTALS.total_ttc)) problem(`bulk-create answered ${created.length} invoices or wrong totals`);
+        if (created.length !== INVOICES || created.some((c) => c.total_ttc !== TOTALS.total_ttc))
+          problem(`bulk-create answered ${created.length} invoices or wrong totals`);
         const numbers = created.map((c) => Number(c.number.slice(7)));
         if (numbers.some((n, i) => i > 0 && n !== numbers[i - 1]! + 1)) problem('bulk-create numbers are not continuous in request order');
         log(`  service bulk-create round ${r + 1}: ${seconds.toFixed(2)} s`);
@@ -177,13 +186,17 @@ export async function billingScenario(dbUrl: string, staffCookie: string, client
         problem(`bulk-notify: ${answer.status}, ${result.notified?.length} notified, ${JSON.stringify(result.skipped ?? []).slice(0, 200)}`);
         continue;
       }
-      const { rows: queued } = await client.query<{ n: number }>(`select count(*)::int as n from public.mail_outbox where id > $1 and kind = 'invoice'`, [before[0]!.id]);
+      const { rows: queued } = await client.query<{ n: number }>(`select count(*)::int as n from public.mail_outbox where id > $1 and kind = 'invoice'`, [
+        before[0]!.id,
+      ]);
       if (queued[0]!.n !== INVOICES) problem(`bulk-notify queued ${queued[0]!.n} e-mails, not ${INVOICES}`);
       const deadline = Date.now() + 600_000;
       while (sink.received() - sentBefore < INVOICES && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
       const delivered = Number(process.hrtime.bigint() - started) / 1e9;
       if (sink.received() - sentBefore < INVOICES) problem(`only ${sink.received() - sentBefore} of ${INVOICES} e-mails delivered in 10 minutes`);
-      log(`  service bulk-notify round ${r + 1}: answer ${requestSeconds.toFixed(2)} s, all delivered ${delivered.toFixed(1)} s (${(INVOICES / delivered).toFixed(0)} e-mails/s)`);
+      log(
+        `  service bulk-notify round ${r + 1}: answer ${requestSeconds.toFixed(2)} s, all delivered ${delivered.toFixed(1)} s (${(INVOICES / delivered).toFixed(0)} e-mails/s)`,
+      );
       notifySeconds.push(requestSeconds);
       deliverySeconds.push(delivered);
     }

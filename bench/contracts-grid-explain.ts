@@ -33,7 +33,9 @@ try {
   const started = Date.now();
   // Two organizations; 2,000 employees in the big one; contracts over ten years, every kind
   // and status, the search text as the application writes it (folded words).
-  await sql`insert into organizations (id, name) values ('00000000-0000-4000-8000-000000000001', 'Grande Maison'), ('00000000-0000-4000-8000-000000000002', 'Autre')`.execute(db);
+  await sql`insert into organizations (id, name) values ('00000000-0000-4000-8000-000000000001', 'Grande Maison'), ('00000000-0000-4000-8000-000000000002', 'Autre')`.execute(
+    db,
+  );
   await sql`
     insert into employees (id, org_id, first_name, last_name)
     select ('00000000-0000-4000-9000-' || lpad(to_hex(g), 12, '0'))::uuid,
@@ -87,7 +89,12 @@ try {
     const plan = await sql.raw<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${inline(compiled.sql, compiled.parameters)}`).execute(db);
     const lines = plan.rows.map((r) => r['QUERY PLAN']);
     console.log(`\n## ${label}: ${items} items, ${ms.toFixed(1)} ms`);
-    console.log(lines.filter((l) => /Index|Seq Scan|Bitmap|Sort|Execution Time|Limit/.test(l)).slice(0, 8).join('\n'));
+    console.log(
+      lines
+        .filter((l) => /Index|Seq Scan|Bitmap|Sort|Execution Time|Limit/.test(l))
+        .slice(0, 8)
+        .join('\n'),
+    );
   }
 } finally {
   await handle.close();

@@ -17,7 +17,13 @@ import { documentInput } from '../src/invoices/invoices.service.ts';
 import { invoiceDocument } from '../src/invoices/invoice.pdf.ts';
 import render from '../src/pdf/pdf.worker.ts';
 
-const input = JSON.parse(process.argv[2] ?? '{}') as { databaseUrl: string; invoiceIds: string[]; operatorEnv: Record<string, string>; seconds: number; out?: string };
+const input = JSON.parse(process.argv[2] ?? '{}') as {
+  databaseUrl: string;
+  invoiceIds: string[];
+  operatorEnv: Record<string, string>;
+  seconds: number;
+  out?: string;
+};
 const config = loadConfig(input.operatorEnv);
 const handle = await openDatabase({ databaseUrl: input.databaseUrl, pgliteDir: 'memory://', maxConnections: 1 });
 const docs = [];

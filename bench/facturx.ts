@@ -23,15 +23,39 @@ import { FACTUR_X_OPERATOR_ENV } from '../test/support/operator.ts';
 import { billedOrgs, bulkCreateInvoices, HEADER, LINES } from './billing.ts';
 import { request, stopAndCheck } from './modules.ts';
 import {
-  alternating, label, log, mainThreadCpuSeconds, median, medianCpu, postgresCpuSeconds, problem, quick, results, round, rounds, runJsonScript,
-  serverTreeCpuSeconds, startService, summarize, tmpDir, durationSeconds, type CpuSample, type Server,
+  alternating,
+  label,
+  log,
+  mainThreadCpuSeconds,
+  median,
+  medianCpu,
+  postgresCpuSeconds,
+  problem,
+  quick,
+  results,
+  round,
+  rounds,
+  runJsonScript,
+  serverTreeCpuSeconds,
+  startService,
+  summarize,
+  tmpDir,
+  durationSeconds,
+  type CpuSample,
+  type Server,
 } from './harness.ts';
 
 /** Invoices rendered in each counted round, and in the uncounted warm-up, by the service (autocannon wants at least one a connection): with the check's, 400 in all (20 in quick mode). */
 const PER_ROUND = quick ? 11 : 120;
 const WARMUP = quick ? 8 : 39;
 
-interface LoopResult { pdfs: number; seconds: number; rate: number; bytes: number; cpu_ms: number }
+interface LoopResult {
+  pdfs: number;
+  seconds: number;
+  rate: number;
+  bytes: number;
+  cpu_ms: number;
+}
 
 /** The PDF a signed link (written with PUBLIC_URL's host) points to, fetched on the server's own address. */
 async function fetchSigned(server: Server, url: string): Promise<Buffer> {
@@ -78,7 +102,9 @@ export async function facturxScenario(dbUrl: string, staffCookie: string, client
         const { rows } = await client.query<{ stored: number; failed: number }>(
           `select count(*) filter (where i.pdf_id is not null and i.xml_id is not null)::int as stored,
                   (select count(*)::int from public.jobs j where j.kind = 'invoice.document' and j.status = 'failed' and j.subject_id = any($1::text[])) as failed
-             from public.invoices i where i.id = any($1::uuid[])`, [ids]);
+             from public.invoices i where i.id = any($1::uuid[])`,
+          [ids],
+        );
         if (rows[0]!.stored === ids.length) break;
         if (rows[0]!.failed > 0) {
           problem(`${what}: ${rows[0]!.failed} document jobs failed`);
@@ -90,14 +116,18 @@ export async function facturxScenario(dbUrl: string, staffCookie: string, client
       const per = (cpu: number) => round((cpu * 1000) / Math.max(1, ids.length), 2);
       return {
         ids,
-        rps: ids.length / seconds, p50_ms: 0, p99_ms: 0,
+        rps: ids.length / seconds,
+        p50_ms: 0,
+        p99_ms: 0,
         server_cpu_ms: per(serverTreeCpuSeconds(service.pid) - before[0]!),
         main_thread_cpu_ms: per(mainThreadCpuSeconds(service.pid) - before[1]!),
         postgres_cpu_ms: per(postgresCpuSeconds() - before[2]!),
       };
     };
     const [checkInvoice, ...rest] = invoices;
-    const { ids: [checkId] } = await made([checkInvoice!], 'the checked invoice');
+    const {
+      ids: [checkId],
+    } = await made([checkInvoice!], 'the checked invoice');
     const loopInput = (seconds: number, out?: string) => ({ databaseUrl: dbUrl, invoiceIds: [...allIds], operatorEnv: FACTUR_X_OPERATOR_ENV, seconds, out });
 
     // The same document: the Factur-X PDF's text is the plain PDF's, and it carries factur-x.xml.
@@ -125,7 +155,9 @@ export async function facturxScenario(dbUrl: string, staffCookie: string, client
     for (let r = 0; r < rounds; r++) {
       const runService = async () => {
         const result = await made(rest.slice(WARMUP + r * PER_ROUND, WARMUP + (r + 1) * PER_ROUND), `Factur-X documents, round ${r + 1}`);
-        log(`  Factur-X round ${r + 1}: ${result.rps.toFixed(1).padStart(8)} PDF/s (jobs)  CPU/PDF: server ${result.server_cpu_ms} ms (event loop ${result.main_thread_cpu_ms}), PostgreSQL ${result.postgres_cpu_ms} ms`);
+        log(
+          `  Factur-X round ${r + 1}: ${result.rps.toFixed(1).padStart(8)} PDF/s (jobs)  CPU/PDF: server ${result.server_cpu_ms} ms (event loop ${result.main_thread_cpu_ms}), PostgreSQL ${result.postgres_cpu_ms} ms`,
+        );
         serviceRuns.push(result);
       };
       const runLoop = async () => {

@@ -285,7 +285,8 @@ export function checkLoad(what: string, result: LoadResult): void {
   }
 }
 
-export const fmtLoad = (r: LoadResult) => `${r.rps.toFixed(1).padStart(8)} req/s  p50 ${String(r.p50_ms).padStart(5)} ms  p99 ${String(r.p99_ms).padStart(5)} ms`;
+export const fmtLoad = (r: LoadResult) =>
+  `${r.rps.toFixed(1).padStart(8)} req/s  p50 ${String(r.p50_ms).padStart(5)} ms  p99 ${String(r.p99_ms).padStart(5)} ms`;
 
 // ---------------------------------------------------------------------------------------------
 // Scenarios
@@ -302,7 +303,11 @@ export interface ResultRow {
 
 export const results: ResultRow[] = [];
 
-export interface Sample { rps: number; p50_ms: number; p99_ms: number }
+export interface Sample {
+  rps: number;
+  p50_ms: number;
+  p99_ms: number;
+}
 export const summarize = (samples: Sample[]) => ({
   rps: round(median(samples.map((s) => s.rps)), 1),
   p50_ms: median(samples.map((s) => s.p50_ms)),
@@ -506,7 +511,10 @@ export function serverTreeCpuSeconds(pid: number): number {
   }, 0);
 }
 
-export async function runLoadWithCpu(spec: LoadSpec, serverPid: number): Promise<LoadResult & { server_cpu_ms: number; main_thread_cpu_ms: number; postgres_cpu_ms: number }> {
+export async function runLoadWithCpu(
+  spec: LoadSpec,
+  serverPid: number,
+): Promise<LoadResult & { server_cpu_ms: number; main_thread_cpu_ms: number; postgres_cpu_ms: number }> {
   const [server, mainThread, postgres] = [serverTreeCpuSeconds(serverPid), mainThreadCpuSeconds(serverPid), postgresCpuSeconds()];
   const result = await runLoad(spec);
   const perRequest = (seconds: number) => round((seconds * 1000) / Math.max(1, result.requests), 2);

@@ -14,7 +14,12 @@ import http from 'node:http';
 import { openDatabase } from '../src/db/database.ts';
 import { listOrgMembersJson } from '../src/access/access.repository.ts';
 
-const handle = await openDatabase({ databaseUrl: process.env.DATABASE_URL!, pgliteDir: 'memory://', maxConnections: Number(process.env.LIMIT_POOL ?? 10), poolWaitMs: 0 });
+const handle = await openDatabase({
+  databaseUrl: process.env.DATABASE_URL!,
+  pgliteDir: 'memory://',
+  maxConnections: Number(process.env.LIMIT_POOL ?? 10),
+  poolWaitMs: 0,
+});
 
 const server = http.createServer((request, response) => {
   const org = new URL(request.url ?? '/', 'http://limit').searchParams.get('org');

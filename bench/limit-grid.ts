@@ -16,10 +16,26 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.LIMIT_POOL ?? 10) });
 
 interface Row {
-  id: string; org_id: string; contract_number: string; employee_id: string; first_name: string; last_name: string;
-  kind: string; status: string; job_title: string | null; show_title: string | null; idcc: string | null;
-  start_date: string; end_date: string | null; monthly_gross: string | null; gross_total: string | null;
-  has_generated_pdf: boolean; has_signed_pdf: boolean; signed_at: Date | null; created_at: Date; updated_at: Date;
+  id: string;
+  org_id: string;
+  contract_number: string;
+  employee_id: string;
+  first_name: string;
+  last_name: string;
+  kind: string;
+  status: string;
+  job_title: string | null;
+  show_title: string | null;
+  idcc: string | null;
+  start_date: string;
+  end_date: string | null;
+  monthly_gross: string | null;
+  gross_total: string | null;
+  has_generated_pdf: boolean;
+  has_signed_pdf: boolean;
+  signed_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
 }
 
 const app = Fastify({ logger: false });
@@ -49,12 +65,25 @@ app.get<{ Querystring: { org: string; limit?: string; cursor?: string; status?: 
   );
   const more = rows.length > limit;
   const items = (more ? rows.slice(0, limit) : rows).map((r) => ({
-    id: r.id, org_id: r.org_id, contract_number: r.contract_number, employee_id: r.employee_id,
+    id: r.id,
+    org_id: r.org_id,
+    contract_number: r.contract_number,
+    employee_id: r.employee_id,
     employee: { first_name: r.first_name, last_name: r.last_name },
-    kind: r.kind, status: r.status, job_title: r.job_title, show_title: r.show_title, idcc: r.idcc,
-    start_date: r.start_date, end_date: r.end_date, monthly_gross: r.monthly_gross, gross_total: r.gross_total,
-    has_generated_pdf: r.has_generated_pdf, has_signed_pdf: r.has_signed_pdf,
-    signed_at: r.signed_at, created_at: r.created_at, updated_at: r.updated_at,
+    kind: r.kind,
+    status: r.status,
+    job_title: r.job_title,
+    show_title: r.show_title,
+    idcc: r.idcc,
+    start_date: r.start_date,
+    end_date: r.end_date,
+    monthly_gross: r.monthly_gross,
+    gross_total: r.gross_total,
+    has_generated_pdf: r.has_generated_pdf,
+    has_signed_pdf: r.has_signed_pdf,
+    signed_at: r.signed_at,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
   }));
   const last = items.at(-1);
   const next = more && last ? Buffer.from(JSON.stringify([last.start_date, last.contract_number])).toString('base64url') : null;

@@ -72,35 +72,44 @@ async function contextOf(orgId: string, actorId: string): Promise<Context> {
 const app = Fastify({ logger: false });
 app.get('/readyz', async () => ({ ok: true }));
 
-app.post<{ Querystring: { org: string; actor: string }; Body: { email: string; role?: string; first_name?: string } }>(
-  '/api/access',
-  async (request) => {
-    const { org, actor } = request.query;
-    const key = `${org} ${actor}`;
-    let context = contexts.get(key);
-    if (!context) {
-      context = contextOf(org, actor);
-      contexts.set(key, context);
-    }
-    const { orgName, actorEmail, inviter } = await context;
-    const email = request.body.email.trim().toLowerCase();
-    const role = (request.body.role ?? 'AGENT').toUpperCase();
-    const firstName = request.body.first_name?.trim() || null;
-    const token = issueToken();
-    const mail = activationEmail({
-      firstName,
-      orgName,
-      role,
-      inviter,
-      activationUrl: `${PUBLIC_URL}/activate#token=${encodeURIComponent(token.token)}&type=invite`,
-      supportEmail: 'support@localhost',
-    });
-    const metadata = JSON.stringify({ first_name: firstName, role, org_id: org, org_name: orgName });
-    await pool.query(INVITE_SQL, [
-      email, metadata, org, role, WINDOW_MS, token.id, token.secretHash, INVITE_MS, mail.subject, mail.text, mail.html, actor, actorEmail,
-    ]);
-    return { ok: true, message: 'Invitation envoyée' };
-  },
-);
+app.post<{ Querystring: { org: string; actor: string }; Body: { email: string; role?: string; first_name?: string } }>('/api/access', async (request) => {
+  const { org, actor } = request.query;
+  const key = `${org} ${actor}`;
+  let context = contexts.get(key);
+  if (!context) {
+    context = contextOf(org, actor);
+    contexts.set(key, context);
+  }
+  const { orgName, actorEmail, inviter } = await context;
+  const email = request.body.email.trim().toLowerCase();
+  const role = (request.body.role ?? 'AGENT').toUpperCase();
+  const firstName = request.body.first_name?.trim() || null;
+  const token = issueToken();
+  const mail = activationEmail({
+    firstName,
+    orgName,
+    role,
+    inviter,
+    activationUrl: `${PUBLIC_URL}/activate#token=${encodeURIComponent(token.token)}&type=invite`,
+    supportEmail: 'support@localhost',
+  });
+  const metadata = JSON.stringify({ first_name: firstName, role, org_id: org, org_name: orgName });
+  await pool.query(INVITE_SQL, [
+    email,
+    metadata,
+    org,
+    role,
+    WINDOW_MS,
+    token.id,
+    token.secretHash,
+    INVITE_MS,
+    mail.subject,
+    mail.text,
+    mail.html,
+    actor,
+    actorEmail,
+  ]);
+  return { ok: true, message: 'Invitation envoyée' };
+});
 
 await serveLimit(app, pool, 'invitation, one CTE');

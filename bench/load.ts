@@ -76,9 +76,7 @@ async function main(spec: LoadSpec): Promise<LoadResult> {
     timeout: 60,
     method: spec.method,
     headers,
-    ...(makeBody
-      ? { requests: [{ method: spec.method, setupRequest: (request: Record<string, unknown>) => ({ ...request, body: makeBody() }) }] }
-      : {}),
+    ...(makeBody ? { requests: [{ method: spec.method, setupRequest: (request: Record<string, unknown>) => ({ ...request, body: makeBody() }) }] } : {}),
     ...(paths
       ? { requests: [{ method: spec.method, setupRequest: (request: Record<string, unknown>) => ({ ...request, path: paths[nextPath++ % paths.length] }) }] }
       : {}),

@@ -32,7 +32,12 @@ const times: Record<string, number[]> = { known: [], unknown: [] };
 for (let i = 0; i < trials + 20; i++) {
   for (const kind of i % 2 ? ['known', 'unknown'] : ['unknown', 'known']) {
     const start = process.hrtime.bigint();
-    const res = await app.inject({ method: 'POST', url: '/auth/magic-link', remoteAddress: `10.${(i >> 8) & 255}.${i & 255}.${kind === 'known' ? 1 : 2}`, payload: { email: `${kind}${i}@example.com` } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/auth/magic-link',
+      remoteAddress: `10.${(i >> 8) & 255}.${i & 255}.${kind === 'known' ? 1 : 2}`,
+      payload: { email: `${kind}${i}@example.com` },
+    });
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
     if (res.statusCode !== 200) throw new Error(res.body);
     // Work left after the answer (if the checkout defers any) ends before the next trial.
@@ -41,16 +46,22 @@ for (let i = 0; i < trials + 20; i++) {
     if (i >= 20) times[kind]!.push(ms); // the first 20 warm up
   }
 }
-const median = (a: number[]) => { const s = [...a].sort((x, y) => x - y); return (s[s.length >> 1]! + s[(s.length - 1) >> 1]!) / 2; };
+const median = (a: number[]) => {
+  const s = [...a].sort((x, y) => x - y);
+  return (s[s.length >> 1]! + s[(s.length - 1) >> 1]!) / 2;
+};
 const q = (a: number[], p: number) => [...a].sort((x, y) => x - y)[Math.floor(p * (a.length - 1))]!;
 // How often one threshold (the midpoint of the medians) tells the two apart, trial by trial.
 const threshold = (median(times.known!) + median(times.unknown!)) / 2;
 const right = times.known!.filter((t) => t > threshold).length + times.unknown!.filter((t) => t <= threshold).length;
-console.log(JSON.stringify({
-  db: url ? 'postgres' : 'pglite', trials,
-  known: { median: median(times.known!).toFixed(3), p10: q(times.known!, 0.1).toFixed(3), p90: q(times.known!, 0.9).toFixed(3) },
-  unknown: { median: median(times.unknown!).toFixed(3), p10: q(times.unknown!, 0.1).toFixed(3), p90: q(times.unknown!, 0.9).toFixed(3) },
-  classified: `${right}/${2 * trials} by the threshold ${threshold.toFixed(3)} ms`,
-}));
+console.log(
+  JSON.stringify({
+    db: url ? 'postgres' : 'pglite',
+    trials,
+    known: { median: median(times.known!).toFixed(3), p10: q(times.known!, 0.1).toFixed(3), p90: q(times.known!, 0.9).toFixed(3) },
+    unknown: { median: median(times.unknown!).toFixed(3), p10: q(times.unknown!, 0.1).toFixed(3), p90: q(times.unknown!, 0.9).toFixed(3) },
+    classified: `${right}/${2 * trials} by the threshold ${threshold.toFixed(3)} ms`,
+  }),
+);
 await app.close();
 await database.close();

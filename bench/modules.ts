@@ -22,8 +22,41 @@ import type { LoadResult, LoadSpec } from './load.ts';
 import type { Seeded, SeededOrg } from './seed.ts';
 import { pdfText } from '../test/support/documents.ts';
 import {
-  alternating, checkLoad, durationSeconds, fmtLoad, get, label, log, loggedErrors, median, problem, quick, results, round,
-  cpuPerRequest, heapAfterFullGcMb, heapProbe, medianCpu, type CpuSample, rounds, runJsonScript, runLoad, runLoadWithCpu, startLimit, startService, steadyAccessLoad, summarize, tmpDir, treeMb, vmHwmMb, vmRssMb, warmupSeconds, withWindowCounters, fmtCounters, type WindowCounters, type Server,
+  alternating,
+  checkLoad,
+  durationSeconds,
+  fmtLoad,
+  get,
+  label,
+  log,
+  loggedErrors,
+  median,
+  problem,
+  quick,
+  results,
+  round,
+  cpuPerRequest,
+  heapAfterFullGcMb,
+  heapProbe,
+  medianCpu,
+  type CpuSample,
+  rounds,
+  runJsonScript,
+  runLoad,
+  runLoadWithCpu,
+  startLimit,
+  startService,
+  steadyAccessLoad,
+  summarize,
+  tmpDir,
+  treeMb,
+  vmHwmMb,
+  vmRssMb,
+  warmupSeconds,
+  withWindowCounters,
+  fmtCounters,
+  type WindowCounters,
+  type Server,
 } from './harness.ts';
 
 /** What the modules' scenarios need beyond `seed.ts`'s data. */
@@ -145,19 +178,18 @@ export async function seedModules(client: pg.Client, data: Seeded, contracts: nu
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-export function request(
-  method: string,
-  url: string,
-  headers: Record<string, string>,
-  body?: Buffer | string,
-): Promise<{ status: number; body: Buffer }> {
+export function request(method: string, url: string, headers: Record<string, string>, body?: Buffer | string): Promise<{ status: number; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, headers: { ...headers, ...(body ? { 'content-length': String(Buffer.byteLength(body)) } : {}) }, agent: false }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks) }));
-      response.on('error', reject);
-    });
+    const req = http.request(
+      url,
+      { method, headers: { ...headers, ...(body ? { 'content-length': String(Buffer.byteLength(body)) } : {}) }, agent: false },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks) }));
+        response.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -175,7 +207,6 @@ function onServer(server: Server, url: string): string {
   const parsed = new URL(url);
   return `${server.base}${parsed.pathname}${parsed.search}`;
 }
-
 
 export function stopAndCheck(server: Server): Promise<void> {
   return server.stop().then(() => {
@@ -222,7 +253,9 @@ export async function gridScenario(dbUrl: string, data: ModulesData): Promise<vo
           const spec: LoadSpec = { url: urlOf(target, variant.query), connections: 32, durationSeconds, method: 'GET', headers: headersOf(target) };
           if (r === 0 && warmupSeconds > 0) await runLoad({ ...spec, durationSeconds: warmupSeconds });
           const result = await runLoadWithCpu(spec, (target === 'service' ? service : limit).pid);
-          log(`  ${target.padEnd(7)} ${variant.key.padEnd(8)} round ${r + 1}: ${fmtLoad(result)}  CPU/request: server ${result.server_cpu_ms} ms, PostgreSQL ${result.postgres_cpu_ms} ms`);
+          log(
+            `  ${target.padEnd(7)} ${variant.key.padEnd(8)} round ${r + 1}: ${fmtLoad(result)}  CPU/request: server ${result.server_cpu_ms} ms, PostgreSQL ${result.postgres_cpu_ms} ms`,
+          );
           checkLoad(`grid ${variant.name}, ${target}, round ${r + 1}`, result);
           const key = `${target}:${variant.key}`;
           samples.set(key, [...(samples.get(key) ?? []), result]);
@@ -240,9 +273,7 @@ export async function gridScenario(dbUrl: string, data: ModulesData): Promise<vo
         ratio: round(svc.rps / lim.rps, 2),
         target_ratio: 0.8,
         limit_form: 'one Fastify route, one query through pg (row-comparison keyset), rows mapped and JSON.stringify',
-        ...(variant.key === 'deep'
-          ? { deep_over_first: round(svc.rps / firstRps, 2), deep_over_first_target: 0.9 }
-          : {}),
+        ...(variant.key === 'deep' ? { deep_over_first: round(svc.rps / firstRps, 2), deep_over_first_target: 0.9 } : {}),
         runs: samples.get(`service:${variant.key}`)!.map((s) => round(s.rps, 1)),
         limit_runs: samples.get(`limit:${variant.key}`)!.map((s) => round(s.rps, 1)),
         ...cpuPerRequest(samples.get(`service:${variant.key}`)!, samples.get(`limit:${variant.key}`)!),
@@ -257,7 +288,12 @@ export async function gridScenario(dbUrl: string, data: ModulesData): Promise<vo
 // ---------------------------------------------------------------------------------------------
 // Contract PDFs
 
-interface LoopResult { pdfs: number; seconds: number; rate: number; bytes: number }
+interface LoopResult {
+  pdfs: number;
+  seconds: number;
+  rate: number;
+  bytes: number;
+}
 
 export async function pdfScenario(dbUrl: string, data: ModulesData): Promise<void> {
   log(`\n== POST /api/generate-contract-pdf, ${PDF_CONNECTIONS} connections ==`);
@@ -279,7 +315,12 @@ export async function pdfScenario(dbUrl: string, data: ModulesData): Promise<voi
   const libraryRuns: LoopResult[] = [];
   try {
     // The same document: the service's PDF and the library's have the same text.
-    const answer = await request('POST', `${service.base}/api/generate-contract-pdf`, { cookie: data.org.adminCookie, 'content-type': 'application/json' }, bodies[0]);
+    const answer = await request(
+      'POST',
+      `${service.base}/api/generate-contract-pdf`,
+      { cookie: data.org.adminCookie, 'content-type': 'application/json' },
+      bodies[0],
+    );
     if (answer.status !== 200) {
       problem(`POST /api/generate-contract-pdf: ${answer.status} ${answer.body.toString('utf8').slice(0, 200)}`);
     } else {
@@ -304,7 +345,9 @@ export async function pdfScenario(dbUrl: string, data: ModulesData): Promise<voi
     for (let r = 0; r < rounds; r++) {
       const runService = async () => {
         const result = await runLoadWithCpu(pdfSpec(service, {}), service.pid);
-        log(`  service  round ${r + 1}: ${fmtLoad(result).replace('req/s', 'PDF/s')}  CPU/PDF: server ${result.server_cpu_ms} ms (event loop ${result.main_thread_cpu_ms}), PostgreSQL ${result.postgres_cpu_ms} ms`);
+        log(
+          `  service  round ${r + 1}: ${fmtLoad(result).replace('req/s', 'PDF/s')}  CPU/PDF: server ${result.server_cpu_ms} ms (event loop ${result.main_thread_cpu_ms}), PostgreSQL ${result.postgres_cpu_ms} ms`,
+        );
         checkLoad(`PDFs, service, round ${r + 1}`, result);
         serviceRuns.push(result);
       };
@@ -440,7 +483,9 @@ async function latencyUnderPdfs(server: Server, data: ModulesData, pdfSpec: (ser
       // finish before the next window (or the server's shutdown, which would close the
       // database under them) starts.
       await new Promise((resolve) => setTimeout(resolve, PDF_DRAIN_MS));
-      log(`  GET /api/access (10 members), PDFs rendering, round ${r + 1}: ${fmtLoad(loaded)}  (${pdfs.rps.toFixed(1)} PDF/s)  ${fmtCounters(waits.loaded.at(-1)!)}`);
+      log(
+        `  GET /api/access (10 members), PDFs rendering, round ${r + 1}: ${fmtLoad(loaded)}  (${pdfs.rps.toFixed(1)} PDF/s)  ${fmtCounters(waits.loaded.at(-1)!)}`,
+      );
       checkLoad(`GET /api/access while PDFs are rendered, round ${r + 1}`, loaded);
       checkLoad(`PDFs under GET /api/access, round ${r + 1}`, pdfs);
       return loaded;
@@ -479,7 +524,12 @@ async function latencyUnderPdfs(server: Server, data: ModulesData, pdfSpec: (ser
 // ---------------------------------------------------------------------------------------------
 // Signed-file downloads
 
-interface FilesLoopResult { reads: number; seconds: number; bytes: number; mb_per_s: number }
+interface FilesLoopResult {
+  reads: number;
+  seconds: number;
+  bytes: number;
+  mb_per_s: number;
+}
 
 export async function filesScenario(dbUrl: string, data: ModulesData): Promise<void> {
   log(`\n== GET /files/:id (signed URL), a 1 MB PDF, ${FILE_CONNECTIONS} connections ==`);
@@ -489,7 +539,12 @@ export async function filesScenario(dbUrl: string, data: ModulesData): Promise<v
   try {
     // 1 MB that does not compress, as a scanned signed contract.
     const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n%'), crypto.randomBytes(1_000_000 - 17), Buffer.from('\n%%EOF\n')]);
-    const put = await request('PUT', `${service.base}/api/staff/contrats/${data.signContractId}/signed-pdf`, { cookie: data.staffCookie, 'content-type': 'application/pdf' }, pdf);
+    const put = await request(
+      'PUT',
+      `${service.base}/api/staff/contrats/${data.signContractId}/signed-pdf`,
+      { cookie: data.staffCookie, 'content-type': 'application/pdf' },
+      pdf,
+    );
     if (put.status !== 200) throw new Error(`signed-pdf upload: ${put.status} ${put.body.toString('utf8').slice(0, 200)}`);
     const signedUrl = async () => {
       const answer = await request('GET', `${service.base}/api/contrats/${data.signContractId}/pdf-url`, { cookie: data.org.adminCookie });
@@ -511,7 +566,12 @@ export async function filesScenario(dbUrl: string, data: ModulesData): Promise<v
         serviceRuns.push({ ...result, mb_per_s: mbPerS });
       };
       const runLimit = async () => {
-        const result = await runJsonScript<FilesLoopResult>('bench/files-loop.ts', { databaseUrl: dbUrl, fileId, seconds: durationSeconds, concurrency: FILE_CONNECTIONS });
+        const result = await runJsonScript<FilesLoopResult>('bench/files-loop.ts', {
+          databaseUrl: dbUrl,
+          fileId,
+          seconds: durationSeconds,
+          concurrency: FILE_CONNECTIONS,
+        });
         log(`  limit   round ${r + 1}: ${(result.reads / result.seconds).toFixed(1).padStart(8)} reads/s  ${result.mb_per_s.toFixed(0)} MB/s`);
         if (!(result.reads > 0)) problem('the file read loop read nothing');
         limitRuns.push(result);

@@ -21,7 +21,28 @@ import type { LoadResult, LoadSpec } from './load.ts';
 import type { Seeded } from './seed.ts';
 import { canonical, request, stopAndCheck } from './modules.ts';
 import {
-  checkLoad, fmtLoad, label, log, median, payrollOrgs, problem, quick, results, round, runJsonScript, runLoad, startService, steadyAccessLoad, tmpDir, treeMb, vmHwmMb, vmRssMb, warmupSeconds, withWindowCounters, fmtCounters, type WindowCounters,
+  checkLoad,
+  fmtLoad,
+  label,
+  log,
+  median,
+  payrollOrgs,
+  problem,
+  quick,
+  results,
+  round,
+  runJsonScript,
+  runLoad,
+  startService,
+  steadyAccessLoad,
+  tmpDir,
+  treeMb,
+  vmHwmMb,
+  vmRssMb,
+  warmupSeconds,
+  withWindowCounters,
+  fmtCounters,
+  type WindowCounters,
 } from './harness.ts';
 
 const ORGS = payrollOrgs;
@@ -38,7 +59,17 @@ const WINDOW_SECONDS = quick ? 2 : 10;
  */
 const IDLE_WINDOWS = quick ? 1 : 5;
 const RSS_TARGET_MB = 1536;
-const MONEY_FIELDS = ['gross', 'employee_contributions', 'employer_contributions', 'net_before_tax', 'net_taxable', 'net_social', 'pas_amount', 'net_to_pay', 'employer_cost'] as const;
+const MONEY_FIELDS = [
+  'gross',
+  'employee_contributions',
+  'employer_contributions',
+  'net_before_tax',
+  'net_taxable',
+  'net_social',
+  'pas_amount',
+  'net_to_pay',
+  'employer_cost',
+] as const;
 
 /** The bench organizations (made once per database: `--keep-db` reuses them). */
 async function seedPayroll(client: pg.Client): Promise<string[]> {
@@ -113,10 +144,7 @@ async function seedPayroll(client: pg.Client): Promise<string[]> {
     await client.query('checkpoint');
     log(`seeded ${label(ORGS)} organizations × ${label(CONTRACTS)} contracts in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
-  const { rows } = await client.query<{ id: string }>(
-    `select md5('bench-paie-org:' || o)::uuid as id from generate_series(1, $1::int) o order by o`,
-    [ORGS],
-  );
+  const { rows } = await client.query<{ id: string }>(`select md5('bench-paie-org:' || o)::uuid as id from generate_series(1, $1::int) o order by o`, [ORGS]);
   return rows.map((r) => r.id);
 }
 
@@ -207,8 +235,12 @@ export async function payrollScenario(dbUrl: string, data: Seeded, client: pg.Cl
         break;
       }
       checkLoad(`GET /api/access during the payroll run, window ${loaded.length + 1}`, result);
-      const progress = await client.query<{ done: string }>('select coalesce(sum(done), 0) as done from public.payroll_runs where id = any($1::uuid[])', [runIds]);
-      log(`  GET /api/access (10 members), payroll computing, window ${loaded.length + 1}: ${fmtLoad(result)}  ${fmtCounters(waits.loaded.at(-1)!)}  (${label(Number(progress.rows[0]!.done))} payslips so far)`);
+      const progress = await client.query<{ done: string }>('select coalesce(sum(done), 0) as done from public.payroll_runs where id = any($1::uuid[])', [
+        runIds,
+      ]);
+      log(
+        `  GET /api/access (10 members), payroll computing, window ${loaded.length + 1}: ${fmtLoad(result)}  ${fmtCounters(waits.loaded.at(-1)!)}  (${label(Number(progress.rows[0]!.done))} payslips so far)`,
+      );
       loaded.push(result);
     }
     const runs = await done;
@@ -232,7 +264,9 @@ export async function payrollScenario(dbUrl: string, data: Seeded, client: pg.Cl
     await stopAndCheck(service);
   }
   const serviceRate = payslips / seconds;
-  log(`  service: ${label(payslips)} payslips in ${seconds.toFixed(1)} s: ${serviceRate.toFixed(1)} payslips/s; peak RSS ${peakRss.toFixed(0)} MB (server and computing processes)`);
+  log(
+    `  service: ${label(payslips)} payslips in ${seconds.toFixed(1)} s: ${serviceRate.toFixed(1)} payslips/s; peak RSS ${peakRss.toFixed(0)} MB (server and computing processes)`,
+  );
 
   // The limit, on a sample of the drafts (spread over every organization), compared to the cent.
   const { rows: sample } = await client.query<DraftRow>(
@@ -243,7 +277,10 @@ export async function payrollScenario(dbUrl: string, data: Seeded, client: pg.Cl
   const situationsFile = path.join(tmpDir, 'payroll-situations.json');
   const payslipsFile = path.join(tmpDir, 'payroll-loop-payslips.json');
   fs.writeFileSync(situationsFile, JSON.stringify(sample.map((row) => row.situation)));
-  const loop = await runJsonScript<{ payslips: number; seconds: number; rate: number; build_seconds: number }>('bench/payroll-loop.ts', { file: situationsFile, out: payslipsFile });
+  const loop = await runJsonScript<{ payslips: number; seconds: number; rate: number; build_seconds: number }>('bench/payroll-loop.ts', {
+    file: situationsFile,
+    out: payslipsFile,
+  });
   const computed = JSON.parse(fs.readFileSync(payslipsFile, 'utf8')) as Array<Record<string, unknown>>;
   let equal = 0;
   let shown = 0;
@@ -259,7 +296,9 @@ export async function payrollScenario(dbUrl: string, data: Seeded, client: pg.Cl
     else if (shown++ < 3) problem(`payroll: a draft differs from the library loop on ${differences.join(', ')} (${JSON.stringify(row.situation)})`);
   });
   if (equal !== sample.length) problem(`payroll: ${sample.length - equal} of ${sample.length} sampled drafts differ from the library loop`);
-  log(`  limit (library loop, one process): ${loop.payslips} payslips in ${loop.seconds.toFixed(1)} s: ${loop.rate.toFixed(1)} payslips/s; ${equal}/${sample.length} equal to the cent`);
+  log(
+    `  limit (library loop, one process): ${loop.payslips} payslips in ${loop.seconds.toFixed(1)} s: ${loop.rate.toFixed(1)} payslips/s; ${equal}/${sample.length} equal to the cent`,
+  );
 
   results.push({
     scenario: `POST /api/staff/paie/calcul, ${label(payslips)} payslips (${label(ORGS)} organizations × ${label(CONTRACTS)} contracts), payslips/s`,
@@ -272,7 +311,7 @@ export async function payrollScenario(dbUrl: string, data: Seeded, client: pg.Cl
     seconds: round(seconds, 1),
     peak_rss_mb: round(peakRss, 0),
     rss_target_mb: RSS_TARGET_MB,
-    rss_of: 'the server and its computing processes: each one\'s VmHWM, summed',
+    rss_of: "the server and its computing processes: each one's VmHWM, summed",
     rss_median_during_mb: round(median(rssDuring), 0),
     limit_form: 'one process, one Engine, setSituation then evaluate of every figure (bench/payroll-loop.ts)',
     limit_payslips: loop.payslips,

@@ -91,7 +91,11 @@ print('inclusive time of the service’s functions (src/ or dist/)', [...srcIncl
 
 // Busy stretches: consecutive samples that are not (idle). A sample lasts until the next one.
 const idleId = new Set(profile.nodes.filter((n) => n.callFrame.functionName === '(idle)').map((n) => n.id));
-interface Stretch { startUs: number; us: number; samples: number[] }
+interface Stretch {
+  startUs: number;
+  us: number;
+  samples: number[];
+}
 const stretches: Stretch[] = [];
 let clock = 0;
 let current: Stretch | null = null;
@@ -111,7 +115,9 @@ profile.samples.forEach((id, i) => {
 });
 const byLength = [...stretches].sort((a, b) => b.us - a.us);
 const lengths = byLength.map((s) => s.us / 1000);
-process.stdout.write(`\nbusy stretches of the thread: ${stretches.length}; over 2 ms ${lengths.filter((ms) => ms > 2).length}, over 5 ms ${lengths.filter((ms) => ms > 5).length}, over 10 ms ${lengths.filter((ms) => ms > 10).length}\n`);
+process.stdout.write(
+  `\nbusy stretches of the thread: ${stretches.length}; over 2 ms ${lengths.filter((ms) => ms > 2).length}, over 5 ms ${lengths.filter((ms) => ms > 5).length}, over 10 ms ${lengths.filter((ms) => ms > 10).length}\n`,
+);
 for (const stretch of byLength.slice(0, Math.min(top, 12))) {
   // What held it: the service's frames (samples each was on the stack of) and the top of the stack.
   const frames = new Map<string, number>();
@@ -120,6 +126,13 @@ for (const stretch of byLength.slice(0, Math.min(top, 12))) {
     for (const name of serviceFramesOf(id)) addTo(frames, name, 1);
     addTo(selfFrames, nameOf(byId.get(id)!), 1);
   }
-  const list = (m: Map<string, number>, k: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, k).map(([name, count]) => `${name} (${count})`).join('; ');
-  process.stdout.write(`${(stretch.us / 1000).toFixed(1).padStart(7)} ms at ${(stretch.startUs / 1e6).toFixed(2)} s, ${stretch.samples.length} samples\n    service: ${list(frames, 4) || '-'}\n    self: ${list(selfFrames, 4)}\n`);
+  const list = (m: Map<string, number>, k: number) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, k)
+      .map(([name, count]) => `${name} (${count})`)
+      .join('; ');
+  process.stdout.write(
+    `${(stretch.us / 1000).toFixed(1).padStart(7)} ms at ${(stretch.startUs / 1e6).toFixed(2)} s, ${stretch.samples.length} samples\n    service: ${list(frames, 4) || '-'}\n    self: ${list(selfFrames, 4)}\n`,
+  );
 }

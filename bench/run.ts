@@ -49,28 +49,66 @@ import { filesScenario, gridScenario, pdfScenario, seedModules } from './modules
 import { payrollScenario } from './payroll.ts';
 import { missingTools } from './preflight.ts';
 import {
-  args, benchDatabase, contracts, damonState, checkLoad, children, CONNECTIONS, durationSeconds, fmtLoad, get, INVITE_PREFIX, itemsOf, label, log,
-  loggedErrors, median, only, problem, problems, quick, RESULTS, ROOT, round, rounds, results, runLoad, runLoadWithCpu, cpuPerRequest, SERVICE_ROOT, setTmpDir,
-  sizes, startLimit, startService, summarize, tmpDir, vmHwmMb, warmupSeconds, type CpuSample, type ResultRow, type Sample, type Server,
+  args,
+  benchDatabase,
+  contracts,
+  damonState,
+  checkLoad,
+  children,
+  CONNECTIONS,
+  durationSeconds,
+  fmtLoad,
+  get,
+  INVITE_PREFIX,
+  itemsOf,
+  label,
+  log,
+  loggedErrors,
+  median,
+  only,
+  problem,
+  problems,
+  quick,
+  RESULTS,
+  ROOT,
+  round,
+  rounds,
+  results,
+  runLoad,
+  runLoadWithCpu,
+  cpuPerRequest,
+  SERVICE_ROOT,
+  setTmpDir,
+  sizes,
+  startLimit,
+  startService,
+  summarize,
+  tmpDir,
+  vmHwmMb,
+  warmupSeconds,
+  type CpuSample,
+  type ResultRow,
+  type Sample,
+  type Server,
 } from './harness.ts';
 
 async function getScenarios(dbUrl: string, data: Seeded): Promise<void> {
   log('\n== GET /api/access (one organization) ==');
   const [service, rowsLimit, jsonLimit, bareLimit] = await Promise.all([
-    startService(dbUrl), startLimit(dbUrl, 'rows'), startLimit(dbUrl, 'json'), startLimit(dbUrl, 'bare'),
+    startService(dbUrl),
+    startLimit(dbUrl, 'rows'),
+    startLimit(dbUrl, 'json'),
+    startLimit(dbUrl, 'bare'),
   ]);
   const limits = { rows: rowsLimit, json: jsonLimit, bare: bareLimit };
   try {
     type Target = 'service' | 'rows' | 'json' | 'bare';
-    const urlOf = (target: Target, orgId: string) =>
-      target === 'service' ? `${service.base}/api/access` : `${limits[target].base}/api/access?org=${orgId}`;
+    const urlOf = (target: Target, orgId: string) => (target === 'service' ? `${service.base}/api/access` : `${limits[target].base}/api/access?org=${orgId}`);
     const headersOf = (target: Target, cookie: string): Record<string, string> => (target === 'service' ? { cookie } : {});
 
     // The limit must answer what the service answers, or the comparison means nothing.
     for (const org of data.orgs) {
-      const answers = await Promise.all(
-        (['service', 'rows', 'json', 'bare'] as const).map((t) => get(urlOf(t, org.id), headersOf(t, org.adminCookie))),
-      );
+      const answers = await Promise.all((['service', 'rows', 'json', 'bare'] as const).map((t) => get(urlOf(t, org.id), headersOf(t, org.adminCookie))));
       const [svc, rows, json, bare] = answers.map((a) => (a.status === 200 ? JSON.stringify(itemsOf(a.body)) : `status ${a.status}`));
       const count = answers[0]!.status === 200 ? itemsOf(answers[0]!.body).length : -1;
       if (count !== org.members) problem(`${org.name}: the service listed ${count} members, expected ${org.members}`);
@@ -267,7 +305,12 @@ async function globalScenario(dbUrl: string, data: Seeded): Promise<void> {
     copy_seconds: round(copySeconds, 2),
     seconds_over_copy: round(seconds / copySeconds, 2),
     items: data.totalMemberships,
-    runs: runs.map((r) => ({ seconds: round(r.seconds, 2), cold_seconds: round(r.cold_seconds, 2), peak_rss_mb: round(r.peak_rss_mb, 0), copy_seconds: round(r.copy_seconds, 2) })),
+    runs: runs.map((r) => ({
+      seconds: round(r.seconds, 2),
+      cold_seconds: round(r.cold_seconds, 2),
+      peak_rss_mb: round(r.peak_rss_mb, 0),
+      copy_seconds: round(r.copy_seconds, 2),
+    })),
   });
 }
 
@@ -408,7 +451,9 @@ async function postScenarios(dbUrl: string, data: Seeded, client: pg.Client): Pr
       ...summarize(list),
       limit_rps: withLimit ? limitRps : plainRps,
       ratio: withLimit ? round(rps / limitRps, 2) : plainRps !== null ? round(rps / plainRps, 2) : null,
-      ...(withLimit ? { target_ratio: 0.5, limit_form: 'one data-modifying CTE per request (Fastify + pg)', limit_runs: limit.map((s) => round(s.rps, 1)) } : {}),
+      ...(withLimit
+        ? { target_ratio: 0.5, limit_form: 'one data-modifying CTE per request (Fastify + pg)', limit_runs: limit.map((s) => round(s.rps, 1)) }
+        : {}),
       ...(plainRps !== null ? { target_ratio: 0.5, limit_form: 'the same invitation with SMTP unset (.eml files)' } : {}),
       mails_queued_per_run: list.map((s) => s.mails),
       runs: list.map((s) => round(s.rps, 1)),
@@ -456,7 +501,9 @@ function targets(rows: ResultRow[]): string[] {
       out.push(`${r.scenario}: ratio ${r.ratio} ${verdict(r.ratio >= r.target_ratio, `≥ ${r.target_ratio}`)}`);
     }
     if (typeof r.deep_over_first === 'number' && typeof r.deep_over_first_target === 'number') {
-      out.push(`${r.scenario}: ${r.deep_over_first} of the first page's req/s ${verdict(r.deep_over_first >= r.deep_over_first_target, `≥ ${r.deep_over_first_target}`)}`);
+      out.push(
+        `${r.scenario}: ${r.deep_over_first} of the first page's req/s ${verdict(r.deep_over_first >= r.deep_over_first_target, `≥ ${r.deep_over_first_target}`)}`,
+      );
     }
     if (typeof r.rss_target_mb === 'number' && typeof r.peak_rss_mb === 'number') {
       out.push(`${r.scenario}: peak RSS ${r.peak_rss_mb} MB ${verdict(r.peak_rss_mb < r.rss_target_mb, `< ${r.rss_target_mb} MB`)}`);

@@ -84,10 +84,11 @@ async function insertOrg(client: pg.Client, name: string): Promise<string> {
 /** A fresh session for an account, as the sign-in flow would have written it. */
 async function sessionCookie(client: pg.Client, userId: string): Promise<string> {
   const token = issueToken();
-  await client.query(
-    `insert into auth.sessions (id, user_id, secret_hash, expires_at) values ($1, $2, $3, now() + interval '30 days')`,
-    [token.id, userId, token.secretHash],
-  );
+  await client.query(`insert into auth.sessions (id, user_id, secret_hash, expires_at) values ($1, $2, $3, now() + interval '30 days')`, [
+    token.id,
+    userId,
+    token.secretHash,
+  ]);
   return `session=${token.token}`;
 }
 
@@ -148,7 +149,9 @@ export async function seed(client: pg.Client, sizes: SeedSizes, log: (line: stri
   } else {
     // E-mails an earlier run left pending would be sent by every service started now, on the
     // CPU of the scenario being measured: they are set aside.
-    const { rowCount } = await client.query(`update public.mail_outbox set status = 'failed', last_error = 'bench: left by an earlier run' where status = 'pending'`);
+    const { rowCount } = await client.query(
+      `update public.mail_outbox set status = 'failed', last_error = 'bench: left by an earlier run' where status = 'pending'`,
+    );
     log(`data already seeded: reused${rowCount ? ` (${rowCount} e-mails left pending by an earlier run set aside)` : ''}`);
   }
 

@@ -77,7 +77,10 @@ function trustedProxies(trustProxy: Config['trustProxy']): FastifyServerOptions[
 /** How long a request, headers and body, may take to arrive before its 408 `request_timeout`. */
 export const REQUEST_TIMEOUT_MS = 30_000;
 
-export function appOptions(config: Pick<Config, 'trustProxy'> = { trustProxy: false }, limits: { requestTimeoutMs?: number } = {}): FastifyServerOptions & { http: http.ServerOptions } {
+export function appOptions(
+  config: Pick<Config, 'trustProxy'> = { trustProxy: false },
+  limits: { requestTimeoutMs?: number } = {},
+): FastifyServerOptions & { http: http.ServerOptions } {
   const requestTimeout = limits.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   return {
     // A socket silent for twice the limit is dropped; a request still arriving gets its 408 first.

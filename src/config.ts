@@ -197,7 +197,7 @@ function parseFileUrlSecret(env: Env): string | null {
 function operatorValue(env: Env, field: OperatorField): string {
   const name = OPERATOR_ENV[field];
   // `OPERATOR_VAT` is the former name of `OPERATOR_VAT_ID`.
-  const raw = field === 'vat' ? nonEmpty(env, name) ?? nonEmpty(env, 'OPERATOR_VAT') : nonEmpty(env, name);
+  const raw = field === 'vat' ? (nonEmpty(env, name) ?? nonEmpty(env, 'OPERATOR_VAT')) : nonEmpty(env, name);
   if (raw === undefined) return '';
   const value = normalizeOperatorValue(field, raw);
   if (isValidOperatorValue(field, value)) return value;

@@ -23,7 +23,6 @@ import { redactFileSignature } from './files/signed-url.ts';
 import { LOG_REDACTION } from './http/log-redaction.ts';
 import app, { appOptions } from './app.ts';
 
-
 /** A request as Fastify logs it (method, url, host, address), a signed file URL's `sig` redacted. */
 function loggedRequest(request: FastifyRequest) {
   return {

@@ -126,7 +126,7 @@ describe('the import graph of src/', () => {
   it('should have no circle between folders either (two modules never depend on each other)', () => {
     const between = edges
       .filter((e) => folderOf(e.from) !== folderOf(e.to) && !EXPLAINED_UPWARD.has(`${e.from} -> ${e.to}`))
-     .map((e) => ({ ...e, from: folderOf(e.from), to: folderOf(e.to) }));
+      .map((e) => ({ ...e, from: folderOf(e.from), to: folderOf(e.to) }));
     assert.deepEqual(circles(between), []);
   });
 
@@ -137,11 +137,14 @@ describe('the import graph of src/', () => {
       .filter((edge) => !EXPLAINED_UPWARD.has(edge));
     assert.deepEqual(upward, []);
     for (const edge of EXPLAINED_UPWARD) {
-      assert.ok(edges.some((e) => `${e.from} -> ${e.to}` === edge && e.typeOnly), `${edge} must stay type-only`);
+      assert.ok(
+        edges.some((e) => `${e.from} -> ${e.to}` === edge && e.typeOnly),
+        `${edge} must stay type-only`,
+      );
     }
   });
 
-  it("should reach a sibling module only through its service, its error catalogue or its words", () => {
+  it('should reach a sibling module only through its service, its error catalogue or its words', () => {
     const reaching = edges
       .filter((e) => layerOf(e.to) === layerOf(e.from) && folderOf(e.to) !== folderOf(e.from))
       .filter((e) => !/\.(service|errors|labels)\.ts$/.test(e.to))

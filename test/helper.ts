@@ -218,7 +218,9 @@ export function sessionCookieOf(response: LightMyRequestResponse): string {
 export async function untilBlockedOnALock(db: DatabaseHandle['db']): Promise<void> {
   if (!usingPostgres) return;
   for (;;) {
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(db);
+    const { rows } = await sql<{
+      n: number;
+    }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(db);
     if (rows[0]!.n > 0) return;
     await new Promise((resolve) => setImmediate(resolve));
   }

@@ -15,7 +15,6 @@ export const accessErrors = {
   cannotChangeOwnRole: () => new AppError(400, 'cannot_change_own_role', 'Vous ne pouvez pas modifier votre propre rôle'),
   alreadyActivated: () => new AppError(409, 'already_activated', 'Ce compte est déjà activé : aucune invitation à renvoyer'),
   memberRevoked: () => new AppError(409, 'member_revoked', "L'accès de ce membre est révoqué : ajoutez-le à nouveau pour l'inviter"),
-  superAdminExists: () =>
-    new AppError(409, 'super_admin_exists', "L'organisation a déjà un administrateur principal (SUPER_ADMIN)"),
+  superAdminExists: () => new AppError(409, 'super_admin_exists', "L'organisation a déjà un administrateur principal (SUPER_ADMIN)"),
   databaseError: () => new AppError(500, 'database_error', 'Impossible de lire les membres'),
 };

@@ -150,8 +150,13 @@ async function inviteNewAccount(ctx: AccessContext, org: { id: string; name: str
       token: token.row,
       mail: outboxRow(mail),
       event: {
-        org_id: org.id, action: 'invited', ...actorOf(caller),
-        target_user_id: account.id, target_email: account.email, old_role: null, new_role: input.role,
+        org_id: org.id,
+        action: 'invited',
+        ...actorOf(caller),
+        target_user_id: account.id,
+        target_email: account.email,
+        old_role: null,
+        new_role: input.role,
       },
     });
   } catch (error) {
@@ -209,9 +214,13 @@ export async function addMember(ctx: AccessContext, input: MemberInput): Promise
     }
     if (action) {
       await change.audit({
-        org_id: org.id, action, ...actorOf(caller),
-        target_user_id: account.id, target_email: account.email,
-        old_role: previous?.role ?? null, new_role: input.role,
+        org_id: org.id,
+        action,
+        ...actorOf(caller),
+        target_user_id: account.id,
+        target_email: account.email,
+        old_role: previous?.role ?? null,
+        new_role: input.role,
       });
     }
     return { message: created ? MESSAGES.invited : MESSAGES.added, userId: account.id };
@@ -232,8 +241,13 @@ export async function revokeMember(ctx: AccessContext, userId: string): Promise<
     await members.revokeMembership(change.trx, orgId, userId);
     const target = await findUserById(change.trx, userId);
     await change.audit({
-      org_id: orgId, action: 'revoked', ...actorOf(caller),
-      target_user_id: userId, target_email: target?.email ?? null, old_role: membership.role, new_role: null,
+      org_id: orgId,
+      action: 'revoked',
+      ...actorOf(caller),
+      target_user_id: userId,
+      target_email: target?.email ?? null,
+      old_role: membership.role,
+      new_role: null,
     });
   });
 }
@@ -250,8 +264,13 @@ export async function resendInvitation(ctx: AccessContext, userId: string): Prom
     if (account.activated_at) throw accessErrors.alreadyActivated();
     await queueActivationMail(ctx, change, account, org, membership.role);
     await change.audit({
-      org_id: org.id, action: 'invitation_resent', ...actorOf(ctx.scope.caller),
-      target_user_id: userId, target_email: account.email, old_role: membership.role, new_role: membership.role,
+      org_id: org.id,
+      action: 'invitation_resent',
+      ...actorOf(ctx.scope.caller),
+      target_user_id: userId,
+      target_email: account.email,
+      old_role: membership.role,
+      new_role: membership.role,
     });
   });
 }
@@ -267,8 +286,13 @@ export async function createAccess(ctx: AccessContext, input: MemberInput): Prom
       const { account, created, previous, action } = await grantRole(change.trx, org, input);
       await queueActivationMail(ctx, change, account, org, input.role);
       await change.audit({
-        org_id: org.id, action: action ?? 'invitation_resent', ...actorOf(ctx.scope.caller),
-        target_user_id: account.id, target_email: account.email, old_role: previous?.role ?? null, new_role: input.role,
+        org_id: org.id,
+        action: action ?? 'invitation_resent',
+        ...actorOf(ctx.scope.caller),
+        target_user_id: account.id,
+        target_email: account.email,
+        old_role: previous?.role ?? null,
+        new_role: input.role,
       });
       return { userId: account.id, created };
     });

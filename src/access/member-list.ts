@@ -5,9 +5,7 @@ import { isDatabaseUnavailable } from '../db/errors.ts';
 import { watchedReadable } from '../http/watched-stream.ts';
 import { accessErrors } from './access.errors.ts';
 import { GlobalItemWriter } from './global-list-items.ts';
-import {
-  globalMembersCopyStatement, globalMembersPage, globalPageEnd, listOrgMembersJson, type GlobalCursor, type GlobalPage,
-} from './access.repository.ts';
+import { globalMembersCopyStatement, globalMembersPage, globalPageEnd, listOrgMembersJson, type GlobalCursor, type GlobalPage } from './access.repository.ts';
 
 /** A failing member read is 500 database_error (an unreachable database stays 503). */
 function asReadError(error: unknown): unknown {

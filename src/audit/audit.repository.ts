@@ -44,7 +44,10 @@ export function moduleEventRow({ details, ...columns }: ModuleEvent) {
 /** Several module events, a thousand rows per statement (bulk invoices). */
 export async function recordModuleEvents(db: Database, events: readonly ModuleEvent[]): Promise<void> {
   for (let i = 0; i < events.length; i += 1000) {
-    await db.insertInto('module_events').values(events.slice(i, i + 1000).map(moduleEventRow)).execute();
+    await db
+      .insertInto('module_events')
+      .values(events.slice(i, i + 1000).map(moduleEventRow))
+      .execute();
   }
 }
 
@@ -59,13 +62,7 @@ export const STAFF_ONLY_ACTIONS = ['active_org_selected'] as const;
  * The audit trail, newest first; `before` is the id the previous page ended on. `forStaff`
  * false is an organization's own view: the staff-only actions are left out.
  */
-export function listAccessEvents(
-  db: Database,
-  orgId: string | null,
-  before: string | null,
-  limit: number,
-  forStaff = true,
-): Promise<AccessEventRow[]> {
+export function listAccessEvents(db: Database, orgId: string | null, before: string | null, limit: number, forStaff = true): Promise<AccessEventRow[]> {
   let query = db.selectFrom('access_events').selectAll().orderBy('id', 'desc').limit(limit);
   if (orgId) query = query.where('org_id', '=', orgId);
   if (!forStaff) query = query.where('action', 'not in', STAFF_ONLY_ACTIONS);

@@ -60,4 +60,3 @@ export function parseInvocation(argv: string[]): Invocation | 'help' {
   // parseArgs returns a null-prototype object; the control socket sends it as JSON.
   return { name, args: { ...values } };
 }
-

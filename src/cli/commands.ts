@@ -130,17 +130,20 @@ export async function applyMembership(
   const { account, created, previous, action } = await grantRole(change.trx, org, membership);
   if (action) {
     await change.audit({
-      org_id: org.id, action, ...actorOf(null),
-      target_user_id: account.id, target_email: account.email, old_role: previous?.role ?? null, new_role: membership.role,
+      org_id: org.id,
+      action,
+      ...actorOf(null),
+      target_user_id: account.id,
+      target_email: account.email,
+      old_role: previous?.role ?? null,
+      new_role: membership.role,
     });
   }
   return { userId: account.id, created };
 }
 
 function superAdminTaken(org: { name: string }, holder?: string): CommandError {
-  return new CommandError(
-    `organization "${org.name}" already has a SUPER_ADMIN${holder ? ` (${holder})` : ''}: there is one per organization`,
-  );
+  return new CommandError(`organization "${org.name}" already has a SUPER_ADMIN${holder ? ` (${holder})` : ''}: there is one per organization`);
 }
 
 async function requireOrganization(db: Database, orgId: string) {
@@ -200,9 +203,10 @@ export const DEMO_ORGANIZATIONS: DemoOrganization[] = [
 async function seedOrganization(change: Change, sepa: SepaContext, demo: DemoOrganization) {
   const { config } = sepa;
   const { trx } = change;
-  const org =
-    (await findOrganizationByKey(trx, demo.key)) ??
-    { id: await createOrganization(trx, { name: demo.name, structure_api: demo.key }), name: demo.name };
+  const org = (await findOrganizationByKey(trx, demo.key)) ?? {
+    id: await createOrganization(trx, { name: demo.name, structure_api: demo.key }),
+    name: demo.name,
+  };
   const seeded: Array<{ email: string; role: string; state: DemoState }> = [];
   for (const member of demo.members) {
     const account = await findUserByEmail(trx, member.email);
@@ -213,8 +217,13 @@ async function seedOrganization(change: Change, sepa: SepaContext, demo: DemoOrg
       if (member.state === 'revoked') {
         await members.revokeMembership(trx, org.id, userId);
         await change.audit({
-          org_id: org.id, action: 'revoked', ...actorOf(null),
-          target_user_id: userId, target_email: member.email, old_role: member.role, new_role: null,
+          org_id: org.id,
+          action: 'revoked',
+          ...actorOf(null),
+          target_user_id: userId,
+          target_email: member.email,
+          old_role: member.role,
+          new_role: null,
         });
       }
     }
@@ -324,14 +333,26 @@ async function seedComputedMonths(db: Database) {
       const period = DEMO_PAYROLL[demo.key]?.computedPeriod;
       const org = await findOrganizationByKey(db, demo.key);
       if (!period || !org) continue;
-      const computed = await db.selectFrom('payslips').select('id').where('org_id', '=', org.id).where('period', '=', period).where('source', '=', 'calcule').executeTakeFirst();
+      const computed = await db
+        .selectFrom('payslips')
+        .select('id')
+        .where('org_id', '=', org.id)
+        .where('period', '=', period)
+        .where('source', '=', 'calcule')
+        .executeTakeFirst();
       if (computed) continue;
       const { run_id } = await startRun({ db }, caller, { org_id: org.id, period });
       await runs.runDue();
       const run = await readRun(db, run_id);
       if (run.status !== 'termine') throw new Error(`seed-demo: the payroll run of ${period} failed: ${run.message ?? run.status}`);
       const validated = await validateDrafts({ db }, caller, { org_id: org.id, period });
-      done.push({ organization: demo.name, period, payslips: validated.published.length, skipped: run.skipped.length, contribution_call_id: validated.contribution_call_id });
+      done.push({
+        organization: demo.name,
+        period,
+        payslips: validated.published.length,
+        skipped: run.skipped.length,
+        contribution_call_id: validated.contribution_call_id,
+      });
     }
   } finally {
     await closePayrollPool();
@@ -417,7 +438,8 @@ export const COMMANDS: Record<string, CommandDefinition<unknown>> = {
         const value = optionalText(args, option, 4000);
         if (value !== undefined) settings[field] = value;
       }
-      if (Object.keys(settings).length === 0) throw new CommandError(`nothing to update: give at least one of ${ORG_UPDATE_OPTIONS.map(([o]) => `--${o}`).join(', ')}`);
+      if (Object.keys(settings).length === 0)
+        throw new CommandError(`nothing to update: give at least one of ${ORG_UPDATE_OPTIONS.map(([o]) => `--${o}`).join(', ')}`);
       return { id: id.toLowerCase(), settings };
     },
     async run({ db }, input: { id: string; settings: OrgSettingsInput }) {

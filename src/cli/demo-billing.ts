@@ -74,6 +74,10 @@ export async function billingCounts(db: Database, orgId: string) {
     .select((eb) => [eb.fn.countAll<string>().as('all'), eb.fn.countAll<string>().filterWhere('notified', '=', true).as('notified')])
     .where('org_id', '=', orgId)
     .executeTakeFirstOrThrow();
-  const calls = await db.selectFrom('contribution_calls').select((eb) => eb.fn.countAll<string>().as('n')).where('org_id', '=', orgId).executeTakeFirstOrThrow();
+  const calls = await db
+    .selectFrom('contribution_calls')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('org_id', '=', orgId)
+    .executeTakeFirstOrThrow();
   return { invoices: Number(invoices.all), notified: Number(invoices.notified), contribution_calls: Number(calls.n) };
 }

@@ -58,47 +58,93 @@ export const DEMO_PAYROLL: Record<string, DemoPayroll> = {
   TDS001: {
     delegatesSalaries: true,
     employees: [
-      { first_name: 'Hélène', last_name: 'Lefèvre', email: 'helene.lefevre@demo.local', category: 'artiste', iban: 'FR76 3000 6000 0112 3456 7890 189', bic: 'AGRIFRPP' },
+      {
+        first_name: 'Hélène',
+        last_name: 'Lefèvre',
+        email: 'helene.lefevre@demo.local',
+        category: 'artiste',
+        iban: 'FR76 3000 6000 0112 3456 7890 189',
+        bic: 'AGRIFRPP',
+      },
       { first_name: 'Marc', last_name: 'Dupont', email: 'marc.dupont@demo.local', category: 'technicien', iban: 'DE89 3704 0044 0532 0130 00' },
       { first_name: 'Zoé', last_name: 'Bernard', email: 'zoe.bernard@demo.local', category: 'permanent' },
       { first_name: 'Jérôme', last_name: 'Müller', category: 'artiste' },
     ],
     contracts: [
       {
-        employee: 0, kind: 'CDDU', job_title: 'Comédienne', show_title: "Le Songe d'une nuit d'été", idcc: '3090',
-        start_date: '2026-12-01', end_date: '2026-12-20',
+        employee: 0,
+        kind: 'CDDU',
+        job_title: 'Comédienne',
+        show_title: "Le Songe d'une nuit d'été",
+        idcc: '3090',
+        start_date: '2026-12-01',
+        end_date: '2026-12-20',
         dates: season(['2026-12-01', '2026-12-02', '2026-12-03'], ['2026-12-17', '2026-12-18', '2026-12-19', '2026-12-20'], '120.00', '231.20'),
         afterwards: 'submit',
       },
       {
-        employee: 1, kind: 'CDDU', job_title: 'Régisseur lumière', show_title: "Le Songe d'une nuit d'été", idcc: '3090',
-        start_date: '2026-12-14', end_date: '2026-12-20',
+        employee: 1,
+        kind: 'CDDU',
+        job_title: 'Régisseur lumière',
+        show_title: "Le Songe d'une nuit d'été",
+        idcc: '3090',
+        start_date: '2026-12-14',
+        end_date: '2026-12-20',
         dates: ['2026-12-14', '2026-12-15', '2026-12-16', '2026-12-17'].map((date) => ({ date, nature: 'heures', quantity: 8, amount: '165.50' })),
       },
       {
-        employee: 3, kind: 'CDDU', job_title: 'Comédien', show_title: 'Cyrano de Bergerac', idcc: '3090',
-        start_date: '2026-11-02', end_date: '2026-11-15',
+        employee: 3,
+        kind: 'CDDU',
+        job_title: 'Comédien',
+        show_title: 'Cyrano de Bergerac',
+        idcc: '3090',
+        start_date: '2026-11-02',
+        end_date: '2026-11-15',
         dates: season(['2026-11-02', '2026-11-03'], ['2026-11-14', '2026-11-15'], '115.00', '240.00'),
         afterwards: 'submit-cancel',
       },
       {
-        employee: 1, kind: 'CDDU', job_title: 'Régisseur plateau', show_title: 'Cyrano de Bergerac', idcc: '3090',
-        start_date: '2026-11-10', end_date: '2026-11-15',
+        employee: 1,
+        kind: 'CDDU',
+        job_title: 'Régisseur plateau',
+        show_title: 'Cyrano de Bergerac',
+        idcc: '3090',
+        start_date: '2026-11-10',
+        end_date: '2026-11-15',
         dates: [{ date: '2026-11-10', nature: 'heures', quantity: '7.5', amount: '142.50' }],
         afterwards: 'submit',
       },
-      { employee: 2, kind: 'CDD', job_title: 'Chargée de production', idcc: '3090', start_date: '2026-09-01', end_date: '2027-02-28', monthly_gross: '2150.00', afterwards: 'submit' },
+      {
+        employee: 2,
+        kind: 'CDD',
+        job_title: 'Chargée de production',
+        idcc: '3090',
+        start_date: '2026-09-01',
+        end_date: '2027-02-28',
+        monthly_gross: '2150.00',
+        afterwards: 'submit',
+      },
       { employee: 2, kind: 'CDI', job_title: 'Administratrice', idcc: '3090', start_date: '2027-03-01', monthly_gross: '2600.00' },
       // January's tour, computed and validated by seed-demo: real bulletins.
       {
-        employee: 0, kind: 'CDDU', job_title: 'Comédienne', show_title: "Le Songe d'une nuit d'été (tournée)", idcc: '3090',
-        start_date: '2027-01-05', end_date: '2027-01-16',
+        employee: 0,
+        kind: 'CDDU',
+        job_title: 'Comédienne',
+        show_title: "Le Songe d'une nuit d'été (tournée)",
+        idcc: '3090',
+        start_date: '2027-01-05',
+        end_date: '2027-01-16',
         dates: season(['2027-01-05', '2027-01-06'], ['2027-01-15', '2027-01-16'], '120.00', '231.20'),
         afterwards: 'submit',
       },
       {
-        employee: 1, kind: 'CDDU', job_title: 'Régisseur lumière', show_title: "Le Songe d'une nuit d'été (tournée)", idcc: '3090',
-        start_date: '2027-01-14', end_date: '2027-01-16',
+        employee: 1,
+        kind: 'CDDU',
+        job_title: 'Régisseur lumière',
+        show_title: "Le Songe d'une nuit d'été (tournée)",
+        idcc: '3090',
+        start_date: '2027-01-14',
+        end_date: '2027-01-16',
         dates: ['2027-01-14', '2027-01-15', '2027-01-16'].map((date) => ({ date, nature: 'heures', quantity: 8, amount: '165.50' })),
         afterwards: 'submit',
       },
@@ -122,11 +168,25 @@ export const DEMO_PAYROLL: Record<string, DemoPayroll> = {
     ],
     contracts: [
       {
-        employee: 0, kind: 'CDDU', job_title: 'Danseuse', show_title: 'Éclats de lumière', idcc: '1285',
-        start_date: '2027-01-10', end_date: '2027-01-24',
+        employee: 0,
+        kind: 'CDDU',
+        job_title: 'Danseuse',
+        show_title: 'Éclats de lumière',
+        idcc: '1285',
+        start_date: '2027-01-10',
+        end_date: '2027-01-24',
         dates: season(['2027-01-10', '2027-01-11'], ['2027-01-23', '2027-01-24'], '110.00', '210.00'),
       },
-      { employee: 1, kind: 'CDD', job_title: 'Régisseur général', idcc: '1285', start_date: '2027-01-03', end_date: '2027-01-31', monthly_gross: '2300.00', afterwards: 'cancel' },
+      {
+        employee: 1,
+        kind: 'CDD',
+        job_title: 'Régisseur général',
+        idcc: '1285',
+        start_date: '2027-01-03',
+        end_date: '2027-01-31',
+        monthly_gross: '2300.00',
+        afterwards: 'cancel',
+      },
     ],
     // The company pays its salaries itself: this payslip is not for a transfer.
     payslips: [{ employee: 0, contracts: [0], period: '2027-01', gross: '880.00', net_to_pay: '686.40' }],
@@ -147,7 +207,15 @@ export async function seedPayroll(change: Change, sepa: SepaContext, orgId: stri
 /** How many employees, contracts, payslips and transfers the organization has. */
 export async function payrollCounts(db: Database, orgId: string) {
   const count = async (table: 'employees' | 'contracts' | 'payslips' | 'transfers') =>
-    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n')).where('org_id', '=', orgId).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .where('org_id', '=', orgId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   return { employees: await count('employees'), contracts: await count('contracts'), payslips: await count('payslips'), transfers: await count('transfers') };
 }
 
@@ -165,12 +233,27 @@ async function createPayroll(change: Change, sepa: SepaContext, orgId: string, a
   if (demo.delegatesSalaries) await change.trx.updateTable('organizations').set({ virements_salaires: 'Odentas' }).where('id', '=', orgId).execute();
   const payslips: string[] = [];
   for (const { employee, contracts: paid = [], ...payslip } of demo.payslips ?? []) {
-    payslips.push(await insertNewPayslip(change, agent, { ...payslip, org_id: orgId, employee_id: employees[employee]!.id, contract_ids: paid.map((i) => contracts[i]!) }));
+    payslips.push(
+      await insertNewPayslip(change, agent, { ...payslip, org_id: orgId, employee_id: employees[employee]!.id, contract_ids: paid.map((i) => contracts[i]!) }),
+    );
   }
   const today = todayInFrance();
   if (demo.transfer?.length) {
-    const paid = await insertNewTransfer(change, agent, demo.transfer.map((i) => payslips[i]!), today, sepa);
+    const paid = await insertNewTransfer(
+      change,
+      agent,
+      demo.transfer.map((i) => payslips[i]!),
+      today,
+      sepa,
+    );
     await markExecutedInChange(change, sepa, agent, paid);
   }
-  if (demo.pendingTransfer?.length) await insertNewTransfer(change, agent, demo.pendingTransfer.map((i) => payslips[i]!), addDays(today, 7), sepa);
+  if (demo.pendingTransfer?.length)
+    await insertNewTransfer(
+      change,
+      agent,
+      demo.pendingTransfer.map((i) => payslips[i]!),
+      addDays(today, 7),
+      sepa,
+    );
 }

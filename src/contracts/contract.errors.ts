@@ -17,18 +17,31 @@ export const contractErrors = {
   /** A line's date outside the contract's period (the body names the line, `dates[2].date`). */
   dateOutsidePeriod: (field: string, date: string, period: { start_date: string; end_date: string | null }) =>
     withField(
-      new AppError(400, 'invalid_date', `La date ${date} est en dehors de la période du contrat (${period.end_date ? `du ${period.start_date} au ${period.end_date}` : `à partir du ${period.start_date}`}).`),
+      new AppError(
+        400,
+        'invalid_date',
+        `La date ${date} est en dehors de la période du contrat (${period.end_date ? `du ${period.start_date} au ${period.end_date}` : `à partir du ${period.start_date}`}).`,
+      ),
       field,
     ),
   totalTooLarge: () => new AppError(400, 'invalid_amount', 'Le total des dates dépasse le montant le plus grand accepté (9 999 999 999,99 €).'),
   /** A date's amount must pay something (the field names the line, `dates[2].amount`). */
   dateAmountZero: (date: string) => new AppError(400, 'invalid_amount', `Le montant du ${formatDateFr(date)} doit être supérieur à zéro.`),
   /** One amount (a date's, or a monthly salary) past what a payslip carries. */
-  amountAbovePayslip: () => new AppError(400, 'invalid_amount', 'Montant trop élevé : un bulletin de paie porte au plus 999 999 999,99 € (le plus grand montant d\u2019un virement SEPA).'),
+  amountAbovePayslip: () =>
+    new AppError(
+      400,
+      'invalid_amount',
+      'Montant trop élevé : un bulletin de paie porte au plus 999 999 999,99 € (le plus grand montant d\u2019un virement SEPA).',
+    ),
   /** The dates of one month add up past what its payslip carries. */
   monthAbovePayslip: (month: string, total: Money) =>
     withField(
-      new AppError(400, 'invalid_amount', `Les dates ${ofFr(formatPeriodFr(month))} totalisent ${formatEuros(total)} : le bulletin d\u2019un mois porte au plus 999 999 999,99 € (le plus grand montant d\u2019un virement SEPA).`),
+      new AppError(
+        400,
+        'invalid_amount',
+        `Les dates ${ofFr(formatPeriodFr(month))} totalisent ${formatEuros(total)} : le bulletin d\u2019un mois porte au plus 999 999 999,99 € (le plus grand montant d\u2019un virement SEPA).`,
+      ),
       'dates',
     ),
   endDateOfCdi: () => new AppError(400, 'invalid_end_date', "Un CDI n'a pas de date de fin."),
@@ -46,6 +59,7 @@ export const contractErrors = {
   signed: () => new AppError(409, 'contract_signed', 'Un contrat signé ne peut pas être annulé.'),
   noPdf: () => new AppError(404, 'no_pdf', "Aucun PDF n'a été généré ni déposé pour ce contrat."),
   /** An avenant extends the period (an earlier start, a later end), or it is not one. */
-  periodNotExtended: () => new AppError(400, 'period_not_extended', "L'avenant doit prolonger la période du contrat : une date de début plus tôt ou une date de fin plus tard."),
+  periodNotExtended: () =>
+    new AppError(400, 'period_not_extended', "L'avenant doit prolonger la période du contrat : une date de début plus tôt ou une date de fin plus tard."),
   noSignedPdf: () => new AppError(404, 'no_signed_pdf', "Ce contrat n'a pas de PDF signé."),
 };

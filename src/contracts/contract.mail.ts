@@ -43,7 +43,6 @@ export function contractNoteEmail(input: ContractNoteMailInput): RenderedMail {
   });
 }
 
-
 export interface StaffNoteMailInput {
   orgName: string;
   contractNumber: string;

@@ -22,8 +22,7 @@ export const CONTRACT_TITLES: Record<ContractKind, string> = {
 
 /** Why the contract is of its kind (Code du travail), as the document states it. */
 const LEGAL_BASIS: Record<ContractKind, string> = {
-  CDDU:
-    "Contrat conclu en application des articles L. 1242-2 3° et D. 1242-1 du Code du travail, pour un emploi du spectacle pour lequel il est d'usage constant de ne pas recourir au contrat à durée indéterminée.",
+  CDDU: "Contrat conclu en application des articles L. 1242-2 3° et D. 1242-1 du Code du travail, pour un emploi du spectacle pour lequel il est d'usage constant de ne pas recourir au contrat à durée indéterminée.",
   CDD: 'Contrat conclu en application de l’article L. 1242-2 du Code du travail, pour la durée indiquée ci-dessous.',
   CDI: 'Contrat conclu pour une durée indéterminée.',
 };
@@ -60,9 +59,10 @@ function periodOf(input: Pick<ContractDocumentInput, 'start_date' | 'end_date'>)
 
 /** "Avenant n° 1 du 27/11/2026 : période portée du … au … inclus (auparavant du … au … inclus). Dates ajoutées : 09/12/2026 (Représentation, 180,00 €), …" */
 export function amendmentText(a: ContractAmendment): string {
-  const added = a.dates.length === 0
-    ? 'Aucune date ajoutée.'
-    : `Dates ajoutées : ${a.dates.map((d) => `${formatDateFr(d.date)} (${DATE_NATURE_LABELS[d.nature]}, ${formatEuros(d.amount)})`).join(', ')}.`;
+  const added =
+    a.dates.length === 0
+      ? 'Aucune date ajoutée.'
+      : `Dates ajoutées : ${a.dates.map((d) => `${formatDateFr(d.date)} (${DATE_NATURE_LABELS[d.nature]}, ${formatEuros(d.amount)})`).join(', ')}.`;
   return `Avenant n° ${a.number} du ${formatDateFr(a.on)} : période portée ${periodOf(a)} (auparavant ${periodOf(a.previous)}). ${added}`;
 }
 
@@ -83,11 +83,7 @@ export function contractDocument(input: ContractDocumentInput): PdfDocument {
           ),
           totalsBlock([['Total brut', input.gross_total === null ? '' : formatEuros(input.gross_total)]]),
         ]
-      : [
-          fieldsBlock([
-            ['Salaire mensuel brut', input.monthly_gross === null ? 'à définir' : formatEuros(input.monthly_gross)],
-          ]),
-        ];
+      : [fieldsBlock([['Salaire mensuel brut', input.monthly_gross === null ? 'à définir' : formatEuros(input.monthly_gross)]])];
 
   return a4Document({
     title: `${title} ${input.contract_number}`,

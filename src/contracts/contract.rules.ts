@@ -49,11 +49,7 @@ export function foldForSearch(text: string): string {
 }
 
 /** What the grid's `q` is matched against: the employee's name, the number and the show. */
-export function searchTextOf(contract: {
-  contract_number: string;
-  show_title: string | null;
-  employee: { first_name: string; last_name: string };
-}): string {
+export function searchTextOf(contract: { contract_number: string; show_title: string | null; employee: { first_name: string; last_name: string } }): string {
   const { employee } = contract;
   return foldForSearch([employee.first_name, employee.last_name, contract.contract_number, contract.show_title ?? ''].join(' '));
 }
@@ -63,12 +59,17 @@ export function searchTextOf(contract: {
  * one ("soleil dupont" finds Jean Dupont's contract for "Le Soleil"). At most 8 words.
  */
 export function searchTerms(q: string | undefined): string[] {
-  return [...new Set(foldForSearch(q ?? '').split(' ').filter(Boolean))].slice(0, 8);
+  return [
+    ...new Set(
+      foldForSearch(q ?? '')
+        .split(' ')
+        .filter(Boolean),
+    ),
+  ].slice(0, 8);
 }
 
 // ---------------------------------------------------------------------------------------
 // Dates.
-
 
 // ---------------------------------------------------------------------------------------
 // The contract's fields, by kind.
@@ -189,7 +190,8 @@ export function checkDates(input: unknown, period: { start_date: string; end_dat
     if (line.date === undefined || line.date === null || line.date === '') throw at('date', fieldErrors.missing('date', 'La date'));
     const date = parseIsoDate(line.date);
     if (!date) throw contractErrors.invalidDate(`dates[${index}].date`);
-    if (date < period.start_date || (period.end_date !== null && date > period.end_date)) throw contractErrors.dateOutsidePeriod(`dates[${index}].date`, date, period);
+    if (date < period.start_date || (period.end_date !== null && date > period.end_date))
+      throw contractErrors.dateOutsidePeriod(`dates[${index}].date`, date, period);
     if (line.nature === undefined || line.nature === null || line.nature === '') throw at('nature', fieldErrors.missing('nature', 'La nature'));
     if (!isOneOf(DATE_NATURES, line.nature)) throw at('nature', fieldErrors.invalid('nature', 'La nature'));
     if (line.quantity === undefined || line.quantity === null || line.quantity === '') throw at('quantity', fieldErrors.missing('quantity', 'La quantité'));

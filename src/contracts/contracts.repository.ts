@@ -79,7 +79,12 @@ export function findContractWithDates(db: Database, orgId: string | null, id: st
 export function findContractDocument(db: Database, orgId: string, id: string) {
   const query = selectContracts(db)
     .innerJoin('organizations', 'organizations.id', 'contracts.org_id')
-    .select(['organizations.name as employer_name', 'organizations.structure_api as employer_structure_api', 'organizations.siret as employer_siret', 'employees.category as employee_category'])
+    .select([
+      'organizations.name as employer_name',
+      'organizations.structure_api as employer_structure_api',
+      'organizations.siret as employer_siret',
+      'employees.category as employee_category',
+    ])
     .select(contractDates().as('dates'))
     .select(amendmentDetails().as('amendments'))
     .where('contracts.id', '=', id)
@@ -96,7 +101,22 @@ export function findContractFiles(db: Database, orgId: string, id: string) {
 export function lockContract(db: Database, orgId: string | null, id: string) {
   let query = db
     .selectFrom('contracts')
-    .select(['id', 'org_id', 'contract_number', 'employee_id', 'kind', 'status', 'job_title', 'show_title', 'idcc', 'start_date', 'end_date', 'monthly_gross', 'generated_pdf_id', 'signed_pdf_id'])
+    .select([
+      'id',
+      'org_id',
+      'contract_number',
+      'employee_id',
+      'kind',
+      'status',
+      'job_title',
+      'show_title',
+      'idcc',
+      'start_date',
+      'end_date',
+      'monthly_gross',
+      'generated_pdf_id',
+      'signed_pdf_id',
+    ])
     .where('id', '=', id)
     .forUpdate();
   if (orgId !== null) query = query.where('org_id', '=', orgId);
@@ -205,14 +225,29 @@ export interface ContractChanges {
 export async function updateContract(db: Database, id: string, changes: ContractChanges): Promise<void> {
   const { fields, ...rest } = changes;
   // Prepared: one statement per set of changed columns (a PDF, a status, an edit of the fields).
-  await executePrepared(db, 'contract_update', db.updateTable('contracts').set({ ...fields, ...rest, updated_at: sql`now()` }).where('id', '=', id));
+  await executePrepared(
+    db,
+    'contract_update',
+    db
+      .updateTable('contracts')
+      .set({ ...fields, ...rest, updated_at: sql`now()` })
+      .where('id', '=', id),
+  );
 }
 
 /** Employee names are searched on their contracts: keep the contracts' search text in step. */
-export async function updateSearchTextOfEmployee(db: Database, employeeId: string, searchTextOf: (row: { contract_number: string; show_title: string | null }) => string): Promise<void> {
+export async function updateSearchTextOfEmployee(
+  db: Database,
+  employeeId: string,
+  searchTextOf: (row: { contract_number: string; show_title: string | null }) => string,
+): Promise<void> {
   const rows = await db.selectFrom('contracts').select(['id', 'contract_number', 'show_title']).where('employee_id', '=', employeeId).execute();
   for (const row of rows) {
-    await db.updateTable('contracts').set({ search_text: searchTextOf(row) }).where('id', '=', row.id).execute();
+    await db
+      .updateTable('contracts')
+      .set({ search_text: searchTextOf(row) })
+      .where('id', '=', row.id)
+      .execute();
   }
 }
 

@@ -98,12 +98,9 @@ function datesOf(dates: readonly ContractDate[]): ContractDate[] {
   return dates.map((d) => ({ date: d.date, nature: d.nature, quantity: parseQuantity(d.quantity) ?? d.quantity, amount: moneyFromDb(d.amount) }));
 }
 
-
 // A contract is found by its employee's name: when an employee is renamed, the search text of
 // their contracts follows, in the rename's transaction.
-whenEmployeeRenamed((trx, employee) =>
-  repo.updateSearchTextOfEmployee(trx, employee.id, (contract) => searchTextOf({ ...contract, employee })),
-);
+whenEmployeeRenamed((trx, employee) => repo.updateSearchTextOfEmployee(trx, employee.id, (contract) => searchTextOf({ ...contract, employee })));
 
 /** The contract with its dates, as `GET /api/contrats/{id}` answers it; 404 when not in `orgId`. */
 export async function readContract(db: Database, orgId: string | null, id: string): Promise<ContractView> {
@@ -147,7 +144,14 @@ export async function insertNewContract(change: Change, actor: { caller: ActorCa
     search_text: searchTextOf({ contract_number: contractNumber, show_title: fields.show_title, employee }),
   });
   await repo.replaceDates(change.trx, contractId, dates);
-  await change.event({ org_id: actor.orgId, action: 'contract.created', subject_type: 'contract', subject_id: contractId, ...actorOf(actor.caller), details: { contract_number: contractNumber } });
+  await change.event({
+    org_id: actor.orgId,
+    action: 'contract.created',
+    subject_type: 'contract',
+    subject_id: contractId,
+    ...actorOf(actor.caller),
+    details: { contract_number: contractNumber },
+  });
   return contractId;
 }
 
@@ -184,11 +188,24 @@ export async function editContract(ctx: ContractContext, actor: Actor & { orgId:
 }
 
 /** A status change by the rules of `contract.rules.ts`, in the change's transaction. */
-export async function applyStatusChange(change: Change, actor: { caller: ActorCaller; orgId: string }, id: string, next: (status: ContractStatus) => ContractStatus, action: string): Promise<void> {
+export async function applyStatusChange(
+  change: Change,
+  actor: { caller: ActorCaller; orgId: string },
+  id: string,
+  next: (status: ContractStatus) => ContractStatus,
+  action: string,
+): Promise<void> {
   const current = await lockOrNotFound(change.trx, actor.orgId, id);
   const status = next(current.status);
   await repo.updateContract(change.trx, current.id, { status });
-  await change.event({ org_id: actor.orgId, action, subject_type: 'contract', subject_id: current.id, ...actorOf(actor.caller), details: { from: current.status, to: status } });
+  await change.event({
+    org_id: actor.orgId,
+    action,
+    subject_type: 'contract',
+    subject_id: current.id,
+    ...actorOf(actor.caller),
+    details: { from: current.status, to: status },
+  });
 }
 
 export async function submitContract(ctx: ContractContext, actor: Actor & { orgId: string }, id: string): Promise<ContractView> {
@@ -226,7 +243,14 @@ export async function replaceContractDates(ctx: ContractContext, caller: Caller,
     const total = grossTotal(dates, current.monthly_gross === null ? null : moneyFromDb(current.monthly_gross));
     await repo.replaceDates(change.trx, current.id, dates);
     await repo.updateContract(change.trx, current.id, { gross_total: total });
-    await change.event({ org_id: current.org_id, action: 'contract.dates_replaced', subject_type: 'contract', subject_id: current.id, ...actorOf(caller), details: { gross_total: total, count: dates.length } });
+    await change.event({
+      org_id: current.org_id,
+      action: 'contract.dates_replaced',
+      subject_type: 'contract',
+      subject_id: current.id,
+      ...actorOf(caller),
+      details: { gross_total: total, count: dates.length },
+    });
     return { gross_total: total, dates };
   });
 }
@@ -271,7 +295,14 @@ export async function amendContract(ctx: ContractContext, actor: Actor & { orgId
       ...(wasSigned ? { from: 'signe' as const, to: 'a_signer' as const } : {}),
       ...(signed ? { unsigned: { signed_pdf_id: signed.signed_pdf_id!, signed_at: signed.signed_at ? new Date(signed.signed_at).toISOString() : null } } : {}),
     };
-    await change.event({ org_id: actor.orgId, action: repo.AMENDMENT_ACTION, subject_type: 'contract', subject_id: current.id, ...actorOf(actor.caller), details: { ...details } });
+    await change.event({
+      org_id: actor.orgId,
+      action: repo.AMENDMENT_ACTION,
+      subject_type: 'contract',
+      subject_id: current.id,
+      ...actorOf(actor.caller),
+      details: { ...details },
+    });
     return current.generated_pdf_id !== null || wasSigned;
   });
   if (toSign) await generatingPdf(() => readRenderAndStore(ctx, actor, id));
@@ -398,9 +429,20 @@ export async function addNote(ctx: ContractContext, actor: Actor & { orgId: stri
     // Read before the note is written: the writers told are the others, never its author.
     const writers = actor.caller.isStaff ? await repo.noteWritersOf(change.trx, actor.orgId, contract.id) : [];
     const note = await repo.insertNote(change.trx, {
-      contract_id: contract.id, author_user_id: actor.caller.userId, author_email: actor.caller.email, author_is_staff: actor.caller.isStaff, text,
+      contract_id: contract.id,
+      author_user_id: actor.caller.userId,
+      author_email: actor.caller.email,
+      author_is_staff: actor.caller.isStaff,
+      text,
     });
-    await change.event({ org_id: actor.orgId, action: 'contract.note_added', subject_type: 'contract', subject_id: contract.id, ...actorOf(actor.caller), details: { note_id: note.id, ...(actor.caller.isStaff ? { told: writers.length } : {}) } });
+    await change.event({
+      org_id: actor.orgId,
+      action: 'contract.note_added',
+      subject_type: 'contract',
+      subject_id: contract.id,
+      ...actorOf(actor.caller),
+      details: { note_id: note.id, ...(actor.caller.isStaff ? { told: writers.length } : {}) },
+    });
     const org = await findOrganization(change.trx, actor.orgId);
     if (!actor.caller.isStaff) {
       await change.mail({
@@ -463,7 +505,14 @@ async function readRenderAndStore(ctx: ContractContext, actor: Actor & { orgId: 
   const { contract, document } = await readContractDocument(ctx.db, actor.orgId, contractId);
   const pdf = await renderPdf(document);
   const file = { content: pdf, contentType: 'application/pdf', filename: `${contract.contract_number}.pdf`, orgId: actor.orgId };
-  const event = { org_id: actor.orgId, action: 'contract.pdf_generated', subject_type: 'contract', subject_id: contract.id, ...actorOf(actor.caller), details: { bytes: pdf.length } };
+  const event = {
+    org_id: actor.orgId,
+    action: 'contract.pdf_generated',
+    subject_type: 'contract',
+    subject_id: contract.id,
+    ...actorOf(actor.caller),
+    details: { bytes: pdf.length },
+  };
   const fileId = ctx.files.bytesInRow
     ? await repo.storeGeneratedPdf(ctx.db, contract.id, file, event)
     : await applyChange(ctx, async (change) => {
@@ -523,7 +572,14 @@ export async function attachSignedPdf(ctx: ContractContext, caller: Caller, id: 
     });
     if (current.signed_pdf_id) await ctx.files.delete(change.trx, current.signed_pdf_id);
     await repo.updateContract(change.trx, current.id, { signed_pdf_id: fileId, signed_at: new Date(), status });
-    await change.event({ org_id: current.org_id, action: 'contract.signed_pdf_attached', subject_type: 'contract', subject_id: current.id, ...actorOf(caller), details: { from: current.status, to: status, bytes: content.length } });
+    await change.event({
+      org_id: current.org_id,
+      action: 'contract.signed_pdf_attached',
+      subject_type: 'contract',
+      subject_id: current.id,
+      ...actorOf(caller),
+      details: { from: current.status, to: status, bytes: content.length },
+    });
   });
   return readContract(ctx.db, null, id);
 }
@@ -536,6 +592,13 @@ export async function deleteSignedPdf(ctx: ContractContext, caller: Caller, id: 
     const status = statusAfterUnsigning(current.status);
     await repo.updateContract(change.trx, current.id, { signed_pdf_id: null, signed_at: null, status });
     await ctx.files.delete(change.trx, current.signed_pdf_id);
-    await change.event({ org_id: current.org_id, action: 'contract.signed_pdf_deleted', subject_type: 'contract', subject_id: current.id, ...actorOf(caller), details: { from: current.status, to: status } });
+    await change.event({
+      org_id: current.org_id,
+      action: 'contract.signed_pdf_deleted',
+      subject_type: 'contract',
+      subject_id: current.id,
+      ...actorOf(caller),
+      details: { from: current.status, to: status },
+    });
   });
 }

@@ -55,7 +55,10 @@ function paymentBlocks(input: ContributionMailInput, number: string, operator: s
   if (input.balance === 'credit') {
     return [
       { type: 'paragraph', text: collects },
-      { type: 'paragraph', text: `Cet appel est un avoir de cotisations : ${input.total} vous sont dus, pour des bulletins annulés après le paiement de l'appel ${oneLine(input.complement?.firstNumber ?? number)}. ${operator} vous les rembourse par virement : vous n'avez rien à payer.` },
+      {
+        type: 'paragraph',
+        text: `Cet appel est un avoir de cotisations : ${input.total} vous sont dus, pour des bulletins annulés après le paiement de l'appel ${oneLine(input.complement?.firstNumber ?? number)}. ${operator} vous les rembourse par virement : vous n'avez rien à payer.`,
+      },
     ];
   }
   if (input.balance === 'zero') {
@@ -93,27 +96,44 @@ export function contributionCallEmail(input: ContributionMailInput): RenderedMai
   const operator = oneLine(input.operatorName);
   const credit = input.balance === 'credit';
   const what = credit ? 'avoir de cotisations' : 'appel de cotisations';
-  const amountWords = credit ? `${input.total} en votre faveur` : input.balance === 'zero' ? 'rien à payer' : `${input.total} à régler au plus tard le ${input.dueDate}`;
+  const amountWords = credit
+    ? `${input.total} en votre faveur`
+    : input.balance === 'zero'
+      ? 'rien à payer'
+      : `${input.total} à régler au plus tard le ${input.dueDate}`;
   const opening = input.revision
     ? `L'appel de cotisations ${number} ${ofFr(period)} pour ${orgName} a été révisé (${whatChanged(input.revision)}) : ${amountWords}, au lieu de ${input.revision.before}.`
     : `L'${what} ${number} ${ofFr(period)} pour ${orgName} est disponible dans votre espace : ${amountWords}.`;
   const complement: Block[] = input.complement
     ? [
-        { type: 'paragraph', text: `Il complète l'appel ${oneLine(input.complement.firstNumber)} du même mois, déjà payé, pour les bulletins publiés ou annulés depuis :` },
+        {
+          type: 'paragraph',
+          text: `Il complète l'appel ${oneLine(input.complement.firstNumber)} du même mois, déjà payé, pour les bulletins publiés ou annulés depuis :`,
+        },
         {
           type: 'facts',
           facts: [
-            ...input.complement.payslips.slice(0, NAMED_PAYSLIPS).map((p) => ({ label: oneLine(p.name), value: p.cancelled ? 'bulletin annulé, déduit' : 'bulletin publié' })),
-            ...(input.complement.payslips.length > NAMED_PAYSLIPS ? [{ label: 'Et', value: `${input.complement.payslips.length - NAMED_PAYSLIPS} autres bulletins` }] : []),
+            ...input.complement.payslips
+              .slice(0, NAMED_PAYSLIPS)
+              .map((p) => ({ label: oneLine(p.name), value: p.cancelled ? 'bulletin annulé, déduit' : 'bulletin publié' })),
+            ...(input.complement.payslips.length > NAMED_PAYSLIPS
+              ? [{ label: 'Et', value: `${input.complement.payslips.length - NAMED_PAYSLIPS} autres bulletins` }]
+              : []),
           ],
         },
       ]
     : [];
   const subjectAmount = credit ? `${input.total} en votre faveur` : input.total;
   return renderMail({
-    subject: input.revision ? `Appel de cotisations ${number} révisé : ${subjectAmount}` : `${credit ? 'Avoir' : 'Appel'} de cotisations ${number} ${ofFr(period)} : ${subjectAmount}`,
+    subject: input.revision
+      ? `Appel de cotisations ${number} révisé : ${subjectAmount}`
+      : `${credit ? 'Avoir' : 'Appel'} de cotisations ${number} ${ofFr(period)} : ${subjectAmount}`,
     title: input.revision ? `Votre appel de cotisations ${number} a été révisé` : `Votre ${what} ${ofFr(period)}`,
-    preheader: credit ? `${input.total} en votre faveur.` : input.balance === 'zero' ? 'Rien à payer.' : `${input.total} à régler avant le ${input.dueDate}, référence ${number}.`,
+    preheader: credit
+      ? `${input.total} en votre faveur.`
+      : input.balance === 'zero'
+        ? 'Rien à payer.'
+        : `${input.total} à régler avant le ${input.dueDate}, référence ${number}.`,
     greeting: 'Bonjour,',
     blocks: [
       { type: 'paragraph', text: opening },

@@ -33,7 +33,8 @@ export function checkContributionCall(input: Static<typeof ContributionCallBody>
   if (absent(input.due_date)) throw fieldErrors.missing('due_date', "L'échéance");
   const dueDate = checkField(properties.due_date, input.due_date);
   const rawLines = input.lines;
-  if (rawLines === undefined || rawLines === null || (Array.isArray(rawLines) && rawLines.length === 0)) throw fieldErrors.missing('lines', 'La liste des lignes');
+  if (rawLines === undefined || rawLines === null || (Array.isArray(rawLines) && rawLines.length === 0))
+    throw fieldErrors.missing('lines', 'La liste des lignes');
   const lines = checkField(properties.lines, rawLines).map((raw): ContributionLine => {
     const line = (raw ?? {}) as Static<typeof ContributionLineInput>;
     const organism = typeof line.organism === 'string' ? line.organism.trim() : line.organism;
@@ -62,7 +63,8 @@ export interface OwedLine {
 }
 
 /** A share as stored (a JSON string, or nothing for a line without it). */
-const share = (value: Money | string | null | undefined): Money => (value === null || value === undefined || value === '' ? ('0.00' as Money) : moneyFromDb(value));
+const share = (value: Money | string | null | undefined): Money =>
+  value === null || value === undefined || value === '' ? ('0.00' as Money) : moneyFromDb(value);
 
 /** One line per organism, the sum of the employee and employer amounts of its lines. */
 export function contributionLines(payslipLines: ReadonlyArray<readonly OwedLine[]>): Array<{ organism: string; amount: Money }> {
@@ -80,5 +82,9 @@ export function contributionLines(payslipLines: ReadonlyArray<readonly OwedLine[
 /** A payslip counted out of the calls (cancelled after a paid call counted it): its lines with the opposite sign. */
 export function withdrawnLines(lines: readonly OwedLine[]): OwedLine[] {
   const zero = '0.00' as Money;
-  return lines.map((l) => ({ organism: l.organism, employee_amount: subtractMoney(zero, share(l.employee_amount)), employer_amount: subtractMoney(zero, share(l.employer_amount)) }));
+  return lines.map((l) => ({
+    organism: l.organism,
+    employee_amount: subtractMoney(zero, share(l.employee_amount)),
+    employer_amount: subtractMoney(zero, share(l.employer_amount)),
+  }));
 }

@@ -7,7 +7,11 @@ import type { ContributionCallInput } from './contribution.rules.ts';
 
 /** The number of the month's first call a complementary one names. */
 function firstCallNumber(eb: ExpressionBuilder<DB, 'contribution_calls'>) {
-  return eb.selectFrom('contribution_calls as first_call').select('first_call.number').whereRef('first_call.id', '=', 'contribution_calls.first_call_id').as('first_call_number');
+  return eb
+    .selectFrom('contribution_calls as first_call')
+    .select('first_call.number')
+    .whereRef('first_call.id', '=', 'contribution_calls.first_call_id')
+    .as('first_call_number');
 }
 
 /** How many payslips the call counts in (`publie`) or out (`annule`). */
@@ -41,7 +45,12 @@ function callColumns(eb: ExpressionBuilder<DB, 'contribution_calls'>) {
 
 /** The staff's view adds the organization's name, the notification and the payment. */
 function staffColumns(eb: ExpressionBuilder<DB, 'contribution_calls' | 'organizations'>) {
-  return [...callColumns(eb as unknown as ExpressionBuilder<DB, 'contribution_calls'>), 'contribution_calls.notified_at', 'contribution_calls.paid_date', 'organizations.name as org_name'] as const;
+  return [
+    ...callColumns(eb as unknown as ExpressionBuilder<DB, 'contribution_calls'>),
+    'contribution_calls.notified_at',
+    'contribution_calls.paid_date',
+    'organizations.name as org_name',
+  ] as const;
 }
 
 export interface NewCall extends ContributionCallInput {
@@ -55,8 +64,14 @@ export async function insertContributionCall(db: Database, call: NewCall): Promi
   const row = await db
     .insertInto('contribution_calls')
     .values({
-      org_id: call.org_id, number: call.number, origin: call.origin, first_call_id: call.first_call_id,
-      period: call.period, due_date: call.due_date, lines: JSON.stringify(call.lines), total: call.total,
+      org_id: call.org_id,
+      number: call.number,
+      origin: call.origin,
+      first_call_id: call.first_call_id,
+      period: call.period,
+      due_date: call.due_date,
+      lines: JSON.stringify(call.lines),
+      total: call.total,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -171,7 +186,13 @@ export function coverOf(db: Database, callIds: readonly string[]) {
 
 /** The month's payslips that count or counted: published, and cancelled. */
 export function monthPayslips(db: Database, orgId: string, period: string) {
-  return db.selectFrom('payslips').select(['id', 'status']).where('org_id', '=', orgId).where('period', '=', period).where('status', 'in', ['publie', 'annule']).execute();
+  return db
+    .selectFrom('payslips')
+    .select(['id', 'status'])
+    .where('org_id', '=', orgId)
+    .where('period', '=', period)
+    .where('status', 'in', ['publie', 'annule'])
+    .execute();
 }
 
 type StoredLines = Array<Record<string, string | null>> | null;
@@ -183,7 +204,10 @@ export async function payslipLines(db: Database, ids: readonly string[]): Promis
 
 export async function cover(db: Database, orgId: string, callId: string, payslipIds: readonly string[], effect: CoverEffect): Promise<void> {
   if (payslipIds.length === 0) return;
-  await db.insertInto('contribution_call_payslips').values(payslipIds.map((payslip_id) => ({ payslip_id, effect, call_id: callId, org_id: orgId }))).execute();
+  await db
+    .insertInto('contribution_call_payslips')
+    .values(payslipIds.map((payslip_id) => ({ payslip_id, effect, call_id: callId, org_id: orgId })))
+    .execute();
 }
 
 /** Takes published payslips out of the (unpaid) calls that counted them. */
@@ -203,7 +227,11 @@ export function coveredLines(db: Database, callId: string) {
 }
 
 export async function setCallLines(db: Database, id: string, lines: ContributionLine[], total: string): Promise<void> {
-  await db.updateTable('contribution_calls').set({ lines: JSON.stringify(lines), total, updated_at: sql`now()` }).where('id', '=', id).execute();
+  await db
+    .updateTable('contribution_calls')
+    .set({ lines: JSON.stringify(lines), total, updated_at: sql`now()` })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** The payslips a call covers, named (employee), for its e-mail and page. */

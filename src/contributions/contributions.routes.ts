@@ -42,7 +42,8 @@ export default async function contributionsRoutes(fastify: FastifyInstance): Pro
         response: { 201: ContributionCall, ...errors },
       },
     },
-    async (request, reply) => reply.code(201).send(await contributions.createContributionCall(ctx, staffCaller(request), request.body as Record<string, unknown>)),
+    async (request, reply) =>
+      reply.code(201).send(await contributions.createContributionCall(ctx, staffCaller(request), request.body as Record<string, unknown>)),
   );
 
   fastify.get<{ Querystring: Static<typeof StaffContributionListQuery> }>(
@@ -82,7 +83,7 @@ export default async function contributionsRoutes(fastify: FastifyInstance): Pro
       schema: {
         tags: ['cotisations'],
         summary:
-          "E-mail the call to its organization (To email_notifs, Cc email_notifs_cc) through the outbox, and set notified_at; 409 no_recipient without an address, 409 already_paid once paid",
+          'E-mail the call to its organization (To email_notifs, Cc email_notifs_cc) through the outbox, and set notified_at; 409 no_recipient without an address, 409 already_paid once paid',
         params: IdParams,
         response: { 200: StaffContributionCall, ...changeErrors },
       },

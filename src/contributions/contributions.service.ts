@@ -24,7 +24,14 @@ import type { ContributionLine, ContributionStatus } from '../db/schema.ts';
 import type { OutgoingMail } from '../mail/outbox.ts';
 import { contributionCallEmail } from './contribution.mail.ts';
 import { organismLabel } from './contribution.labels.ts';
-import { checkContributionCall, contributionDueDate, contributionLines, withdrawnLines, type ContributionCallInput, type OwedLine } from './contribution.rules.ts';
+import {
+  checkContributionCall,
+  contributionDueDate,
+  contributionLines,
+  withdrawnLines,
+  type ContributionCallInput,
+  type OwedLine,
+} from './contribution.rules.ts';
 import * as repo from './contributions.repository.ts';
 import type { Static } from '@sinclair/typebox';
 import { checkField } from '../schemas/fields.ts';
@@ -70,7 +77,11 @@ export async function insertNewContributionCall(change: Change, caller: Pick<Cal
   const id = await insertCall(change, call, 'saisi', null);
   const row = await repo.findContributionCall(change.trx, id);
   await change.event({
-    org_id: call.org_id, action: 'contribution_call.created', subject_type: 'contribution_call', subject_id: id, ...actorOf(caller),
+    org_id: call.org_id,
+    action: 'contribution_call.created',
+    subject_type: 'contribution_call',
+    subject_id: id,
+    ...actorOf(caller),
     details: { number: row.number, origin: 'saisi', period: call.period, total: call.total },
   });
   return callOf(row);
@@ -155,7 +166,12 @@ interface CallMailFacts {
 }
 
 /** The e-mail of a call: To every `email_notifs`, Cc every `email_notifs_cc` (as an invoice's). */
-async function contributionCallMail(db: Database, config: Config, call: CallMailFacts, revision: { before: Money; added: number; removed: number } | null): Promise<OutgoingMail> {
+async function contributionCallMail(
+  db: Database,
+  config: Config,
+  call: CallMailFacts,
+  revision: { before: Money; added: number; removed: number } | null,
+): Promise<OutgoingMail> {
   const operator = await operatorSettings(db, config);
   const total = moneyFromDb(call.total);
   const sign = compareMoney(total, '0.00' as Money);
@@ -201,8 +217,19 @@ export async function notifyContributionCall(ctx: ContributionContext, caller: C
     await change.mail(await contributionCallMail(change.trx, ctx.config, { ...call, first_call_number: call.first_call_number ?? null }, null));
     await repo.markNotified(change.trx, call.id);
     await change.event({
-      org_id: call.org_id, action: 'contribution_call.notified', subject_type: 'contribution_call', subject_id: call.id, ...actorOf(caller),
-      details: { number: call.number, period: call.period, total: moneyFromDb(call.total), to: call.email_notifs, cc: call.email_notifs_cc, again: call.notified_at !== null },
+      org_id: call.org_id,
+      action: 'contribution_call.notified',
+      subject_type: 'contribution_call',
+      subject_id: call.id,
+      ...actorOf(caller),
+      details: {
+        number: call.number,
+        period: call.period,
+        total: moneyFromDb(call.total),
+        to: call.email_notifs,
+        cc: call.email_notifs_cc,
+        again: call.notified_at !== null,
+      },
     });
   });
   return readStaffContributionCall(ctx.db, id);
@@ -224,7 +251,11 @@ export async function markContributionCallPaid(ctx: ChangeContext, caller: Calle
     if (call.status === 'paye') throw contributionErrors.alreadyPaid(call.paid_date);
     await repo.markPaid(change.trx, call.id, paidDate);
     await change.event({
-      org_id: call.org_id, action: 'contribution_call.paid', subject_type: 'contribution_call', subject_id: call.id, ...actorOf(caller),
+      org_id: call.org_id,
+      action: 'contribution_call.paid',
+      subject_type: 'contribution_call',
+      subject_id: call.id,
+      ...actorOf(caller),
       details: { period: call.period, total: moneyFromDb(call.total), paid_date: paidDate },
     });
   });
@@ -268,7 +299,10 @@ export async function reviseContributionCalls(change: Change, caller: Actor, org
   const trx = change.trx;
   await repo.lockMonth(trx, orgId, period);
   const calls = await repo.lockMonthCalls(trx, orgId, period);
-  const cover = await repo.coverOf(trx, calls.map((c) => c.id));
+  const cover = await repo.coverOf(
+    trx,
+    calls.map((c) => c.id),
+  );
   const payslips = await repo.monthPayslips(trx, orgId, period);
   const countedIn = new Map(cover.filter((c) => c.effect === 'publie').map((c) => [c.payslip_id, c.call_id]));
   const countedOut = new Set(cover.filter((c) => c.effect === 'annule').map((c) => c.payslip_id));
@@ -293,7 +327,10 @@ export async function reviseContributionCalls(change: Change, caller: Actor, org
   let created = false;
   if (added.length > 0 || withdrawn.length > 0) {
     if (!target) {
-      const effect = contributionLines([...(await repo.payslipLines(trx, added)).map(owed), ...(await repo.payslipLines(trx, withdrawn)).map((l) => withdrawnLines(owed(l)))]);
+      const effect = contributionLines([
+        ...(await repo.payslipLines(trx, added)).map(owed),
+        ...(await repo.payslipLines(trx, withdrawn)).map((l) => withdrawnLines(owed(l))),
+      ]);
       if (effect.length > 0) {
         const first = calls[0]?.id ?? null;
         target = await insertCall(change, { org_id: orgId, period, due_date: contributionDueDate(period), lines: [], total: '0.00' as Money }, 'paie', first);
@@ -317,14 +354,37 @@ export async function reviseContributionCalls(change: Change, caller: Actor, org
     const row = await repo.findContributionCall(trx, id);
     const before = created && id === target ? null : moneyFromDb(callById.get(id)!.total);
     await change.event({
-      org_id: orgId, action: before === null ? 'contribution_call.created' : 'contribution_call.revised', subject_type: 'contribution_call', subject_id: id, ...actorOf(caller),
-      details: { number: row.number, origin: 'paie', period, total, ...(before === null ? { first_call: row.first_call_number ?? null } : { total_before: before }), payslips_added: counts.added, payslips_removed: counts.removed },
+      org_id: orgId,
+      action: before === null ? 'contribution_call.created' : 'contribution_call.revised',
+      subject_type: 'contribution_call',
+      subject_id: id,
+      ...actorOf(caller),
+      details: {
+        number: row.number,
+        origin: 'paie',
+        period,
+        total,
+        ...(before === null ? { first_call: row.first_call_number ?? null } : { total_before: before }),
+        payslips_added: counts.added,
+        payslips_removed: counts.removed,
+      },
     });
     // An organization told of the call is told of its new total; one not told yet learns it from the notification.
     const notified = callById.get(id)?.notified_at ?? null;
     if (before !== null && notified !== null && org && org.email_notifs.length > 0 && total !== before) {
       await change.mail(
-        await contributionCallMail(trx, configForCalls(), { ...row, first_call_number: row.first_call_number ?? null, org_name: org.name, email_notifs: org.email_notifs, email_notifs_cc: org.email_notifs_cc }, { before, added: counts.added, removed: counts.removed }),
+        await contributionCallMail(
+          trx,
+          configForCalls(),
+          {
+            ...row,
+            first_call_number: row.first_call_number ?? null,
+            org_name: org.name,
+            email_notifs: org.email_notifs,
+            email_notifs_cc: org.email_notifs_cc,
+          },
+          { before, added: counts.added, removed: counts.removed },
+        ),
       );
     }
   }

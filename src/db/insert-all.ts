@@ -14,7 +14,10 @@ export async function insertAll(db: Database, pending: readonly PendingRows[]): 
   if (writes.length === 0) return;
   if (writes.length === 1) {
     const [only] = writes as [PendingRows];
-    await db.insertInto(only.table).values(only.rows as never).execute();
+    await db
+      .insertInto(only.table)
+      .values(only.rows as never)
+      .execute();
     return;
   }
   // Kysely types a CTE chain table by table; the tables here vary at run time.

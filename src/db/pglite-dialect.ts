@@ -89,10 +89,7 @@ class PGliteDriver implements Driver {
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    const options = [
-      settings.isolationLevel ? `isolation level ${settings.isolationLevel}` : '',
-      settings.accessMode ?? '',
-    ].filter(Boolean).join(' ');
+    const options = [settings.isolationLevel ? `isolation level ${settings.isolationLevel}` : '', settings.accessMode ?? ''].filter(Boolean).join(' ');
     await connection.executeQuery(CompiledQuery.raw(`begin${options ? ` ${options}` : ''}`));
   }
 

@@ -48,10 +48,18 @@ export function employeeChangeEmail(input: EmployeeChangeMailInput): RenderedMai
     preheader: `${orgName} : ${what} de ${employee} ${both ? 'ont été' : 'a été'} ${changed}.`,
     greeting: 'Bonjour,',
     blocks: [
-      { type: 'paragraph', text: `${what.charAt(0).toUpperCase()}${what.slice(1)} de ${employee} (${orgName}) ${both ? 'viennent' : 'vient'} d'être ${changed}. Si ce changement n'était pas prévu, vérifiez-le avant le prochain paiement des salaires.` },
+      {
+        type: 'paragraph',
+        text: `${what.charAt(0).toUpperCase()}${what.slice(1)} de ${employee} (${orgName}) ${both ? 'viennent' : 'vient'} d'être ${changed}. Si ce changement n'était pas prévu, vérifiez-le avant le prochain paiement des salaires.`,
+      },
       {
         type: 'facts',
-        facts: [{ label: 'Organisation', value: orgName }, { label: 'Salarié', value: employee }, { label: 'Modifié par', value: oneLine(input.author) }, ...changeFacts(input.changes)],
+        facts: [
+          { label: 'Organisation', value: orgName },
+          { label: 'Salarié', value: employee },
+          { label: 'Modifié par', value: oneLine(input.author) },
+          ...changeFacts(input.changes),
+        ],
       },
       ...(input.url ? [{ type: 'button' as const, label: "Voir l'organisation", url: input.url }] : []),
     ],

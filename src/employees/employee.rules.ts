@@ -91,7 +91,6 @@ export function parseEmployeeIban(raw: unknown): string {
   return iban;
 }
 
-
 const NEUTRAL_GRID = "impôt . taux neutre d'impôt sur le revenu";
 let highestRate: string | null = null;
 
@@ -169,7 +168,8 @@ export function checkEmployeeFields(input: EmployeeFieldsInput, current?: Employ
   // The flat professional deduction is the artist's to agree to, and an artist's only.
   const rawDfs = pick('dfs');
   const dfs = blank(rawDfs) ? null : rawDfs;
-  if (dfs !== null && !(EMPLOYEE_DFS as readonly unknown[]).includes(dfs)) throw fieldErrors.invalid('dfs', 'La déduction forfaitaire spécifique (artiste_musicien ou artiste_dramatique)');
+  if (dfs !== null && !(EMPLOYEE_DFS as readonly unknown[]).includes(dfs))
+    throw fieldErrors.invalid('dfs', 'La déduction forfaitaire spécifique (artiste_musicien ou artiste_dramatique)');
   if (dfs !== null && category !== 'artiste') throw fieldErrors.invalid('dfs', 'La déduction forfaitaire spécifique, réservée aux artistes,');
 
   return {

@@ -3,7 +3,25 @@ import type { Database } from '../db/database.ts';
 import { keyset, type CursorValue, type KeysetOrder } from '../http/list.ts';
 import type { EmployeeFields } from './employee.rules.ts';
 
-const COLUMNS = ['id', 'org_id', 'first_name', 'last_name', 'email', 'category', 'iban', 'bic', 'cadre', 'pas_rate', 'dfs', 'address_line', 'postcode', 'city', 'classification', 'created_at', 'updated_at'] as const;
+const COLUMNS = [
+  'id',
+  'org_id',
+  'first_name',
+  'last_name',
+  'email',
+  'category',
+  'iban',
+  'bic',
+  'cadre',
+  'pas_rate',
+  'dfs',
+  'address_line',
+  'postcode',
+  'city',
+  'classification',
+  'created_at',
+  'updated_at',
+] as const;
 
 export type EmployeeRow = Awaited<ReturnType<typeof findEmployee>> & object;
 
@@ -18,7 +36,11 @@ export function lockEmployee(db: Database, orgId: string, id: string) {
 }
 
 export function insertEmployee(db: Database, orgId: string, fields: EmployeeFields) {
-  return db.insertInto('employees').values({ org_id: orgId, ...fields }).returning(COLUMNS).executeTakeFirstOrThrow();
+  return db
+    .insertInto('employees')
+    .values({ org_id: orgId, ...fields })
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow();
 }
 
 export function updateEmployee(db: Database, id: string, fields: EmployeeFields) {

@@ -41,7 +41,13 @@ export default async function employeesRoutes(fastify: FastifyInstance): Promise
     '/api/salaries/:id',
     {
       config: { gate: 'contract' },
-      schema: { tags: ['salariés'], summary: "Edit an employee (the fields given)", params: IdParams, body: EmployeeBody, response: { 200: Employee, ...errors } },
+      schema: {
+        tags: ['salariés'],
+        summary: 'Edit an employee (the fields given)',
+        params: IdParams,
+        body: EmployeeBody,
+        response: { 200: Employee, ...errors },
+      },
     },
     async (request) => editEmployee(ctx, orgScope(request), request.params.id, request.body),
   );

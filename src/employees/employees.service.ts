@@ -124,7 +124,14 @@ export async function editEmployee(ctx: EmployeeContext, actor: EmployeeActor, i
     }
     // Which fields changed, never their values (an IBAN stays out of the audit trail).
     const changed = (Object.keys(fields) as (keyof typeof fields)[]).filter((key) => fields[key] !== current[key]);
-    await change.event({ org_id: actor.orgId, action: 'employee.updated', subject_type: 'employee', subject_id: current.id, ...actorOf(actor.caller), details: { changed } });
+    await change.event({
+      org_id: actor.orgId,
+      action: 'employee.updated',
+      subject_type: 'employee',
+      subject_id: current.id,
+      ...actorOf(actor.caller),
+      details: { changed },
+    });
     const sensitive: SensitiveChange = {
       ...(changed.includes('iban') ? { iban: { before: ibanLast4(current.iban), after: ibanLast4(fields.iban) } } : {}),
       ...(changed.includes('pas_rate') ? { pas_rate: { before: current.pas_rate, after: fields.pas_rate } } : {}),

@@ -40,7 +40,11 @@ export async function existingFileIds(db: Database, ids: readonly string[]): Pro
  * `on conflict do nothing` keeps the first, and both read it back, so every instance signs alike.
  */
 export async function sharedSecret(db: Database, name: string): Promise<Buffer> {
-  await db.insertInto('app_secrets').values({ name, value: crypto.randomBytes(32) }).onConflict((oc) => oc.column('name').doNothing()).execute();
+  await db
+    .insertInto('app_secrets')
+    .values({ name, value: crypto.randomBytes(32) })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
   const row = await db.selectFrom('app_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
   return Buffer.from(row.value);
 }

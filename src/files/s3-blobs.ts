@@ -9,9 +9,7 @@
  * no row. The hour is longer than any transaction, so an upload whose row is not committed yet
  * is never taken; a deletion is only ever swept after it is committed.
  */
-import {
-  DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client,
-} from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { BlobStore } from './file-store.ts';
 
 /** An object younger than this is never swept: its row may not be committed yet. */

@@ -76,7 +76,11 @@ export function requirePayrollPeriod(raw: unknown, now: Date = new Date()): stri
 export function inPayrollWindow(period: string, now: Date = new Date()): string {
   const { first, last } = payrollPeriodWindow(now);
   if (period < first || period > last) {
-    throw new AppError(400, 'invalid_period', `La période ${formatPeriodFr(period)} est hors de celles acceptées : de ${formatPeriodFr(first)} à ${formatPeriodFr(last)} (trois ans en arrière, un an en avance).`).withDetails({ field: 'period' });
+    throw new AppError(
+      400,
+      'invalid_period',
+      `La période ${formatPeriodFr(period)} est hors de celles acceptées : de ${formatPeriodFr(first)} à ${formatPeriodFr(last)} (trois ans en arrière, un an en avance).`,
+    ).withDetails({ field: 'period' });
   }
   return period;
 }

@@ -117,7 +117,10 @@ export async function sendCsv<T>(reply: FastifyReply, spec: CsvExport<T>): Promi
     // A text cell is quoted too when a comma-separated reader would split it (`Dupont,=1+1`
     // would give it a cell `=1+1`, a formula), or a lone line break would. Amounts (`-14,40`)
     // stay bare: a quoted number may be read as text, and no longer summed.
-    cast: { string: (value, context) => (typeof context.index === 'number' && 'text' in spec.columns[context.index]! && /[,\r\n]/.test(value) ? { value, quoted: true } : value) },
+    cast: {
+      string: (value, context) =>
+        typeof context.index === 'number' && 'text' in spec.columns[context.index]! && /[,\r\n]/.test(value) ? { value, quoted: true } : value,
+    },
     header: true,
     columns: spec.columns.map((column) => column.header),
   });
@@ -126,9 +129,5 @@ export async function sendCsv<T>(reply: FastifyReply, spec: CsvExport<T>): Promi
   pipeline(records, csv, (error) => {
     if (error) reply.log.error({ err: error }, 'csv export failed');
   });
-  return reply
-    .type('text/csv; charset=utf-8')
-    .header('content-disposition', attachment(spec.filename))
-    .header('cache-control', 'private, no-store')
-    .send(csv);
+  return reply.type('text/csv; charset=utf-8').header('content-disposition', attachment(spec.filename)).header('cache-control', 'private, no-store').send(csv);
 }

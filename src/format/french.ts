@@ -25,7 +25,10 @@ export function formatEuros(value: Money): string {
  * point are dropped: a stored `numeric(…,3)` quantity of one day reads "1", not "1,000".
  */
 export function formatDecimalFr(value: string): string {
-  return value.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '').replace('.', ',');
+  return value
+    .replace(/(\.\d*?)0+$/, '$1')
+    .replace(/\.$/, '')
+    .replace('.', ',');
 }
 
 /**
@@ -74,7 +77,23 @@ export function todayInFrance(now: Date = new Date()): string {
 }
 
 /** Words beginning with an aspirated h, before which "de" stays whole ("de Hollande"). */
-const ASPIRATED_H = new Set(['hall', 'halle', 'halles', 'hameau', 'hangar', 'hardi', 'haut', 'haute', 'hauts', 'hautes', 'havre', 'hollande', 'hongrie', 'huit', 'hurlevent']);
+const ASPIRATED_H = new Set([
+  'hall',
+  'halle',
+  'halles',
+  'hameau',
+  'hangar',
+  'hardi',
+  'haut',
+  'haute',
+  'hauts',
+  'hautes',
+  'havre',
+  'hollande',
+  'hongrie',
+  'huit',
+  'hurlevent',
+]);
 
 /**
  * "de" before a name, a month or an e-mail address, as French writes it: elided before a

@@ -7,7 +7,10 @@
 import { create as contentDisposition } from 'content-disposition';
 
 export function attachment(filename: string): string {
-  const fallback = filename.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^\x20-\x7e]/g, '_');
+  const fallback = filename
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^\x20-\x7e]/g, '_');
   // The library writes a token name bare (`filename=F-1.xml`); quoted, as the README documents it
   // (`filename="…"`), it means the same: a token holds no quote nor backslash.
   return contentDisposition(filename, { type: 'attachment', fallback }).replace(/^attachment; filename=([^";]+)(;|$)/, 'attachment; filename="$1"$2');

@@ -25,7 +25,8 @@ function toAppError(error: FastifyError | AppError, request: FastifyRequest): Ap
   if (error instanceof AppError) return error;
   // Fastify's own request validation only: another error may carry `validation` too (the
   // e-invoice library's), and is an internal failure, a 500 with its log line.
-  if (error.code === 'FST_ERR_VALIDATION' && error.validation) return textRuleError(error.validation, error.validationContext ?? 'body') ?? httpErrors.invalidRequest(error.message);
+  if (error.code === 'FST_ERR_VALIDATION' && error.validation)
+    return textRuleError(error.validation, error.validationContext ?? 'body') ?? httpErrors.invalidRequest(error.message);
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return httpErrors.payloadTooLarge(request.routeOptions.bodyLimit);
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return httpErrors.unsupportedMediaType();
   if (error.statusCode === 429) return httpErrors.rateLimited();

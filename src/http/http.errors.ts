@@ -25,8 +25,7 @@ export const httpErrors = {
   unsupportedMediaType: () => new AppError(415, 'unsupported_media_type', 'Le corps doit être du JSON.'),
   badRequest: (status: number) => new AppError(status, 'bad_request', 'Requête invalide.'),
   /** With `Retry-After` when the limit is ours; `@fastify/rate-limit` sets that header itself. */
-  rateLimited: (retryAfterSeconds?: number) =>
-    new AppError(429, 'rate_limited', 'Trop de demandes : réessayez dans un moment.', undefined, retryAfterSeconds),
+  rateLimited: (retryAfterSeconds?: number) => new AppError(429, 'rate_limited', 'Trop de demandes : réessayez dans un moment.', undefined, retryAfterSeconds),
   // No route.
   notFound: () => new AppError(404, 'not_found', 'Ressource introuvable.'),
   // The server's side. docs/api.md: 500 server_error with a message, never the underlying (database) text.

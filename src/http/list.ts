@@ -155,11 +155,7 @@ function checkedCursor(order: KeysetOrder, cursor: readonly CursorValue[]): read
  * cannot express it: `k1 ≷ v1 OR (k1 = v1 AND (k2 ≷ v2 OR (k2 = v2 AND …)))`, with `>` for an
  * ascending key and `<` for a descending one.
  */
-export function afterCursor<DB, TB extends keyof DB>(
-  eb: ExpressionBuilder<DB, TB>,
-  order: KeysetOrder,
-  cursor: readonly CursorValue[],
-): Expression<SqlBool> {
+export function afterCursor<DB, TB extends keyof DB>(eb: ExpressionBuilder<DB, TB>, order: KeysetOrder, cursor: readonly CursorValue[]): Expression<SqlBool> {
   const values = checkedCursor(order, cursor);
   const comparison = (key: KeysetOrder[number]) => (key.direction === 'asc' ? '>' : '<');
   if (order.length > 1 && order.every((key) => key.direction === order[0]!.direction)) {

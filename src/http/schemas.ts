@@ -9,7 +9,12 @@ export const ErrorBody = Type.Object(
   {
     error: Type.String(),
     message: Type.Optional(Type.String()),
-    field: Type.Optional(Type.String({ description: 'the input the error is about, when a body or query has several of one kind (e.g. `dates[2].date`, `from`)', examples: ['dates[2].date'] })),
+    field: Type.Optional(
+      Type.String({
+        description: 'the input the error is about, when a body or query has several of one kind (e.g. `dates[2].date`, `from`)',
+        examples: ['dates[2].date'],
+      }),
+    ),
   },
   { $id: 'ErrorBody', description: 'Every JSON error' },
 );
@@ -72,5 +77,6 @@ export function useFieldErrors(fastify: FastifyInstance): void {
 
 /** The answer of a CSV export (`format/csv.ts`), as OpenAPI documents it. */
 export const CsvFile = Type.String({
-  description: "UTF-8 with a BOM, ';' separators, CRLF, a French header row, amounts 1234,50, dates JJ/MM/AAAA; text cells starting with = + - @ (or a tab, a CR) prefixed with '",
+  description:
+    "UTF-8 with a BOM, ';' separators, CRLF, a French header row, amounts 1234,50, dates JJ/MM/AAAA; text cells starting with = + - @ (or a tab, a CR) prefixed with '",
 });

@@ -88,7 +88,9 @@ export function textRuleValidators(): ValidatorFactory {
     const bodies = build(false);
     const others = build('array');
     return (route: RouteDefinition) =>
-      route.httpPart === 'body' ? bodies({ ...route, schema: isSpecAccessRoute(route.url) ? route.schema : withTextRule(edgeSchema(route.schema)) }) : others(route);
+      route.httpPart === 'body'
+        ? bodies({ ...route, schema: isSpecAccessRoute(route.url) ? route.schema : withTextRule(edgeSchema(route.schema)) })
+        : others(route);
   }) as unknown as ValidatorFactory;
 }
 

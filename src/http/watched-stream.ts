@@ -25,11 +25,14 @@ export function watchedReadable(source: AsyncIterable<Buffer | string>, stallMs:
     }
   }
   const stream = Readable.from(watched(), { objectMode: false });
-  const timer = setInterval(() => {
-    if (waitingForReaderSince !== null && Date.now() - waitingForReaderSince >= stallMs) {
-      stream.destroy(new StalledReaderError(stallMs));
-    }
-  }, Math.max(10, Math.floor(stallMs / 4)));
+  const timer = setInterval(
+    () => {
+      if (waitingForReaderSince !== null && Date.now() - waitingForReaderSince >= stallMs) {
+        stream.destroy(new StalledReaderError(stallMs));
+      }
+    },
+    Math.max(10, Math.floor(stallMs / 4)),
+  );
   // Kept referenced: the timer is what ends a stream nobody reads, and it stops at 'close'.
   stream.on('close', () => clearInterval(timer));
   return stream;

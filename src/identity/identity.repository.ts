@@ -21,12 +21,7 @@ export function findUserById(db: Database, id: string): Promise<User | undefined
  * Creates the account unless the e-mail is taken. Two requests racing on one e-mail both
  * reach the unique index; the loser gets `undefined` and reads the winner's account.
  */
-export async function insertUserIfAbsent(
-  db: Database,
-  email: string,
-  metadata: UserMetadata,
-  preferences?: AuthPreferences,
-): Promise<User | undefined> {
+export async function insertUserIfAbsent(db: Database, email: string, metadata: UserMetadata, preferences?: AuthPreferences): Promise<User | undefined> {
   if (!preferences) {
     return db
       .insertInto('auth.users')
@@ -56,18 +51,10 @@ export interface AuthPreferences {
 }
 
 export async function markActivated(db: Database, userId: string): Promise<void> {
-  await db
-    .updateTable('auth.users')
-    .set({ activated_at: sql`coalesce(activated_at, now())` })
-    .where('id', '=', userId)
-    .execute();
+  await db.updateTable('auth.users').set({ activated_at: sql`coalesce(activated_at, now())` }).where('id', '=', userId).execute();
 }
 
-export async function upsertAuthPreferences(
-  db: Database,
-  userId: string,
-  prefs: { allow_magic_link: boolean; allow_password: boolean },
-): Promise<void> {
+export async function upsertAuthPreferences(db: Database, userId: string, prefs: { allow_magic_link: boolean; allow_password: boolean }): Promise<void> {
   await db
     .insertInto('user_auth_preferences')
     .values({ user_id: userId, ...prefs })
@@ -76,11 +63,7 @@ export async function upsertAuthPreferences(
 }
 
 export async function allowsMagicLink(db: Database, userId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('user_auth_preferences')
-    .select('allow_magic_link')
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
+  const row = await db.selectFrom('user_auth_preferences').select('allow_magic_link').where('user_id', '=', userId).executeTakeFirst();
   // No preferences recorded: accounts made by staff or the CLI sign in by link.
   return row?.allow_magic_link ?? true;
 }
@@ -127,10 +110,7 @@ export async function markOneTimeTokenUsed(db: Database, id: string): Promise<vo
   await db.updateTable('auth.one_time_tokens').set({ used_at: sql`now()` }).where('id', '=', id).execute();
 }
 
-export async function insertSession(
-  db: Database,
-  session: { id: string; user_id: string; secret_hash: string; expires_at: Date },
-): Promise<void> {
+export async function insertSession(db: Database, session: { id: string; user_id: string; secret_hash: string; expires_at: Date }): Promise<void> {
   await db.insertInto('auth.sessions').values(session).execute();
 }
 

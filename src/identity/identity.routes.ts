@@ -87,13 +87,9 @@ export default async function identityRoutes(fastify: FastifyInstance): Promise<
     },
   );
 
-  fastify.post(
-    '/auth/logout',
-    { schema: { tags: ['auth'], summary: 'End the session', response: { 200: Ok } } },
-    async (request, reply) => {
-      await endSession(fastify.db, request.caller);
-      reply.clearCookie(SESSION_COOKIE, sessionCookie);
-      return { ok: true };
-    },
-  );
+  fastify.post('/auth/logout', { schema: { tags: ['auth'], summary: 'End the session', response: { 200: Ok } } }, async (request, reply) => {
+    await endSession(fastify.db, request.caller);
+    reply.clearCookie(SESSION_COOKIE, sessionCookie);
+    return { ok: true };
+  });
 }

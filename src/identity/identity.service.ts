@@ -152,11 +152,7 @@ export async function resolveSession(db: Database, cookie: string | undefined): 
  * by a route that reads it together with what it needs): null for an unknown session, a
  * wrong secret or an expired session (deleted); the expiry is pushed back at most hourly.
  */
-export async function callerOfSession(
-  db: Database,
-  presented: PresentedToken,
-  row: repo.SessionRow | undefined,
-): Promise<Caller | null> {
+export async function callerOfSession(db: Database, presented: PresentedToken, row: repo.SessionRow | undefined): Promise<Caller | null> {
   if (!row || row.session_id !== presented.id || !hashMatches(presented.secretHash, row.secret_hash)) return null;
   if (row.expired) {
     await repo.deleteSession(db, row.session_id);

@@ -27,4 +27,3 @@ export function signInEmail(input: SignInMailInput): RenderedMail {
     ],
   });
 }
-

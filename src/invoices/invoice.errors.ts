@@ -24,7 +24,8 @@ export const invoiceErrors = {
       `Les factures sont émises dans l'ordre chronologique : la date d'émission ne peut précéder celle de la dernière facture émise (${last.number}, du ${frenchDate(last.issue_date)}).`,
     ).withDetails({ last_number: last.number, last_issue_date: last.issue_date }),
   dueBeforeIssue: () => new AppError(400, 'invalid_due_date', "L'échéance ne peut précéder la date d'émission."),
-  totalTooLarge: (where: string) => new AppError(400, 'invalid_amount', `Le total de la facture (${where}) dépasse le montant le plus grand accepté (9 999 999 999,99 €).`),
+  totalTooLarge: (where: string) =>
+    new AppError(400, 'invalid_amount', `Le total de la facture (${where}) dépasse le montant le plus grand accepté (9 999 999 999,99 €).`),
   /** The seller's identity is incomplete: no invoice document rather than an invalid one. */
   operatorIdentityMissing: (missing: readonly string[]) =>
     new AppError(
@@ -33,7 +34,7 @@ export const invoiceErrors = {
       `L'identité de l'opérateur est incomplète (${missing.join(', ')}) : la facture électronique ne peut pas être émise.`,
     ).withDetails({ missing: [...missing] }),
   /** A credit note credits an invoice, not another credit note. */
-  notAnInvoice: () => new AppError(409, 'not_an_invoice', "Un avoir porte sur une facture, pas sur un autre avoir."),
+  notAnInvoice: () => new AppError(409, 'not_an_invoice', 'Un avoir porte sur une facture, pas sur un autre avoir.'),
   /** The credit notes of an invoice never credit more than its total. */
   creditExceedsInvoice: (number: string, remaining: string) =>
     new AppError(
@@ -43,7 +44,11 @@ export const invoiceErrors = {
     ).withDetails({ invoice_number: number, remaining_ttc: remaining }),
   /** A credit note's line at a VAT rate the invoice does not have. */
   rateNotOnInvoice: (rate: string, rates: readonly string[]) =>
-    new AppError(400, 'invalid_vat_rate', `Le taux de TVA ${frenchRate(rate)} % n'est pas celui d'une ligne de la facture (${rates.map((r) => `${frenchRate(r)} %`).join(', ')}).`),
+    new AppError(
+      400,
+      'invalid_vat_rate',
+      `Le taux de TVA ${frenchRate(rate)} % n'est pas celui d'une ligne de la facture (${rates.map((r) => `${frenchRate(r)} %`).join(', ')}).`,
+    ),
   /** A credit note of 0,00 € credits nothing, and would spend a number of the series. */
   emptyCreditNote: () => new AppError(400, 'invalid_lines', "L'avoir ne crédite rien (0,00 €) : indiquez les lignes à créditer."),
   /** The credit notes of an invoice never credit more at a rate than the invoice has at that rate. */

@@ -42,7 +42,8 @@ function taxCategory(rate: string) {
 }
 
 /** Present values only: the library's schema refuses empty strings where it expects text. */
-const present = <T extends Record<string, unknown>>(value: T): T => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null && v !== '')) as T;
+const present = <T extends Record<string, unknown>>(value: T): T =>
+  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null && v !== '')) as T;
 
 export interface FacturXInput extends InvoiceDocumentInput {
   kind: InvoiceKind;
@@ -96,7 +97,13 @@ export function facturXInvoice(input: FacturXInput): Invoice {
           'cbc:PaymentMeansCode': PAYMENT_MEANS.virement,
           'cbc:PaymentID': input.number,
           ...(seller.iban
-            ? { 'cac:PayeeFinancialAccount': { 'cbc:ID': seller.iban, 'cbc:Name': seller.name, ...(seller.bic ? { 'cac:FinancialInstitutionBranch': { 'cbc:ID': seller.bic } } : {}) } }
+            ? {
+                'cac:PayeeFinancialAccount': {
+                  'cbc:ID': seller.iban,
+                  'cbc:Name': seller.name,
+                  ...(seller.bic ? { 'cac:FinancialInstitutionBranch': { 'cbc:ID': seller.bic } } : {}),
+                },
+              }
             : {}),
         }
       : { 'cbc:PaymentMeansCode': PAYMENT_MEANS.prelevement, 'cbc:PaymentID': input.number };
@@ -113,7 +120,12 @@ export function facturXInvoice(input: FacturXInput): Invoice {
       : {}),
     'cac:AccountingSupplierParty': {
       'cac:Party': {
-        'cac:PostalAddress': present({ 'cbc:StreetName': seller.address, 'cbc:CityName': seller.city, 'cbc:PostalZone': seller.postcode, 'cac:Country': { 'cbc:IdentificationCode': 'FR' } }),
+        'cac:PostalAddress': present({
+          'cbc:StreetName': seller.address,
+          'cbc:CityName': seller.city,
+          'cbc:PostalZone': seller.postcode,
+          'cac:Country': { 'cbc:IdentificationCode': 'FR' },
+        }),
         'cac:PartyTaxScheme': [{ 'cbc:CompanyID': seller.vat, 'cac:TaxScheme': VAT }],
         'cac:PartyLegalEntity': { 'cbc:RegistrationName': seller.name, 'cbc:CompanyID': seller.siren, 'cbc:CompanyID@schemeID': '0002' },
       },
@@ -126,7 +138,11 @@ export function facturXInvoice(input: FacturXInput): Invoice {
           'cbc:PostalZone': buyer.postcode,
           'cac:Country': { 'cbc:IdentificationCode': buyer.country },
         }),
-        'cac:PartyLegalEntity': present({ 'cbc:RegistrationName': buyer.name, 'cbc:CompanyID': buyerSiren, 'cbc:CompanyID@schemeID': buyerSiren ? '0002' : null }),
+        'cac:PartyLegalEntity': present({
+          'cbc:RegistrationName': buyer.name,
+          'cbc:CompanyID': buyerSiren,
+          'cbc:CompanyID@schemeID': buyerSiren ? '0002' : null,
+        }),
       },
     },
     // The schema of CII wants the delivery block; the date of the service is the issue date.
@@ -198,7 +214,8 @@ function frenchTitle(format: EInvoiceFormat, title: string): void {
     setTrailerInfoID?: (pdfDoc: PdfInfo, meta: { subject: string }) => Promise<void>;
   };
   const { addXmpMeta, setTrailerInfoID } = target;
-  if (typeof addXmpMeta !== 'function' || typeof setTrailerInfoID !== 'function') throw new Error('@e-invoice-eu/core has no addXmpMeta/setTrailerInfoID: check how it titles the PDF');
+  if (typeof addXmpMeta !== 'function' || typeof setTrailerInfoID !== 'function')
+    throw new Error('@e-invoice-eu/core has no addXmpMeta/setTrailerInfoID: check how it titles the PDF');
   target.addXmpMeta = (node, meta) => addXmpMeta.call(format, node, { ...meta, subject: title });
   target.setTrailerInfoID = (pdfDoc, meta) => {
     pdfDoc.setTitle(title);
@@ -245,7 +262,11 @@ export async function makeFacturX(pdf: Uint8Array, invoice: Invoice): Promise<{ 
   const { PDFDocument } = await import('@cantoo/pdf-lib');
   const checked = validation.validate('invoice data', validate as never, structuredClone(invoice)) as Invoice;
   format.fillInvoiceDefaults(checked);
-  const out = (await format.generate(checked, { format: FORMAT_OPTION, lang: 'fr-fr', pdf: { buffer: pdf, filename: 'facture.pdf', mimetype: 'application/pdf' } })) as Uint8Array;
+  const out = (await format.generate(checked, {
+    format: FORMAT_OPTION,
+    lang: 'fr-fr',
+    pdf: { buffer: pdf, filename: 'facture.pdf', mimetype: 'application/pdf' },
+  })) as Uint8Array;
   const xml = (await PDFDocument.load(out, { updateMetadata: false })).getAttachments().find((a) => a.name === FACTUR_X_FILENAME);
   if (!xml) throw new Error(`the Factur-X PDF has no ${FACTUR_X_FILENAME}`);
   if (NOT_XML_CHAR.test(Buffer.from(xml.data).toString('utf8'))) throw new Error(`the ${FACTUR_X_FILENAME} written holds a character XML 1.0 cannot carry`);

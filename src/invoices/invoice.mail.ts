@@ -52,7 +52,12 @@ export function invoiceEmail(input: InvoiceMailInput): RenderedMail {
   const what = invoiceSubjectLine(input.invoiceType, input.periodLabel);
   const payment: Block[] =
     input.paymentMethod === 'prelevement'
-      ? [{ type: 'paragraph', text: `Le montant de ${input.totalTtc} sera prélevé sur votre compte le ${input.dueDate}, date d'échéance de la facture. Vous n'avez rien à faire.` }]
+      ? [
+          {
+            type: 'paragraph',
+            text: `Le montant de ${input.totalTtc} sera prélevé sur votre compte le ${input.dueDate}, date d'échéance de la facture. Vous n'avez rien à faire.`,
+          },
+        ]
       : [
           {
             type: 'paragraph',

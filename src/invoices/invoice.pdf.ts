@@ -27,7 +27,15 @@ export interface InvoiceDocumentInput {
   total_vat: Money;
   total_ttc: Money;
   seller: OperatorConfig;
-  buyer: { name: string; structure_api: string | null; siret: string | null; address_line?: string | null; postcode?: string | null; city?: string | null; country?: string };
+  buyer: {
+    name: string;
+    structure_api: string | null;
+    siret: string | null;
+    address_line?: string | null;
+    postcode?: string | null;
+    city?: string | null;
+    country?: string;
+  };
   /** A credit note (`avoir`) names the invoice it credits and why. @default 'facture' */
   kind?: InvoiceKind;
   credited?: { number: string; issue_date: string } | null;
@@ -47,7 +55,9 @@ export function postalAddress(street: string | null | undefined, postcode: strin
 export function legalMentions(input: Pick<InvoiceDocumentInput, 'number' | 'payment_method' | 'due_date' | 'seller' | 'kind' | 'credited'>): string[] {
   if (input.kind === 'avoir') {
     const invoice = input.credited ? `la facture ${input.credited.number}` : 'la facture créditée';
-    return [`Cet avoir annule tout ou partie de ${invoice} : son montant TTC vous est dû. Il sera déduit de votre prochain règlement ou vous sera remboursé${input.payment_method === 'virement' ? ' par virement' : ''}.`];
+    return [
+      `Cet avoir annule tout ou partie de ${invoice} : son montant TTC vous est dû. Il sera déduit de votre prochain règlement ou vous sera remboursé${input.payment_method === 'virement' ? ' par virement' : ''}.`,
+    ];
   }
   const due = formatDateFr(input.due_date);
   const { seller } = input;
@@ -81,7 +91,12 @@ export function invoiceDocument(input: InvoiceDocumentInput): PdfDocument {
         {
           role: 'Vendeur',
           name: seller.name,
-          lines: [postalAddress(seller.address, seller.postcode, seller.city), seller.siren ? `SIREN : ${seller.siren}` : '', seller.siret ? `SIRET : ${seller.siret}` : '', seller.vat ? `N° TVA intracommunautaire : ${seller.vat}` : ''],
+          lines: [
+            postalAddress(seller.address, seller.postcode, seller.city),
+            seller.siren ? `SIREN : ${seller.siren}` : '',
+            seller.siret ? `SIRET : ${seller.siret}` : '',
+            seller.vat ? `N° TVA intracommunautaire : ${seller.vat}` : '',
+          ],
         },
         {
           role: 'Client',

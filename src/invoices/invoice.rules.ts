@@ -14,7 +14,18 @@ import { formatSeriesNumber } from '../db/number-series.ts';
 import { AppError, fieldErrors } from '../http/errors.ts';
 import { absent, isUuid } from '../http/input.ts';
 import { addDays } from '../format/calendar.ts';
-import { compareMoney, isStorableMoney, multiplyMoney, parseMoney, parseQuantity, parseRate, percentOfMoney, subtractMoney, sumMoney, type Money } from '../money/money.ts';
+import {
+  compareMoney,
+  isStorableMoney,
+  multiplyMoney,
+  parseMoney,
+  parseQuantity,
+  parseRate,
+  percentOfMoney,
+  subtractMoney,
+  sumMoney,
+  type Money,
+} from '../money/money.ts';
 import { checkField } from '../schemas/fields.ts';
 import { BulkCreateBody, BulkNotifyBody, CreditNoteBody, InvoiceId, InvoiceLineInput, InvoiceLines, InvoiceOrgId } from '../schemas/invoices.ts';
 import { todayInFrance } from '../format/french.ts';

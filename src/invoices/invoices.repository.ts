@@ -114,7 +114,18 @@ export type InvoiceRow = Awaited<ReturnType<typeof findInvoice>> & object;
 /** The invoice, or undefined (unknown, or not of `orgId` when given). */
 export function findInvoice(db: Database, orgId: string | null, id: string) {
   let query = selectInvoices(db)
-    .select(['o.structure_api', 'o.siret', 'o.email_notifs', 'o.email_notifs_cc', 'o.address_line', 'o.postcode', 'o.city', 'o.country', 'i.pdf_id', 'i.xml_id'])
+    .select([
+      'o.structure_api',
+      'o.siret',
+      'o.email_notifs',
+      'o.email_notifs_cc',
+      'o.address_line',
+      'o.postcode',
+      'o.city',
+      'o.country',
+      'i.pdf_id',
+      'i.xml_id',
+    ])
     .where('i.id', '=', id);
   if (orgId !== null) query = query.where('i.org_id', '=', orgId);
   return query.executeTakeFirst();
@@ -263,7 +274,12 @@ export async function lockForNotification(db: Database, ids: readonly string[]):
 }
 
 /** Marks invoices notified now, with one `invoice.notified` event each (one statement). */
-export async function markNotified(db: Database, ids: readonly string[], actor: { actor_user_id?: string | null; actor_email?: string | null }, force: boolean): Promise<void> {
+export async function markNotified(
+  db: Database,
+  ids: readonly string[],
+  actor: { actor_user_id?: string | null; actor_email?: string | null },
+  force: boolean,
+): Promise<void> {
   if (ids.length === 0) return;
   await sql`
     with marked as (
@@ -280,7 +296,11 @@ export async function markNotified(db: Database, ids: readonly string[], actor: 
  * Invoices whose notification waits for their documents: their job sends it. One
  * `invoice.notification_waiting` event each, naming who asked.
  */
-export async function markNotifyPending(db: Database, ids: readonly string[], actor: { actor_user_id?: string | null; actor_email?: string | null }): Promise<void> {
+export async function markNotifyPending(
+  db: Database,
+  ids: readonly string[],
+  actor: { actor_user_id?: string | null; actor_email?: string | null },
+): Promise<void> {
   if (ids.length === 0) return;
   await sql`
     with marked as (

@@ -91,7 +91,8 @@ export default async function invoicesRoutes(fastify: FastifyInstance): Promise<
       bodyLimit: BULK_BODY_LIMIT,
       schema: {
         tags: ['facturation'],
-        summary: 'E-mail each invoice to its organization (To email_notifs, Cc email_notifs_cc); the result per invoice (waiting: sent once its document is made)',
+        summary:
+          'E-mail each invoice to its organization (To email_notifs, Cc email_notifs_cc); the result per invoice (waiting: sent once its document is made)',
         body: BulkNotifyBody,
         response: { 200: BulkNotified, ...errors },
       },
@@ -103,7 +104,12 @@ export default async function invoicesRoutes(fastify: FastifyInstance): Promise<
     '/api/staff/facturation/:id',
     {
       config: { gate: 'staff' },
-      schema: { tags: ['facturation'], summary: "An invoice with its organization's notification addresses", params: IdParams, response: { 200: StaffInvoice, ...errors } },
+      schema: {
+        tags: ['facturation'],
+        summary: "An invoice with its organization's notification addresses",
+        params: IdParams,
+        response: { 200: StaffInvoice, ...errors },
+      },
     },
     async (request) => {
       staffCaller(request);
@@ -115,7 +121,12 @@ export default async function invoicesRoutes(fastify: FastifyInstance): Promise<
     '/api/staff/facturation/:id/pdf-url',
     {
       config: { gate: 'staff' },
-      schema: { tags: ['facturation'], summary: 'A link (5 minutes) to the invoice PDF; 409 document_pending while its document is being made (document_failed if that failed)', params: IdParams, response: { 200: PdfLink, ...errors, 409: CreditExceedsInvoice } },
+      schema: {
+        tags: ['facturation'],
+        summary: 'A link (5 minutes) to the invoice PDF; 409 document_pending while its document is being made (document_failed if that failed)',
+        params: IdParams,
+        response: { 200: PdfLink, ...errors, 409: CreditExceedsInvoice },
+      },
     },
     async (request) => {
       staffCaller(request);
@@ -167,7 +178,12 @@ export default async function invoicesRoutes(fastify: FastifyInstance): Promise<
     '/api/factures',
     {
       config: { gate: 'money' },
-      schema: { tags: ['factures'], summary: "The organization's invoices, newest number first", querystring: InvoiceListQuery, response: { 200: InvoiceList, ...errors } },
+      schema: {
+        tags: ['factures'],
+        summary: "The organization's invoices, newest number first",
+        querystring: InvoiceListQuery,
+        response: { 200: InvoiceList, ...errors },
+      },
     },
     async (request) => invoices.listInvoices(db, orgScope(request).orgId, request.query),
   );
@@ -191,9 +207,13 @@ export default async function invoicesRoutes(fastify: FastifyInstance): Promise<
     '/api/factures/:id/pdf-url',
     {
       config: { gate: 'money' },
-      schema: { tags: ['factures'], summary: 'A link (5 minutes) to the invoice PDF; 409 document_pending while its document is being made (document_failed if that failed)', params: IdParams, response: { 200: PdfLink, ...errors, 409: CreditExceedsInvoice } },
+      schema: {
+        tags: ['factures'],
+        summary: 'A link (5 minutes) to the invoice PDF; 409 document_pending while its document is being made (document_failed if that failed)',
+        params: IdParams,
+        response: { 200: PdfLink, ...errors, 409: CreditExceedsInvoice },
+      },
     },
     async (request) => invoices.invoicePdfUrl(ctx, orgScope(request).orgId, request.params.id),
   );
 }
-

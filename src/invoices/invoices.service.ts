@@ -60,7 +60,10 @@ type ActorCaller = Pick<Caller, 'userId' | 'email'>;
 // Answers.
 
 function invoiceOf(
-  row: Omit<repo.InvoiceRow, 'structure_api' | 'siret' | 'email_notifs' | 'email_notifs_cc' | 'pdf_id' | 'xml_id' | 'address_line' | 'postcode' | 'city' | 'country'>,
+  row: Omit<
+    repo.InvoiceRow,
+    'structure_api' | 'siret' | 'email_notifs' | 'email_notifs_cc' | 'pdf_id' | 'xml_id' | 'address_line' | 'postcode' | 'city' | 'country'
+  >,
 ) {
   return {
     id: row.id,
@@ -187,7 +190,13 @@ export async function readStaffInvoice(db: Database, id: string) {
   const row = await findOrNotFound(db, null, id);
   return {
     ...invoiceOf(row),
-    organization: { id: row.org_id, name: row.org_name, structure_api: row.structure_api, email_notifs: row.email_notifs, email_notifs_cc: row.email_notifs_cc },
+    organization: {
+      id: row.org_id,
+      name: row.org_name,
+      structure_api: row.structure_api,
+      email_notifs: row.email_notifs,
+      email_notifs_cc: row.email_notifs_cc,
+    },
   };
 }
 
@@ -242,7 +251,9 @@ export async function runInvoiceDocumentJob(ctx: InvoiceContext, job: RunningJob
     // Stored meanwhile (another worker after a lease ran out): those are kept.
     if (made && !(current?.pdf_id && current.xml_id)) {
       await repo.setDocuments(change.trx, row.id, {
-        pdf_id: current?.pdf_id ?? (await ctx.files.put(change.trx, { content: made.pdf, contentType: 'application/pdf', filename: `${word}-${row.number}.pdf`, orgId: row.org_id })),
+        pdf_id:
+          current?.pdf_id ??
+          (await ctx.files.put(change.trx, { content: made.pdf, contentType: 'application/pdf', filename: `${word}-${row.number}.pdf`, orgId: row.org_id })),
         xml_id: await ctx.files.put(change.trx, { content: made.xml, contentType: 'application/xml', filename: FACTUR_X_FILENAME, orgId: row.org_id }),
       });
     }

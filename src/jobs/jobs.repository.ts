@@ -101,7 +101,20 @@ export async function releaseJob(db: Database, id: string, owner: string): Promi
     .execute();
 }
 
-const LISTED = ['id', 'kind', 'org_id', 'subject_type', 'subject_id', 'status', 'attempts', 'max_attempts', 'last_error', 'created_at', 'updated_at', 'finished_at'] as const;
+const LISTED = [
+  'id',
+  'kind',
+  'org_id',
+  'subject_type',
+  'subject_id',
+  'status',
+  'attempts',
+  'max_attempts',
+  'last_error',
+  'created_at',
+  'updated_at',
+  'finished_at',
+] as const;
 
 export const JOB_ORDER = [{ ref: 'jobs.id', direction: 'desc', kind: 'integer' }] as const satisfies KeysetOrder;
 
@@ -117,7 +130,11 @@ export function listJobs(db: Database, status: JobStatus, cursor: CursorValue[] 
 export type JobListRow = Awaited<ReturnType<typeof listJobs>>[number];
 
 export function findJob(db: Database, id: string) {
-  return db.selectFrom('jobs').select([...LISTED]).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('jobs')
+    .select([...LISTED])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /**
@@ -128,7 +145,13 @@ export async function retryJob(db: Database, id: string) {
   const row = await db.selectFrom('jobs').select(['id', 'kind', 'subject_id', 'status']).where('id', '=', id).forUpdate().executeTakeFirst();
   if (row?.status !== 'failed') return undefined;
   if (row.subject_id !== null) {
-    const live = await db.selectFrom('jobs').select('id').where('kind', '=', row.kind).where('subject_id', '=', row.subject_id).where('status', 'in', ['pending', 'running']).executeTakeFirst();
+    const live = await db
+      .selectFrom('jobs')
+      .select('id')
+      .where('kind', '=', row.kind)
+      .where('subject_id', '=', row.subject_id)
+      .where('status', 'in', ['pending', 'running'])
+      .executeTakeFirst();
     if (live) return undefined;
   }
   return db

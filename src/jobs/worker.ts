@@ -224,7 +224,9 @@ export class JobWorker {
     await Promise.race([Promise.all([...this.loops]), late]).finally(() => clearTimeout(timer));
     for (const [id, job] of this.inFlight) {
       job.lost = true;
-      await repo.releaseJob(this.db, id, this.owner).catch((error: unknown) => this.log.error({ job_id: id, err: describe(error) }, 'jobs: handing a job back failed'));
+      await repo
+        .releaseJob(this.db, id, this.owner)
+        .catch((error: unknown) => this.log.error({ job_id: id, err: describe(error) }, 'jobs: handing a job back failed'));
     }
     await this.heartbeat.stop();
   }
@@ -245,7 +247,9 @@ export class JobWorker {
     if (!claimed) return false;
     if (this.state === 'stopped') {
       // A claim still in flight when the worker stopped: the job goes back untouched, at once.
-      await repo.releaseJob(this.db, claimed.id, this.owner).catch((error: unknown) => this.log.error({ job_id: claimed.id, err: describe(error) }, 'jobs: handing a job back failed'));
+      await repo
+        .releaseJob(this.db, claimed.id, this.owner)
+        .catch((error: unknown) => this.log.error({ job_id: claimed.id, err: describe(error) }, 'jobs: handing a job back failed'));
       return false;
     }
     const entry = { lost: false, run: Promise.resolve() };
@@ -301,13 +305,16 @@ export class JobWorker {
         return this.emit(job, 'lost');
       }
       if (error instanceof JobHandedBack) {
-        await repo.releaseJob(this.db, job.id, this.owner).catch((e: unknown) => this.log.error({ ...context, err: describe(e) }, 'jobs: handing a job back failed'));
+        await repo
+          .releaseJob(this.db, job.id, this.owner)
+          .catch((e: unknown) => this.log.error({ ...context, err: describe(e) }, 'jobs: handing a job back failed'));
         this.log.info(context, 'jobs: handed back (stopping)');
         return this.emit(job, 'handed_back');
       }
       const refusal = error instanceof AppError && error.status < 500;
       const reason = refusal ? (error.userMessage ?? error.code) : INTERNAL_FAILURE;
-      const delay = refusal || kind.retryErrors === false || job.attempts >= job.max_attempts ? null : backoffMs(job.attempts, this.retryBaseMs, this.retryMaxMs);
+      const delay =
+        refusal || kind.retryErrors === false || job.attempts >= job.max_attempts ? null : backoffMs(job.attempts, this.retryBaseMs, this.retryMaxMs);
       await this.settle(job, reason, delay);
       // A refusal is the service working as meant (staff read it on their page): a warning.
       if (delay === null && !refusal) this.log.error({ ...context, err: describe(error) }, 'jobs: failed for good');
@@ -323,7 +330,8 @@ export class JobWorker {
       if (!failed) await repo.failAttempt(this.db, job.id, this.owner, reason, delayMs);
       else {
         await this.db.transaction().execute(async (trx) => {
-          if (await repo.failAttempt(trx, job.id, this.owner, reason, null)) await failed(trx, { id: job.id, kind: job.kind, payload: job.payload, reason, interrupted });
+          if (await repo.failAttempt(trx, job.id, this.owner, reason, null))
+            await failed(trx, { id: job.id, kind: job.kind, payload: job.payload, reason, interrupted });
         });
       }
     } catch (error) {
@@ -340,7 +348,11 @@ export class JobWorker {
 /** An error for the log: its class, code and message, never its stack's values. */
 function describe(error: unknown): string {
   const e = (error ?? {}) as { name?: unknown; code?: unknown; message?: unknown };
-  const parts = [typeof e.name === 'string' ? e.name : 'Error', typeof e.code === 'string' ? e.code : '', typeof e.message === 'string' ? e.message : String(error)];
+  const parts = [
+    typeof e.name === 'string' ? e.name : 'Error',
+    typeof e.code === 'string' ? e.code : '',
+    typeof e.message === 'string' ? e.message : String(error),
+  ];
   const text = parts.filter(Boolean).join(' ').replace(/\s+/g, ' ');
   return text.length > 500 ? `${text.slice(0, 497)}...` : text;
 }

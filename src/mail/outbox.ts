@@ -51,6 +51,9 @@ const BATCH = 1000;
 /** Several e-mails in few statements (bulk notifications): one multi-row insert per thousand. */
 export async function enqueueMails(db: Database, mails: readonly OutgoingMail[]): Promise<void> {
   for (let i = 0; i < mails.length; i += BATCH) {
-    await db.insertInto('mail_outbox').values(mails.slice(i, i + BATCH).map(outboxRow)).execute();
+    await db
+      .insertInto('mail_outbox')
+      .values(mails.slice(i, i + BATCH).map(outboxRow))
+      .execute();
   }
 }

@@ -97,7 +97,9 @@ function renderTextBlock(block: Block): string {
     case 'button':
       return `${block.label} :\n${block.url}`;
     case 'quote':
-      return quotedLines(block.text).map((line) => `> ${line}`).join('\n');
+      return quotedLines(block.text)
+        .map((line) => `> ${line}`)
+        .join('\n');
     case 'contact':
       return `Une question ? Écrivez-nous à ${block.supportEmail}.`;
   }
@@ -202,4 +204,3 @@ export function inviterText(inviter: Inviter): string {
   const status = oneLine(inviter.status);
   return status ? `${who}, ${status}` : who;
 }
-

@@ -85,7 +85,10 @@ export function parseMoney(value: unknown): Money | null {
 
 /** `parseMoney`, answering 400 `invalid_amount` for an invalid input. */
 /** The refusal of an amount (`requireMoney`, and the body fields that hold one). */
-export const INVALID_AMOUNT = { code: 'invalid_amount', message: 'Montant invalide : un nombre positif avec deux décimales au plus est attendu (ex. "642.40").' } as const;
+export const INVALID_AMOUNT = {
+  code: 'invalid_amount',
+  message: 'Montant invalide : un nombre positif avec deux décimales au plus est attendu (ex. "642.40").',
+} as const;
 
 export function requireMoney(value: unknown): Money {
   const money = parseMoney(value);

@@ -8,7 +8,16 @@ const COLUMNS = ['name', 'siren', 'siret', 'vat', 'address', 'postcode', 'city',
 export type StoredSettings = Record<OperatorField, string | null> & { updated_at: Date | null };
 
 const NOTHING_SAVED: StoredSettings = {
-  name: null, siren: null, siret: null, vat: null, address: null, postcode: null, city: null, iban: null, bic: null, updated_at: null,
+  name: null,
+  siren: null,
+  siret: null,
+  vat: null,
+  address: null,
+  postcode: null,
+  city: null,
+  iban: null,
+  bic: null,
+  updated_at: null,
 };
 
 /** What staff saved (nulls: nothing saved, the environment applies). */
@@ -18,10 +27,18 @@ export async function readStored(db: Database): Promise<StoredSettings> {
 
 /** The row, locked until the end of the transaction: two saves at once apply one after the other. */
 export async function lockStored(db: Database): Promise<StoredSettings> {
-  await db.insertInto('operator_settings').values({ id: true }).onConflict((oc) => oc.column('id').doNothing()).execute();
+  await db
+    .insertInto('operator_settings')
+    .values({ id: true })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
   return db.selectFrom('operator_settings').select(COLUMNS).forUpdate().executeTakeFirstOrThrow();
 }
 
 export async function saveStored(db: Database, values: Partial<Record<OperatorField, string | null>>): Promise<void> {
-  await db.updateTable('operator_settings').set({ ...values, updated_at: sql`now()` }).where('id', '=', true).execute();
+  await db
+    .updateTable('operator_settings')
+    .set({ ...values, updated_at: sql`now()` })
+    .where('id', '=', true)
+    .execute();
 }

@@ -97,7 +97,12 @@ function parseSetting(field: OperatorField, raw: unknown): string | null {
  * environment variables are checked by (400 `invalid_<field>`), and the SIRET against the SIREN
  * that applies. The caller (null: the command line).
  */
-export async function updateOperatorSettings(ctx: ChangeContext, config: Pick<Config, 'operator'>, caller: { userId: string; email: string } | null, input: OperatorSettingsInput) {
+export async function updateOperatorSettings(
+  ctx: ChangeContext,
+  config: Pick<Config, 'operator'>,
+  caller: { userId: string; email: string } | null,
+  input: OperatorSettingsInput,
+) {
   const changes: Partial<Record<OperatorField, string | null>> = {};
   for (const field of OPERATOR_FIELDS) {
     if (input[field] !== undefined) changes[field] = parseSetting(field, input[field]);
@@ -113,7 +118,14 @@ export async function updateOperatorSettings(ctx: ChangeContext, config: Pick<Co
     const changed = OPERATOR_FIELDS.filter((field) => field in changes && changes[field] !== current[field]);
     if (changed.length > 0) {
       await repo.saveStored(change.trx, changes);
-      await change.event({ org_id: null, action: 'operator.updated', subject_type: 'operator', subject_id: 'operator', ...actorOf(caller), details: { changed } });
+      await change.event({
+        org_id: null,
+        action: 'operator.updated',
+        subject_type: 'operator',
+        subject_id: 'operator',
+        ...actorOf(caller),
+        details: { changed },
+      });
     }
     return view(operator, changed.length > 0 ? await repo.readStored(change.trx) : current);
   });

@@ -9,12 +9,7 @@ export interface MembershipState {
 }
 
 export function findMembership(db: Database, orgId: string, userId: string): Promise<MembershipState | undefined> {
-  return db
-    .selectFrom('organization_members')
-    .select(['role', 'revoked'])
-    .where('org_id', '=', orgId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
+  return db.selectFrom('organization_members').select(['role', 'revoked']).where('org_id', '=', orgId).where('user_id', '=', userId).executeTakeFirst();
 }
 
 /** Locks the membership row for the rest of the transaction (role changes, revocation). */

@@ -139,7 +139,9 @@ export function applyOrgSettings(current: OrgSettings, input: OrgSettingsInput):
   if (input.address_line !== undefined) next.address_line = addressText(input.address_line, 'address_line');
   if (input.city !== undefined) next.city = addressText(input.city, 'city');
   if (input.country !== undefined) {
-    const country = blank(input.country) ? 'FR' : checkField(fields.country, typeof input.country === 'string' ? input.country.trim().toUpperCase() : input.country);
+    const country = blank(input.country)
+      ? 'FR'
+      : checkField(fields.country, typeof input.country === 'string' ? input.country.trim().toUpperCase() : input.country);
     if (!isCountryCode(country)) throw fieldRefusal(fields.country);
     next.country = country;
   }

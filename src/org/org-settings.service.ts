@@ -29,7 +29,14 @@ export async function updateOrgSettings(ctx: ChangeContext, caller: { userId: st
       const next = applyOrgSettings(current, input);
       const updated = await updateOrganizationSettings(change.trx, current.id, next);
       const changed = (Object.keys(next) as (keyof typeof next)[]).filter((key) => JSON.stringify(next[key]) !== JSON.stringify(current[key]));
-      await change.event({ org_id: current.id, action: 'organization.updated', subject_type: 'organization', subject_id: current.id, ...actorOf(caller), details: { changed } });
+      await change.event({
+        org_id: current.id,
+        action: 'organization.updated',
+        subject_type: 'organization',
+        subject_id: current.id,
+        ...actorOf(caller),
+        details: { changed },
+      });
       return updated;
     });
   } catch (error) {

@@ -34,14 +34,7 @@ export async function orgIdByKey(db: Database, key: string): Promise<string | nu
 
 /** Matches `name`; of several namesakes, the oldest. */
 export async function orgIdByName(db: Database, name: string): Promise<string | null> {
-  const row = await db
-    .selectFrom('organizations')
-    .select('id')
-    .where('name', '=', name)
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(1)
-    .executeTakeFirst();
+  const row = await db.selectFrom('organizations').select('id').where('name', '=', name).orderBy('created_at').orderBy('id').limit(1).executeTakeFirst();
   return row?.id ?? null;
 }
 
@@ -104,8 +97,25 @@ export async function saveActiveOrg(db: Database, userId: string, orgId: string)
 }
 
 const SETTINGS_COLUMNS = [
-  'id', 'name', 'structure_api', 'email_notifs', 'email_notifs_cc', 'virements_salaires', 'documents_slug', 'siret',
-  'effectif', 'convention', 'categorie_juridique', 'taux_at', 'address_line', 'postcode', 'city', 'country', 'ape_code', 'urssaf', 'created_at',
+  'id',
+  'name',
+  'structure_api',
+  'email_notifs',
+  'email_notifs_cc',
+  'virements_salaires',
+  'documents_slug',
+  'siret',
+  'effectif',
+  'convention',
+  'categorie_juridique',
+  'taux_at',
+  'address_line',
+  'postcode',
+  'city',
+  'country',
+  'ape_code',
+  'urssaf',
+  'created_at',
 ] as const;
 
 /** The organization with the fields of docs/modules.md (its settings page), or undefined. */

@@ -62,11 +62,7 @@ export type Decision = 'allowed' | 'unauthorized' | 'forbidden';
  * or of a role outside the gate's set is `forbidden` (403). `staff` forbids everyone else;
  * `signedIn` lets any caller through. `membership` is the caller's in the organization acted on.
  */
-export function can(
-  caller: { isStaff: boolean } | null,
-  membership: { role: string; revoked: boolean } | undefined | 'lookup_failed',
-  gate: Gate,
-): Decision {
+export function can(caller: { isStaff: boolean } | null, membership: { role: string; revoked: boolean } | undefined | 'lookup_failed', gate: Gate): Decision {
   if (!caller) return 'unauthorized';
   if (caller.isStaff || gate === 'signedIn') return 'allowed';
   if (!isOrgGate(gate)) return 'forbidden';

@@ -97,8 +97,7 @@ export async function resolveActiveOrgId(input: ResolutionInput, lookups: OrgLoo
   // A non-staff caller's hints are ignored: its membership is the only source.
   if (!caller.isStaff) return lookups.myOrg(caller.userId);
   for (const hint of staffOrgHints(input.cookies, input.headers)) {
-    const id =
-      hint.kind === 'id' ? hint.value : hint.kind === 'key' ? await lookups.orgIdByKey(hint.value) : await lookups.orgIdByName(hint.value);
+    const id = hint.kind === 'id' ? hint.value : hint.kind === 'key' ? await lookups.orgIdByKey(hint.value) : await lookups.orgIdByName(hint.value);
     if (id) return id;
   }
   return null;

@@ -15,4 +15,3 @@ const ROLE_LABELS: Record<string, string> = {
 export function roleLabel(role: string): string {
   return Object.hasOwn(ROLE_LABELS, role) ? ROLE_LABELS[role]! : role;
 }
-

@@ -108,7 +108,9 @@ export interface PageRead {
  * `takePrefetchedPage` once it has let the caller through, or reads it itself.
  */
 export async function readScopeWithPage(request: FastifyRequest, read: PageRead): Promise<ScopeFacts | null> {
-  const session = await readSessionAndScope(request, (db, ids) => readSessionScopePage(db, { ...ids, staffOrgId: null }, read.page, read.roles, read.preparedAs));
+  const session = await readSessionAndScope(request, (db, ids) =>
+    readSessionScopePage(db, { ...ids, staffOrgId: null }, read.page, read.roles, read.preparedAs),
+  );
   const facts = memberScope(session);
   if (facts?.orgId && 'row' in session && session.row.items !== null) {
     request.prefetchedPage = { orgId: facts.orgId, key: read.key, page: jsonPageOf(session.row) };

@@ -41,7 +41,11 @@ export function compileOnce<I extends object>(db: Database, build: (input: I) =>
     if (key === undefined) throw new Error('compileOnce: a value of the statement does not come from its input');
     return key;
   });
-  return (input) => CompiledQuery.raw(compiled.sql, order.map((k) => input[k]));
+  return (input) =>
+    CompiledQuery.raw(
+      compiled.sql,
+      order.map((k) => input[k]),
+    );
 }
 
 /**
@@ -127,4 +131,3 @@ export async function readSessionScopePage(
   const { rows } = await query.execute(db);
   return rows[0];
 }
-

@@ -118,11 +118,7 @@ export function resolveRequestOrgId(db: Database, request: FastifyRequest): Prom
  * The organization of a request: the organization resolution (docs/access.md), then the fallback. `fromSettings` tells that it is
  * a staff member's saved choice (the page then sets the `active_org_id` cookie again).
  */
-export async function activeOrgOf(
-  db: Database,
-  request: FastifyRequest,
-  fallback: OrgFallback,
-): Promise<{ orgId: string | null; fromSettings: boolean }> {
+export async function activeOrgOf(db: Database, request: FastifyRequest, fallback: OrgFallback): Promise<{ orgId: string | null; fromSettings: boolean }> {
   const resolved = await resolveRequestOrgId(db, request);
   if (resolved) return { orgId: resolved, fromSettings: false };
   if (fallback === 'body') {
@@ -150,13 +146,7 @@ export interface ScopeFacts {
  * its fallback, else 400 `no_active_org` (a staff caller continues without one where the
  * fallback allows it); then `can()` on the caller's membership there (403).
  */
-export async function scopeFor(
-  db: Database,
-  request: FastifyRequest,
-  gate: Gate,
-  fallback: OrgFallback,
-  facts?: ScopeFacts,
-): Promise<RequestScope> {
+export async function scopeFor(db: Database, request: FastifyRequest, gate: Gate, fallback: OrgFallback, facts?: ScopeFacts): Promise<RequestScope> {
   const caller = facts ? facts.caller : request.caller;
   if (!caller) throw AppError.unauthorized();
   // A staff-only route refuses everyone else before any organization is looked up.

@@ -6,7 +6,19 @@
  * page's script to the API, so that the rules live in one place.
  */
 import type { Database } from '../db/database.ts';
-import { contractHistory, listAmendments, listGrid, listNotes, listStaffGrid, readContract, STAFF_NOTE_AUTHOR, type AmendmentDetails, type ContractView, type GridItem, type GridQuery } from '../contracts/contracts.service.ts';
+import {
+  contractHistory,
+  listAmendments,
+  listGrid,
+  listNotes,
+  listStaffGrid,
+  readContract,
+  STAFF_NOTE_AUTHOR,
+  type AmendmentDetails,
+  type ContractView,
+  type GridItem,
+  type GridQuery,
+} from '../contracts/contracts.service.ts';
 import { amendmentText } from '../contracts/contract.pdf.ts';
 import { loadOrgChoices, orgSelect, type OrgChoice } from './staff-lists.ts';
 import { assertEditable, CONTRACT_KINDS, CONTRACT_STATUSES, DATE_NATURES } from '../contracts/contract.rules.ts';
@@ -20,7 +32,22 @@ import { html, type SafeHtml } from '../format/html.ts';
 import { formatPageDate } from './labels.ts';
 import { fieldAttrs, fieldErrorBox, filterFieldError, messageOf, type FieldError, type FilterField } from './field-messages.ts';
 import { confirmDialog, statusRegion } from './layout.ts';
-import { allEmployees, dash, euros, listHref, listQueryOf, listSummary, orgLine, PAGE_SIZES, pagerNav, pageSizeAndSubmit, readList, selectOptions as options, type EmployeeOption, type Org } from './page-parts.ts';
+import {
+  allEmployees,
+  dash,
+  euros,
+  listHref,
+  listQueryOf,
+  listSummary,
+  orgLine,
+  PAGE_SIZES,
+  pagerNav,
+  pageSizeAndSubmit,
+  readList,
+  selectOptions as options,
+  type EmployeeOption,
+  type Org,
+} from './page-parts.ts';
 import { CONTRACT_KIND_LABELS, CONTRACT_STATUS_LABELS, DATE_NATURE_LABELS, contractStatusLabel, dateNatureLabel } from '../contracts/contract.labels.ts';
 
 /** Page sizes offered by the grid (200 at most, the API's limit). */
@@ -88,7 +115,9 @@ function gridFields(query: StaffGridQuery): Record<string, FilterField> {
 export async function loadGrid(db: Database, orgId: string, isStaff: boolean, rawQuery: unknown): Promise<GridView> {
   const query = gridQueryOf(rawQuery);
   const org = await findOrganization(db, orgId);
-  const list = await readList(() => listGrid(db, orgId, { ...query, ...(query.from ? { from: isoFromFr(query.from) } : {}), ...(query.to ? { to: isoFromFr(query.to) } : {}) }));
+  const list = await readList(() =>
+    listGrid(db, orgId, { ...query, ...(query.from ? { from: isoFromFr(query.from) } : {}), ...(query.to ? { to: isoFromFr(query.to) } : {}) }),
+  );
   return { org, isStaff, query, ...list, fieldError: filterFieldError(list.refusal, gridFields(query)) };
 }
 
@@ -117,11 +146,15 @@ function filterForm(view: GridView): SafeHtml {
   const path = gridPath(view);
   return html`<form class="form filters" method="get" action="${path}" role="search" aria-label="Filtrer les contrats">
     ${query.employee_id ? html`<input type="hidden" name="employee_id" value="${query.employee_id}">` : ''}
-    ${view.staff ? html`<div class="field field-wide">
+    ${
+      view.staff
+        ? html`<div class="field field-wide">
       <label for="filter-org">Organisation</label>
       ${orgSelect('filter-org', view.staff.orgs, query.org_id, undefined, messageOf(view.fieldError, 'org_id') ? 'filter-org-error' : undefined)}
       ${fieldErrorBox('filter-org', messageOf(view.fieldError, 'org_id'))}
-    </div>` : ''}
+    </div>`
+        : ''
+    }
     <div class="field field-wide">
       <label for="filter-q">Rechercher</label>
       <input id="filter-q" name="q" type="search" value="${query.q ?? ''}" maxlength="200" placeholder="Nom du salarié, numéro ou spectacle" autocomplete="off">
@@ -171,20 +204,28 @@ export function renderGrid(view: GridView): SafeHtml {
   const orgNames = view.staff ? new Map(view.staff.orgs.map((o) => [o.id, o.name])) : null;
   const count = items.length;
   const summary = listSummary({
-    error: view.fieldError?.summary ?? view.error, count, filtered, afterFirst: Boolean(query.cursor), id: 'grid-summary',
+    error: view.fieldError?.summary ?? view.error,
+    count,
+    filtered,
+    afterFirst: Boolean(query.cursor),
+    id: 'grid-summary',
     noneMatching: 'Aucun contrat ne correspond à ces critères.',
     none: view.staff ? 'Aucun contrat pour le moment.' : 'Aucun contrat pour le moment. Créez le premier avec « Nouveau contrat ».',
-    one: '1 contrat affiché', many: (n) => `${n} contrats affichés`, order: ', du plus récent au plus ancien.',
+    one: '1 contrat affiché',
+    many: (n) => `${n} contrats affichés`,
+    order: ', du plus récent au plus ancien.',
   });
   return html`<div class="page" id="${view.staff ? 'staff-contrats' : 'contrats'}">
-  ${view.staff
-    ? html`<h1>Tous les contrats</h1>
+  ${
+    view.staff
+      ? html`<h1>Tous les contrats</h1>
   <p class="lead">Les contrats de toutes les organisations. Ouvrir un contrat fait de son organisation votre organisation active.</p>`
-    : html`<div class="page-head">
+      : html`<div class="page-head">
     <h1>Contrats</h1>
     <a class="button" href="/contrats/nouveau" id="new-contract">Nouveau contrat</a>
   </div>
-  ${orgLine(view.org, view.isStaff)}`}
+  ${orgLine(view.org, view.isStaff)}`
+  }
   <section class="card" aria-labelledby="filters-title">
     <h2 id="filters-title" class="visually-hidden">Filtres</h2>
     ${filterForm(view)}
@@ -193,13 +234,15 @@ export function renderGrid(view: GridView): SafeHtml {
   <section class="card" aria-labelledby="grid-title">
     <h2 id="grid-title">Liste des contrats</h2>
     ${summary}
-    ${count
-      ? html`<div class="table-wrap"><table class="table stack grid">
+    ${
+      count
+        ? html`<div class="table-wrap"><table class="table stack grid">
       <caption class="visually-hidden">Contrats, du plus récent au plus ancien</caption>
       <thead><tr><th scope="col">Numéro</th>${orgNames ? html`<th scope="col">Organisation</th>` : ''}<th scope="col">Salarié</th><th scope="col">Type</th><th scope="col">Emploi · spectacle</th><th scope="col">Période</th><th scope="col" class="amount">Brut total</th><th scope="col">Statut</th></tr></thead>
       <tbody>${items.map((c) => gridRow(c, orgNames))}</tbody>
     </table></div>`
-      : ''}
+        : ''
+    }
     ${pagerNav({ href: (cursor) => gridHref(view, { cursor }), current: query.cursor, next: view.nextCursor })}
   </section>
 </div>`;
@@ -248,7 +291,17 @@ export async function loadContractPage(db: Database, orgId: string, isStaff: boo
   ]);
   const query = (rawQuery ?? {}) as Record<string, unknown>;
   const flash = Object.keys(FLASHES).find((key) => query[key] === '1');
-  return { org, isStaff, contract, notes: notes.items as Note[], moreNotes: notes.next_cursor !== null, flash: flash ? FLASHES[flash]! : null, amendments, history, publishedPeriods };
+  return {
+    org,
+    isStaff,
+    contract,
+    notes: notes.items as Note[],
+    moreNotes: notes.next_cursor !== null,
+    flash: flash ? FLASHES[flash]! : null,
+    amendments,
+    history,
+    publishedPeriods,
+  };
 }
 
 function detailsList(c: ContractView): SafeHtml {
@@ -336,9 +389,11 @@ function pdfSection(c: ContractView): SafeHtml {
   <p id="pdf-state">${state}</p>
   <div class="actions">
     ${c.status === 'annule' || c.status === 'signe' || c.has_signed_pdf ? '' : html`<button type="button" class="button" id="generate-pdf">Générer le PDF</button>`}
-    ${c.has_signed_pdf || c.has_generated_pdf
-      ? html`<button type="button" class="button button-secondary" id="download-pdf">${c.has_signed_pdf ? 'Télécharger le contrat signé' : 'Télécharger le PDF'}</button>`
-      : ''}
+    ${
+      c.has_signed_pdf || c.has_generated_pdf
+        ? html`<button type="button" class="button button-secondary" id="download-pdf">${c.has_signed_pdf ? 'Télécharger le contrat signé' : 'Télécharger le PDF'}</button>`
+        : ''
+    }
   </div>
 </section>`;
 }
@@ -364,23 +419,27 @@ function notesSection(notes: Note[], more: boolean, timeZone: string, isStaff: b
   <form id="note-form" class="form" novalidate>
     <div class="field">
       <label for="note-text">Nouvelle note</label>
-      <p class="hint" id="note-hint">${isStaff
-        ? "Visible par l'organisation, signée «\u00a0Équipe paie\u00a0». Les personnes de l'organisation qui ont écrit une note sur ce contrat sont prévenues par e-mail. 5 000 caractères au plus."
-        : "Visible par votre organisation et par l'équipe paie, qui est prévenue par e-mail. 5 000 caractères au plus."}</p>
+      <p class="hint" id="note-hint">${
+        isStaff
+          ? "Visible par l'organisation, signée «\u00a0Équipe paie\u00a0». Les personnes de l'organisation qui ont écrit une note sur ce contrat sont prévenues par e-mail. 5 000 caractères au plus."
+          : "Visible par votre organisation et par l'équipe paie, qui est prévenue par e-mail. 5 000 caractères au plus."
+      }</p>
       <textarea id="note-text" name="text" rows="3" maxlength="5000" required aria-describedby="note-text-error"></textarea>
       <p id="note-text-error" class="field-error" hidden></p>
     </div>
     <div><button type="submit" class="button">Ajouter la note</button></div>
   </form>
   <div id="notes-list" data-refresh>
-  ${notes.length
-    ? html`<ol class="notes" aria-label="Notes, de la plus récente à la plus ancienne">${notes.map(
-        (n) => html`<li class="note">
+  ${
+    notes.length
+      ? html`<ol class="notes" aria-label="Notes, de la plus récente à la plus ancienne">${notes.map(
+          (n) => html`<li class="note">
       <p class="note-meta">${n.author_email === STAFF_NOTE_AUTHOR ? html`<strong>${n.author_email}</strong>` : html`<strong class="email">${n.author_email}</strong>`} · <time datetime="${new Date(n.created_at).toISOString()}">${formatPageDate(n.created_at, timeZone)}</time></p>
       <p class="note-text">${n.text}</p>
     </li>`,
-      )}</ol>${more ? html`<p class="muted">Seules les ${NOTES_SHOWN} notes les plus récentes sont affichées.</p>` : ''}`
-    : html`<p class="muted" id="no-notes">Aucune note pour le moment.</p>`}
+        )}</ol>${more ? html`<p class="muted">Seules les ${NOTES_SHOWN} notes les plus récentes sont affichées.</p>` : ''}`
+      : html`<p class="muted" id="no-notes">Aucune note pour le moment.</p>`
+  }
   </div>
 </section>`;
 }
@@ -390,9 +449,11 @@ function signedPdfSection(c: ContractView): SafeHtml {
   if (c.status === 'annule') return html``;
   return html`<section class="card" id="signed-pdf" data-refresh aria-labelledby="signed-pdf-title">
   <h2 id="signed-pdf-title" tabindex="-1">Contrat signé</h2>
-  <p id="signed-pdf-state">${c.has_signed_pdf
-    ? html`Un PDF signé est déposé${c.signed_at ? html` (le ${formatDateFr(new Date(c.signed_at).toISOString().slice(0, 10))})` : ''}. En déposer un autre le remplace.`
-    : 'Aucun PDF signé. Le déposer fait passer le contrat au statut « Signé ».'}</p>
+  <p id="signed-pdf-state">${
+    c.has_signed_pdf
+      ? html`Un PDF signé est déposé${c.signed_at ? html` (le ${formatDateFr(new Date(c.signed_at).toISOString().slice(0, 10))})` : ''}. En déposer un autre le remplace.`
+      : 'Aucun PDF signé. Le déposer fait passer le contrat au statut « Signé ».'
+  }</p>
   <div class="dropzone" id="signed-drop">
     <p class="dropzone-text" aria-hidden="true">Glissez le PDF signé ici, ou</p>
     <input id="signed-file" class="visually-hidden file-input" type="file" accept="application/pdf,.pdf" aria-describedby="signed-file-hint signed-file-error">
@@ -453,16 +514,19 @@ function amendmentsSection(c: ContractView, amendments: AmendmentDetails[], publ
   if (c.status === 'annule' && amendments.length === 0) return html``;
   return html`<section class="card" id="avenants" data-refresh aria-labelledby="avenants-title">
   <h2 id="avenants-title" tabindex="-1">Avenants</h2>
-  ${amendments.length
-    ? html`<ol class="plain" id="avenant-list">${amendments.map((a) => {
-      const touched = touchedPublished(a, publishedPeriods);
-      return html`<li>${amendmentText(a)}${touched.length ? html` <strong class="recompute">À recalculer : ${touched.map(periodLabel).join(', ')} (déjà validé, un bulletin complémentaire paiera la différence).</strong>` : ''}</li>`;
-    })}</ol>`
-    : html`<p class="muted" id="no-avenant">Aucun avenant.</p>`}
+  ${
+    amendments.length
+      ? html`<ol class="plain" id="avenant-list">${amendments.map((a) => {
+          const touched = touchedPublished(a, publishedPeriods);
+          return html`<li>${amendmentText(a)}${touched.length ? html` <strong class="recompute">À recalculer : ${touched.map(periodLabel).join(', ')} (déjà validé, un bulletin complémentaire paiera la différence).</strong>` : ''}</li>`;
+        })}</ol>`
+      : html`<p class="muted" id="no-avenant">Aucun avenant.</p>`
+  }
   ${publishedMonthsNotice(c, publishedPeriods, isStaff)}
-  ${c.status === 'annule'
-    ? ''
-    : html`<form id="avenant-form" class="form" novalidate data-start="${c.start_date}" data-end="${c.end_date ?? ''}">
+  ${
+    c.status === 'annule'
+      ? ''
+      : html`<form id="avenant-form" class="form" novalidate data-start="${c.start_date}" data-end="${c.end_date ?? ''}">
     <p class="hint" id="avenant-hint">Un avenant prolonge la période du contrat (début plus tôt ou fin plus tard) et ajoute ses dates. Le PDF du contrat, s'il existe, le mentionne aussitôt, et un contrat signé revient à la signature.</p>
     <div class="form-row">
       <div class="field">
@@ -470,13 +534,15 @@ function amendmentsSection(c: ContractView, amendments: AmendmentDetails[], publ
         <input id="avenant-start_date" name="start_date" type="text" inputmode="numeric" placeholder="JJ/MM/AAAA" maxlength="10" autocomplete="off" value="${formatDateFr(c.start_date)}" aria-describedby="avenant-start_date-error">
         <p id="avenant-start_date-error" class="field-error" hidden></p>
       </div>
-      ${c.end_date === null
-        ? ''
-        : html`<div class="field">
+      ${
+        c.end_date === null
+          ? ''
+          : html`<div class="field">
         <label for="avenant-end_date">Nouvelle date de fin</label>
         <input id="avenant-end_date" name="end_date" type="text" inputmode="numeric" placeholder="JJ/MM/AAAA" maxlength="10" autocomplete="off" value="${formatDateFr(c.end_date)}" aria-describedby="avenant-end_date-error">
         <p id="avenant-end_date-error" class="field-error" hidden></p>
-      </div>`}
+      </div>`
+      }
     </div>
     <h3 class="subheading" id="avenant-dates-title">Dates ajoutées</h3>
     <div class="table-wrap"><table class="table stack date-lines" aria-labelledby="avenant-dates-title">
@@ -489,7 +555,8 @@ function amendmentsSection(c: ContractView, amendments: AmendmentDetails[], publ
       <button type="button" class="button button-secondary" id="avenant-add-line">Ajouter une date</button>
       <button type="submit" class="button" id="save-avenant">Enregistrer l'avenant</button>
     </div>
-  </form>`}
+  </form>`
+  }
 </section>`;
 }
 
@@ -511,11 +578,14 @@ const HISTORY_LABELS: Record<string, string> = {
 function historySection(history: ContractPageView['history'], timeZone: string): SafeHtml {
   return html`<section class="card" id="contract-history" data-refresh aria-labelledby="contract-history-title">
   <h2 id="contract-history-title">Historique</h2>
-  ${history.length
-    ? html`<ol class="notes" aria-label="Historique, du plus récent au plus ancien">${history.map(
-        (e) => html`<li class="note"><p class="note-meta"><strong>${HISTORY_LABELS[e.action] ?? e.action}</strong> · <span class="email">${e.actor_email ?? dash}</span> · <time datetime="${new Date(e.created_at).toISOString()}">${formatPageDate(e.created_at, timeZone)}</time></p></li>`,
-      )}</ol>${history.length >= HISTORY_SHOWN ? html`<p class="muted">Seuls les ${HISTORY_SHOWN} événements les plus récents sont affichés.</p>` : ''}`
-    : html`<p class="muted">Aucun événement.</p>`}
+  ${
+    history.length
+      ? html`<ol class="notes" aria-label="Historique, du plus récent au plus ancien">${history.map(
+          (e) =>
+            html`<li class="note"><p class="note-meta"><strong>${HISTORY_LABELS[e.action] ?? e.action}</strong> · <span class="email">${e.actor_email ?? dash}</span> · <time datetime="${new Date(e.created_at).toISOString()}">${formatPageDate(e.created_at, timeZone)}</time></p></li>`,
+        )}</ol>${history.length >= HISTORY_SHOWN ? html`<p class="muted">Seuls les ${HISTORY_SHOWN} événements les plus récents sont affichés.</p>` : ''}`
+      : html`<p class="muted">Aucun événement.</p>`
+  }
 </section>`;
 }
 
@@ -530,9 +600,11 @@ const cancelDialog = confirmDialog({
 export function renderContractPage(view: ContractPageView, timeZone: string): SafeHtml {
   const c = view.contract;
   return html`<div class="page" id="contrat" data-contract-id="${c.id}" data-contract-number="${c.contract_number}">
-  <p class="breadcrumb">${view.isStaff
-    ? html`<a href="/staff/contrats">← Tous les contrats</a> · <a href="/contrats">Contrats ${view.org ? ofFr(view.org.name) : "de l'organisation"}</a>`
-    : html`<a href="/contrats">← Tous les contrats</a>`}</p>
+  <p class="breadcrumb">${
+    view.isStaff
+      ? html`<a href="/staff/contrats">← Tous les contrats</a> · <a href="/contrats">Contrats ${view.org ? ofFr(view.org.name) : "de l'organisation"}</a>`
+      : html`<a href="/contrats">← Tous les contrats</a>`
+  }</p>
   <div class="page-head" id="contract-head" data-refresh>
     <h1>Contrat <span class="nowrap">${c.contract_number}</span></h1>
     ${contractBadge(c.status)}

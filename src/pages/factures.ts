@@ -78,13 +78,15 @@ function section<T>(query: SectionQuery, spec: SectionSpec<T>): SafeHtml {
   return html`<section class="card" id="${spec.id}" aria-labelledby="${spec.id}-title">
     <h2 id="${spec.id}-title">${spec.title}</h2>
     ${summary}
-    ${count
-      ? html`<div class="table-wrap"><table class="table stack ${spec.className}">
+    ${
+      count
+        ? html`<div class="table-wrap"><table class="table stack ${spec.className}">
       <caption class="visually-hidden">${spec.caption}</caption>
       <thead><tr>${spec.head}</tr></thead>
       <tbody>${list.items.map(spec.row)}</tbody>
     </table></div>`
-      : ''}
+        : ''
+    }
     ${count && !list.error ? csvLink(spec.csv, spec.title.toLowerCase(), `${spec.id}-csv`) : ''}
     ${pagerNav({
       href: (cursor) => listHref('/factures', SECTION_PARAMS, query, { [spec.param]: cursor }, `#${spec.id}`),

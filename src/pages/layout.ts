@@ -39,12 +39,14 @@ ${script ? html`<script type="module" src="/assets/${script}"></script>` : ''}
 <header class="banner">
   <div class="banner-inner">
     <a class="brand" href="/">${APP_NAME}</a>
-    ${user
-      ? html`<div class="session">
+    ${
+      user
+        ? html`<div class="session">
       <span class="session-user">Connecté : <strong>${user.firstName ? `${user.firstName} (${user.email})` : user.email}</strong></span>
       <button type="button" class="button button-secondary" id="logout">Se déconnecter</button>
     </div>`
-      : ''}
+        : ''
+    }
   </div>
   ${shell.nav ?? ''}
 </header>

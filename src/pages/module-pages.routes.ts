@@ -56,7 +56,11 @@ export default async function modulePagesRoutes(fastify: FastifyInstance, option
   fastify.get<IdParams>('/contrats/:id', { config: { gate: 'contract' }, schema: hidden }, async (request, reply) => {
     const { orgId, caller } = orgScope(request);
     const view = await loadContractPage(db, orgId, caller.isStaff, request.params.id, request.query);
-    return page(request, reply, { title: `Contrat ${view.contract.contract_number}`, script: 'contrat.js', main: renderContractPage(view, config.mailTimezone) });
+    return page(request, reply, {
+      title: `Contrat ${view.contract.contract_number}`,
+      script: 'contrat.js',
+      main: renderContractPage(view, config.mailTimezone),
+    });
   });
 
   fastify.get<IdParams>('/contrats/:id/modifier', { config: { gate: 'contract' }, schema: hidden }, async (request, reply) => {

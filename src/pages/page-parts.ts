@@ -98,7 +98,13 @@ export function listQueryOf<P extends string>(names: readonly P[], query: unknow
 }
 
 /** The address of a list page with some parameters changed (`undefined` removes one). */
-export function listHref<P extends string>(path: string, names: readonly P[], query: ListQuery<P>, changes: Partial<Record<P, string | undefined>>, hash = ''): string {
+export function listHref<P extends string>(
+  path: string,
+  names: readonly P[],
+  query: ListQuery<P>,
+  changes: Partial<Record<P, string | undefined>>,
+  hash = '',
+): string {
   const params = new URLSearchParams();
   const merged: Partial<Record<P, string | undefined>> = { ...query, ...changes };
   for (const name of names) {
@@ -113,7 +119,13 @@ export function listHref<P extends string>(path: string, names: readonly P[], qu
  * The keyset pager: back to the first page when on a later one, on to the next when the
  * service answered a `next_cursor`. `href(cursor)` writes the address of a page.
  */
-export function pagerNav(options: { href: (cursor: string | undefined) => string; current: string | undefined; next: string | null; id?: string; label?: string }): SafeHtml {
+export function pagerNav(options: {
+  href: (cursor: string | undefined) => string;
+  current: string | undefined;
+  next: string | null;
+  id?: string;
+  label?: string;
+}): SafeHtml {
   const { href, current, next } = options;
   if (!current && !next) return html``;
   return html`<nav class="pager" aria-label="${options.label ?? 'Pages de la liste'}">

@@ -96,7 +96,8 @@ export default async function pagesRoutes(fastify: FastifyInstance): Promise<voi
       if (error.plainText !== undefined) return reply.code(error.status).type('text/plain; charset=utf-8').send(error.plainText);
       return sendHtml(reply, errorPage(error.userMessage ?? 'Cette page ne peut pas être affichée.'), error.status);
     }
-    if (!(error instanceof AppError) && error.statusCode && error.statusCode < 500) return sendHtml(reply, errorPage('Cette adresse ne correspond à aucune page.'), 404);
+    if (!(error instanceof AppError) && error.statusCode && error.statusCode < 500)
+      return sendHtml(reply, errorPage('Cette adresse ne correspond à aucune page.'), 404);
     request.log.error({ err: error }, 'page failed');
     const status = isDatabaseUnavailable(error) ? 503 : 500;
     return sendHtml(reply, errorPage('La page ne peut pas être affichée pour le moment. Réessayez dans un instant.'), status);

@@ -10,7 +10,23 @@ import { listPayslips, type PayslipView } from '../payslips/payslips.service.ts'
 import { ofFr } from '../format/french.ts';
 import { html, type SafeHtml } from '../format/html.ts';
 import { statusRegion } from './layout.ts';
-import { allEmployees, csvLink, euros, listHref, listQueryOf, listSummary, orgLine, pagerNav, pageSizeAndSubmit, readList, selectOptions, type EmployeeOption, type ListQuery, type ListRead, type Org } from './page-parts.ts';
+import {
+  allEmployees,
+  csvLink,
+  euros,
+  listHref,
+  listQueryOf,
+  listSummary,
+  orgLine,
+  pagerNav,
+  pageSizeAndSubmit,
+  readList,
+  selectOptions,
+  type EmployeeOption,
+  type ListQuery,
+  type ListRead,
+  type Org,
+} from './page-parts.ts';
 import { clientTransferBadge, labelBadge, periodFromFr, periodLabel } from './payroll-labels.ts';
 import { COMPLEMENT_TITLE } from '../payroll/payroll.labels.ts';
 import { fieldAttrs, fieldErrorBox, filterFieldError, messageOf, type FieldError } from './field-messages.ts';
@@ -56,7 +72,12 @@ function filterForm(view: PaieView): SafeHtml {
     </div>
     <div class="field field-employee">
       <label for="filter-employee">Salarié</label>
-      <select id="filter-employee" name="employee_id"${fieldAttrs('filter-employee', messageOf(view.fieldError, 'employee_id'))}>${selectOptions(view.employees.map((e) => e.id), names, query.employee_id, 'Tous les salariés')}</select>
+      <select id="filter-employee" name="employee_id"${fieldAttrs('filter-employee', messageOf(view.fieldError, 'employee_id'))}>${selectOptions(
+        view.employees.map((e) => e.id),
+        names,
+        query.employee_id,
+        'Tous les salariés',
+      )}</select>
       ${fieldErrorBox('filter-employee', messageOf(view.fieldError, 'employee_id'))}
     </div>
     ${pageSizeAndSubmit('/paie', query.limit)}
@@ -88,10 +109,16 @@ export function renderPaie(view: PaieView): SafeHtml {
   const filtered = Boolean(query.period || query.employee_id);
   const count = items.length;
   const summary = listSummary({
-    error: view.fieldError?.summary ?? view.error, count, filtered, afterFirst: Boolean(query.cursor), id: 'list-summary',
+    error: view.fieldError?.summary ?? view.error,
+    count,
+    filtered,
+    afterFirst: Boolean(query.cursor),
+    id: 'list-summary',
     noneMatching: 'Aucun bulletin ne correspond à ces critères.',
     none: "Aucun bulletin de paie pour le moment : ils s'affichent ici dès que l'équipe paie les publie.",
-    one: '1 bulletin affiché', many: (n) => `${n} bulletins affichés`, order: ', du mois le plus récent au plus ancien.',
+    one: '1 bulletin affiché',
+    many: (n) => `${n} bulletins affichés`,
+    order: ', du mois le plus récent au plus ancien.',
   });
   return html`<div class="page" id="paie">
   <h1>Paie</h1>
@@ -104,16 +131,29 @@ export function renderPaie(view: PaieView): SafeHtml {
   <section class="card" aria-labelledby="payslips-title">
     <h2 id="payslips-title">Bulletins de paie</h2>
     ${summary}
-    ${count
-      ? html`<div class="table-wrap"><table class="table stack payslips">
+    ${
+      count
+        ? html`<div class="table-wrap"><table class="table stack payslips">
       <caption class="visually-hidden">Bulletins de paie, du mois le plus récent au plus ancien</caption>
       <thead><tr><th scope="col">Période</th><th scope="col">Salarié</th><th scope="col" class="amount">Brut</th><th scope="col" class="amount">Net à payer</th><th scope="col">Statut</th><th scope="col">Virement</th><th scope="col">Bulletin</th></tr></thead>
       <tbody>${items.map(payslipRow)}</tbody>
     </table></div>`
-      : ''}
-    ${count && view.mayExport
-      ? csvLink(listHref('/api/payslips.csv', ['period', 'employee_id'], { period: query.period ? periodFromFr(query.period) : undefined, employee_id: query.employee_id }, {}), 'bulletins de paie', 'payslips-csv')
-      : ''}
+        : ''
+    }
+    ${
+      count && view.mayExport
+        ? csvLink(
+            listHref(
+              '/api/payslips.csv',
+              ['period', 'employee_id'],
+              { period: query.period ? periodFromFr(query.period) : undefined, employee_id: query.employee_id },
+              {},
+            ),
+            'bulletins de paie',
+            'payslips-csv',
+          )
+        : ''
+    }
     ${pagerNav({ href: (cursor) => paieHref(query, { cursor }), current: query.cursor, next: view.nextCursor })}
   </section>
 </div>`;

@@ -58,7 +58,12 @@ function notifiedLabel(call: Call): string {
 
 function filterForm(view: StaffCallsView): SafeHtml {
   const { query } = view;
-  return staffFilterForm('/staff/cotisations', 'Filtrer les appels de cotisations', view.orgs, query, html`<div class="field">
+  return staffFilterForm(
+    '/staff/cotisations',
+    'Filtrer les appels de cotisations',
+    view.orgs,
+    query,
+    html`<div class="field">
       <label for="filter-period">Période</label>
       <input id="filter-period" name="period" type="text" inputmode="numeric" placeholder="MM/AAAA" maxlength="7" autocomplete="off" value="${query.period ?? ''}"${fieldAttrs('filter-period', messageOf(view.fieldError, 'period'), 'filter-period-hint')}>
       <p class="visually-hidden" id="filter-period-hint">Mois et année, par exemple 03/2027.</p>
@@ -68,7 +73,9 @@ function filterForm(view: StaffCallsView): SafeHtml {
       <label for="filter-status">Statut</label>
       <select id="filter-status" name="status"${fieldAttrs('filter-status', messageOf(view.fieldError, 'status'))}>${selectOptions(['a_payer', 'paye'], STATUS_LABELS, query.status, 'Tous')}</select>
       ${fieldErrorBox('filter-status', messageOf(view.fieldError, 'status'))}
-    </div>`, messageOf(view.fieldError, 'org_id'));
+    </div>`,
+    messageOf(view.fieldError, 'org_id'),
+  );
 }
 
 /** The form of a new call: one line per usual organism (an empty amount is left out), and one more for any other. */
@@ -154,24 +161,43 @@ function listSection(view: StaffCallsView): SafeHtml {
   const { query, items } = view;
   const count = items.length;
   const summary = listSummary({
-    error: view.fieldError?.summary ?? view.error, count, filtered: Boolean(query.org_id || query.period || query.status), afterFirst: Boolean(query.cursor), id: 'list-summary',
+    error: view.fieldError?.summary ?? view.error,
+    count,
+    filtered: Boolean(query.org_id || query.period || query.status),
+    afterFirst: Boolean(query.cursor),
+    id: 'list-summary',
     noneMatching: 'Aucun appel de cotisations ne correspond à ces critères.',
     none: 'Aucun appel de cotisations pour le moment.',
-    one: '1 appel affiché', many: (n) => `${n} appels affichés`, order: ', de la période la plus récente à la plus ancienne.',
+    one: '1 appel affiché',
+    many: (n) => `${n} appels affichés`,
+    order: ', de la période la plus récente à la plus ancienne.',
   });
   return html`<section class="card" id="calls" data-refresh aria-labelledby="calls-title">
     <h2 id="calls-title" tabindex="-1">Appels de cotisations</h2>
     ${summary}
-    ${count
-      ? html`<div class="table-wrap"><table class="table stack" id="call-table">
+    ${
+      count
+        ? html`<div class="table-wrap"><table class="table stack" id="call-table">
       <caption class="visually-hidden">Appels de cotisations, de la période la plus récente à la plus ancienne</caption>
       <thead><tr><th scope="col">Référence</th><th scope="col">Organisation</th><th scope="col">Période</th><th scope="col">Échéance</th><th scope="col">Organismes</th><th scope="col" class="amount">Total</th><th scope="col">Statut</th><th scope="col">Notifié</th><th scope="col">Actions</th></tr></thead>
       <tbody>${items.map(callRow)}</tbody>
     </table></div>`
-      : ''}
-    ${count
-      ? csvLink(listHref('/api/staff/cotisations.csv', ['org_id', 'period', 'status'], { ...query, period: query.period ? periodFromFr(query.period) : undefined }, {}), 'appels de cotisations de ces critères', 'calls-csv')
-      : ''}
+        : ''
+    }
+    ${
+      count
+        ? csvLink(
+            listHref(
+              '/api/staff/cotisations.csv',
+              ['org_id', 'period', 'status'],
+              { ...query, period: query.period ? periodFromFr(query.period) : undefined },
+              {},
+            ),
+            'appels de cotisations de ces critères',
+            'calls-csv',
+          )
+        : ''
+    }
     ${pagerNav({ href: (cursor) => listHref('/staff/cotisations', PARAMS, query, { cursor }), current: query.cursor, next: view.nextCursor })}
   </section>`;
 }
@@ -189,15 +215,15 @@ export function renderStaffCalls(view: StaffCallsView): SafeHtml {
   ${listSection(view)}
 </div>
 ${confirmDialog({
-    id: 'confirm-paid',
-    title: 'Marquer cet appel payé ?',
-    keepLabel: 'Ne rien changer',
-    confirmLabel: 'Marquer payé',
-    fields: html`<div class="field">
+  id: 'confirm-paid',
+  title: 'Marquer cet appel payé ?',
+  keepLabel: 'Ne rien changer',
+  confirmLabel: 'Marquer payé',
+  fields: html`<div class="field">
       <label for="paid-date">Date du paiement</label>
       <input id="paid-date" name="paid_date" type="text" inputmode="numeric" placeholder="JJ/MM/AAAA" maxlength="10" autocomplete="off" value="${formatDateFr(view.today)}" aria-describedby="paid-date-hint paid-date-error">
       <p class="hint" id="paid-date-hint">Aujourd'hui ou avant, au format JJ/MM/AAAA.</p>
       <p id="paid-date-error" class="field-error" hidden></p>
     </div>`,
-  })}`;
+})}`;
 }

@@ -76,7 +76,11 @@ export function renderStaffTeam(caller: Caller, rows: StaffRow[], timeZone: stri
     </div>
     <div id="team-list" data-refresh>
       <p class="muted" id="team-count">${active === 1 ? '1 membre actif' : `${active} membres actifs`}${rows.length > active ? ` · ${rows.length - active} retiré(s)` : ''}. Du plus récent au plus ancien.</p>
-      ${peopleTable("Membres de l'équipe interne", 'Niveau', rows.map((r) => teamRow(caller, r, timeZone)))}
+      ${peopleTable(
+        "Membres de l'équipe interne",
+        'Niveau',
+        rows.map((r) => teamRow(caller, r, timeZone)),
+      )}
     </div>
   </section>
 </div>

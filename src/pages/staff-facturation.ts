@@ -60,14 +60,20 @@ const NOTIFIED_LABELS = { false: 'Non notifiées', true: 'Notifiées' };
 
 function filterForm(view: StaffInvoicesView): SafeHtml {
   const { query } = view;
-  return staffFilterForm('/staff/facturation', 'Filtrer les factures', view.orgs, query, html`<div class="field">
+  return staffFilterForm(
+    '/staff/facturation',
+    'Filtrer les factures',
+    view.orgs,
+    query,
+    html`<div class="field">
       <label for="filter-notified">Notification</label>
       <select id="filter-notified" name="notified">${selectOptions(['false', 'true'], NOTIFIED_LABELS, query.notified, 'Toutes')}</select>
     </div>
     <div class="field field-double">
       <label for="filter-type">Type</label>
       <select id="filter-type" name="invoice_type">${selectOptions(INVOICE_TYPES, INVOICE_TYPE_LABELS, query.invoice_type, 'Tous les types')}</select>
-    </div>`);
+    </div>`,
+  );
 }
 
 function invoiceRow(invoice: Invoice): SafeHtml {
@@ -90,10 +96,16 @@ export function renderStaffInvoices(view: StaffInvoicesView): SafeHtml {
   const filtered = Boolean(query.notified || query.org_id || query.invoice_type);
   const count = items.length;
   const summary = listSummary({
-    error: view.error, count, filtered, afterFirst: Boolean(query.cursor), id: 'list-summary',
+    error: view.error,
+    count,
+    filtered,
+    afterFirst: Boolean(query.cursor),
+    id: 'list-summary',
     noneMatching: 'Aucune facture ne correspond à ces critères.',
     none: 'Aucune facture pour le moment.',
-    one: '1 facture affichée', many: (n) => `${n} factures affichées`, order: ', de la plus récente à la plus ancienne.',
+    one: '1 facture affichée',
+    many: (n) => `${n} factures affichées`,
+    order: ', de la plus récente à la plus ancienne.',
   });
   return html`<div class="page" id="staff-facturation">
   <h1>Facturation</h1>
@@ -106,8 +118,9 @@ export function renderStaffInvoices(view: StaffInvoicesView): SafeHtml {
     <h2 id="invoices-title">Factures</h2>
     ${summary}
     ${statusRegion()}
-    ${count
-      ? html`${selectAllBox('facture')}
+    ${
+      count
+        ? html`${selectAllBox('facture')}
     <div class="table-wrap"><table class="table stack selectable" id="invoice-table">
       <caption class="visually-hidden">Factures, de la plus récente à la plus ancienne</caption>
       <thead><tr><th scope="col"><span class="visually-hidden">Sélection</span></th><th scope="col">Numéro</th><th scope="col">Organisation</th><th scope="col">Type</th><th scope="col">Période</th><th scope="col">Émise le</th><th scope="col" class="amount">Total TTC</th><th scope="col">Notifiée</th><th scope="col">PDF</th><th scope="col">Envoi</th></tr></thead>
@@ -120,7 +133,8 @@ export function renderStaffInvoices(view: StaffInvoicesView): SafeHtml {
     </div>
     ${statusRegion('notify-status')}
     <ul class="plain" id="notify-details"></ul>`
-      : ''}
+        : ''
+    }
     ${count ? csvLink(listHref('/api/staff/facturation.csv', ['notified', 'org_id', 'invoice_type'], query, {}), 'factures et avoirs de ces critères', 'invoices-csv') : ''}
     ${pagerNav({ href: (cursor) => listHref('/staff/facturation', PARAMS, query, { cursor }), current: query.cursor, next: view.nextCursor })}
   </section>
@@ -128,11 +142,11 @@ export function renderStaffInvoices(view: StaffInvoicesView): SafeHtml {
   ${creditSection(view)}
 </div>
 ${confirmDialog({
-    id: 'confirm-credit',
-    title: 'Émettre cet avoir ?',
-    keepLabel: 'Ne pas émettre',
-    confirmLabel: "Émettre l'avoir",
-  })}`;
+  id: 'confirm-credit',
+  title: 'Émettre cet avoir ?',
+  keepLabel: 'Ne pas émettre',
+  confirmLabel: "Émettre l'avoir",
+})}`;
 }
 
 const VAT_RATES = ['20', '10', '5.5', '2.1', '0'];
@@ -181,23 +195,28 @@ function createSection(view: StaffInvoicesView): SafeHtml {
       </div>
       <div class="actions"><button type="submit" class="button button-secondary" id="propose-submit">Proposer depuis les bulletins</button></div>
     </form>
-    ${proposal
-      ? html`<p id="proposal-summary">${(() => {
-          const orgs = view.orgs.filter((o) => count(o.id) > 0);
-          const total = orgs.reduce((sum, o) => sum + count(o.id), 0);
-          return orgs.length === 0
-            ? `Aucun bulletin publié pour ${month} : rien à proposer.`
-            : `${month} : ${total} bulletin${total > 1 ? 's' : ''} publié${total > 1 ? 's' : ''} dans ${orgs.length} organisation${orgs.length > 1 ? 's' : ''}, cochée${orgs.length > 1 ? 's' : ''} ci-dessous.`;
-        })()}</p>`
-      : ''}
+    ${
+      proposal
+        ? html`<p id="proposal-summary">${(() => {
+            const orgs = view.orgs.filter((o) => count(o.id) > 0);
+            const total = orgs.reduce((sum, o) => sum + count(o.id), 0);
+            return orgs.length === 0
+              ? `Aucun bulletin publié pour ${month} : rien à proposer.`
+              : `${month} : ${total} bulletin${total > 1 ? 's' : ''} publié${total > 1 ? 's' : ''} dans ${orgs.length} organisation${orgs.length > 1 ? 's' : ''}, cochée${orgs.length > 1 ? 's' : ''} ci-dessous.`;
+          })()}</p>`
+        : ''
+    }
     <form id="create-form" class="form" novalidate>
       <fieldset class="fieldset" aria-describedby="create-orgs-error">
         <legend>Organisations facturées</legend>
-        ${view.orgs.length
-          ? html`<ul class="plain org-choices" id="create-orgs">${view.orgs.map(
-              (o) => html`<li><label class="checkbox" for="create-org-${o.id}"><input type="checkbox" class="org-choice" id="create-org-${o.id}" value="${o.id}" data-org-name="${o.name}" data-payslips="${String(count(o.id))}"${count(o.id) > 0 ? html` checked` : ''}> <span>${o.name}${o.structure_api ? html` <span class="muted">(${o.structure_api})</span>` : ''}${proposal && count(o.id) > 0 ? html` <span class="muted">· ${count(o.id) > 1 ? `${count(o.id)} bulletins` : '1 bulletin'}</span>` : ''}</span></label></li>`,
-            )}</ul>`
-          : html`<p>Aucune organisation.</p>`}
+        ${
+          view.orgs.length
+            ? html`<ul class="plain org-choices" id="create-orgs">${view.orgs.map(
+                (o) =>
+                  html`<li><label class="checkbox" for="create-org-${o.id}"><input type="checkbox" class="org-choice" id="create-org-${o.id}" value="${o.id}" data-org-name="${o.name}" data-payslips="${String(count(o.id))}"${count(o.id) > 0 ? html` checked` : ''}> <span>${o.name}${o.structure_api ? html` <span class="muted">(${o.structure_api})</span>` : ''}${proposal && count(o.id) > 0 ? html` <span class="muted">· ${count(o.id) > 1 ? `${count(o.id)} bulletins` : '1 bulletin'}</span>` : ''}</span></label></li>`,
+              )}</ul>`
+            : html`<p>Aucune organisation.</p>`
+        }
         <p id="create-orgs-error" class="field-error" hidden></p>
       </fieldset>
       <div class="form-row">
@@ -236,9 +255,10 @@ function creditSection(view: StaffInvoicesView): SafeHtml {
   return html`<section class="card" id="credit-note" data-refresh aria-labelledby="credit-note-title">
     <h2 id="credit-note-title">Émettre un avoir</h2>
     <p class="hint">Un avoir (A-AAAA-NNNNNN) annule tout ou partie d'une facture ; le total des avoirs d'une facture ne dépasse jamais le sien.</p>
-    ${invoices.length === 0
-      ? html`<p>Aucune facture sur cette page.</p>`
-      : html`<form id="credit-form" class="form" novalidate>
+    ${
+      invoices.length === 0
+        ? html`<p>Aucune facture sur cette page.</p>`
+        : html`<form id="credit-form" class="form" novalidate>
       <div class="form-row">
         <div class="field">
           <label for="credit-invoice">Facture</label>
@@ -272,6 +292,7 @@ function creditSection(view: StaffInvoicesView): SafeHtml {
         <button type="submit" class="button" id="credit-submit">Émettre l'avoir</button>
       </div>
       ${statusRegion('credit-status')}
-    </form>`}
+    </form>`
+    }
   </section>`;
 }

@@ -18,9 +18,20 @@ export async function loadOrgChoices(db: Database): Promise<OrgChoice[]> {
 }
 
 /** A select of every organization, "Toutes les organisations" (or `none`) first; `describedBy`: its hint and error. */
-export function orgSelect(id: string, orgs: readonly OrgChoice[], selected: string | undefined, none = 'Toutes les organisations', describedBy?: string): SafeHtml {
+export function orgSelect(
+  id: string,
+  orgs: readonly OrgChoice[],
+  selected: string | undefined,
+  none = 'Toutes les organisations',
+  describedBy?: string,
+): SafeHtml {
   const labels = Object.fromEntries(orgs.map((o) => [o.id, o.structure_api ? `${o.name} (${o.structure_api})` : o.name]));
-  return html`<select id="${id}" name="org_id"${describedBy ? html` aria-describedby="${describedBy}"` : ''}>${selectOptions(orgs.map((o) => o.id), labels, selected?.toLowerCase(), none)}</select>`;
+  return html`<select id="${id}" name="org_id"${describedBy ? html` aria-describedby="${describedBy}"` : ''}>${selectOptions(
+    orgs.map((o) => o.id),
+    labels,
+    selected?.toLowerCase(),
+    none,
+  )}</select>`;
 }
 
 /** The box that checks every row of the page (`what`: "facture", "bulletin"). */
@@ -32,7 +43,14 @@ export function selectAllBox(what: string): SafeHtml {
  * A staff list's filters as a plain GET form to `path`: the organization, the page's own
  * `fields`, the page size, "Filtrer" and "Effacer".
  */
-export function staffFilterForm(path: string, label: string, orgs: readonly OrgChoice[], query: { org_id?: string; limit?: string }, fields: SafeHtml, orgError: string | null = null): SafeHtml {
+export function staffFilterForm(
+  path: string,
+  label: string,
+  orgs: readonly OrgChoice[],
+  query: { org_id?: string; limit?: string },
+  fields: SafeHtml,
+  orgError: string | null = null,
+): SafeHtml {
   return html`<form class="form filters" method="get" action="${path}" role="search" aria-label="${label}">
     <div class="field field-wide">
       <label for="filter-org">Organisation</label>

@@ -61,7 +61,9 @@ export function renderGaps(view: OperatorView): SafeHtml {
   const names = (fields: readonly Field[]) => fields.map((f) => OPERATOR_LABELS[f]).join(', ');
   const lines = [
     view.missing.invoices.length ? html`<li>Factures : aucun document (Factur-X) tant que manque : ${names(view.missing.invoices)}.</li>` : '',
-    view.missing.sepa.length ? html`<li>Virements : aucun lot ni fichier SEPA, ni facture payable par virement, tant que manque ou n'est pas valide : ${names(view.missing.sepa)}.</li>` : '',
+    view.missing.sepa.length
+      ? html`<li>Virements : aucun lot ni fichier SEPA, ni facture payable par virement, tant que manque ou n'est pas valide : ${names(view.missing.sepa)}.</li>`
+      : '',
   ];
   return view.missing.invoices.length || view.missing.sepa.length
     ? html`<section class="notice" id="operator-gaps" aria-labelledby="operator-gaps-title"><h2 id="operator-gaps-title">Réglages incomplets</h2><ul>${lines}</ul></section>`

@@ -48,10 +48,16 @@ const plural = (n: number, one: string, many: string) => (n === 1 ? `1 ${one}` :
 export function renderStaffOrgs(view: StaffOrgsView): SafeHtml {
   const { query, orgs } = view;
   const summary = listSummary({
-    error: view.error, count: orgs.length, filtered: Boolean(query.q), afterFirst: Boolean(query.cursor), id: 'list-summary',
+    error: view.error,
+    count: orgs.length,
+    filtered: Boolean(query.q),
+    afterFirst: Boolean(query.cursor),
+    id: 'list-summary',
     noneMatching: 'Aucune organisation ne correspond à cette recherche.',
     none: 'Aucune organisation pour le moment.',
-    one: '1 organisation affichée', many: (n) => `${n} organisations affichées`, order: ', par nom.',
+    one: '1 organisation affichée',
+    many: (n) => `${n} organisations affichées`,
+    order: ', par nom.',
   });
   return html`<div class="page" id="staff-organisations">
   <h1>Organisations</h1>
@@ -70,8 +76,9 @@ export function renderStaffOrgs(view: StaffOrgsView): SafeHtml {
   <section class="card" aria-labelledby="orgs-title">
     <h2 id="orgs-title">Liste</h2>
     ${summary}
-    ${orgs.length
-      ? html`<div class="table-wrap"><table class="table stack" id="org-table">
+    ${
+      orgs.length
+        ? html`<div class="table-wrap"><table class="table stack" id="org-table">
       <caption class="visually-hidden">Organisations, par nom</caption>
       <thead><tr><th scope="col">Organisation</th><th scope="col">Clé</th><th scope="col" class="amount">Membres</th></tr></thead>
       <tbody>${orgs.map(
@@ -82,7 +89,8 @@ export function renderStaffOrgs(view: StaffOrgsView): SafeHtml {
       </tr>`,
       )}</tbody>
     </table></div>`
-      : ''}
+        : ''
+    }
     ${pagerNav({ href: (cursor) => listHref('/staff/organisations', LIST_PARAMS, query, { cursor }), current: query.cursor, next: view.nextCursor, label: 'Pages des organisations' })}
   </section>
 </div>`;
@@ -124,11 +132,22 @@ const CONVENTION_LABELS: Record<string, string> = {
   droit_commun: 'Droit commun',
 };
 const CATEGORIE_LABELS: Record<string, string> = {
-  association: 'Association', SARL: 'SARL', SAS: 'SAS', SELARL: 'SELARL', SELAS: 'SELAS', EI: 'Entreprise individuelle (EI)', autre: 'Autre',
+  association: 'Association',
+  SARL: 'SARL',
+  SAS: 'SAS',
+  SELARL: 'SELARL',
+  SELAS: 'SELAS',
+  EI: 'Entreprise individuelle (EI)',
+  autre: 'Autre',
 };
 
 /** A text field of the settings form, its refusal box next to it (`org-<name>-error`). */
-function field(name: string, label: string, value: string, options: { hint?: string; type?: string; inputmode?: string; maxlength?: number; wide?: boolean; autocomplete?: string } = {}): SafeHtml {
+function field(
+  name: string,
+  label: string,
+  value: string,
+  options: { hint?: string; type?: string; inputmode?: string; maxlength?: number; wide?: boolean; autocomplete?: string } = {},
+): SafeHtml {
   const id = `org-${name}`;
   const describedBy = options.hint ? `${id}-hint ${id}-error` : `${id}-error`;
   return html`<div class="field${options.wide ? ' field-wide' : ''}">
@@ -280,17 +299,25 @@ function employeeForm(orgId: string, e: EmployeeRow): SafeHtml {
 function employeesSection(view: StaffOrgView): SafeHtml {
   const { org, employees, query } = view;
   const summary = listSummary({
-    error: view.error, count: employees.length, filtered: false, afterFirst: Boolean(query.salaries), id: 'employees-summary',
-    noneMatching: '', none: "Aucun salarié dans cette organisation pour le moment.",
-    one: '1 salarié affiché', many: (n) => `${n} salariés affichés`, order: ', par nom.',
+    error: view.error,
+    count: employees.length,
+    filtered: false,
+    afterFirst: Boolean(query.salaries),
+    id: 'employees-summary',
+    noneMatching: '',
+    none: 'Aucun salarié dans cette organisation pour le moment.',
+    one: '1 salarié affiché',
+    many: (n) => `${n} salariés affichés`,
+    order: ', par nom.',
   });
   return html`<section class="card" id="employees" aria-labelledby="employees-title">
     <h2 id="employees-title">Salariés</h2>
     <p class="hint">L'IBAN n'est jamais réaffiché : seuls ses quatre derniers caractères le sont. Un salarié sans IBAN ne peut pas être payé par virement.</p>
     ${summary}
     ${statusRegion('employees-status')}
-    ${employees.length
-      ? html`<div class="table-wrap"><table class="table stack" id="employee-table">
+    ${
+      employees.length
+        ? html`<div class="table-wrap"><table class="table stack" id="employee-table">
       <caption class="visually-hidden">Salariés ${ofFr(org.name)}, par nom</caption>
       <thead><tr><th scope="col">Salarié</th><th scope="col">Catégorie</th><th scope="col">Cadre</th><th scope="col">Taux PAS</th><th scope="col">IBAN</th><th scope="col">Modifier</th></tr></thead>
       <tbody>${employees.map(
@@ -304,7 +331,8 @@ function employeesSection(view: StaffOrgView): SafeHtml {
       </tr>`,
       )}</tbody>
     </table></div>`
-      : ''}
+        : ''
+    }
     ${pagerNav({ href: (salaries) => listHref(`/staff/organisations/${org.id}`, ORG_PARAMS, query, { salaries }, '#employees'), current: query.salaries, next: view.nextEmployees, label: 'Pages des salariés', id: 'next-employees' })}
   </section>`;
 }

@@ -112,7 +112,12 @@ function choiceForm(view: StaffPaieView): SafeHtml {
   return html`<form class="form filters" method="get" action="/staff/paie" aria-label="Organisation et période">
     <div class="field field-wide">
       <label for="paie-org">Organisation</label>
-      <select id="paie-org" name="org_id" required aria-describedby="paie-org-error"${orgError ? html` aria-invalid="true"` : ''}>${selectOptions(view.orgs.map((o) => o.id), labels, query.org_id?.toLowerCase(), 'Choisissez une organisation')}</select>
+      <select id="paie-org" name="org_id" required aria-describedby="paie-org-error"${orgError ? html` aria-invalid="true"` : ''}>${selectOptions(
+        view.orgs.map((o) => o.id),
+        labels,
+        query.org_id?.toLowerCase(),
+        'Choisissez une organisation',
+      )}</select>
       ${fieldError('paie-org-error', orgError)}
     </div>
     <div class="field">
@@ -158,36 +163,46 @@ function draftRow(p: StaffPaieView['computed'][number]): SafeHtml {
     <td data-label="Net payé" class="amount"><strong>${formatEuros(p.net_to_pay)}</strong></td>
     <td data-label="Coût employeur" class="amount">${formatEuros(p.employer_cost)}</td>
     <td data-label="Statut">${draft ? html`<span class="badge badge-pending">Brouillon</span>` : labelBadge('payslip', p.status)}</td>
-    <td data-label="Bulletin">${draft
-      ? html`<button type="button" class="button button-small button-secondary" data-bulletin="${p.id}" data-name="${`${p.employee.last_name}-${p.employee.first_name}`}">Bulletin (PDF)<span class="visually-hidden"> ${ofFr(name)}, contrat ${p.contract_number}</span></button>`
-      : html`<span class="muted">Dans les bulletins publiés</span>`}</td>
+    <td data-label="Bulletin">${
+      draft
+        ? html`<button type="button" class="button button-small button-secondary" data-bulletin="${p.id}" data-name="${`${p.employee.last_name}-${p.employee.first_name}`}">Bulletin (PDF)<span class="visually-hidden"> ${ofFr(name)}, contrat ${p.contract_number}</span></button>`
+        : html`<span class="muted">Dans les bulletins publiés</span>`
+    }</td>
   </tr>`;
 }
 
 function monthResult(view: StaffPaieView): SafeHtml {
   const { run, computed } = view;
-  const failed = run?.status === 'echoue'
-    ? html`<p class="status" data-kind="error" role="alert" id="run-failed">Le calcul a échoué : ${run.message ?? 'raison inconnue'}${computed.length ? ' Les brouillons précédents sont conservés.' : ''}</p>`
-    : html``;
+  const failed =
+    run?.status === 'echoue'
+      ? html`<p class="status" data-kind="error" role="alert" id="run-failed">Le calcul a échoué : ${run.message ?? 'raison inconnue'}${computed.length ? ' Les brouillons précédents sont conservés.' : ''}</p>`
+      : html``;
   if (computed.length === 0 && view.skipped.length === 0 && run?.status !== 'termine') return failed;
   const drafts = computed.filter((p) => p.status === 'brouillon');
   return html`${failed}<h3 id="drafts-title">Bulletins calculés</h3>
-    ${computed.length === 0
-      ? html`<p>Aucun bulletin calculé pour ce mois.</p>`
-      : html`<div class="table-wrap"><table class="table stack" id="draft-table">
+    ${
+      computed.length === 0
+        ? html`<p>Aucun bulletin calculé pour ce mois.</p>`
+        : html`<div class="table-wrap"><table class="table stack" id="draft-table">
       <caption class="visually-hidden">Bulletins calculés ${ofFr(view.chosen!.org.name)}, ${periodLabel(view.chosen!.period)}</caption>
       <thead><tr><th scope="col">Salarié</th><th scope="col">Contrat</th><th scope="col" class="amount">Brut</th><th scope="col" class="amount">Net avant impôt</th><th scope="col" class="amount">Net payé</th><th scope="col" class="amount">Coût employeur</th><th scope="col">Statut</th><th scope="col">Bulletin</th></tr></thead>
       <tbody>${computed.map(draftRow)}</tbody>
-    </table></div>`}
-    ${view.skipped.length
-      ? html`<h3 id="skipped-title">Contrats non calculés</h3>
+    </table></div>`
+    }
+    ${
+      view.skipped.length
+        ? html`<h3 id="skipped-title">Contrats non calculés</h3>
     <ul class="plain" id="skipped-list">${view.skipped.map(
-      (s) => html`<li data-contract-id="${s.contract_id}" data-reason="${s.reason}"><strong>${s.contract ? `${s.contract.contract_number} (${s.contract.first_name} ${s.contract.last_name})` : s.contract_id}</strong> : ${skipReasonFr(s)}</li>`,
+      (s) =>
+        html`<li data-contract-id="${s.contract_id}" data-reason="${s.reason}"><strong>${s.contract ? `${s.contract.contract_number} (${s.contract.first_name} ${s.contract.last_name})` : s.contract_id}</strong> : ${skipReasonFr(s)}</li>`,
     )}</ul>`
-      : ''}
-    ${drafts.length
-      ? html`<div class="actions"><button type="button" class="button" id="validate" data-ids="${drafts.map((d) => d.id).join(',')}" data-count="${drafts.length}">Valider ${drafts.length === 1 ? 'le bulletin' : `les ${drafts.length} bulletins`}</button></div>`
-      : ''}
+        : ''
+    }
+    ${
+      drafts.length
+        ? html`<div class="actions"><button type="button" class="button" id="validate" data-ids="${drafts.map((d) => d.id).join(',')}" data-count="${drafts.length}">Valider ${drafts.length === 1 ? 'le bulletin' : `les ${drafts.length} bulletins`}</button></div>`
+        : ''
+    }
     ${statusRegion('validate-status')}`;
 }
 
@@ -212,9 +227,11 @@ function callSection(view: StaffPaieView): SafeHtml {
   return html`<section class="card card-success" id="call" aria-labelledby="call-title">
     <h2 id="call-title" tabindex="-1">Paie validée : appel de cotisations ${call.number}</h2>
     <p id="call-summary">Appel de cotisations ${call.number} ${ofFr(periodLabel(call.period))} pour ${chosen.org.name} (${callKindLabel(call)}, ${countOf(call.payslips_counted_in, 'bulletin', 'bulletins')}${call.payslips_counted_out ? `, ${countOf(call.payslips_counted_out, 'bulletin annulé déduit', 'bulletins annulés déduits')}` : ''}) : total <strong>${formatEuros(call.total)}</strong>, à payer au plus tard le <strong>${formatDateFr(call.due_date)}</strong>.</p>
-    ${call.lines.length
-      ? html`<ul class="plain" id="call-lines">${call.lines.map((l) => html`<li>${organismLabel(l.organism)} : ${formatEuros(l.amount)}</li>`)}</ul>`
-      : ''}
+    ${
+      call.lines.length
+        ? html`<ul class="plain" id="call-lines">${call.lines.map((l) => html`<li>${organismLabel(l.organism)} : ${formatEuros(l.amount)}</li>`)}</ul>`
+        : ''
+    }
     <p><a href="/staff/cotisations?org_id=${chosen.org.id}" id="call-link">Voir les appels de cotisations</a></p>
   </section>`;
 }
@@ -229,7 +246,16 @@ function typedForm(view: StaffPaieView): SafeHtml {
       <p id="${id}-error" class="field-error" hidden></p>
     </div>`;
   return html`<form class="form" id="payslip-form" novalidate data-org-id="${chosen.org.id}">
-    ${field('payslip-employee', 'Salarié', html`<select id="payslip-employee" name="employee_id" required aria-describedby="payslip-employee-error">${selectOptions(view.employees.map((e) => e.id), names, undefined, 'Choisissez un salarié')}</select>`)}
+    ${field(
+      'payslip-employee',
+      'Salarié',
+      html`<select id="payslip-employee" name="employee_id" required aria-describedby="payslip-employee-error">${selectOptions(
+        view.employees.map((e) => e.id),
+        names,
+        undefined,
+        'Choisissez un salarié',
+      )}</select>`,
+    )}
     ${field('payslip-period', 'Période', html`<input id="payslip-period" name="period" type="text" inputmode="numeric" placeholder="MM/AAAA" maxlength="7" autocomplete="off" required value="${periodToFr(chosen.period)}" aria-describedby="payslip-period-error">`)}
     ${field('payslip-gross', 'Salaire brut (€)', html`<input id="payslip-gross" name="gross" type="text" inputmode="decimal" autocomplete="off" required aria-describedby="payslip-gross-hint payslip-gross-error">`, 'Par exemple 2 700,00.')}
     ${field('payslip-net', 'Net à payer (€)', html`<input id="payslip-net" name="net_to_pay" type="text" inputmode="decimal" autocomplete="off" required aria-describedby="payslip-net-hint payslip-net-error">`, 'Au plus le salaire brut.')}
@@ -242,8 +268,12 @@ function payslipActions(p: PayslipView, name: string): SafeHtml {
   if (p.status !== 'publie') return dash;
   const what = `${name}, ${periodLabel(p.period)}`;
   return html`<div class="actions">
-    ${p.source === 'calcule' ? '' : html`<input type="file" id="pdf-${p.id}" class="visually-hidden file-input" accept="application/pdf,.pdf" data-upload="${p.id}" aria-describedby="pdf-${p.id}-error">
-    <label class="button button-small button-secondary file-button" for="pdf-${p.id}">${p.has_pdf ? 'Remplacer le PDF' : 'Joindre le PDF'}<span class="visually-hidden"> : ${what}</span></label>`}
+    ${
+      p.source === 'calcule'
+        ? ''
+        : html`<input type="file" id="pdf-${p.id}" class="visually-hidden file-input" accept="application/pdf,.pdf" data-upload="${p.id}" aria-describedby="pdf-${p.id}-error">
+    <label class="button button-small button-secondary file-button" for="pdf-${p.id}">${p.has_pdf ? 'Remplacer le PDF' : 'Joindre le PDF'}<span class="visually-hidden"> : ${what}</span></label>`
+    }
     ${p.transfer_status ? '' : html`<button type="button" class="button button-small button-danger" data-cancel="${p.id}" data-of-name="${ofFr(what)}">Annuler<span class="visually-hidden"> le bulletin : ${what}</span></button>`}
   </div>
   <p id="pdf-${p.id}-error" class="field-error" hidden></p>`;
@@ -268,9 +298,10 @@ function payslipsTable(view: StaffPaieView): SafeHtml {
   const { payslips, chosen } = view;
   return html`<section class="card" id="payslips" data-refresh aria-labelledby="payslips-title">
     <h2 id="payslips-title" tabindex="-1">Bulletins publiés ${ofFr(periodLabel(chosen!.period))}</h2>
-    ${payslips.length === 0
-      ? html`<p id="payslips-none">Aucun bulletin publié pour ce mois.</p>`
-      : html`<div class="table-wrap"><table class="table stack" id="payslip-table">
+    ${
+      payslips.length === 0
+        ? html`<p id="payslips-none">Aucun bulletin publié pour ce mois.</p>`
+        : html`<div class="table-wrap"><table class="table stack" id="payslip-table">
       <caption class="visually-hidden">Bulletins publiés et annulés du mois</caption>
       <thead><tr><th scope="col">Salarié</th><th scope="col">Origine</th><th scope="col" class="amount">Brut</th><th scope="col" class="amount">Net à payer</th><th scope="col">Statut</th><th scope="col">PDF</th><th scope="col">Actions</th></tr></thead>
       <tbody>${payslips.map((p) => {
@@ -286,10 +317,17 @@ function payslipsTable(view: StaffPaieView): SafeHtml {
         <td data-label="Actions">${payslipActions(p, name)}</td>
       </tr>`;
       })}</tbody>
-    </table></div>`}
-    ${payslips.length
-      ? csvLink(`/api/staff/payslips.csv?${new URLSearchParams({ period: chosen!.period, org_id: chosen!.org.id })}`, `bulletins de ${periodLabel(chosen!.period)}`, 'payslips-csv')
-      : ''}
+    </table></div>`
+    }
+    ${
+      payslips.length
+        ? csvLink(
+            `/api/staff/payslips.csv?${new URLSearchParams({ period: chosen!.period, org_id: chosen!.org.id })}`,
+            `bulletins de ${periodLabel(chosen!.period)}`,
+            'payslips-csv',
+          )
+        : ''
+    }
     ${statusRegion('payslips-status')}
   </section>`;
 }
@@ -314,33 +352,35 @@ export function renderStaffPaie(view: StaffPaieView): SafeHtml {
   </section>
   ${callSection(view)}
   ${runSection(view)}
-  ${view.chosen
-    ? html`<section class="card" id="typed" aria-labelledby="typed-title">
+  ${
+    view.chosen
+      ? html`<section class="card" id="typed" aria-labelledby="typed-title">
     <h2 id="typed-title">Saisir un bulletin</h2>
     <p class="hint">Pour ce que le calcul ne fait pas (un CDD, un bulletin établi ailleurs) : le bulletin est publié tel que saisi, et son PDF se joint ensuite.</p>
     ${typedForm(view)}
   </section>
   ${payslipsTable(view)}`
-    : html`<p id="choose-first">Choisissez une organisation et une période pour calculer ou saisir ses bulletins.</p>`}
+      : html`<p id="choose-first">Choisissez une organisation et une période pour calculer ou saisir ses bulletins.</p>`
+  }
 </div>
 ${confirmDialog({
-    id: 'confirm-validate',
-    title: 'Valider ces bulletins ?',
-    text: "Les bulletins seront publiés (l'organisation les verra) et l'appel de cotisations du mois sera créé. Ils ne pourront plus être recalculés.",
-    fields: view.chosen ? paymentDateField(view.chosen.period) : undefined,
-    keepLabel: 'Ne pas valider',
-    confirmLabel: 'Valider',
-  })}
+  id: 'confirm-validate',
+  title: 'Valider ces bulletins ?',
+  text: "Les bulletins seront publiés (l'organisation les verra) et l'appel de cotisations du mois sera créé. Ils ne pourront plus être recalculés.",
+  fields: view.chosen ? paymentDateField(view.chosen.period) : undefined,
+  keepLabel: 'Ne pas valider',
+  confirmLabel: 'Valider',
+})}
 ${confirmDialog({
-    id: 'confirm-publish',
-    title: 'Publier ce bulletin ?',
-    keepLabel: 'Ne pas publier',
-    confirmLabel: 'Publier',
-  })}
+  id: 'confirm-publish',
+  title: 'Publier ce bulletin ?',
+  keepLabel: 'Ne pas publier',
+  confirmLabel: 'Publier',
+})}
 ${confirmDialog({
-    id: 'confirm-cancel-payslip',
-    title: 'Annuler ce bulletin ?',
-    keepLabel: 'Garder le bulletin',
-    confirmLabel: 'Annuler le bulletin',
-  })}`;
+  id: 'confirm-cancel-payslip',
+  title: 'Annuler ce bulletin ?',
+  keepLabel: 'Garder le bulletin',
+  confirmLabel: 'Annuler le bulletin',
+})}`;
 }

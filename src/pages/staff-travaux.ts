@@ -47,15 +47,17 @@ export function renderStaffJobs(view: StaffJobsView): SafeHtml {
   ${statusRegion('jobs-status')}
   <section class="card" id="jobs" aria-labelledby="jobs-title">
     <h2 id="jobs-title" tabindex="-1">Travaux en échec</h2>
-    ${view.error
-      ? html`<p class="field-error" id="list-summary">${view.error}</p>`
-      : items.length === 0
-        ? html`<p id="list-summary">Aucun travail en échec.</p>`
-        : html`<div class="table-wrap"><table class="table stack" id="job-table">
+    ${
+      view.error
+        ? html`<p class="field-error" id="list-summary">${view.error}</p>`
+        : items.length === 0
+          ? html`<p id="list-summary">Aucun travail en échec.</p>`
+          : html`<div class="table-wrap"><table class="table stack" id="job-table">
       <caption class="visually-hidden">Travaux en échec, du plus récent au plus ancien</caption>
       <thead><tr><th scope="col">Travail</th><th scope="col">Organisation</th><th scope="col">Dernier essai</th><th scope="col" class="amount">Essais</th><th scope="col">Raison</th><th scope="col">Actions</th></tr></thead>
       <tbody>${items.map(jobRow)}</tbody>
-    </table></div>`}
+    </table></div>`
+    }
     ${pagerNav({ href: (cursor) => listHref('/staff/travaux', PARAMS, view.query, { cursor }), current: view.query.cursor, next: view.nextCursor })}
   </section>
 </div>`;

@@ -86,12 +86,19 @@ export async function loadStaffTransfers(db: Database, rawQuery: unknown): Promi
 const plural = (n: number, one: string, many: string) => (n === 1 ? `1 ${one}` : `${n} ${many}`);
 
 function filterForm(view: StaffTransfersView): SafeHtml {
-  return staffFilterForm('/staff/virements', 'Filtrer les bulletins', view.orgs, view.query, html`<div class="field">
+  return staffFilterForm(
+    '/staff/virements',
+    'Filtrer les bulletins',
+    view.orgs,
+    view.query,
+    html`<div class="field">
       <label for="filter-period">Période</label>
       <input id="filter-period" name="period" type="text" inputmode="numeric" placeholder="MM/AAAA" maxlength="7" autocomplete="off" value="${view.query.period ?? ''}"${fieldAttrs('filter-period', messageOf(view.fieldError, 'period'), 'filter-period-hint')}>
       <p class="visually-hidden" id="filter-period-hint">Mois et année, par exemple 03/2027.</p>
       ${fieldErrorBox('filter-period', messageOf(view.fieldError, 'period'))}
-    </div>`, messageOf(view.fieldError, 'org_id'));
+    </div>`,
+    messageOf(view.fieldError, 'org_id'),
+  );
 }
 
 function payslipRow(p: Payslip): SafeHtml {
@@ -111,17 +118,24 @@ function availableSection(view: StaffTransfersView): SafeHtml {
   const { query, payslips } = view;
   const count = payslips.length;
   const summary = listSummary({
-    error: view.fieldError?.summary ?? view.error, count, filtered: Boolean(query.org_id || query.period), afterFirst: Boolean(query.cursor), id: 'list-summary',
+    error: view.fieldError?.summary ?? view.error,
+    count,
+    filtered: Boolean(query.org_id || query.period),
+    afterFirst: Boolean(query.cursor),
+    id: 'list-summary',
     noneMatching: 'Aucun bulletin à payer ne correspond à ces critères.',
     none: 'Aucun bulletin à payer pour le moment.',
-    one: '1 bulletin à payer affiché', many: (n) => `${n} bulletins à payer affichés`, order: ', par organisation puis par période.',
+    one: '1 bulletin à payer affiché',
+    many: (n) => `${n} bulletins à payer affichés`,
+    order: ', par organisation puis par période.',
   });
   return html`<section class="card" id="available" data-refresh aria-labelledby="available-title">
     <h2 id="available-title">Bulletins à payer</h2>
     <p class="hint">Bulletins publiés des organisations dont l'opérateur paie les salaires, avec un IBAN valide et sans virement en cours. Un lot ne concerne qu'une organisation.</p>
     ${summary}
-    ${count
-      ? html`${selectAllBox('bulletin')}
+    ${
+      count
+        ? html`${selectAllBox('bulletin')}
     <div class="table-wrap"><table class="table stack selectable" id="payslip-table">
       <caption class="visually-hidden">Bulletins à payer</caption>
       <thead><tr><th scope="col"><span class="visually-hidden">Sélection</span></th><th scope="col">Organisation</th><th scope="col">Salarié</th><th scope="col">IBAN</th><th scope="col">Période</th><th scope="col" class="amount">Net à payer</th><th scope="col">État</th></tr></thead>
@@ -138,7 +152,8 @@ function availableSection(view: StaffTransfersView): SafeHtml {
       <button type="submit" class="button" id="create-transfer">Créer le virement</button>
     </form>
     ${statusRegion('transfer-status')}`
-      : ''}
+        : ''
+    }
     ${pagerNav({ href: (cursor) => listHref('/staff/virements', PARAMS, query, { lot: undefined, cursor }), current: query.cursor, next: view.nextCursor, label: 'Pages des bulletins' })}
   </section>`;
 }
@@ -193,13 +208,15 @@ function createdSection(batch: CreatedBatch): SafeHtml {
 }
 
 function batchActions(b: Batch): SafeHtml {
-  const file = b.status === 'annule'
-    ? ''
-    : html`<button type="button" class="button button-small button-secondary" data-sepa="${b.id}" data-reference="${b.reference}">Fichier SEPA<span class="visually-hidden"> du lot ${b.reference}</span></button>`;
-  const changes = b.status === 'genere'
-    ? html`<button type="button" class="button button-small" data-action="executed" data-id="${b.id}" data-reference="${b.reference}" aria-describedby="executed-error-${b.id}">Marquer exécuté<span class="visually-hidden"> : lot ${b.reference}</span></button>
+  const file =
+    b.status === 'annule'
+      ? ''
+      : html`<button type="button" class="button button-small button-secondary" data-sepa="${b.id}" data-reference="${b.reference}">Fichier SEPA<span class="visually-hidden"> du lot ${b.reference}</span></button>`;
+  const changes =
+    b.status === 'genere'
+      ? html`<button type="button" class="button button-small" data-action="executed" data-id="${b.id}" data-reference="${b.reference}" aria-describedby="executed-error-${b.id}">Marquer exécuté<span class="visually-hidden"> : lot ${b.reference}</span></button>
       <button type="button" class="button button-small button-danger" data-action="cancel" data-id="${b.id}" data-reference="${b.reference}">Annuler<span class="visually-hidden"> le lot ${b.reference}</span></button>`
-    : '';
+      : '';
   return file || changes ? html`<div class="actions">${file}${changes}</div>` : dash;
 }
 
@@ -207,9 +224,10 @@ function batchesSection(view: StaffTransfersView): SafeHtml {
   const { query, batches } = view;
   return html`<section class="card" id="batches" data-refresh aria-labelledby="batches-title">
     <h2 id="batches-title" tabindex="-1">Lots de virements</h2>
-    ${batches.length === 0
-      ? html`<p>Aucun lot de virements pour le moment.</p>`
-      : html`<div class="table-wrap"><table class="table stack" id="batch-table">
+    ${
+      batches.length === 0
+        ? html`<p>Aucun lot de virements pour le moment.</p>`
+        : html`<div class="table-wrap"><table class="table stack" id="batch-table">
       <caption class="visually-hidden">Lots de virements, de la date d'exécution la plus récente à la plus ancienne</caption>
       <thead><tr><th scope="col">Référence</th><th scope="col">Organisation</th><th scope="col">Exécution</th><th scope="col" class="amount">Virements</th><th scope="col" class="amount">Total</th><th scope="col">Statut</th><th scope="col">Actions</th></tr></thead>
       <tbody>${batches.map(
@@ -223,7 +241,8 @@ function batchesSection(view: StaffTransfersView): SafeHtml {
         <td data-label="Actions">${batchActions(b)}</td>
       </tr>`,
       )}</tbody>
-    </table></div>`}
+    </table></div>`
+    }
     ${batches.length ? csvLink('/api/staff/virements.csv', 'lots de virements', 'batches-csv') : ''}
     ${pagerNav({ href: (lots) => listHref('/staff/virements', PARAMS, query, { lot: undefined, lots }), current: query.lots, next: view.nextBatches, label: 'Pages des lots', id: 'next-batches' })}
   </section>`;
@@ -244,23 +263,23 @@ export function renderStaffTransfers(view: StaffTransfersView): SafeHtml {
   ${batchesSection(view)}
 </div>
 ${confirmDialog({
-    id: 'confirm-cancel',
-    title: 'Annuler ce lot de virements ?',
-    text: 'Le lot passera au statut « Annulé » : son fichier ne doit pas être remis à la banque, et ses bulletins redeviennent à payer.',
-    keepLabel: 'Garder le lot',
-    confirmLabel: 'Annuler le lot',
-  })}
+  id: 'confirm-cancel',
+  title: 'Annuler ce lot de virements ?',
+  text: 'Le lot passera au statut « Annulé » : son fichier ne doit pas être remis à la banque, et ses bulletins redeviennent à payer.',
+  keepLabel: 'Garder le lot',
+  confirmLabel: 'Annuler le lot',
+})}
 ${confirmDialog({
-    id: 'confirm-date',
-    title: "Vérifier la date d'exécution",
-    keepLabel: 'Corriger la date',
-    confirmLabel: 'Créer le lot quand même',
-  })}
+  id: 'confirm-date',
+  title: "Vérifier la date d'exécution",
+  keepLabel: 'Corriger la date',
+  confirmLabel: 'Créer le lot quand même',
+})}
 ${confirmDialog({
-    id: 'confirm-executed',
-    title: 'Marquer ce lot exécuté ?',
-    text: "Confirmez que la banque a exécuté les virements de ce lot : il ne pourra plus être annulé, et ses bulletins seront payés.",
-    keepLabel: 'Ne rien changer',
-    confirmLabel: 'Marquer exécuté',
-  })}`;
+  id: 'confirm-executed',
+  title: 'Marquer ce lot exécuté ?',
+  text: 'Confirmez que la banque a exécuté les virements de ce lot : il ne pourra plus être annulé, et ses bulletins seront payés.',
+  keepLabel: 'Ne rien changer',
+  confirmLabel: 'Marquer exécuté',
+})}`;
 }

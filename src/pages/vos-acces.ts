@@ -148,9 +148,7 @@ function statusBadge(member: { revoked: boolean; activated: boolean }): SafeHtml
 }
 
 function roleOptions(selected: string | null, roles: readonly string[] = ASSIGNABLE_ROLES): SafeHtml[] {
-  return roles.map(
-    (role) => html`<option value="${role}"${role === selected ? html` selected` : ''}>${roleLabel(role)}</option>`,
-  );
+  return roles.map((role) => html`<option value="${role}"${role === selected ? html` selected` : ''}>${roleLabel(role)}</option>`);
 }
 
 function ownAccesses(me: VosAccesView['me']): SafeHtml | '' {
@@ -183,7 +181,8 @@ function revokedNotice(view: VosAccesView, timeZone: string, supportEmail: strin
   return html`<section class="notice" id="revoked-notice" aria-labelledby="revoked-title">
   <h2 id="revoked-title">${withdrawn.length === 1 ? 'Votre accès a été retiré' : 'Certains de vos accès ont été retirés'}</h2>
   <ul>${withdrawn.map(
-    (r) => html`<li>Votre accès à <strong>${r.org_name}</strong> a été révoqué${r.revoked_at ? html` le ${formatPageDate(r.revoked_at, timeZone)}` : ''} par un administrateur de cette organisation.</li>`,
+    (r) =>
+      html`<li>Votre accès à <strong>${r.org_name}</strong> a été révoqué${r.revoked_at ? html` le ${formatPageDate(r.revoked_at, timeZone)}` : ''} par un administrateur de cette organisation.</li>`,
   )}</ul>
   <p>Pour le retrouver, adressez-vous à un administrateur de l'organisation : il peut rétablir votre accès. Pour toute autre question, écrivez à <a href="mailto:${supportEmail}">${supportEmail}</a>.</p>
 </section>`;
@@ -193,10 +192,12 @@ function orgSwitcher(me: VosAccesView['me'], org: VosAccesView['org']): SafeHtml
   return html`<section class="card" id="org-switcher" aria-labelledby="org-title">
   <h2 id="org-title">Organisation active</h2>
   <p class="muted">Votre niveau : <strong>${roleLabel(me.staff_level ?? 'STAFF')}</strong>. Vous gérez les accès de toutes les organisations. <a href="/staff/equipe">Gérer l'équipe interne</a></p>
-  <div class="current-org">${org
-    ? html`<p><strong id="current-org-name">${org.name}</strong>${org.structure_api ? html` <span class="muted">(clé employeur ${org.structure_api})</span>` : ''}</p>
+  <div class="current-org">${
+    org
+      ? html`<p><strong id="current-org-name">${org.name}</strong>${org.structure_api ? html` <span class="muted">(clé employeur ${org.structure_api})</span>` : ''}</p>
     <button type="button" class="button button-small button-secondary" id="org-clear">Revenir à la vue globale<span class="visually-hidden"> (toutes les organisations)</span></button>`
-    : html`<p><strong id="current-org-name">Vue globale : toutes les organisations</strong></p>`}</div>
+      : html`<p><strong id="current-org-name">Vue globale : toutes les organisations</strong></p>`
+  }</div>
   ${orgSearchBox(html`Changer d'organisation`)}
 </section>`;
 }
@@ -226,10 +227,14 @@ function memberRow(viewer: { userId: string }, member: Member): SafeHtml {
     </div>`);
   }
   if (actions.includes('resend')) {
-    controls.push(html`<button type="button" class="button button-small button-secondary" id="resend-${member.user_id}" data-action="resend">Renvoyer l'invitation<span class="visually-hidden"> à ${who}</span></button>`);
+    controls.push(
+      html`<button type="button" class="button button-small button-secondary" id="resend-${member.user_id}" data-action="resend">Renvoyer l'invitation<span class="visually-hidden"> à ${who}</span></button>`,
+    );
   }
   if (actions.includes('revoke')) {
-    controls.push(html`<button type="button" class="button button-small button-danger" id="revoke-${member.user_id}" data-action="revoke">Révoquer<span class="visually-hidden"> l'accès ${ofFr(who)}</span></button>`);
+    controls.push(
+      html`<button type="button" class="button button-small button-danger" id="revoke-${member.user_id}" data-action="revoke">Révoquer<span class="visually-hidden"> l'accès ${ofFr(who)}</span></button>`,
+    );
   }
   const none = isProtectedRole(member.role) ? 'Administrateur principal : protégé' : member.user_id === viewer.userId ? 'Vous' : '—';
   return html`<tr data-user-id="${member.user_id}" data-email="${member.email}" data-role="${member.role}">
@@ -271,16 +276,21 @@ function inviteForm(roles: readonly string[]): SafeHtml {
 function membersSection(view: VosAccesView, org: { name: string }, members: Member[]): SafeHtml {
   const viewer = { userId: view.me.id };
   // Staff give an organization its SUPER_ADMIN (POST /api/access/nouveau) while it has none.
-  const roles: readonly string[] =
-    view.me.is_staff && !members.some((m) => isProtectedRole(m.role)) ? [PROTECTED_ROLE, ...ASSIGNABLE_ROLES] : ASSIGNABLE_ROLES;
+  const roles: readonly string[] = view.me.is_staff && !members.some((m) => isProtectedRole(m.role)) ? [PROTECTED_ROLE, ...ASSIGNABLE_ROLES] : ASSIGNABLE_ROLES;
   return html`<section class="card" id="members" aria-labelledby="members-title">
   <h2 id="members-title" class="wrap" tabindex="-1">Membres ${ofFr(org.name)}</h2>
   ${inviteForm(roles)}
   <div id="members-list" data-refresh>
   <p class="muted" id="members-count">${memberCountText(members)}. Du plus récent au plus ancien.</p>
-  ${members.length
-    ? peopleTable(`Membres ${ofFr(org.name)}`, 'Rôle', members.map((m) => memberRow(viewer, m)))
-    : html`<p>Aucun membre pour le moment.</p>`}
+  ${
+    members.length
+      ? peopleTable(
+          `Membres ${ofFr(org.name)}`,
+          'Rôle',
+          members.map((m) => memberRow(viewer, m)),
+        )
+      : html`<p>Aucun membre pour le moment.</p>`
+  }
   </div>
 </section>`;
 }
@@ -291,8 +301,9 @@ function globalSection(global: GlobalView): SafeHtml {
   return html`<section class="card" id="global" aria-labelledby="global-title">
   <h2 id="global-title">Tous les accès</h2>
   <p class="muted" id="global-count">${plural(global.total, 'accès', 'accès')} dans ${plural(global.orgCount, 'organisation', 'organisations')}${shown < global.total ? `, les ${shown} plus récents ci-dessous (la liste complète : GET /api/access)` : ''}. Pour inviter, changer un rôle ou révoquer, choisissez une organisation ci-dessus.</p>
-  ${shown
-    ? html`<div class="table-wrap"><table class="table stack members">
+  ${
+    shown
+      ? html`<div class="table-wrap"><table class="table stack members">
       <caption class="visually-hidden">Accès de toutes les organisations</caption>
       <colgroup><col class="col-org"><col class="col-name"><col class="col-email"><col class="col-role"><col class="col-status"></colgroup>
       <thead><tr><th scope="col">Organisation</th><th scope="col">Prénom</th><th scope="col">E-mail</th><th scope="col">Rôle</th><th scope="col">Statut</th></tr></thead>
@@ -305,7 +316,8 @@ function globalSection(global: GlobalView): SafeHtml {
       </tr>`,
       )}</tbody>
     </table></div>`
-    : html`<p>Aucun accès pour le moment.</p>`}
+      : html`<p>Aucun accès pour le moment.</p>`
+  }
 </section>`;
 }
 
@@ -325,8 +337,9 @@ export function roleChangeText(oldRole: string | null, newRole: string | null): 
 function historySection(events: AccessEventRow[], timeZone: string): SafeHtml {
   return html`<section class="card" id="history" data-refresh aria-labelledby="history-title">
   <h2 id="history-title">Historique des accès</h2>
-  ${events.length
-    ? html`<p class="muted">${events.length === 1 ? 'Un seul changement pour le moment.' : `Les ${events.length} derniers changements, du plus récent au plus ancien.`}</p>
+  ${
+    events.length
+      ? html`<p class="muted">${events.length === 1 ? 'Un seul changement pour le moment.' : `Les ${events.length} derniers changements, du plus récent au plus ancien.`}</p>
     <div class="table-wrap"><table class="table stack history">
       <caption class="visually-hidden">Historique des changements d'accès</caption>
       <thead><tr><th scope="col">Date</th><th scope="col">Action</th><th scope="col">Par</th><th scope="col">Membre</th><th scope="col">Rôle</th></tr></thead>
@@ -340,7 +353,8 @@ function historySection(events: AccessEventRow[], timeZone: string): SafeHtml {
       </tr>`,
       )}</tbody>
     </table></div>`
-    : html`<p>Aucun changement enregistré.</p>`}
+      : html`<p>Aucun changement enregistré.</p>`
+  }
 </section>`;
 }
 
@@ -370,11 +384,13 @@ export function renderVosAcces(view: VosAccesView, settings: PageSettings, nav?:
   ${me.is_staff ? orgSwitcher(me, org) : ''}
   ${revokedNotice(view, settings.timeZone, settings.supportEmail)}
   ${ownAccesses(me)}
-  ${manage && org
-    ? [membersSection(view, org, manage.members), historySection(manage.events, settings.timeZone)]
-    : org && !me.is_staff && me.memberships.some((m) => !m.revoked)
-      ? html`<p class="muted" id="no-manage">Pour ajouter un membre ou changer un rôle, adressez-vous à un administrateur de votre organisation.</p>`
-      : ''}
+  ${
+    manage && org
+      ? [membersSection(view, org, manage.members), historySection(manage.events, settings.timeZone)]
+      : org && !me.is_staff && me.memberships.some((m) => !m.revoked)
+        ? html`<p class="muted" id="no-manage">Pour ajouter un membre ou changer un rôle, adressez-vous à un administrateur de votre organisation.</p>`
+        : ''
+  }
   ${global ? globalSection(global) : ''}
 </div>
 ${manage ? revokeDialog : ''}`,

@@ -22,7 +22,14 @@ import type { PdfDocument } from '../pdf/document.ts';
 import type { ComputedPayslip, PayslipLine } from './compute.ts';
 import { HEADINGS } from './contribution-lines.ts';
 import {
-  COMPLEMENT_TITLE, CONGES_SPECTACLES_MENTION, DRAFT_WATERMARK, complementLine, KEEP_THIS_BULLETIN, WORK_UNITS, cadreLabel, conventionLine,
+  COMPLEMENT_TITLE,
+  CONGES_SPECTACLES_MENTION,
+  DRAFT_WATERMARK,
+  complementLine,
+  KEEP_THIS_BULLETIN,
+  WORK_UNITS,
+  cadreLabel,
+  conventionLine,
 } from './payroll.labels.ts';
 import type { Convention, EmployeeCategory } from './situation.ts';
 
@@ -140,14 +147,16 @@ function totalTable(payslip: ComputedPayslip): Content {
     lineHeight: 1,
     table: {
       widths: CONTRIBUTION_COLUMNS.map((column) => column.width),
-      body: [[
-        { text: 'Total des cotisations et contributions', bold: true },
-        '',
-        '',
-        { text: formatEuros(payslip.employee_contributions), bold: true, alignment: 'right' },
-        '',
-        { text: formatEuros(payslip.employer_contributions), bold: true, alignment: 'right' },
-      ]],
+      body: [
+        [
+          { text: 'Total des cotisations et contributions', bold: true },
+          '',
+          '',
+          { text: formatEuros(payslip.employee_contributions), bold: true, alignment: 'right' },
+          '',
+          { text: formatEuros(payslip.employer_contributions), bold: true, alignment: 'right' },
+        ],
+      ],
     },
   };
 }
@@ -253,29 +262,33 @@ export function bulletinDocument(data: BulletinData): PdfDocument {
         {
           fontSize: 9,
           lineHeight: 1.3,
-          stack: [partiesBlock([
-          {
-            role: 'Employeur',
-            name: employer.name,
-            lines: [
-              ...addressLines(employer),
-              employer.siret ? `SIRET : ${employer.siret}` : '',
-              employer.ape_code ? `Code APE : ${employer.ape_code}` : '',
-              employer.urssaf ? `URSSAF : ${employer.urssaf}` : '',
-              conventionLine(employer.convention),
-            ],
-          },
-          {
-            role: 'Salarié(e)',
-            name: employeeName,
-            lines: [
-              ...addressLines(employee),
-              employee.job_title ? `Emploi : ${employee.job_title}` : '',
-              employee.classification ? `Classification : ${employee.classification}` : '',
-              [employee.category ? `Catégorie : ${EMPLOYEE_CATEGORY_LABELS[employee.category]}` : '', cadreLabel(employee.cadre)].filter(Boolean).join(' · '),
-            ],
-          },
-        ])],
+          stack: [
+            partiesBlock([
+              {
+                role: 'Employeur',
+                name: employer.name,
+                lines: [
+                  ...addressLines(employer),
+                  employer.siret ? `SIRET : ${employer.siret}` : '',
+                  employer.ape_code ? `Code APE : ${employer.ape_code}` : '',
+                  employer.urssaf ? `URSSAF : ${employer.urssaf}` : '',
+                  conventionLine(employer.convention),
+                ],
+              },
+              {
+                role: 'Salarié(e)',
+                name: employeeName,
+                lines: [
+                  ...addressLines(employee),
+                  employee.job_title ? `Emploi : ${employee.job_title}` : '',
+                  employee.classification ? `Classification : ${employee.classification}` : '',
+                  [employee.category ? `Catégorie : ${EMPLOYEE_CATEGORY_LABELS[employee.category]}` : '', cadreLabel(employee.cadre)]
+                    .filter(Boolean)
+                    .join(' · '),
+                ],
+              },
+            ]),
+          ],
         },
         {
           // The period, the payment, the work and the contract; a CDDU's dates beside them.

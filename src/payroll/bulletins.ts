@@ -67,7 +67,9 @@ async function bulletinPdf(ctx: Pick<PayrollContext, 'db'>, source: BulletinSour
       period: source.period,
       payment_date: source.payment_date ?? lastWorkingDay(source.period),
       draft: source.status === 'brouillon',
-      complement: original ? { original_payment_date: original.payment_date === null ? null : String(original.payment_date), original_net_to_pay: money(original.net_to_pay) } : null,
+      complement: original
+        ? { original_payment_date: original.payment_date === null ? null : String(original.payment_date), original_net_to_pay: money(original.net_to_pay) }
+        : null,
       contract: {
         number: source.contract_number,
         kind: source.kind === 'CDI' ? 'CDI' : 'CDDU',
@@ -81,7 +83,8 @@ async function bulletinPdf(ctx: Pick<PayrollContext, 'db'>, source: BulletinSour
   );
 }
 
-const bulletinFilename = (source: BulletinSource) => `bulletin-${source.payslip_kind === 'complementaire' ? 'complementaire-' : ''}${source.period}-${source.last_name}-${source.first_name}.pdf`;
+const bulletinFilename = (source: BulletinSource) =>
+  `bulletin-${source.payslip_kind === 'complementaire' ? 'complementaire-' : ''}${source.period}-${source.last_name}-${source.first_name}.pdf`;
 
 /**
  * A draft's bulletin, rendered on demand for staff to check it before validating,

@@ -24,13 +24,15 @@ export function unstorableReason(payslip: ComputedPayslip): string | null {
     if (typeof payslip[key] !== 'string' || !MONEY.test(payslip[key])) return `le modèle n\u2019a pas donné de montant pour ${label}.`;
   }
   const amounts = payslip.lines.flatMap((line) => [line.base, line.employee_amount, line.employer_amount]);
-  if (amounts.some((amount) => typeof amount !== 'string' || !MONEY.test(amount))) return 'le modèle n\u2019a pas donné de montant pour une ligne de cotisation.';
+  if (amounts.some((amount) => typeof amount !== 'string' || !MONEY.test(amount)))
+    return 'le modèle n\u2019a pas donné de montant pour une ligne de cotisation.';
   if (payslip.gross.startsWith('-')) return `${FIGURE_LABELS.gross} calculé (${euros(payslip.gross)}) est négatif.`;
   if (payslip.gross === '0.00') return `${FIGURE_LABELS.gross} calculé est nul : il n\u2019y a rien à payer. Vérifiez les montants des dates.`;
   if (payslip.net_to_pay.startsWith('-')) {
     return `${FIGURE_LABELS.net_to_pay} calculé (${euros(payslip.net_to_pay)}) est négatif : cotisations et prélèvement à la source dépassent le brut de ${euros(payslip.gross)}. Vérifiez les montants des dates et le taux de prélèvement du salarié.`;
   }
-  if (compareMoney(payslip.gross, MAX_PAYSLIP_AMOUNT) > 0) return `${FIGURE_LABELS.gross} (${euros(payslip.gross)}) dépasse ${euros(MAX_PAYSLIP_AMOUNT)}, le plus grand montant d\u2019un bulletin.`;
+  if (compareMoney(payslip.gross, MAX_PAYSLIP_AMOUNT) > 0)
+    return `${FIGURE_LABELS.gross} (${euros(payslip.gross)}) dépasse ${euros(MAX_PAYSLIP_AMOUNT)}, le plus grand montant d\u2019un bulletin.`;
   if (compareMoney(payslip.net_to_pay, MAX_PAYSLIP_AMOUNT) > 0) {
     return `${FIGURE_LABELS.net_to_pay} calculé (${euros(payslip.net_to_pay)}) dépasse ${euros(MAX_PAYSLIP_AMOUNT)}, le plus grand montant d\u2019un virement SEPA.`;
   }

@@ -18,7 +18,10 @@ export const OVERLAY_VERSION = fs.readFileSync(path.join(OVERLAY_DIR, 'VERSION')
 /** Every rule of the overlay, file by file in name order; a name defined twice is an error. */
 export function overlayRules(): RawRules {
   const rules: RawRules = {};
-  for (const file of fs.readdirSync(OVERLAY_DIR).filter((f) => f.endsWith('.publicodes')).sort()) {
+  for (const file of fs
+    .readdirSync(OVERLAY_DIR)
+    .filter((f) => f.endsWith('.publicodes'))
+    .sort()) {
     const parsed = parse(fs.readFileSync(path.join(OVERLAY_DIR, file), 'utf8')) as RawRules;
     for (const [name, rule] of Object.entries(parsed)) {
       if (name in rules) throw new Error(`law/spectacle/${file}: the rule "${name}" is defined twice`);

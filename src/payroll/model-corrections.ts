@@ -17,7 +17,8 @@ export interface ModelCorrection {
 
 function rawRule(rules: RawRules, name: string): Record<string, unknown> {
   const rule = rules[name];
-  if (!rule || typeof rule !== 'object') throw new Error(`modele-social: the rule "${name}" a correction applies to is gone; review src/payroll/model-corrections.ts`);
+  if (!rule || typeof rule !== 'object')
+    throw new Error(`modele-social: the rule "${name}" a correction applies to is gone; review src/payroll/model-corrections.ts`);
   return rule;
 }
 

@@ -19,7 +19,8 @@ export interface MonthContract extends PayrollContract {
 }
 
 /** A skip's message naming its contract: `Contrat C-2027-000042 : le net à payer…`. */
-export const aboutContract = (contract: { contract_number: string }, message: string) => `Contrat ${contract.contract_number} : ${message.charAt(0).toLowerCase()}${message.slice(1)}`;
+export const aboutContract = (contract: { contract_number: string }, message: string) =>
+  `Contrat ${contract.contract_number} : ${message.charAt(0).toLowerCase()}${message.slice(1)}`;
 
 export type Prepared = { situation: Situation; hash: string } | { skip: SkipReasonCode; message: string };
 
@@ -31,7 +32,13 @@ export function prepareContract(org: PayrollOrg, contract: MonthContract, period
   const missing = missingIntermittentInput(employee, pay);
   if (missing !== null) return { skip: 'not_computable', message: aboutContract(contract, missing) };
   const situation = situationFor(period, org, employee, pay);
-  return { situation, hash: inputsHash(situation, contract.dates.filter((d) => d.date.startsWith(`${period}-`))) };
+  return {
+    situation,
+    hash: inputsHash(
+      situation,
+      contract.dates.filter((d) => d.date.startsWith(`${period}-`)),
+    ),
+  };
 }
 
 /**
@@ -48,7 +55,15 @@ export function inputsHash(situation: Situation, dates: PayrollContract['dates']
 
 /** The figures of a payslip that a complementary one carries as differences. */
 export const DIFFERENCE_FIGURES = [
-  'gross', 'employee_contributions', 'employer_contributions', 'net_before_tax', 'net_taxable', 'net_social', 'pas_amount', 'net_to_pay', 'employer_cost',
+  'gross',
+  'employee_contributions',
+  'employer_contributions',
+  'net_before_tax',
+  'net_taxable',
+  'net_social',
+  'pas_amount',
+  'net_to_pay',
+  'employer_cost',
 ] as const satisfies ReadonlyArray<keyof ComputedPayslip>;
 
 const ZERO = '0.00' as Money;
@@ -64,7 +79,10 @@ export type Complement = { payslip: ComputedPayslip } | { skip: 'already_publish
  */
 export function complementOf(whole: ComputedPayslip, published: readonly ComputedPayslip[]): Complement {
   const paid = (key: (typeof DIFFERENCE_FIGURES)[number]) => sumMoney(published.map((p) => p[key]));
-  const figures = Object.fromEntries(DIFFERENCE_FIGURES.map((key) => [key, subtractMoney(whole[key], paid(key))])) as Record<(typeof DIFFERENCE_FIGURES)[number], Money>;
+  const figures = Object.fromEntries(DIFFERENCE_FIGURES.map((key) => [key, subtractMoney(whole[key], paid(key))])) as Record<
+    (typeof DIFFERENCE_FIGURES)[number],
+    Money
+  >;
   const lines = new Map<string, PayslipLine>();
   for (const line of whole.lines) lines.set(lineKey(line), { ...line });
   for (const line of published.flatMap((p) => p.lines)) {

@@ -7,7 +7,11 @@ export const payrollErrors = {
   draftNotFound: () => new AppError(404, 'not_found', 'Bulletin en brouillon introuvable : il a peut-être été validé ou recalculé.'),
   /** A payment date before the period, or after the two months that follow it. */
   paymentDateOutOfRange: (first: string, last: string) =>
-    new AppError(400, 'invalid_payment_date', `La date de paiement doit tomber entre le ${first} et le ${last} : dans la période ou les deux mois qui la suivent.`),
+    new AppError(
+      400,
+      'invalid_payment_date',
+      `La date de paiement doit tomber entre le ${first} et le ${last} : dans la période ou les deux mois qui la suivent.`,
+    ),
   /** Validation: these payslips are not drafts of this organization and period; nothing changed. */
   notDraft: (payslipIds: string[]) =>
     new AppError(

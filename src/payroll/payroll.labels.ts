@@ -35,8 +35,7 @@ export const cadreLabel = (cadre: boolean) => (cadre ? 'Cadre' : 'Non cadre');
 export const CONGES_SPECTACLES_MENTION = 'Congés payés : Caisse des Congés Spectacles';
 
 /** The closing sentence every bulletin carries, word for word. */
-export const KEEP_THIS_BULLETIN =
-  'Dans votre intérêt et pour vous aider à faire valoir vos droits, conservez ce bulletin de paie sans limitation de durée.';
+export const KEEP_THIS_BULLETIN = 'Dans votre intérêt et pour vous aider à faire valoir vos droits, conservez ce bulletin de paie sans limitation de durée.';
 
 /** A computed payslip's figures, as a refusal names the one at fault. */
 export const FIGURE_LABELS = {

@@ -20,7 +20,10 @@ export function computeMany(situations: Situation[]): ComputeOutcome[] {
     try {
       return { ok: true, payslip: computePayslip(current, situation) };
     } catch (error) {
-      const message = error instanceof NotComputable ? error.message : `Le modèle n\u2019a pas pu calculer ce bulletin : ${error instanceof Error ? error.message.split('\n').find((l) => l.trim()) ?? '' : String(error)}`;
+      const message =
+        error instanceof NotComputable
+          ? error.message
+          : `Le modèle n\u2019a pas pu calculer ce bulletin : ${error instanceof Error ? (error.message.split('\n').find((l) => l.trim()) ?? '') : String(error)}`;
       return { ok: false, message };
     }
   });

@@ -45,7 +45,14 @@ export async function contractsOfPeriod(db: Database, orgId: string, first: stri
     .where((eb) =>
       eb.or([
         // A CDDU's dates may fall outside its stated dates: any of them in the period counts.
-        eb.exists(eb.selectFrom('contract_dates').select('contract_id').whereRef('contract_dates.contract_id', '=', 'contracts.id').where('contract_dates.date', '>=', first).where('contract_dates.date', '<=', last)),
+        eb.exists(
+          eb
+            .selectFrom('contract_dates')
+            .select('contract_id')
+            .whereRef('contract_dates.contract_id', '=', 'contracts.id')
+            .where('contract_dates.date', '>=', first)
+            .where('contract_dates.date', '<=', last),
+        ),
         eb.and([eb('contracts.start_date', '<=', last), eb.or([eb('contracts.end_date', 'is', null), eb('contracts.end_date', '>=', first)])]),
       ]),
     )
@@ -54,18 +61,26 @@ export async function contractsOfPeriod(db: Database, orgId: string, first: stri
     .orderBy('contracts.contract_number')
     .execute();
   const ids = contracts.filter((c) => c.kind === 'CDDU').map((c) => c.id);
-  const dates = ids.length === 0 ? [] : await db
-    .selectFrom('contract_dates')
-    .select(['contract_id', sql<string>`to_char(date, 'YYYY-MM-DD')`.as('date'), 'nature', 'quantity', 'amount'])
-    .where('contract_id', 'in', ids)
-    .where('date', '>=', first)
-    .where('date', '<=', last)
-    .orderBy('contract_id')
-    .orderBy('position')
-    .execute();
+  const dates =
+    ids.length === 0
+      ? []
+      : await db
+          .selectFrom('contract_dates')
+          .select(['contract_id', sql<string>`to_char(date, 'YYYY-MM-DD')`.as('date'), 'nature', 'quantity', 'amount'])
+          .where('contract_id', 'in', ids)
+          .where('date', '>=', first)
+          .where('date', '<=', last)
+          .orderBy('contract_id')
+          .orderBy('position')
+          .execute();
   const byContract = new Map<string, typeof dates>();
   for (const d of dates) byContract.set(d.contract_id, [...(byContract.get(d.contract_id) ?? []), d]);
-  return contracts.map((c) => ({ ...c, start_date: String(c.start_date), end_date: c.end_date === null ? null : String(c.end_date), dates: byContract.get(c.id) ?? [] }));
+  return contracts.map((c) => ({
+    ...c,
+    start_date: String(c.start_date),
+    end_date: c.end_date === null ? null : String(c.end_date),
+    dates: byContract.get(c.id) ?? [],
+  }));
 }
 export type PeriodContract = Awaited<ReturnType<typeof contractsOfPeriod>>[number];
 
@@ -93,8 +108,16 @@ export async function publishedOfPeriod(db: Database, orgId: string, period: str
     .selectFrom('payslip_contracts')
     .innerJoin('payslips', 'payslips.id', 'payslip_contracts.payslip_id')
     .select([
-      'payslip_contracts.contract_id', 'payslips.id', 'payslips.source', 'payslips.kind', 'payslips.inputs_hash', 'payslips.lines', 'payslips.pas_rate',
-      'payslips.gross', 'payslips.net_to_pay', ...COMPUTED_FIGURES,
+      'payslip_contracts.contract_id',
+      'payslips.id',
+      'payslips.source',
+      'payslips.kind',
+      'payslips.inputs_hash',
+      'payslips.lines',
+      'payslips.pas_rate',
+      'payslips.gross',
+      'payslips.net_to_pay',
+      ...COMPUTED_FIGURES,
     ])
     .where('payslip_contracts.org_id', '=', orgId)
     .where('payslip_contracts.period', '=', period)
@@ -134,7 +157,13 @@ export function insertRun(db: Database, orgId: string, period: string, createdBy
 }
 
 export function findRunningRun(db: Database, orgId: string, period: string) {
-  return db.selectFrom('payroll_runs').select('id').where('org_id', '=', orgId).where('period', '=', period).where('status', '=', 'en_cours').executeTakeFirst();
+  return db
+    .selectFrom('payroll_runs')
+    .select('id')
+    .where('org_id', '=', orgId)
+    .where('period', '=', period)
+    .where('status', '=', 'en_cours')
+    .executeTakeFirst();
 }
 
 export function findRun(db: Database, id: string) {
@@ -153,7 +182,15 @@ export async function openRun(db: Database, id: string) {
     .where('r.id', '=', id)
     .where('r.status', '=', 'echoue')
     .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('payroll_runs as other').select('other.id').whereRef('other.org_id', '=', 'r.org_id').whereRef('other.period', '=', 'r.period').where('other.status', '=', 'en_cours'))),
+      not(
+        exists(
+          selectFrom('payroll_runs as other')
+            .select('other.id')
+            .whereRef('other.org_id', '=', 'r.org_id')
+            .whereRef('other.period', '=', 'r.period')
+            .where('other.status', '=', 'en_cours'),
+        ),
+      ),
     )
     .execute();
   return db.selectFrom('payroll_runs').select(['id', 'org_id', 'period']).where('id', '=', id).where('status', '=', 'en_cours').executeTakeFirst();
@@ -191,7 +228,14 @@ export async function failRun(db: Database, id: string, message: string): Promis
 export async function finishRun(
   db: Database,
   id: string,
-  outcome: { status: Exclude<PayrollRunStatus, 'en_cours'>; payslip_ids?: string[]; skipped?: unknown[]; message?: string | null; done?: number; total?: number },
+  outcome: {
+    status: Exclude<PayrollRunStatus, 'en_cours'>;
+    payslip_ids?: string[];
+    skipped?: unknown[];
+    message?: string | null;
+    done?: number;
+    total?: number;
+  },
 ): Promise<void> {
   await db
     .updateTable('payroll_runs')
@@ -271,7 +315,15 @@ export async function insertDrafts(db: Database, drafts: readonly DraftRow[]): P
       .execute();
     await db
       .insertInto('payslip_contracts')
-      .values(batch.map((draft, i) => ({ payslip_id: rows[i]!.id, org_id: draft.org_id, contract_id: draft.contract_id, period: draft.period, complementary: draft.kind === 'complementaire' })))
+      .values(
+        batch.map((draft, i) => ({
+          payslip_id: rows[i]!.id,
+          org_id: draft.org_id,
+          contract_id: draft.contract_id,
+          period: draft.period,
+          complementary: draft.kind === 'complementaire',
+        })),
+      )
       .execute();
     ids.push(...rows.map((r) => r.id));
   }
@@ -293,7 +345,11 @@ export function lockDrafts(db: Database, orgId: string, period: string) {
 
 export async function publishDrafts(db: Database, ids: readonly string[], paymentDate: string): Promise<void> {
   if (ids.length === 0) return;
-  await db.updateTable('payslips').set({ status: 'publie', published_at: sql`now()`, payment_date: paymentDate, updated_at: sql`now()` }).where('id', 'in', ids).execute();
+  await db
+    .updateTable('payslips')
+    .set({ status: 'publie', published_at: sql`now()`, payment_date: paymentDate, updated_at: sql`now()` })
+    .where('id', 'in', ids)
+    .execute();
 }
 
 /** What the bulletin of a computed payslip needs, read after validation. */
@@ -364,7 +420,12 @@ export function lockBulletinFree(db: Database, payslipId: string) {
 
 /** Stores the bulletin unless one is there already; false when it was. */
 export async function setBulletin(db: Database, payslipId: string, fileId: string): Promise<boolean> {
-  const result = await db.updateTable('payslips').set({ pdf_id: fileId, updated_at: sql`now()` }).where('id', '=', payslipId).where('pdf_id', 'is', null).executeTakeFirst();
+  const result = await db
+    .updateTable('payslips')
+    .set({ pdf_id: fileId, updated_at: sql`now()` })
+    .where('id', '=', payslipId)
+    .where('pdf_id', 'is', null)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
@@ -394,17 +455,42 @@ export async function madeByRuns(db: Database, orgId: string, period: string, id
 
 /** The organization's last run of the period, whatever its status (the month's page). */
 export function findLastRun(db: Database, orgId: string, period: string) {
-  return db.selectFrom('payroll_runs').select(RUN_COLUMNS).where('org_id', '=', orgId).where('period', '=', period).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  return db
+    .selectFrom('payroll_runs')
+    .select(RUN_COLUMNS)
+    .where('org_id', '=', orgId)
+    .where('period', '=', period)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }
 
 /** The last finished run of the period (its skipped contracts are the month's). */
 export function findLastFinishedRun(db: Database, orgId: string, period: string) {
-  return db.selectFrom('payroll_runs').select(RUN_COLUMNS).where('org_id', '=', orgId).where('period', '=', period).where('status', '=', 'termine').orderBy('finished_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  return db
+    .selectFrom('payroll_runs')
+    .select(RUN_COLUMNS)
+    .where('org_id', '=', orgId)
+    .where('period', '=', period)
+    .where('status', '=', 'termine')
+    .orderBy('finished_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }
 
 /** The ids of the organization's current drafts of the period, oldest run first. */
 export async function draftIdsOf(db: Database, orgId: string, period: string): Promise<string[]> {
-  const rows = await db.selectFrom('payslips').select('id').where('org_id', '=', orgId).where('period', '=', period).where('status', '=', 'brouillon').orderBy('created_at').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('payslips')
+    .select('id')
+    .where('org_id', '=', orgId)
+    .where('period', '=', period)
+    .where('status', '=', 'brouillon')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
   return rows.map((r) => r.id);
 }
 

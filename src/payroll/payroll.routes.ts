@@ -23,7 +23,8 @@ export default async function payrollRoutes(fastify: FastifyInstance): Promise<v
       config: { gate: 'staff' },
       schema: {
         tags: ['staff'],
-        summary: "Compute an organization's month from its contracts (a durable job): 202 with the run, or the one already running for this organization and period",
+        summary:
+          "Compute an organization's month from its contracts (a durable job): 202 with the run, or the one already running for this organization and period",
         body: PayrollRunBody,
         response: { 202: RunStarted, ...errors },
       },
@@ -55,7 +56,8 @@ export default async function payrollRoutes(fastify: FastifyInstance): Promise<v
       config: { gate: 'staff' },
       schema: {
         tags: ['staff'],
-        summary: "An organization's month as it stands: its current drafts (whatever run made them), the contracts the last finished run skipped, and the last run's progress",
+        summary:
+          "An organization's month as it stands: its current drafts (whatever run made them), the contracts the last finished run skipped, and the last run's progress",
         querystring: PayrollMonthQuery,
         response: { 200: PayrollMonth, ...errors },
       },
@@ -69,7 +71,8 @@ export default async function payrollRoutes(fastify: FastifyInstance): Promise<v
       config: { gate: 'staff' },
       schema: {
         tags: ['staff'],
-        summary: "Validate the period's drafts (or those named): published, and the contribution call made, in one transaction with their bulletins' jobs (rendered after the commit); 409 payslip_not_draft, nothing changed",
+        summary:
+          "Validate the period's drafts (or those named): published, and the contribution call made, in one transaction with their bulletins' jobs (rendered after the commit); 409 payslip_not_draft, nothing changed",
         body: PayrollValidateBody,
         response: { 200: Validated, ...errors, 409: NotDraftBody },
       },
@@ -92,10 +95,7 @@ export default async function payrollRoutes(fastify: FastifyInstance): Promise<v
     async (request, reply) => {
       const bulletin = isUuid(request.params.id) ? await draftBulletin(ctx, request.params.id.toLowerCase()) : null;
       if (!bulletin) throw payrollErrors.draftNotFound();
-      return reply
-        .type('application/pdf')
-        .header('content-disposition', attachment(bulletin.filename))
-        .send(bulletin.content);
+      return reply.type('application/pdf').header('content-disposition', attachment(bulletin.filename)).send(bulletin.content);
     },
   );
 }

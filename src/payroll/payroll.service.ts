@@ -44,12 +44,19 @@ export const RUN_MAX_ATTEMPTS = 3;
  * transaction; or the one already running for this organization and period (the partial unique
  * index decides between two requests racing).
  */
-export async function startRun(ctx: ChangeContext, caller: Pick<Caller, 'userId'>, input: Record<string, unknown>): Promise<{ run_id: string; created: boolean }> {
+export async function startRun(
+  ctx: ChangeContext,
+  caller: Pick<Caller, 'userId'>,
+  input: Record<string, unknown>,
+): Promise<{ run_id: string; created: boolean }> {
   const { orgId, period } = await requireOrgAndPeriod(ctx.db, input);
   for (;;) {
     const inserted = await applyChange(ctx, async (change) => {
       const run = await repo.insertRun(change.trx, orgId, period, caller.userId);
-      if (run) await change.jobs([{ kind: JOB_KINDS.payrollRun, payload: { run_id: run.id }, orgId, subject: { type: 'payroll_run', id: run.id }, maxAttempts: RUN_MAX_ATTEMPTS }]);
+      if (run)
+        await change.jobs([
+          { kind: JOB_KINDS.payrollRun, payload: { run_id: run.id }, orgId, subject: { type: 'payroll_run', id: run.id }, maxAttempts: RUN_MAX_ATTEMPTS },
+        ]);
       return run;
     });
     if (inserted) return { run_id: inserted.id, created: true };
@@ -67,27 +74,43 @@ async function runPayslips(db: Database, ids: string[]) {
     .innerJoin('employees', 'employees.id', 'payslips.employee_id')
     .innerJoin('payslip_contracts', 'payslip_contracts.payslip_id', 'payslips.id')
     .innerJoin('contracts', 'contracts.id', 'payslip_contracts.contract_id')
-    .select(['payslips.id', 'payslips.status', 'payslips.kind', 'payslips.complements_id', 'payslips.employee_id', 'employees.first_name', 'employees.last_name', 'contracts.id as contract_id', 'contracts.contract_number', 'payslips.gross', 'payslips.net_before_tax', 'payslips.net_to_pay', 'payslips.employer_cost'])
+    .select([
+      'payslips.id',
+      'payslips.status',
+      'payslips.kind',
+      'payslips.complements_id',
+      'payslips.employee_id',
+      'employees.first_name',
+      'employees.last_name',
+      'contracts.id as contract_id',
+      'contracts.contract_number',
+      'payslips.gross',
+      'payslips.net_before_tax',
+      'payslips.net_to_pay',
+      'payslips.employer_cost',
+    ])
     .where('payslips.id', 'in', ids)
     .execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => {
     const r = byId.get(id);
     if (!r) return [];
-    return [{
-      id: r.id,
-      status: r.status,
-      kind: r.kind,
-      complements_id: r.complements_id,
-      employee_id: r.employee_id,
-      employee: { first_name: r.first_name, last_name: r.last_name },
-      contract_id: r.contract_id,
-      contract_number: r.contract_number,
-      gross: moneyFromDb(r.gross),
-      net_before_tax: moneyFromDb(r.net_before_tax ?? '0'),
-      net_to_pay: moneyFromDb(r.net_to_pay),
-      employer_cost: moneyFromDb(r.employer_cost ?? '0'),
-    }];
+    return [
+      {
+        id: r.id,
+        status: r.status,
+        kind: r.kind,
+        complements_id: r.complements_id,
+        employee_id: r.employee_id,
+        employee: { first_name: r.first_name, last_name: r.last_name },
+        contract_id: r.contract_id,
+        contract_number: r.contract_number,
+        gross: moneyFromDb(r.gross),
+        net_before_tax: moneyFromDb(r.net_before_tax ?? '0'),
+        net_to_pay: moneyFromDb(r.net_to_pay),
+        employer_cost: moneyFromDb(r.employer_cost ?? '0'),
+      },
+    ];
   });
 }
 
@@ -123,14 +146,26 @@ export async function readMonth(db: Database, input: { org_id?: unknown; period?
   if (absent(input.period)) throw fieldErrors.missing('period', 'La période');
   const period = parsePeriod(input.period);
   if (!period) throw fieldErrors.invalid('period', 'La période');
-  const [draftIds, last, finished] = await Promise.all([repo.draftIdsOf(db, org.id, period), repo.findLastRun(db, org.id, period), repo.findLastFinishedRun(db, org.id, period)]);
+  const [draftIds, last, finished] = await Promise.all([
+    repo.draftIdsOf(db, org.id, period),
+    repo.findLastRun(db, org.id, period),
+    repo.findLastFinishedRun(db, org.id, period),
+  ]);
   return {
     org_id: org.id,
     period,
     drafts: await runPayslips(db, draftIds),
     skipped: finished?.skipped ?? [],
     last_run: last
-      ? { id: last.id, status: last.status, done: last.done, total: last.total, ...(last.message ? { message: last.message } : {}), created_at: last.created_at, finished_at: last.finished_at }
+      ? {
+          id: last.id,
+          status: last.status,
+          done: last.done,
+          total: last.total,
+          ...(last.message ? { message: last.message } : {}),
+          created_at: last.created_at,
+          finished_at: last.finished_at,
+        }
       : null,
   };
 }
@@ -197,7 +232,14 @@ export async function validateDrafts(ctx: ChangeContext, caller: Pick<Caller, 'u
     await change.jobs(bulletinJobs(orgId, ids));
     const call = await reviseContributionCalls(change, caller, orgId, period);
     await change.events(
-      ids.map((id) => ({ org_id: orgId, action: 'payslip.published', subject_type: 'payslip', subject_id: id, ...actorOf(caller), details: { period, source: 'calcule', payment_date: paymentDate } })),
+      ids.map((id) => ({
+        org_id: orgId,
+        action: 'payslip.published',
+        subject_type: 'payslip',
+        subject_id: id,
+        ...actorOf(caller),
+        details: { period, source: 'calcule', payment_date: paymentDate },
+      })),
     );
     return { published: ids, contribution_call_id: call?.id ?? null, payment_date: paymentDate };
   });
@@ -236,7 +278,14 @@ async function staleDrafts(db: Database, orgId: string, period: string, drafts: 
     const fresh = prepared !== undefined && !('skip' in prepared) && prepared.hash === draft.inputs_hash && sameIds(basis, draft.complement_basis ?? []);
     if (!fresh) stale.push({ id: draft.id, contract_id: contractId });
   }
-  const named = new Map((await repo.contractsNamed(db, stale.flatMap((s) => (s.contract_id ? [s.contract_id] : [])))).map((c) => [c.id, c.contract_number]));
+  const named = new Map(
+    (
+      await repo.contractsNamed(
+        db,
+        stale.flatMap((s) => (s.contract_id ? [s.contract_id] : [])),
+      )
+    ).map((c) => [c.id, c.contract_number]),
+  );
   return {
     payslip_ids: stale.map((s) => s.id),
     contract_numbers: [...new Set(stale.flatMap((s) => (s.contract_id && named.has(s.contract_id) ? [named.get(s.contract_id)!] : [])))].sort(),
@@ -253,6 +302,13 @@ export function publishedPeriodsOfContract(db: Database, contractId: string): Pr
 
 /** The skipped contracts of a run, named (number, kind, employee) for the staff's page. */
 export async function skippedContracts(db: Database, skipped: ReadonlyArray<{ contract_id: string; reason: string; message?: string }>) {
-  const named = new Map((await repo.contractsNamed(db, skipped.map((s) => s.contract_id))).map((c) => [c.id, c]));
+  const named = new Map(
+    (
+      await repo.contractsNamed(
+        db,
+        skipped.map((s) => s.contract_id),
+      )
+    ).map((c) => [c.id, c]),
+  );
   return skipped.map((s) => ({ ...s, contract: named.get(s.contract_id) ?? null }));
 }

@@ -48,7 +48,8 @@ export interface PayrollRunOptions {
 }
 
 /** What the run's page says when its job fails on an error (the error itself is in the log). */
-export const RUN_FAILED = 'Le calcul a échoué sur une erreur du service ; les brouillons précédents sont inchangés. Relancez-le, ou signalez-le si cela se reproduit.';
+export const RUN_FAILED =
+  'Le calcul a échoué sur une erreur du service ; les brouillons précédents sont inchangés. Relancez-le, ou signalez-le si cela se reproduit.';
 
 /** What the run's page says when the instances computing it died `times` times. */
 export const runInterrupted = (times: number) => `Le calcul a été interrompu ${times} fois (arrêt du serveur) sans aboutir : relancez-le.`;
@@ -63,9 +64,16 @@ interface Skipped {
 function computedOf(row: repo.PublishedRow): ComputedPayslip {
   const money = (value: string | null) => moneyFromDb(value ?? '0');
   return {
-    gross: money(row.gross), employee_contributions: money(row.employee_contributions), employer_contributions: money(row.employer_contributions),
-    net_before_tax: money(row.net_before_tax), net_taxable: money(row.net_taxable), net_social: money(row.net_social),
-    pas_rate: String(Number(row.pas_rate ?? 0)), pas_amount: money(row.pas_amount), net_to_pay: money(row.net_to_pay), employer_cost: money(row.employer_cost),
+    gross: money(row.gross),
+    employee_contributions: money(row.employee_contributions),
+    employer_contributions: money(row.employer_contributions),
+    net_before_tax: money(row.net_before_tax),
+    net_taxable: money(row.net_taxable),
+    net_social: money(row.net_social),
+    pas_rate: String(Number(row.pas_rate ?? 0)),
+    pas_amount: money(row.pas_amount),
+    net_to_pay: money(row.net_to_pay),
+    employer_cost: money(row.employer_cost),
     lines: (row.lines ?? []) as unknown as PayslipLine[],
   };
 }
@@ -154,7 +162,8 @@ async function computeRun(options: PayrollRunOptions, job: RunningJob): Promise<
   const contracts = await repo.contractsOfPeriod(ctx.db, org.id, first, last);
   const published = await repo.publishedOfPeriod(ctx.db, org.id, run.period);
   const skipped: Skipped[] = [];
-  const skip = (contractId: string, reason: SkipReasonCode, message: string = SKIP_MESSAGES[reason]) => skipped.push({ contract_id: contractId, reason, message });
+  const skip = (contractId: string, reason: SkipReasonCode, message: string = SKIP_MESSAGES[reason]) =>
+    skipped.push({ contract_id: contractId, reason, message });
   const todo: Array<{ contract: repo.PeriodContract; situation: Situation; hash: string }> = [];
   for (const contract of contracts) {
     const paid = published.get(contract.id) ?? [];
@@ -251,20 +260,48 @@ async function computeRun(options: PayrollRunOptions, job: RunningJob): Promise<
         complement = { kind: 'complementaire', complements_id: original.id, complement_basis: paid.map((p) => p.id).sort() };
       }
       drafts.push({
-        org_id: org.id, employee_id: contract.employee_id, contract_id: contract.id, period: run.period, run_id: run.id,
-        model_version: MODEL_VERSION, situation, lines: figures.lines, inputs_hash: hash, ...complement,
-        gross: figures.gross, net_to_pay: figures.net_to_pay, employee_contributions: figures.employee_contributions, employer_contributions: figures.employer_contributions,
-        net_before_tax: figures.net_before_tax, net_taxable: figures.net_taxable, net_social: figures.net_social, pas_rate: figures.pas_rate, pas_amount: figures.pas_amount, employer_cost: figures.employer_cost,
+        org_id: org.id,
+        employee_id: contract.employee_id,
+        contract_id: contract.id,
+        period: run.period,
+        run_id: run.id,
+        model_version: MODEL_VERSION,
+        situation,
+        lines: figures.lines,
+        inputs_hash: hash,
+        ...complement,
+        gross: figures.gross,
+        net_to_pay: figures.net_to_pay,
+        employee_contributions: figures.employee_contributions,
+        employer_contributions: figures.employer_contributions,
+        net_before_tax: figures.net_before_tax,
+        net_taxable: figures.net_taxable,
+        net_social: figures.net_social,
+        pas_rate: figures.pas_rate,
+        pas_amount: figures.pas_amount,
+        employer_cost: figures.employer_cost,
       });
     }
     const replaced = await repo.deleteDrafts(change.trx, org.id, run.period);
     const numbers = new Map(todo.map(({ contract }) => [contract.id, contract]));
     const ids = await insertDraftsSkipping(change.trx, drafts, (d) =>
-      skip(d.contract_id, 'not_computable', aboutContract(numbers.get(d.contract_id)!, 'la base de données a refusé ce bulletin (un de ses montants est hors des limites) : vérifiez les montants du contrat.')),
+      skip(
+        d.contract_id,
+        'not_computable',
+        aboutContract(
+          numbers.get(d.contract_id)!,
+          'la base de données a refusé ce bulletin (un de ses montants est hors des limites) : vérifiez les montants du contrat.',
+        ),
+      ),
     );
     await repo.finishRun(change.trx, run.id, { status: 'termine', payslip_ids: ids, skipped, done: total, total });
     await change.event({
-      org_id: org.id, action: 'payroll.computed', subject_type: 'payroll_run', subject_id: run.id, actor_user_id: null, actor_email: null,
+      org_id: org.id,
+      action: 'payroll.computed',
+      subject_type: 'payroll_run',
+      subject_id: run.id,
+      actor_user_id: null,
+      actor_email: null,
       details: { period: run.period, drafts: ids.length, skipped: skipped.length, replaced, model_version: MODEL_VERSION },
     });
     return ids.length;

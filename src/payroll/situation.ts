@@ -204,7 +204,8 @@ const DFS_IN_MODEL: Record<DfsProfession, string> = { artiste_musicien: 'artiste
  */
 export function missingIntermittentInput(employee: PayrollEmployee, pay: Exclude<MonthPay, { skip: SkipReason }>): string | null {
   if (pay.kind !== 'CDDU') return null;
-  if (employee.category === null) return 'La catégorie du salarié (artiste ou technicien) n\u2019est pas renseignée : le régime des intermittents ne peut pas être choisi.';
+  if (employee.category === null)
+    return 'La catégorie du salarié (artiste ou technicien) n\u2019est pas renseignée : le régime des intermittents ne peut pas être choisi.';
   if (employee.category !== 'artiste' && pay.dates_not_in_hours) {
     return 'Les dates d\u2019un technicien se comptent en heures : indiquez, pour chaque date du mois, la nature « heures » et le nombre d\u2019heures rémunérées (la réduction générale en dépend).';
   }

@@ -7,7 +7,7 @@ export const payslipErrors = {
   /** Unknown, or of another organization: nobody learns that it exists. */
   notFound: () => new AppError(404, 'not_found', 'Bulletin de paie introuvable.'),
   /** The staff's payslip export is a month's. */
-  missingPeriod: () => new AppError(400, 'missing_period', "La période est obligatoire : le mois à exporter, au format AAAA-MM (ex. 2027-01)."),
+  missingPeriod: () => new AppError(400, 'missing_period', 'La période est obligatoire : le mois à exporter, au format AAAA-MM (ex. 2027-01).'),
   /** A contract that is not the employee's answers as an id that is none (`PayslipBody`). */
   invalidContractIds: () => fieldRefusal(PayslipContractId),
   /** The SEPA file takes at most 999 999 999,99 € per transfer. */
@@ -16,7 +16,11 @@ export const payslipErrors = {
   netAboveGross: () => new AppError(400, 'invalid_net_to_pay', 'Le net à payer ne peut pas dépasser le salaire brut.'),
   /** One live payslip per employee, period and contracts; the body names it. */
   exists: (payslipId: string) =>
-    new AppError(409, 'payslip_exists', 'Un bulletin de paie non annulé existe déjà pour ce salarié, cette période et ces contrats : annulez-le avant d’en publier un autre.').withDetails({
+    new AppError(
+      409,
+      'payslip_exists',
+      'Un bulletin de paie non annulé existe déjà pour ce salarié, cette période et ces contrats : annulez-le avant d’en publier un autre.',
+    ).withDetails({
       payslip_id: payslipId,
     }),
   cancelled: () => new AppError(409, 'payslip_cancelled', 'Ce bulletin de paie est déjà annulé.'),
@@ -27,13 +31,25 @@ export const payslipErrors = {
     }),
   /** A draft is recomputed or replaced by a new computation, never cancelled (the organization would see it). */
   draftNotCancellable: () =>
-    new AppError(409, 'payslip_is_draft', 'Ce bulletin est un brouillon : il ne s\u2019annule pas. Recalculez le mois (Calcul de la paie) pour le remplacer, ou validez-le.'),
+    new AppError(
+      409,
+      'payslip_is_draft',
+      'Ce bulletin est un brouillon : il ne s\u2019annule pas. Recalculez le mois (Calcul de la paie) pour le remplacer, ou validez-le.',
+    ),
   /** A draft's bulletin is computed: a PDF attached to it would become the published bulletin. */
   draftNoPdf: () =>
-    new AppError(409, 'payslip_is_draft', 'Ce bulletin est un brouillon : son bulletin est calculé par le service, aucun PDF ne s\u2019y joint. Validez-le ou recalculez le mois.'),
+    new AppError(
+      409,
+      'payslip_is_draft',
+      'Ce bulletin est un brouillon : son bulletin est calculé par le service, aucun PDF ne s\u2019y joint. Validez-le ou recalculez le mois.',
+    ),
   /** The original of a live complementary payslip: cancelling it would leave the complement alone. */
   hasComplement: (payslipId: string) =>
-    new AppError(409, 'payslip_has_complement', 'Un bulletin complémentaire complète ce bulletin : annulez d\u2019abord le bulletin complémentaire.').withDetails({ payslip_id: payslipId }),
+    new AppError(
+      409,
+      'payslip_has_complement',
+      'Un bulletin complémentaire complète ce bulletin : annulez d\u2019abord le bulletin complémentaire.',
+    ).withDetails({ payslip_id: payslipId }),
   noPdf: () => new AppError(404, 'no_pdf', "Aucun PDF n'a été déposé pour ce bulletin."),
   /** A computed bulletin is rendered by a job after its validation: asked for before, it is not there yet. */
   bulletinPending: () => new AppError(409, 'document_pending', 'Le bulletin est en préparation : il sera disponible dans un instant.'),

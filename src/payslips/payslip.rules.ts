@@ -87,7 +87,17 @@ export function parseTypedContributions(raw: unknown): { lines: TypedLine[]; emp
     const employee = share(line.employee_amount);
     const employer = share(line.employer_amount);
     for (const amount of [employee, employer]) if (compareMoney(amount, MAX_TRANSFER_AMOUNT) > 0) throw payslipErrors.amountTooLarge();
-    return { code: 'saisie', label: `Cotisations ${organism}`, heading: TYPED_HEADING, organism, base: '0.00' as Money, employee_rate: null, employee_amount: employee, employer_rate: null, employer_amount: employer };
+    return {
+      code: 'saisie',
+      label: `Cotisations ${organism}`,
+      heading: TYPED_HEADING,
+      organism,
+      base: '0.00' as Money,
+      employee_rate: null,
+      employee_amount: employee,
+      employer_rate: null,
+      employer_amount: employer,
+    };
   });
   return { lines, employee: sumMoney(lines.map((l) => l.employee_amount)), employer: sumMoney(lines.map((l) => l.employer_amount)) };
 }

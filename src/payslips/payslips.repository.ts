@@ -66,11 +66,22 @@ export function findPayslipDetail(db: Database, id: string) {
 
 /** The payslip, locked until the end of the transaction (an upload, a cancellation). */
 export function lockPayslip(db: Database, id: string) {
-  return db.selectFrom('payslips').select(['id', 'org_id', 'employee_id', 'period', 'net_to_pay', 'pdf_id', 'status']).where('id', '=', id).forUpdate().executeTakeFirst();
+  return db
+    .selectFrom('payslips')
+    .select(['id', 'org_id', 'employee_id', 'period', 'net_to_pay', 'pdf_id', 'status'])
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 export function findPayslipFile(db: Database, orgId: string, id: string) {
-  return db.selectFrom('payslips').select(['pdf_id', 'source']).where('id', '=', id).where('org_id', '=', orgId).where('status', '!=', 'brouillon').executeTakeFirst();
+  return db
+    .selectFrom('payslips')
+    .select(['pdf_id', 'source'])
+    .where('id', '=', id)
+    .where('org_id', '=', orgId)
+    .where('status', '!=', 'brouillon')
+    .executeTakeFirst();
 }
 
 export interface NewPayslip {
@@ -142,12 +153,7 @@ export async function findLivePayslipFor(db: Database, employeeId: string, perio
 
 /** The batch that is not cancelled (`genere` or `execute`) holding the payslip, if any. */
 export function findLiveTransferOf(db: Database, payslipId: string) {
-  return db
-    .selectFrom('transfer_items')
-    .select('transfer_id')
-    .where('payslip_id', '=', payslipId)
-    .where('released', '=', false)
-    .executeTakeFirst();
+  return db.selectFrom('transfer_items').select('transfer_id').where('payslip_id', '=', payslipId).where('released', '=', false).executeTakeFirst();
 }
 
 /** A complementary payslip of this one that is not cancelled (draft or published), if any. */
@@ -210,7 +216,6 @@ export function listPayslips(db: Database, filters: PayslipFilters, cursor: Curs
   if (filters.employeeId) query = query.where('payslips.employee_id', '=', filters.employeeId);
   return keyset(query, PAYSLIP_ORDER, cursor, limit).execute();
 }
-
 
 /** How many payslips each organization published for `period` (cancelled ones left out). */
 export function countPublishedByOrg(db: Database, period: string) {

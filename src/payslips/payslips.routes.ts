@@ -6,7 +6,17 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { CsvFile, ErrorBody, IdParams, useFieldErrors, errorResponses, type IdRoute } from '../http/schemas.ts';
 import { orgScope, staffCaller } from '../org/scope.ts';
-import { Payslip, PayslipBody, PayslipConflictBody, PayslipDetail, PayslipList, PayslipExportQuery, PayslipListQuery, SignedUrl, StaffPayslipExportQuery } from '../schemas/payslips.ts';
+import {
+  Payslip,
+  PayslipBody,
+  PayslipConflictBody,
+  PayslipDetail,
+  PayslipList,
+  PayslipExportQuery,
+  PayslipListQuery,
+  SignedUrl,
+  StaffPayslipExportQuery,
+} from '../schemas/payslips.ts';
 import * as payslips from './payslips.service.ts';
 import { payslipsCsv, staffPayslipsCsv } from './payslips.csv.ts';
 import { sendCsv } from '../format/csv.ts';
@@ -84,7 +94,8 @@ export default async function payslipsRoutes(fastify: FastifyInstance): Promise<
       config: { gate: 'read' },
       schema: {
         tags: ['bulletins'],
-        summary: 'A link (5 minutes) to the payslip PDF; 404 no_pdf when none was attached; 409 document_pending while a computed bulletin is being rendered (document_failed if that failed)',
+        summary:
+          'A link (5 minutes) to the payslip PDF; 404 no_pdf when none was attached; 409 document_pending while a computed bulletin is being rendered (document_failed if that failed)',
         params: IdParams,
         response: { 200: SignedUrl, ...errors },
       },
@@ -100,7 +111,8 @@ export default async function payslipsRoutes(fastify: FastifyInstance): Promise<
       config: { gate: 'staff' },
       schema: {
         tags: ['staff'],
-        summary: 'Publish a payslip (status publie); 409 payslip_exists (with its payslip_id) when one that is not cancelled pays this employee, period and contracts',
+        summary:
+          'Publish a payslip (status publie); 409 payslip_exists (with its payslip_id) when one that is not cancelled pays this employee, period and contracts',
         body: PayslipBody,
         response: { 201: Payslip, ...errors, 409: PayslipConflictBody },
       },
@@ -128,7 +140,8 @@ export default async function payslipsRoutes(fastify: FastifyInstance): Promise<
       config: { gate: 'staff', pdfUpload: true },
       schema: {
         tags: ['staff'],
-        summary: 'Attach the payslip PDF (application/pdf, 10 MiB at most), in place of a previous one; 409 payslip_is_draft for a draft (its bulletin is computed)',
+        summary:
+          'Attach the payslip PDF (application/pdf, 10 MiB at most), in place of a previous one; 409 payslip_is_draft for a draft (its bulletin is computed)',
         params: IdParams,
         consumes: ['application/pdf'],
         response: { 200: Payslip, ...errors, 413: ErrorBody, 415: ErrorBody },
@@ -143,7 +156,8 @@ export default async function payslipsRoutes(fastify: FastifyInstance): Promise<
       config: { gate: 'staff' },
       schema: {
         tags: ['staff'],
-        summary: 'Cancel a payslip (status annule): it is no longer payable, and may be published again; 409 payslip_in_transfer while a batch that is not cancelled holds it, 409 payslip_cancelled when it already is, 409 payslip_is_draft for a draft (recomputed, never cancelled), 409 payslip_has_complement while a complementary payslip completes it',
+        summary:
+          'Cancel a payslip (status annule): it is no longer payable, and may be published again; 409 payslip_in_transfer while a batch that is not cancelled holds it, 409 payslip_cancelled when it already is, 409 payslip_is_draft for a draft (recomputed, never cancelled), 409 payslip_has_complement while a complementary payslip completes it',
         params: IdParams,
         response: { 200: Payslip, ...errors, 409: PayslipConflictBody },
       },

@@ -114,7 +114,14 @@ export async function insertNewPayslip(change: Change, caller: Pick<Caller, 'use
       ? { lines: JSON.stringify(contributions.lines), employee_contributions: contributions.employee, employer_contributions: contributions.employer }
       : {}),
   });
-  await change.event({ org_id: org.id, action: 'payslip.created', subject_type: 'payslip', subject_id: id, ...actorOf(caller), details: { period, net_to_pay: netToPay } });
+  await change.event({
+    org_id: org.id,
+    action: 'payslip.created',
+    subject_type: 'payslip',
+    subject_id: id,
+    ...actorOf(caller),
+    details: { period, net_to_pay: netToPay },
+  });
   // Published as typed: the month's contribution call counts it.
   await reviseContributionCalls(change, caller, org.id, period);
   return id;
@@ -161,7 +168,11 @@ export async function cancelPayslip(ctx: PayslipContext, caller: Caller, id: str
     if (held) throw payslipErrors.inTransfer(held.transfer_id);
     await repo.cancelPayslip(change.trx, current.id);
     await change.event({
-      org_id: current.org_id, action: 'payslip.cancelled', subject_type: 'payslip', subject_id: current.id, ...actorOf(caller),
+      org_id: current.org_id,
+      action: 'payslip.cancelled',
+      subject_type: 'payslip',
+      subject_id: current.id,
+      ...actorOf(caller),
       details: { period: current.period, net_to_pay: moneyFromDb(current.net_to_pay) },
     });
     // A published payslip no longer owes its contributions: the month's calls are revised.
@@ -186,7 +197,14 @@ export async function attachPayslipPdf(ctx: PayslipContext, caller: Caller, id: 
     });
     if (current.pdf_id) await ctx.files.delete(change.trx, current.pdf_id);
     await repo.setPayslipPdf(change.trx, current.id, fileId);
-    await change.event({ org_id: current.org_id, action: 'payslip.pdf_attached', subject_type: 'payslip', subject_id: current.id, ...actorOf(caller), details: { bytes: content.length } });
+    await change.event({
+      org_id: current.org_id,
+      action: 'payslip.pdf_attached',
+      subject_type: 'payslip',
+      subject_id: current.id,
+      ...actorOf(caller),
+      details: { bytes: content.length },
+    });
   });
   return readPayslip(ctx.db, null, id);
 }
@@ -218,7 +236,6 @@ export async function listPayslips(db: Database, orgId: string, query: { limit?:
   const page = keysetPage(rows, limit, (row) => [row.period, row.last_name, row.first_name, row.id]);
   return { items: page.items.map(payslipView), next_cursor: page.next_cursor };
 }
-
 
 /**
  * Every organization's published (and cancelled) payslips of `period` (required), or `org_id`'s,

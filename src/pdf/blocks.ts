@@ -35,7 +35,10 @@ export function a4Document(options: { title: string; author: string; content: Co
 export function documentTitle(title: string, subtitle?: string): Content[] {
   return subtitle === undefined
     ? [{ text: title, style: 'title', margin: [0, 0, 0, 18] }]
-    : [{ text: title, style: 'title' }, { text: subtitle, style: 'subtitle' }];
+    : [
+        { text: title, style: 'title' },
+        { text: subtitle, style: 'subtitle' },
+      ];
 }
 
 export function heading(text: string): Content {

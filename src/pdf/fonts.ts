@@ -137,5 +137,9 @@ export function fallbackRuns(text: string, mainCovers: (cp: number) => boolean, 
 function visualOrder(text: string, font: EmbeddedFont): TextRun[] {
   const [, lead = '', core = '', trail = ''] = /^(\s*)(.*?)(\s*)$/su.exec(text) ?? [];
   const parts = core.split(/(\s+)/).reverse();
-  return [...(lead ? [{ text: lead }] : []), ...parts.filter((p) => p !== '').map((p) => (/^\s+$/.test(p) ? { text: p } : { text: p, font })), ...(trail ? [{ text: trail }] : [])];
+  return [
+    ...(lead ? [{ text: lead }] : []),
+    ...parts.filter((p) => p !== '').map((p) => (/^\s+$/.test(p) ? { text: p } : { text: p, font })),
+    ...(trail ? [{ text: trail }] : []),
+  ];
 }

@@ -4,8 +4,7 @@ import { ListQuery, Page } from '../http/list.ts';
 import { MoneyInput, MoneyString } from '../money/money.ts';
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
-const NullableText = (description: string, maxLength = 200) =>
-  Type.Optional(Type.Union([Type.String({ maxLength, description }), Type.Null()]));
+const NullableText = (description: string, maxLength = 200) => Type.Optional(Type.Union([Type.String({ maxLength, description }), Type.Null()]));
 
 export const DateLineInput = Type.Object({
   date: Type.Optional(Type.String({ description: 'YYYY-MM-DD, within the contract period' })),

@@ -31,8 +31,19 @@ const DECIMALS: Record<string, (value: unknown) => unknown> = { money: parseMone
 
 // `unicode: false`: a length is JavaScript's (UTF-16 units), as the rules always counted it;
 // Ajv calls the option deprecated, and says so once: that one line is left out.
-const logger = { log: console.log, error: console.error, warn: (...args: unknown[]) => String(args[0]).startsWith('DEPRECATED: option unicode') || console.warn(...args) };
-const ajv = new Ajv({ allErrors: false, coerceTypes: false, strictTypes: false, unicode: false, logger, formats: { date: (text: string) => parseIsoDate(text) !== null } });
+const logger = {
+  log: console.log,
+  error: console.error,
+  warn: (...args: unknown[]) => String(args[0]).startsWith('DEPRECATED: option unicode') || console.warn(...args),
+};
+const ajv = new Ajv({
+  allErrors: false,
+  coerceTypes: false,
+  strictTypes: false,
+  unicode: false,
+  logger,
+  formats: { date: (text: string) => parseIsoDate(text) !== null },
+});
 addTextKeyword(ajv);
 ajv.addKeyword({ keyword: 'x-decimal', schemaType: 'string', validate: (kind: string, data: unknown) => DECIMALS[kind]!(data) !== null });
 

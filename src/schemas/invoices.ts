@@ -21,34 +21,66 @@ const invalid = (field: string, label: string) => ({ code: `invalid_${field}`, m
 const decimal = (kind: 'quantity' | 'rate', description: string) => Type.Union([Type.String(), Type.Number()], { 'x-decimal': kind, description });
 
 /** A date of an invoice or a call (the rules' `invalid_date`). */
-export const IsoDate = (description: string) => Checked(Type.String({ format: 'date', description }), { code: 'invalid_date', message: 'Date invalide : format AAAA-MM-JJ attendu.' });
+export const IsoDate = (description: string) =>
+  Checked(Type.String({ format: 'date', description }), { code: 'invalid_date', message: 'Date invalide : format AAAA-MM-JJ attendu.' });
 
 // Each field is checked by the rules, in their order: a missing one first, then its schema.
 export const InvoiceLineInput = Type.Object({
-  label: Type.Optional(Checked(Type.String({ maxLength: LABEL_MAX, 'x-text': 'line', description: 'what is invoiced (1 to 300 characters, trimmed)' }), invalid('label', 'Le libellé'))),
-  quantity: Type.Optional(Checked(decimal('quantity', 'a positive number, three decimals at most'), invalid('quantity', 'La quantité (un nombre positif, trois décimales au plus)'))),
+  label: Type.Optional(
+    Checked(
+      Type.String({ maxLength: LABEL_MAX, 'x-text': 'line', description: 'what is invoiced (1 to 300 characters, trimmed)' }),
+      invalid('label', 'Le libellé'),
+    ),
+  ),
+  quantity: Type.Optional(
+    Checked(decimal('quantity', 'a positive number, three decimals at most'), invalid('quantity', 'La quantité (un nombre positif, trois décimales au plus)')),
+  ),
   unit_price: Type.Optional(CheckedMoney),
-  vat_rate: Type.Optional(Checked(decimal('rate', 'a percentage: "20.00", 5.5, 0 (0 to 100, two decimals at most)'), invalid('vat_rate', 'Le taux de TVA (de 0 à 100, deux décimales au plus)'))),
+  vat_rate: Type.Optional(
+    Checked(
+      decimal('rate', 'a percentage: "20.00", 5.5, 0 (0 to 100, two decimals at most)'),
+      invalid('vat_rate', 'Le taux de TVA (de 0 à 100, deux décimales au plus)'),
+    ),
+  ),
 });
 
 /** The lines of one invoice of a bulk. */
-export const InvoiceLines = Checked(Type.Array(InvoiceLineInput, { maxItems: MAX_LINES, description: '1 to 100 lines' }), invalid('lines', `La liste des lignes (${MAX_LINES} au plus)`));
+export const InvoiceLines = Checked(
+  Type.Array(InvoiceLineInput, { maxItems: MAX_LINES, description: '1 to 100 lines' }),
+  invalid('lines', `La liste des lignes (${MAX_LINES} au plus)`),
+);
 
 /** The organization of an invoice of a bulk: one that cannot exist is `org_not_found`, as an unknown one. */
-export const InvoiceOrgId = Checked(Type.String({ pattern: UUID_SCHEMA_PATTERN, description: 'the organization invoiced' }), { code: 'org_not_found', message: 'Organisation introuvable.' });
+export const InvoiceOrgId = Checked(Type.String({ pattern: UUID_SCHEMA_PATTERN, description: 'the organization invoiced' }), {
+  code: 'org_not_found',
+  message: 'Organisation introuvable.',
+});
 
 export const InvoiceInput = Type.Object({ org_id: Type.Optional(InvoiceOrgId), lines: Type.Optional(InvoiceLines) });
 
 export const BulkCreateBody = Type.Object({
   invoice_type: Type.Optional(
-    Checked(Type.Unsafe<InvoiceType>({ type: 'string', enum: [...INVOICE_TYPES] }), invalid('invoice_type', 'Le type de facture (paie_mensuelle, frais_ouverture ou prestation)')),
+    Checked(
+      Type.Unsafe<InvoiceType>({ type: 'string', enum: [...INVOICE_TYPES] }),
+      invalid('invoice_type', 'Le type de facture (paie_mensuelle, frais_ouverture ou prestation)'),
+    ),
   ),
-  payment_method: Type.Optional(Checked(Type.Unsafe<PaymentMethod>({ type: 'string', enum: [...PAYMENT_METHODS] }), invalid('payment_method', 'Le mode de paiement (prelevement ou virement)'))),
+  payment_method: Type.Optional(
+    Checked(
+      Type.Unsafe<PaymentMethod>({ type: 'string', enum: [...PAYMENT_METHODS] }),
+      invalid('payment_method', 'Le mode de paiement (prelevement ou virement)'),
+    ),
+  ),
   period_label: Type.Optional(
-    Checked(Type.String({ maxLength: PERIOD_LABEL_MAX, 'x-text': 'line', description: 'e.g. "novembre 2026" (100 characters at most, trimmed); may be empty' }), invalid('period_label', 'Le libellé de période')),
+    Checked(
+      Type.String({ maxLength: PERIOD_LABEL_MAX, 'x-text': 'line', description: 'e.g. "novembre 2026" (100 characters at most, trimmed); may be empty' }),
+      invalid('period_label', 'Le libellé de période'),
+    ),
   ),
   issue_date: Type.Optional(
-    IsoDate('YYYY-MM-DD; default today (Europe/Paris); at most 5 days after today (400 invalid_issue_date), never before the last invoice issued (409 issue_date_before_last)'),
+    IsoDate(
+      'YYYY-MM-DD; default today (Europe/Paris); at most 5 days after today (400 invalid_issue_date), never before the last invoice issued (409 issue_date_before_last)',
+    ),
   ),
   due_date: Type.Optional(IsoDate('YYYY-MM-DD; default 30 days after issue_date')),
   // A list of objects is checked at the edge, as before; its length by the rules.
@@ -61,7 +93,12 @@ export const BulkCreateBody = Type.Object({
   ),
 });
 
-export const CreatedInvoice = Type.Object({ id: Type.String(), number: Type.String({ description: 'F-YYYY-NNNNNN' }), org_id: Type.String(), total_ttc: MoneyString });
+export const CreatedInvoice = Type.Object({
+  id: Type.String(),
+  number: Type.String({ description: 'F-YYYY-NNNNNN' }),
+  org_id: Type.String(),
+  total_ttc: MoneyString,
+});
 export const BulkCreated = Type.Object({ created: Type.Array(CreatedInvoice) });
 /** 409 `issue_date_before_last`: the invoice the series must not precede. */
 export const IssueDateBeforeLast = Type.Object({
@@ -139,9 +176,14 @@ export const InvoiceId = Checked(Type.String(), invalid('invoice_ids', 'La liste
 
 export const BulkNotifyBody = Type.Object({
   invoice_ids: Type.Optional(
-    Checked(Type.Array(InvoiceId, { maxItems: MAX_BULK, description: 'an array of 1 to 5,000 invoice ids' }), { code: 'invalid_invoice_ids', message: `De 1 à ${frenchCount(MAX_BULK)} factures par envoi.` }),
+    Checked(Type.Array(InvoiceId, { maxItems: MAX_BULK, description: 'an array of 1 to 5,000 invoice ids' }), {
+      code: 'invalid_invoice_ids',
+      message: `De 1 à ${frenchCount(MAX_BULK)} factures par envoi.`,
+    }),
   ),
-  force: Type.Optional(Checked(Type.Boolean({ description: 'notify again invoices already notified (default false)' }), invalid('force', 'Le champ force (true ou false)'))),
+  force: Type.Optional(
+    Checked(Type.Boolean({ description: 'notify again invoices already notified (default false)' }), invalid('force', 'Le champ force (true ou false)')),
+  ),
 });
 
 export const BulkNotified = Type.Object({
@@ -159,10 +201,17 @@ export const CreditNoteBody = Type.Object({
     }),
   ),
   lines: Type.Optional(
-    Checked(Type.Array(InvoiceLineInput, { minItems: 1, maxItems: MAX_LINES, description: "the lines credited, as an invoice's (default: every line of the invoice)" }), {
-      ...invalid('lines', `La liste des lignes (de 1 à ${MAX_LINES})`),
-      edge: ['type', 'items'],
-    }),
+    Checked(
+      Type.Array(InvoiceLineInput, {
+        minItems: 1,
+        maxItems: MAX_LINES,
+        description: "the lines credited, as an invoice's (default: every line of the invoice)",
+      }),
+      {
+        ...invalid('lines', `La liste des lignes (de 1 à ${MAX_LINES})`),
+        edge: ['type', 'items'],
+      },
+    ),
   ),
 });
 export const CreatedCreditNote = Type.Object({
@@ -200,13 +249,25 @@ export const ORGANISM_MAX = 100;
 
 export const ContributionLineInput = Type.Object({
   organism: Type.Optional(
-    Checked(Type.String({ maxLength: ORGANISM_MAX, 'x-text': 'line', description: 'URSSAF, AUDIENS, CONGES_SPECTACLES, FRANCE_TRAVAIL, AFDAS… (any name of 1 to 100 characters, trimmed)' }), invalid('organism', "L'organisme")),
+    Checked(
+      Type.String({
+        maxLength: ORGANISM_MAX,
+        'x-text': 'line',
+        description: 'URSSAF, AUDIENS, CONGES_SPECTACLES, FRANCE_TRAVAIL, AFDAS… (any name of 1 to 100 characters, trimmed)',
+      }),
+      invalid('organism', "L'organisme"),
+    ),
   ),
   amount: Type.Optional(CheckedMoney),
 });
 
 export const ContributionCallBody = Type.Object({
-  org_id: Type.Optional(Checked(Type.String({ pattern: UUID_SCHEMA_PATTERN, description: 'the organization called' }), { code: 'org_not_found', message: 'Organisation introuvable.' })),
+  org_id: Type.Optional(
+    Checked(Type.String({ pattern: UUID_SCHEMA_PATTERN, description: 'the organization called' }), {
+      code: 'org_not_found',
+      message: 'Organisation introuvable.',
+    }),
+  ),
   period: Type.Optional(CheckedPeriod),
   due_date: Type.Optional(IsoDate('YYYY-MM-DD')),
   lines: Type.Optional(

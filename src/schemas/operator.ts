@@ -20,10 +20,20 @@ const setting = (field: OperatorField, label: string, description: string, examp
   );
 
 export const OperatorSettingFields = {
-  name: setting('name', 'Le nom (200 caractères au plus)', 'The name on invoices and as debtor of SEPA files (200 characters at most, not empty)', 'Odentas Paie SAS'),
+  name: setting(
+    'name',
+    'Le nom (200 caractères au plus)',
+    'The name on invoices and as debtor of SEPA files (200 characters at most, not empty)',
+    'Odentas Paie SAS',
+  ),
   siren: setting('siren', 'Le SIREN (9 chiffres)', 'Nine digits (the SIRET gives it when set)', '552100554'),
   siret: setting('siret', 'Le SIRET (14 chiffres)', 'Fourteen digits, starting with the SIREN', '55210055400013'),
-  vat: setting('vat', 'Le numéro de TVA intracommunautaire (deux lettres, puis 2 à 13 lettres ou chiffres)', 'The intra-community VAT number: two letters, then 2 to 13 letters or digits', 'FR40552100554'),
+  vat: setting(
+    'vat',
+    'Le numéro de TVA intracommunautaire (deux lettres, puis 2 à 13 lettres ou chiffres)',
+    'The intra-community VAT number: two letters, then 2 to 13 letters or digits',
+    'FR40552100554',
+  ),
   address: setting('address', "L'adresse (200 caractères au plus)", 'The street line (200 characters at most)', '12 rue de la Paix'),
   postcode: setting('postcode', 'Le code postal (cinq chiffres)', 'Five digits', '75002'),
   city: setting('city', 'La ville (200 caractères au plus)', 'The city (200 characters at most)', 'Paris'),

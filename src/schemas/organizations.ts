@@ -36,21 +36,43 @@ export const OrgSettingsFields = {
     }),
     invalid('taux_at', 'Le taux AT/MP (de 0 à 100, deux décimales au plus)'),
   ),
-  address_line: addressText('address_line', ADDRESS_LINE_MAX, "L'adresse", "The buyer's street line on invoices (200 characters at most, spaces folded); null clears it", '3 place du Théâtre'),
+  address_line: addressText(
+    'address_line',
+    ADDRESS_LINE_MAX,
+    "L'adresse",
+    "The buyer's street line on invoices (200 characters at most, spaces folded); null clears it",
+    '3 place du Théâtre',
+  ),
   // Its shape and its refusal's wording depend on the country: the rules check it.
-  postcode: Checked(Type.Union([Type.String(), Type.Number()], { description: 'The postcode (five digits in France; elsewhere 2 to 12 letters, digits, spaces or hyphens); null clears it', examples: ['69001'] }), invalid('postcode', 'Le code postal')),
+  postcode: Checked(
+    Type.Union([Type.String(), Type.Number()], {
+      description: 'The postcode (five digits in France; elsewhere 2 to 12 letters, digits, spaces or hyphens); null clears it',
+      examples: ['69001'],
+    }),
+    invalid('postcode', 'Le code postal'),
+  ),
   city: addressText('city', CITY_MAX, 'La ville', 'The city (100 characters at most, spaces folded); null clears it', 'Lyon'),
   // Checked once trimmed and in upper case.
-  country: Checked(Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166 alpha-2, any case (default FR); null resets it to FR', examples: ['FR'] }), invalid('country', 'Le pays (code ISO 3166 à deux lettres : FR, BE…)')),
+  country: Checked(
+    Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166 alpha-2, any case (default FR); null resets it to FR', examples: ['FR'] }),
+    invalid('country', 'Le pays (code ISO 3166 à deux lettres : FR, BE…)'),
+  ),
   ape_code: Checked(
     Type.String({
       pattern: '^\\d{2}\\.?\\d{2}[A-Z]$',
-      description: 'The bulletin: the NAF (APE) code, 4 digits and a letter, a dot allowed after the second digit (9001Z, 90.01Z), any case, stored 9001Z; null clears it',
+      description:
+        'The bulletin: the NAF (APE) code, 4 digits and a letter, a dot allowed after the second digit (9001Z, 90.01Z), any case, stored 9001Z; null clears it',
       examples: ['9001Z'],
     }),
     invalid('ape_code', 'Le code APE (quatre chiffres et une lettre, par exemple 9001Z ou 90.01Z)'),
   ),
-  urssaf: addressText('urssaf', URSSAF_MAX, "L'URSSAF de recouvrement", 'The bulletin: the URSSAF the contributions are paid to (120 characters at most, spaces folded); null clears it', 'Urssaf Île-de-France'),
+  urssaf: addressText(
+    'urssaf',
+    URSSAF_MAX,
+    "L'URSSAF de recouvrement",
+    'The bulletin: the URSSAF the contributions are paid to (120 characters at most, spaces folded); null clears it',
+    'Urssaf Île-de-France',
+  ),
 };
 
 /** The fields to change (each optional; `null` empties a list or clears the slug and the SIRET). */
@@ -62,9 +84,7 @@ export const OrgSettingsBody = Type.Object({
   siret: Type.Optional(Type.Union([Type.String({ maxLength: 20, description: '14 digits' }), Type.Null()])),
   effectif: Type.Optional(OrgSettingsFields.effectif),
   convention: Type.Optional(Type.String({ maxLength: 40, description: 'SVP (default) or droit_commun' })),
-  categorie_juridique: Type.Optional(
-    Type.String({ maxLength: 40, description: 'Association (default), SARL, SAS, SELARL, SELAS, EI or autre' }),
-  ),
+  categorie_juridique: Type.Optional(Type.String({ maxLength: 40, description: 'Association (default), SARL, SAS, SELARL, SELAS, EI or autre' })),
   taux_at: Type.Optional(OrgSettingsFields.taux_at),
   address_line: Type.Optional(OrgSettingsFields.address_line),
   postcode: Type.Optional(OrgSettingsFields.postcode),

@@ -20,12 +20,18 @@ export const PayrollRunBody = Type.Object({
 export const PayrollValidateBody = Type.Object({
   org_id: Type.Optional(Type.String({ maxLength: 100 })),
   period: Type.Optional(CheckedPeriod),
-  payslip_ids: Type.Optional(Checked(Type.Array(DraftId, { maxItems: MAX_VALIDATED_IDS, description: 'drafts to validate, 1,000 at most (default: every draft of the period)' }), invalidPayslipIds)),
+  payslip_ids: Type.Optional(
+    Checked(
+      Type.Array(DraftId, { maxItems: MAX_VALIDATED_IDS, description: 'drafts to validate, 1,000 at most (default: every draft of the period)' }),
+      invalidPayslipIds,
+    ),
+  ),
   payment_date: Type.Optional(
     Checked(
       Type.String({
         format: 'date',
-        description: "YYYY-MM-DD, the day the salaries are paid, printed on the bulletins: from the period's first day to the last day of the second month after it (else 400 invalid_payment_date); default the period's last Monday to Friday (public holidays are not skipped)",
+        description:
+          "YYYY-MM-DD, the day the salaries are paid, printed on the bulletins: from the period's first day to the last day of the second month after it (else 400 invalid_payment_date); default the period's last Monday to Friday (public holidays are not skipped)",
         examples: ['2027-01-29'],
       }),
       { code: 'invalid_payment_date', message: 'Date de paiement invalide : format AAAA-MM-JJ attendu (ex. 2027-01-29).' },
@@ -96,7 +102,13 @@ export const PayrollRun = Type.Object({
   finished_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 });
 
-export const Validated = Type.Object({ published: Type.Array(Type.String()), contribution_call_id: Type.Union([Type.String(), Type.Null()], { description: "the month's contribution call that counts them (revised, or a new one); null when they owe nothing and the month has no call" }), payment_date: Type.String({ description: 'YYYY-MM-DD: the day chosen, or the default' }) });
+export const Validated = Type.Object({
+  published: Type.Array(Type.String()),
+  contribution_call_id: Type.Union([Type.String(), Type.Null()], {
+    description: "the month's contribution call that counts them (revised, or a new one); null when they owe nothing and the month has no call",
+  }),
+  payment_date: Type.String({ description: 'YYYY-MM-DD: the day chosen, or the default' }),
+});
 
 export const NotDraftBody = Type.Object({
   error: Type.String({ description: 'payslip_not_draft, or payslip_stale: drafts whose contract changed since the computation, or replaced by a new one' }),

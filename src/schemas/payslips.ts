@@ -21,10 +21,17 @@ export const PayslipContractId = Checked(Type.String({ pattern: UUID_SCHEMA_PATT
 /** A line of `contributions`: any value, each field checked by the rules at its turn. */
 export const TypedContributionInput = Type.Object({
   organism: Type.Optional(
-    Checked(Type.String({ maxLength: TYPED_ORGANISM_MAX, 'x-text': 'line', description: 'as a contribution call names it (1 to 100 characters, trimmed), each organism once' }), {
-      code: 'invalid_organism',
-      message: "L'organisme (une fois chacun) n'est pas valide.",
-    }),
+    Checked(
+      Type.String({
+        maxLength: TYPED_ORGANISM_MAX,
+        'x-text': 'line',
+        description: 'as a contribution call names it (1 to 100 characters, trimmed), each organism once',
+      }),
+      {
+        code: 'invalid_organism',
+        message: "L'organisme (une fois chacun) n'est pas valide.",
+      },
+    ),
   ),
   employee_amount: Type.Optional(CheckedMoney),
   employer_amount: Type.Optional(CheckedMoney),
@@ -38,14 +45,18 @@ export const PayslipBody = Type.Object({
   gross: Type.Optional(MoneyInput),
   net_to_pay: Type.Optional(MoneyInput),
   contract_ids: Type.Optional(
-    Checked(Type.Array(PayslipContractId, { maxItems: MAX_PAYSLIP_CONTRACTS, description: "ids of the employee's contracts this payslip pays (100 at most)" }), invalidContractIds),
+    Checked(
+      Type.Array(PayslipContractId, { maxItems: MAX_PAYSLIP_CONTRACTS, description: "ids of the employee's contracts this payslip pays (100 at most)" }),
+      invalidContractIds,
+    ),
   ),
   contributions: Type.Optional(
     Checked(
       Type.Array(TypedContributionInput, {
         minItems: 1,
         maxItems: MAX_TYPED_LINES,
-        description: "the contributions of a payslip made elsewhere, so that the month's contribution call counts them: 1 to 20 organisms, each once; amounts default to 0",
+        description:
+          "the contributions of a payslip made elsewhere, so that the month's contribution call counts them: 1 to 20 organisms, each once; amounts default to 0",
       }),
       { code: 'invalid_contributions', message: `Les cotisations (de 1 à ${MAX_TYPED_LINES} organismes) n'est pas valide.` },
     ),
@@ -65,9 +76,9 @@ export const Payslip = Type.Object({
   status: Type.String({ description: 'publie or annule' }),
   transfer_status: Type.Union([Type.String({ description: 'genere or execute' }), Type.Null()]),
   source: Type.String({ description: 'calcule (the payroll run) or saisi (typed in)' }),
-  kind: Type.String({ description: 'normal, or complementaire: the difference paid after a published month\'s contract changed' }),
-  complements_id: Type.Union([Type.String({ description: 'a complementary payslip\'s original' }), Type.Null()]),
-  model_version: Type.Union([Type.String({ description: 'the model and the service\'s overlay, e.g. modele-social@11.1.0+spectacle.1' }), Type.Null()]),
+  kind: Type.String({ description: "normal, or complementaire: the difference paid after a published month's contract changed" }),
+  complements_id: Type.Union([Type.String({ description: "a complementary payslip's original" }), Type.Null()]),
+  model_version: Type.Union([Type.String({ description: "the model and the service's overlay, e.g. modele-social@11.1.0+spectacle.1" }), Type.Null()]),
   employee_contributions: NullableMoney,
   employer_contributions: NullableMoney,
   net_before_tax: NullableMoney,
@@ -111,7 +122,10 @@ export const PayslipListQuery = Type.Object({
 
 /** The CSV exports: the list's filters, every page; the staff's is a month's. */
 export const PayslipExportQuery = Type.Object({ period: PayslipListQuery.properties.period, employee_id: PayslipListQuery.properties.employee_id });
-export const StaffPayslipExportQuery = Type.Object({ period: Type.Optional(Type.String({ description: 'YYYY-MM, required: 400 missing_period without it' })), org_id: Type.Optional(Type.String()) });
+export const StaffPayslipExportQuery = Type.Object({
+  period: Type.Optional(Type.String({ description: 'YYYY-MM, required: 400 missing_period without it' })),
+  org_id: Type.Optional(Type.String()),
+});
 
 export const AvailablePayslip = Type.Object({
   id: Type.String(),
@@ -138,6 +152,11 @@ export const SignedUrl = Type.Object({ url: Type.String(), expires_at: Type.Stri
 export const PayslipConflictBody = Type.Object({
   error: Type.String(),
   message: Type.Optional(Type.String()),
-  payslip_id: Type.Optional(Type.String({ description: 'payslip_exists: the live payslip for this employee, period and contracts; payslip_has_complement: the complementary payslip to cancel first' })),
+  payslip_id: Type.Optional(
+    Type.String({
+      description:
+        'payslip_exists: the live payslip for this employee, period and contracts; payslip_has_complement: the complementary payslip to cancel first',
+    }),
+  ),
   transfer_id: Type.Optional(Type.String({ description: 'payslip_in_transfer: the batch that holds the payslip' })),
 });

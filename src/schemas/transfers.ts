@@ -17,7 +17,14 @@ export const TransferPayslipId = Checked(Type.String({ minLength: 1, maxLength: 
 // Checked by the rules, in their order: a missing field first, then its schema.
 export const TransferBody = Type.Object({
   payslip_ids: Type.Optional(
-    Checked(Type.Array(TransferPayslipId, { maxItems: MAX_BATCH_SIZE, description: 'the ids of the payslips to pay (one organization), 1 to 10,000', examples: [['8b0f…']] }), invalidPayslipIds),
+    Checked(
+      Type.Array(TransferPayslipId, {
+        maxItems: MAX_BATCH_SIZE,
+        description: 'the ids of the payslips to pay (one organization), 1 to 10,000',
+        examples: [['8b0f…']],
+      }),
+      invalidPayslipIds,
+    ),
   ),
   execution_date: Type.Optional(
     Checked(Type.String({ format: 'date', description: 'YYYY-MM-DD, today or later (Europe/Paris), within 366 days', examples: ['2027-01-28'] }), {
@@ -92,5 +99,7 @@ export const UnavailableBody = Type.Object({
   message: Type.Optional(Type.String()),
   payslip_ids: Type.Optional(Type.Array(Type.String())),
   employee_ids: Type.Optional(Type.Array(Type.String())),
-  reason: Type.Optional(Type.String({ description: 'transfer_file_missing: why the batch has no SEPA file (operator_account_missing, transfer_amount_too_large)' })),
+  reason: Type.Optional(
+    Type.String({ description: 'transfer_file_missing: why the batch has no SEPA file (operator_account_missing, transfer_amount_too_large)' }),
+  ),
 });

@@ -52,7 +52,11 @@ export async function retryJob(ctx: ChangeContext, caller: Pick<Caller, 'userId'
     const row = await jobs.retryJob(change.trx, id);
     if (!row) throw staffErrors.jobNotFailed();
     await change.event({
-      org_id: job.org_id, action: 'job.retried', subject_type: 'job', subject_id: id, ...actorOf(caller),
+      org_id: job.org_id,
+      action: 'job.retried',
+      subject_type: 'job',
+      subject_id: id,
+      ...actorOf(caller),
       details: { kind: job.kind, subject_type: job.subject_type, subject_id: job.subject_id, attempts: job.attempts, last_error: job.last_error },
     });
     return row;

@@ -29,8 +29,13 @@ export async function revokeStaff(ctx: ChangeContext, caller: Caller, userId: st
     await repo.revokeStaffUser(change.trx, userId);
     const target = await findUserById(change.trx, userId);
     await change.audit({
-      org_id: null, action: 'staff_revoked', ...actorOf(caller),
-      target_user_id: userId, target_email: target?.email ?? null, old_role: staff.level, new_role: null,
+      org_id: null,
+      action: 'staff_revoked',
+      ...actorOf(caller),
+      target_user_id: userId,
+      target_email: target?.email ?? null,
+      old_role: staff.level,
+      new_role: null,
     });
   });
 }
@@ -43,8 +48,13 @@ export async function selectActiveOrg(ctx: ChangeContext, caller: Caller, orgId:
     if (!org) throw orgErrors.orgNotFound();
     await saveActiveOrg(change.trx, caller.userId, org.id);
     await change.audit({
-      org_id: org.id, action: 'active_org_selected', ...actorOf(caller),
-      target_user_id: caller.userId, target_email: caller.email, old_role: null, new_role: null,
+      org_id: org.id,
+      action: 'active_org_selected',
+      ...actorOf(caller),
+      target_user_id: caller.userId,
+      target_email: caller.email,
+      old_role: null,
+      new_role: null,
     });
     return { id: org.id, name: org.name };
   });

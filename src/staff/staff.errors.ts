@@ -12,5 +12,6 @@ export const staffErrors = {
   invalidQuery: () => new AppError(400, 'invalid_q', 'La recherche contient des caractères non autorisés'),
   jobNotFound: () => new AppError(404, 'not_found', 'Travail introuvable.'),
   /** Only a failed job is retried: a pending or running one will run, a done one has run. */
-  jobNotFailed: () => new AppError(409, 'job_not_failed', "Ce travail n'est pas en échec (ou un autre travail identique est déjà en attente) : il n'y a rien à relancer."),
+  jobNotFailed: () =>
+    new AppError(409, 'job_not_failed', "Ce travail n'est pas en échec (ou un autre travail identique est déjà en attente) : il n'y a rien à relancer."),
 };

@@ -41,4 +41,3 @@ export function staffWelcomeEmail(input: StaffWelcomeMailInput): RenderedMail {
     ],
   });
 }
-

@@ -10,21 +10,12 @@ export interface StaffState {
 }
 
 export function findStaffUser(db: Database, userId: string): Promise<StaffState | undefined> {
-  return db
-    .selectFrom('staff_users')
-    .select(['is_staff', 'level', 'revoked_at'])
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
+  return db.selectFrom('staff_users').select(['is_staff', 'level', 'revoked_at']).where('user_id', '=', userId).executeTakeFirst();
 }
 
 /** Locks the staff record for the rest of the transaction (creation, revocation). */
 export function lockStaffUser(db: Database, userId: string): Promise<StaffState | undefined> {
-  return db
-    .selectFrom('staff_users')
-    .select(['is_staff', 'level', 'revoked_at'])
-    .where('user_id', '=', userId)
-    .forUpdate()
-    .executeTakeFirst();
+  return db.selectFrom('staff_users').select(['is_staff', 'level', 'revoked_at']).where('user_id', '=', userId).forUpdate().executeTakeFirst();
 }
 
 /**
@@ -47,7 +38,9 @@ export function listStaffUsers(db: Database) {
     .select([
       's.user_id',
       'u.email',
-      sql<string | null>`coalesce(nullif(btrim(u.user_metadata->>'first_name'), ''), nullif(split_part(btrim(u.user_metadata->>'display_name'), ' ', 1), ''))`.as('first_name'),
+      sql<
+        string | null
+      >`coalesce(nullif(btrim(u.user_metadata->>'first_name'), ''), nullif(split_part(btrim(u.user_metadata->>'display_name'), ' ', 1), ''))`.as('first_name'),
       's.level',
       's.is_staff',
       's.created_at',

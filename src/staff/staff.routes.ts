@@ -31,12 +31,17 @@ export default async function staffRoutes(fastify: FastifyInstance): Promise<voi
     async (request) => {
       const caller = staffCaller(request);
       const level = levelToCreate(caller, request.body.level);
-      const { userId } = await createStaffUser(db, config, {
-        email: request.body.email ?? '',
-        firstName: request.body.first_name ?? null,
-        level,
-        invitedBy: caller,
-      }, mail);
+      const { userId } = await createStaffUser(
+        db,
+        config,
+        {
+          email: request.body.email ?? '',
+          firstName: request.body.first_name ?? null,
+          level,
+          invitedBy: caller,
+        },
+        mail,
+      );
       return { ok: true as const, message: 'Invitation envoyée', user_id: userId };
     },
   );
@@ -110,7 +115,10 @@ export default async function staffRoutes(fastify: FastifyInstance): Promise<voi
         tags: ['staff'],
         summary: 'Organizations by name, filtered by name or employer key (`q`, case and accents ignored), in keyset pages (`cursor`)',
         querystring: OrgSearchQuery,
-        response: { 200: Type.Object({ items: Type.Array(OrgSummary), next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'null on the last page' }) }), ...errors },
+        response: {
+          200: Type.Object({ items: Type.Array(OrgSummary), next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'null on the last page' }) }),
+          ...errors,
+        },
       },
     },
     async (request) => listOrganizations(db, { q: request.query.q, limit: request.query.limit ?? 100, cursor: request.query.cursor }),

@@ -25,7 +25,10 @@ function batchColumns<T extends ClientBatch>(): Array<CsvColumn<T>> {
 }
 
 /** The reference is the SEPA file's message id and each transfer's batch: the bank statement shows it. */
-export const CLIENT_TRANSFER_CSV_COLUMNS: ReadonlyArray<CsvColumn<ClientBatch>> = [{ header: 'Référence', text: (b) => b.reference }, ...batchColumns<ClientBatch>()];
+export const CLIENT_TRANSFER_CSV_COLUMNS: ReadonlyArray<CsvColumn<ClientBatch>> = [
+  { header: 'Référence', text: (b) => b.reference },
+  ...batchColumns<ClientBatch>(),
+];
 
 export const STAFF_TRANSFER_CSV_COLUMNS: ReadonlyArray<CsvColumn<StaffBatch>> = [
   { header: 'Référence', text: (b) => b.reference },

@@ -22,12 +22,18 @@ const TRANSFER_COLUMNS = [
 ] as const;
 
 function selectTransfers(db: Database) {
-  return db
-    .selectFrom('transfers')
-    .innerJoin('organizations', 'organizations.id', 'transfers.org_id')
-    .select(TRANSFER_COLUMNS)
-    // The months the batch pays (`2027-01,2027-02`), for matching it to a bank statement.
-    .select(sql<string | null>`(select string_agg(distinct ti.period, ',' order by ti.period) from transfer_items ti where ti.transfer_id = transfers.id)`.as('periods'));
+  return (
+    db
+      .selectFrom('transfers')
+      .innerJoin('organizations', 'organizations.id', 'transfers.org_id')
+      .select(TRANSFER_COLUMNS)
+      // The months the batch pays (`2027-01,2027-02`), for matching it to a bank statement.
+      .select(
+        sql<string | null>`(select string_agg(distinct ti.period, ',' order by ti.period) from transfer_items ti where ti.transfer_id = transfers.id)`.as(
+          'periods',
+        ),
+      )
+  );
 }
 
 export type TransferRow = Awaited<ReturnType<typeof findTransfer>> & object;
@@ -126,7 +132,11 @@ export function availableWhere(eb: ExpressionBuilder<DB, 'payslips' | 'employees
     IBAN_CHECK_DIGITS_HOLD,
     eb.not(
       eb.exists(
-        eb.selectFrom('transfer_items').select(sql.lit(1).as('one')).whereRef('transfer_items.payslip_id', '=', 'payslips.id').where('transfer_items.released', '=', false),
+        eb
+          .selectFrom('transfer_items')
+          .select(sql.lit(1).as('one'))
+          .whereRef('transfer_items.payslip_id', '=', 'payslips.id')
+          .where('transfer_items.released', '=', false),
       ),
     ),
   ]);
@@ -180,7 +190,11 @@ export function listUnpayable(db: Database, filters: { orgId?: string; period?: 
     .where((eb) =>
       eb.not(
         eb.exists(
-          eb.selectFrom('transfer_items').select(sql.lit(1).as('one')).whereRef('transfer_items.payslip_id', '=', 'payslips.id').where('transfer_items.released', '=', false),
+          eb
+            .selectFrom('transfer_items')
+            .select(sql.lit(1).as('one'))
+            .whereRef('transfer_items.payslip_id', '=', 'payslips.id')
+            .where('transfer_items.released', '=', false),
         ),
       ),
     )

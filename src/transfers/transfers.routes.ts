@@ -27,7 +27,6 @@ import { sendCsv } from '../format/csv.ts';
 
 const errors = errorResponses(409);
 
-
 export default async function transfersRoutes(fastify: FastifyInstance): Promise<void> {
   const { db, config } = fastify;
   const ctx = { db, config, mail: fastify.mail, files: fastify.files };
@@ -98,7 +97,12 @@ export default async function transfersRoutes(fastify: FastifyInstance): Promise
     '/api/staff/virements',
     {
       config: { gate: 'staff' },
-      schema: { tags: ['staff'], summary: 'Every batch (or those of `org_id`, of `status`), newest execution date first', querystring: StaffTransferQuery, response: { 200: TransferList, ...errors } },
+      schema: {
+        tags: ['staff'],
+        summary: 'Every batch (or those of `org_id`, of `status`), newest execution date first',
+        querystring: StaffTransferQuery,
+        response: { 200: TransferList, ...errors },
+      },
     },
     async (request) => transfers.listStaffTransfers(db, request.query),
   );
@@ -110,7 +114,8 @@ export default async function transfersRoutes(fastify: FastifyInstance): Promise
       bodyLimit: BULK_BODY_LIMIT,
       schema: {
         tags: ['staff'],
-        summary: 'A batch of available payslips of one organization (status genere); 409 payslip_unavailable names those refused, 409 creditor_name_unwritable the payees whose name a SEPA file cannot write',
+        summary:
+          'A batch of available payslips of one organization (status genere); 409 payslip_unavailable names those refused, 409 creditor_name_unwritable the payees whose name a SEPA file cannot write',
         body: TransferBody,
         response: { 201: Transfer, ...errors, 409: UnavailableBody, 413: ErrorBody },
       },
@@ -122,7 +127,12 @@ export default async function transfersRoutes(fastify: FastifyInstance): Promise
     '/api/staff/virements/:id',
     {
       config: { gate: 'staff' },
-      schema: { tags: ['staff'], summary: 'A batch and its lines (IBAN: last four characters)', params: IdParams, response: { 200: TransferDetail, ...errors } },
+      schema: {
+        tags: ['staff'],
+        summary: 'A batch and its lines (IBAN: last four characters)',
+        params: IdParams,
+        response: { 200: TransferDetail, ...errors },
+      },
     },
     async (request) => transfers.readTransfer(db, request.params.id),
   );
@@ -167,7 +177,12 @@ export default async function transfersRoutes(fastify: FastifyInstance): Promise
     '/api/staff/virements/:id/cancel',
     {
       config: { gate: 'staff' },
-      schema: { tags: ['staff'], summary: 'Cancel the batch (status annule): its payslips become available again', params: IdParams, response: { 200: Transfer, ...errors } },
+      schema: {
+        tags: ['staff'],
+        summary: 'Cancel the batch (status annule): its payslips become available again',
+        params: IdParams,
+        response: { 200: Transfer, ...errors },
+      },
     },
     async (request) => transfers.cancelTransfer(ctx, staffCaller(request), request.params.id),
   );

@@ -24,7 +24,15 @@ import { nextInSeries } from '../db/number-series.ts';
 import { ibanLast4 } from '../money/iban.ts';
 import { isSepaWritable } from '../format/sepa.ts';
 import { transferErrors } from './transfer.errors.ts';
-import { formatTransferReference, parseExecutionDate, parsePayslipIds, statusAfterCancel, statusAfterExecuted, TRANSFER_STATUSES, unpayableReason } from './transfer.rules.ts';
+import {
+  formatTransferReference,
+  parseExecutionDate,
+  parsePayslipIds,
+  statusAfterCancel,
+  statusAfterExecuted,
+  TRANSFER_STATUSES,
+  unpayableReason,
+} from './transfer.rules.ts';
 import { operatorAccount, sepaCreditTransfer, type SepaBatch } from './transfer.sepa.ts';
 import * as repo from './transfers.repository.ts';
 import type { Static } from '@sinclair/typebox';
@@ -60,7 +68,15 @@ const periodsOf = (row: repo.TransferRow): string[] => (row.periods ? row.period
 
 /** What the organization sees of a batch: never an IBAN, nor a name; its reference and months, to match a bank statement. */
 function clientView(row: repo.TransferRow) {
-  return { id: row.id, reference: row.reference, execution_date: row.execution_date, periods: periodsOf(row), count: row.count, total: moneyFromDb(row.total), status: row.status };
+  return {
+    id: row.id,
+    reference: row.reference,
+    execution_date: row.execution_date,
+    periods: periodsOf(row),
+    count: row.count,
+    total: moneyFromDb(row.total),
+    status: row.status,
+  };
 }
 
 async function findOrNotFound(db: Database, orgId: string | null, id: string) {
@@ -99,7 +115,13 @@ function isOneLiveBatchViolation(error: unknown): boolean {
  * `payslip_unavailable` naming the refused ones (unknown ids included). Its id. Used by the
  * route and seed-demo.
  */
-export async function insertNewTransfer(change: Change, caller: Pick<Caller, 'userId' | 'email'>, requested: readonly string[], executionDate: string, sepa: SepaContext): Promise<string> {
+export async function insertNewTransfer(
+  change: Change,
+  caller: Pick<Caller, 'userId' | 'email'>,
+  requested: readonly string[],
+  executionDate: string,
+  sepa: SepaContext,
+): Promise<string> {
   // No account, no file, no batch: 409 operator_account_missing before anything is locked.
   const operator = await operatorSettings(change.trx, sepa.config);
   operatorAccount(operator);
@@ -109,7 +131,13 @@ export async function insertNewTransfer(change: Change, caller: Pick<Caller, 'us
   if (orgIds.size > 1) throw transferErrors.mixedOrganizations();
   const orgId = locked[0]?.org_id;
   if (orgId) await repo.lockOrgForTransfer(change.trx, orgId);
-  const rows = locked.length > 0 ? await repo.readPayslipsForTransfer(change.trx, locked.map((row) => row.id)) : [];
+  const rows =
+    locked.length > 0
+      ? await repo.readPayslipsForTransfer(
+          change.trx,
+          locked.map((row) => row.id),
+        )
+      : [];
   const payable = new Map(rows.filter((row) => row.available).map((row) => [row.id, row]));
   const refused = requested.filter((given) => !payable.has(given.toLowerCase()));
   if (refused.length > 0 || !orgId) throw transferErrors.unavailable(refused);
@@ -136,10 +164,25 @@ export async function insertNewTransfer(change: Change, caller: Pick<Caller, 'us
   const createdAt = new Date();
   const xml = sepaFile(operator, { reference, created_at: createdAt, execution_date: executionDate, total, lines });
   const fileId = await storeSepaFile(sepa.files, change, orgId, reference, xml);
-  const transferId = await repo.insertTransfer(change.trx, { org_id: orgId, reference, execution_date: executionDate, count: lines.length, total, created_at: createdAt, sepa_file_id: fileId });
+  const transferId = await repo.insertTransfer(change.trx, {
+    org_id: orgId,
+    reference,
+    execution_date: executionDate,
+    count: lines.length,
+    total,
+    created_at: createdAt,
+    sepa_file_id: fileId,
+  });
   await repo.insertLines(change.trx, transferId, orgId, lines);
   // Never an IBAN in the audit trail: the batch's reference, size and total.
-  await change.event({ org_id: orgId, action: 'transfer.created', subject_type: 'transfer', subject_id: transferId, ...actorOf(caller), details: { reference, count: lines.length, total, execution_date: executionDate } });
+  await change.event({
+    org_id: orgId,
+    action: 'transfer.created',
+    subject_type: 'transfer',
+    subject_id: transferId,
+    ...actorOf(caller),
+    details: { reference, count: lines.length, total, execution_date: executionDate },
+  });
   return transferId;
 }
 
@@ -182,7 +225,14 @@ async function applyStatus(change: Change, sepa: SepaContext, caller: Pick<Calle
   if (status === 'execute' && !current.sepa_file_id) await fileOfEarlierBatch(sepa, change, current);
   await repo.setStatus(change.trx, current.id, status);
   if (status === 'annule') await repo.releaseLines(change.trx, current.id);
-  await change.event({ org_id: current.org_id, action, subject_type: 'transfer', subject_id: current.id, ...actorOf(caller), details: { reference: current.reference, from: current.status, to: status } });
+  await change.event({
+    org_id: current.org_id,
+    action,
+    subject_type: 'transfer',
+    subject_id: current.id,
+    ...actorOf(caller),
+    details: { reference: current.reference, from: current.status, to: status },
+  });
 }
 
 async function changeStatus(ctx: TransferContext, caller: Caller, id: string, next: NextStatus, action: string) {
@@ -199,7 +249,13 @@ async function fileOfEarlierBatch(ctx: SepaContext, change: Change, batch: NonNu
   let xml: string;
   try {
     const operator = await operatorSettings(change.trx, ctx.config);
-    xml = sepaFile(operator, { reference: batch.reference, created_at: batch.created_at, execution_date: batch.execution_date, total: batch.total, lines: await repo.listLines(change.trx, batch.id) });
+    xml = sepaFile(operator, {
+      reference: batch.reference,
+      created_at: batch.created_at,
+      execution_date: batch.execution_date,
+      total: batch.total,
+      lines: await repo.listLines(change.trx, batch.id),
+    });
   } catch (error) {
     if (error instanceof AppError && error.status === 409) throw transferErrors.fileMissing(error);
     throw error;
@@ -242,7 +298,10 @@ export async function transferSepaFile(ctx: TransferContext, id: string): Promis
   }
   const operator = await operatorSettings(ctx.db, ctx.config);
   const lines = await repo.listLines(ctx.db, row.id);
-  return { filename, xml: sepaFile(operator, { reference: row.reference, created_at: row.created_at, execution_date: row.execution_date, total: row.total, lines }) };
+  return {
+    filename,
+    xml: sepaFile(operator, { reference: row.reference, created_at: row.created_at, execution_date: row.execution_date, total: row.total, lines }),
+  };
 }
 
 function statusFilter(raw: string | undefined): TransferStatus | undefined {
@@ -256,7 +315,12 @@ export async function listStaffTransfers(db: Database, query: { limit?: string; 
   const limit = parseLimit(query.limit);
   const cursor = decodeCursor(query.cursor);
   if (query.org_id && !isUuid(query.org_id)) throw fieldErrors.invalid('org_id', "L'organisation");
-  const rows = await repo.listTransfers(db, { orgId: query.org_id ? query.org_id.toLowerCase() : undefined, status: statusFilter(query.status) }, cursor, limit);
+  const rows = await repo.listTransfers(
+    db,
+    { orgId: query.org_id ? query.org_id.toLowerCase() : undefined, status: statusFilter(query.status) },
+    cursor,
+    limit,
+  );
   const page = keysetPage(rows, limit, (row) => [row.execution_date, row.id]);
   return { items: page.items.map(transferView), next_cursor: page.next_cursor };
 }
@@ -314,16 +378,18 @@ export async function listUnpayablePayslips(db: Database, query: { org_id?: stri
     const reason = unpayableReason({ virements_salaires: row.virements_salaires, iban: row.iban, net_to_pay: row.net_to_pay });
     // SQL and the rule agree; a row they did not would be listed as payable, never here.
     if (reason === null) return [];
-    return [{
-      id: row.id,
-      org_id: row.org_id,
-      org_name: row.org_name,
-      employee_id: row.employee_id,
-      employee: { first_name: row.first_name, last_name: row.last_name },
-      iban_last4: ibanLast4(row.iban),
-      period: row.period,
-      net_to_pay: moneyFromDb(row.net_to_pay),
-      reason,
-    }];
+    return [
+      {
+        id: row.id,
+        org_id: row.org_id,
+        org_name: row.org_name,
+        employee_id: row.employee_id,
+        employee: { first_name: row.first_name, last_name: row.last_name },
+        iban_last4: ibanLast4(row.iban),
+        period: row.period,
+        net_to_pay: moneyFromDb(row.net_to_pay),
+        reason,
+      },
+    ];
   });
 }

@@ -10,9 +10,11 @@ import { build } from '../helper.ts';
 import { createOrg, member, signedIn } from '../support/fixtures.ts';
 
 /** Header-safe text: visible Latin-1, no CR/LF. */
-const headerText = fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).map((c) => String.fromCharCode(c)), maxLength: 80 })
-  .filter((s) => s.trim() === s);
-const b64ish = fc.oneof(headerText, fc.string().map((s) => Buffer.from(s).toString('base64')));
+const headerText = fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).map((c) => String.fromCharCode(c)), maxLength: 80 }).filter((s) => s.trim() === s);
+const b64ish = fc.oneof(
+  headerText,
+  fc.string().map((s) => Buffer.from(s).toString('base64')),
+);
 const uuidish = fc.oneof(fc.uuid(), headerText, fc.constant(''));
 
 const cookieBag = fc.record(
@@ -79,7 +81,11 @@ describe('the access API under arbitrary input', () => {
         const res = await app.inject({
           method: r.method,
           url: r.url.replace('{id}', encodeURIComponent(id || 'x')).replace('{text}', encodeURIComponent(text)),
-          headers: { ...headers, ...(cookie ? { cookie } : {}), ...(r.method === 'GET' || r.method === 'DELETE' ? {} : { 'content-type': 'application/json' }) },
+          headers: {
+            ...headers,
+            ...(cookie ? { cookie } : {}),
+            ...(r.method === 'GET' || r.method === 'DELETE' ? {} : { 'content-type': 'application/json' }),
+          },
           ...(r.method === 'GET' || r.method === 'DELETE' ? {} : { payload: JSON.stringify(payload) }),
         });
         assert.ok(res.statusCode < 500, `${r.method} ${r.url} gave ${res.statusCode}: ${res.body.slice(0, 200)}`);
@@ -87,7 +93,10 @@ describe('the access API under arbitrary input', () => {
           if (res.body === 'Unauthorized' || res.body === 'Forbidden') return;
           const error = res.json();
           assert.equal(typeof error.error, 'string');
-          assert.deepEqual(Object.keys(error).filter((k) => k !== 'error' && k !== 'message'), []);
+          assert.deepEqual(
+            Object.keys(error).filter((k) => k !== 'error' && k !== 'message'),
+            [],
+          );
           assert.doesNotMatch(res.body, /relation|column|syntax|violates|constraint|stack|at .*\.ts/i);
         }
       }),

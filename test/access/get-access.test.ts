@@ -38,7 +38,11 @@ describe('GET /api/access', () => {
     await addMembership(db, orgId, agent.userId, 'AGENT', { createdAt: new Date('2030-01-02T00:00:00Z') });
     const gone = await signedIn(app, db, `gone@${d}`);
     await addMembership(db, orgId, gone.userId, 'COMPTA', { revoked: true, createdAt: new Date('2030-01-01T00:00:00Z') });
-    const pending = await db.insertInto('auth.users').values({ email: `pending@${d}` }).returning('id').executeTakeFirstOrThrow();
+    const pending = await db
+      .insertInto('auth.users')
+      .values({ email: `pending@${d}` })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await addMembership(db, orgId, pending.id, 'COMPTA', { createdAt: new Date('2020-01-01T00:00:00Z') });
     // Someone else's organization: never listed.
     const otherOrg = await createOrg(db, 'Autre');
@@ -48,7 +52,10 @@ describe('GET /api/access', () => {
     assert.equal(res.statusCode, 200);
     assert.match(String(res.headers['content-type']), /^application\/json/);
     const { items } = res.json() as { items: Array<Record<string, unknown>> };
-    assert.deepEqual(items.map((i) => i.email), [`agent@${d}`, `gone@${d}`, `admin@${d}`, `pending@${d}`]);
+    assert.deepEqual(
+      items.map((i) => i.email),
+      [`agent@${d}`, `gone@${d}`, `admin@${d}`, `pending@${d}`],
+    );
     for (const item of items) assert.deepEqual(Object.keys(item).sort(), ITEM_KEYS);
     assert.deepEqual(items[0], {
       org_id: null,
@@ -77,7 +84,11 @@ describe('GET /api/access', () => {
     assert.deepEqual(res.json(), { items: [] });
   });
 
-  for (const [role, revoked] of [['AGENT', false], ['COMPTA', false], ['ADMIN', true]] as const) {
+  for (const [role, revoked] of [
+    ['AGENT', false],
+    ['COMPTA', false],
+    ['ADMIN', true],
+  ] as const) {
     it(`should answer 403 plain Forbidden to ${revoked ? 'a revoked ' : 'an '}${role}`, async () => {
       const { app, database } = suite();
       const orgId = await createOrg(database.db, 'Org');
@@ -97,8 +108,11 @@ describe('GET /api/access', () => {
     const newer = await createOrg(db, 'Récente');
     const person = await member(app, db, older, `p@${d}`, 'ADMIN', { revoked: true });
     await addMembership(db, newer, person.userId, 'ADMIN', { revoked: true });
-    await db.updateTable('organization_members').set({ revoked_at: new Date(Date.now() - 3600_000) })
-      .where('org_id', '=', older).execute();
+    await db
+      .updateTable('organization_members')
+      .set({ revoked_at: new Date(Date.now() - 3600_000) })
+      .where('org_id', '=', older)
+      .execute();
     const target = await member(app, db, older, `target@${d}`, 'AGENT');
     for (const request of [
       { method: 'GET' as const, url: '/api/access' },
@@ -124,7 +138,10 @@ describe('GET /api/access', () => {
     const boss = await member(app, database.db, orgId, `boss@${domain()}`, 'SUPER_ADMIN');
     const res = await app.inject({ method: 'GET', url: '/api/access', headers: { cookie: boss.cookie } });
     assert.equal(res.statusCode, 200);
-    assert.deepEqual(res.json().items.map((i: { role: string }) => i.role), ['SUPER_ADMIN']);
+    assert.deepEqual(
+      res.json().items.map((i: { role: string }) => i.role),
+      ['SUPER_ADMIN'],
+    );
   });
 
   it("should ignore a non-staff caller's hints and show only its own organization", async () => {
@@ -147,7 +164,10 @@ describe('GET /api/access', () => {
     });
     assert.equal(res.statusCode, 200);
     assert.doesNotMatch(res.body, /theirs\./);
-    assert.deepEqual(res.json().items.map((i: { email: string }) => i.email), [`admin@mine.${d}`]);
+    assert.deepEqual(
+      res.json().items.map((i: { email: string }) => i.email),
+      [`admin@mine.${d}`],
+    );
   });
 
   it('should list every membership with its org_id in global staff mode', async (t) => {
@@ -165,7 +185,11 @@ describe('GET /api/access', () => {
     assert.equal(res.statusCode, 200);
     assert.deepEqual(
       res.json().items.map((i: { org_id: string; email: string; role: string }) => [i.org_id, i.email, i.role]),
-      [[b, 'y@example.com', 'AGENT'], [b, 'x@example.com', 'COMPTA'], [a, 'x@example.com', 'ADMIN']],
+      [
+        [b, 'y@example.com', 'AGENT'],
+        [b, 'x@example.com', 'COMPTA'],
+        [a, 'x@example.com', 'ADMIN'],
+      ],
     );
   });
 
@@ -187,7 +211,10 @@ describe('GET /api/access', () => {
     ]) {
       const res = await app.inject({ method: 'GET', url: '/api/access', headers: hint });
       assert.equal(res.statusCode, 200);
-      assert.deepEqual(res.json().items.map((i: { email: string }) => i.email), [`lum@${d}`]);
+      assert.deepEqual(
+        res.json().items.map((i: { email: string }) => i.email),
+        [`lum@${d}`],
+      );
     }
   });
 

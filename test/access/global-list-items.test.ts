@@ -28,14 +28,17 @@ describe('writeIsoTimestamp', () => {
   it('should agree with Date for any instant of years 0 to 9999, one after another', () => {
     const out = Buffer.alloc(32);
     fc.assert(
-      fc.property(fc.array(fc.bigInt({ min: microsOf('0000-01-01T00:00:00.000Z'), max: microsOf('9999-12-31T23:59:59.999Z', 998n) }), { minLength: 1, maxLength: 20 }), (instants) => {
-        // Consecutive calls share the date part it keeps: check each against Date.
-        for (const micros of [...instants, ...instants.map((m) => m + 1n)]) {
-          const ms = micros / 1000n - (micros < 0n && micros % 1000n !== 0n ? 1n : 0n);
-          const expected = new Date(Number(ms) + Date.UTC(2000, 0, 1)).toISOString();
-          assert.equal(out.toString('latin1', 0, writeIsoTimestamp(binaryTimestamp(micros), 0, out, 0)), expected);
-        }
-      }),
+      fc.property(
+        fc.array(fc.bigInt({ min: microsOf('0000-01-01T00:00:00.000Z'), max: microsOf('9999-12-31T23:59:59.999Z', 998n) }), { minLength: 1, maxLength: 20 }),
+        (instants) => {
+          // Consecutive calls share the date part it keeps: check each against Date.
+          for (const micros of [...instants, ...instants.map((m) => m + 1n)]) {
+            const ms = micros / 1000n - (micros < 0n && micros % 1000n !== 0n ? 1n : 0n);
+            const expected = new Date(Number(ms) + Date.UTC(2000, 0, 1)).toISOString();
+            assert.equal(out.toString('latin1', 0, writeIsoTimestamp(binaryTimestamp(micros), 0, out, 0)), expected);
+          }
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -58,7 +61,11 @@ describe('GlobalItemWriter', () => {
   ];
   const copy = binaryCopy([
     row('2026-11-22T10:00:00.123Z', '","first_name":"Zoé","email":"z@example.com","role":"ADMIN', '","revoked":false,"revoked_at":null,"activated":true}'),
-    row('2026-11-21T09:08:07.006Z', '","first_name":null,"email":"a\\"b@example.com","role":"AGENT', '","revoked":true,"revoked_at":"2026-11-22T00:00:00.000Z","activated":false}'),
+    row(
+      '2026-11-21T09:08:07.006Z',
+      '","first_name":null,"email":"a\\"b@example.com","role":"AGENT',
+      '","revoked":true,"revoked_at":"2026-11-22T00:00:00.000Z","activated":false}',
+    ),
   ]);
   const expected =
     `{"org_id":"${orgId}","user_id":"${userId}","first_name":"Zoé","email":"z@example.com","role":"ADMIN","created_at":"2026-11-22T10:00:00.123Z","revoked":false,"revoked_at":null,"activated":true},` +

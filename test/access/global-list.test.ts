@@ -98,7 +98,10 @@ describe('GET /api/access global list stream', () => {
     assert.equal(await runningCopies(database.db), 0);
     // Both COPY slots are free again: two full lists at once still stream by COPY.
     const bodies = await Promise.all([1, 2].map(async () => bodyOf(await globalMemberListStream(database, quiet))));
-    assert.deepEqual(bodies.map((body) => JSON.parse(body).items.length), [20_000, 20_000]);
+    assert.deepEqual(
+      bodies.map((body) => JSON.parse(body).items.length),
+      [20_000, 20_000],
+    );
   });
 
   it('should let go of a client that reads nothing for the stall delay', async (t) => {

@@ -31,8 +31,12 @@ describe('DELETE /api/access/:user_id', () => {
     const res = await app.inject({ method: 'DELETE', url: `/api/access/${other.userId}`, headers: { cookie: admin.cookie } });
     assert.equal(res.statusCode, 200);
     assert.deepEqual(res.json(), { ok: true, message: 'Accès révoqué' });
-    const row = await db.selectFrom('organization_members').selectAll()
-      .where('org_id', '=', orgId).where('user_id', '=', other.userId).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('organization_members')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where('user_id', '=', other.userId)
+      .executeTakeFirstOrThrow();
     assert.equal(row.revoked, true);
     assert.ok(row.revoked_at instanceof Date);
 
@@ -113,7 +117,11 @@ describe('POST /api/access/:user_id/resend', () => {
     const { app, db, admin, at, mails: queued } = await setup();
     await app.inject({ method: 'POST', url: '/api/access', headers: { cookie: admin.cookie }, payload: { email: at('slow') } });
     const user = await db.selectFrom('auth.users').select('id').where('email', '=', at('slow')).executeTakeFirstOrThrow();
-    await db.updateTable('auth.one_time_tokens').set({ expires_at: new Date(Date.now() - 1000) }).where('user_id', '=', user.id).execute();
+    await db
+      .updateTable('auth.one_time_tokens')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('user_id', '=', user.id)
+      .execute();
     const [expired] = await queued();
     assert.equal((await app.inject({ method: 'POST', url: '/auth/session', payload: { token: linkToken(expired!.text_body) } })).statusCode, 401);
     await app.inject({ method: 'POST', url: `/api/access/${user.id}/resend`, headers: { cookie: admin.cookie } });
@@ -141,10 +149,16 @@ describe('GET /api/access/events', () => {
     const page1 = await app.inject({ method: 'GET', url: '/api/access/events?limit=3', headers: { cookie: admin.cookie } });
     assert.equal(page1.statusCode, 200);
     const body1 = page1.json();
-    assert.deepEqual(body1.items.map((e: { target_email: string }) => e.target_email), [at('m4'), at('m3'), at('m2')]);
+    assert.deepEqual(
+      body1.items.map((e: { target_email: string }) => e.target_email),
+      [at('m4'), at('m3'), at('m2')],
+    );
     assert.ok(body1.items.every((e: { org_id: string; action: string }) => e.org_id === orgId && e.action === 'invited'));
     const page2 = await app.inject({ method: 'GET', url: `/api/access/events?limit=3&before=${body1.next_cursor}`, headers: { cookie: admin.cookie } });
-    assert.deepEqual(page2.json().items.map((e: { target_email: string }) => e.target_email), [at('m1'), at('m0')]);
+    assert.deepEqual(
+      page2.json().items.map((e: { target_email: string }) => e.target_email),
+      [at('m1'), at('m0')],
+    );
     assert.equal(page2.json().next_cursor, null);
     assert.doesNotMatch(page1.body + page2.body, new RegExp(`other\\.${tag}`));
   });
@@ -158,11 +172,16 @@ describe('GET /api/access/events', () => {
 });
 
 describe('POST /api/access/nouveau', () => {
-  it("should let staff give an organization its SUPER_ADMIN, with the activation e-mail, and only one", async () => {
+  it('should let staff give an organization its SUPER_ADMIN, with the activation e-mail, and only one', async () => {
     const { app, db, orgId, at, mails: queued } = await setup();
     const staff = await signedIn(app, db, at('staff'), { staff: 'STAFF' });
     const cookie = `${staff.cookie}; active_org_id=${orgId}`;
-    const res = await app.inject({ method: 'POST', url: '/api/access/nouveau', headers: { cookie }, payload: { email: at('boss'), role: 'SUPER_ADMIN', first_name: 'Béa' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/access/nouveau',
+      headers: { cookie },
+      payload: { email: at('boss'), role: 'SUPER_ADMIN', first_name: 'Béa' },
+    });
     assert.equal(res.statusCode, 200);
     assert.equal(res.json().message, 'Invitation envoyée');
     const mails = await queued();

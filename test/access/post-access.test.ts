@@ -79,8 +79,12 @@ describe('POST /api/access', () => {
     const existing = await signedIn(app, db, at('known'));
     const res = await post({ email: at('KNOWN'), role: 'ADMIN' });
     assert.deepEqual(res.json(), { ok: true, message: "Utilisateur ajouté à l'organisation" });
-    const membership = await db.selectFrom('organization_members').selectAll()
-      .where('org_id', '=', orgId).where('user_id', '=', existing.userId).executeTakeFirstOrThrow();
+    const membership = await db
+      .selectFrom('organization_members')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where('user_id', '=', existing.userId)
+      .executeTakeFirstOrThrow();
     assert.equal(membership.role, 'ADMIN');
     assert.equal((await mails()).length, 0);
   });
@@ -114,8 +118,12 @@ describe('POST /api/access', () => {
     const { app, db, orgId, post, at } = await setup();
     const gone = await member(app, db, orgId, at('gone'), 'AGENT', { revoked: true });
     await post({ email: at('gone'), role: 'AGENT' });
-    const row = await db.selectFrom('organization_members').selectAll()
-      .where('org_id', '=', orgId).where('user_id', '=', gone.userId).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('organization_members')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where('user_id', '=', gone.userId)
+      .executeTakeFirstOrThrow();
     assert.equal(row.revoked, false);
     assert.equal(row.revoked_at, null);
   });
@@ -129,14 +137,22 @@ describe('POST /api/access', () => {
     }
     for (const body of ['{not json', '[1,2]', '"text"', 'null', '']) {
       const res = await app.inject({
-        method: 'POST', url: '/api/access', headers: { cookie: admin.cookie, 'content-type': 'application/json' }, payload: body,
+        method: 'POST',
+        url: '/api/access',
+        headers: { cookie: admin.cookie, 'content-type': 'application/json' },
+        payload: body,
       });
       assert.equal(res.statusCode, 400, body);
       assert.equal(res.json().error, 'missing_email');
     }
     // The access API's rules (docs/access.md) also for a POST with no body and no content type, or a text/plain body.
     for (const headers of [{}, { 'content-type': 'text/plain' }]) {
-      const res = await app.inject({ method: 'POST', url: '/api/access', headers: { cookie: admin.cookie, ...headers }, ...('content-type' in headers ? { payload: 'x' } : {}) });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/access',
+        headers: { cookie: admin.cookie, ...headers },
+        ...('content-type' in headers ? { payload: 'x' } : {}),
+      });
       assert.equal(res.statusCode, 400, JSON.stringify(headers));
       assert.deepEqual(res.json(), { error: 'missing_email', message: "L'email est requis" });
     }
@@ -149,8 +165,12 @@ describe('POST /api/access', () => {
       assert.equal(res.statusCode, 400, role);
       assert.deepEqual(res.json(), { error: 'cannot_change_own_role', message: 'Vous ne pouvez pas modifier votre propre rôle' });
     }
-    const row = await db.selectFrom('organization_members').select(['role', 'revoked'])
-      .where('org_id', '=', orgId).where('user_id', '=', admin.userId).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('organization_members')
+      .select(['role', 'revoked'])
+      .where('org_id', '=', orgId)
+      .where('user_id', '=', admin.userId)
+      .executeTakeFirstOrThrow();
     assert.deepEqual(row, { role: 'ADMIN', revoked: false });
     assert.equal((await mails()).length, 0);
     // The same role is no change: answered as before.
@@ -197,8 +217,12 @@ describe('POST /api/access', () => {
     const res = await post({ email: at('boss'), role: 'AGENT' });
     assert.equal(res.statusCode, 403);
     assert.equal(res.json().error, 'forbidden_role');
-    const row = await db.selectFrom('organization_members as m').innerJoin('auth.users as u', 'u.id', 'm.user_id')
-      .select('m.role').where('u.email', '=', at('boss')).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('organization_members as m')
+      .innerJoin('auth.users as u', 'u.id', 'm.user_id')
+      .select('m.role')
+      .where('u.email', '=', at('boss'))
+      .executeTakeFirstOrThrow();
     assert.equal(row.role, 'SUPER_ADMIN');
   });
 
@@ -229,8 +253,12 @@ describe('POST /api/access', () => {
     const { db, orgId, post, at } = await setup();
     const other = await createOrg(db, 'Other');
     await post({ email: at('x'), org_id: other });
-    const rows = await db.selectFrom('organization_members as m').innerJoin('auth.users as u', 'u.id', 'm.user_id')
-      .select('m.org_id').where('u.email', '=', at('x')).execute();
+    const rows = await db
+      .selectFrom('organization_members as m')
+      .innerJoin('auth.users as u', 'u.id', 'm.user_id')
+      .select('m.org_id')
+      .where('u.email', '=', at('x'))
+      .execute();
     assert.deepEqual(rows, [{ org_id: orgId }]);
   });
 
@@ -245,8 +273,13 @@ describe('POST /api/access', () => {
     assert.equal((await post({ email: at('h') }, `${staff.cookie}; active_org_key=HINT-${tag}`)).statusCode, 200);
     assert.equal((await post({ email: at('b'), org_id: viaBody }, staff.cookie)).statusCode, 200);
     assert.equal((await post({ email: at('s') }, staff.cookie)).statusCode, 200);
-    const rows = await db.selectFrom('organization_members as m').innerJoin('auth.users as u', 'u.id', 'm.user_id')
-      .select(['u.email', 'm.org_id']).where('u.email', 'in', [at('h'), at('b'), at('s')]).orderBy('u.email').execute();
+    const rows = await db
+      .selectFrom('organization_members as m')
+      .innerJoin('auth.users as u', 'u.id', 'm.user_id')
+      .select(['u.email', 'm.org_id'])
+      .where('u.email', 'in', [at('h'), at('b'), at('s')])
+      .orderBy('u.email')
+      .execute();
     assert.deepEqual(rows, [
       { email: at('b'), org_id: viaBody },
       { email: at('h'), org_id: viaHint },
@@ -270,8 +303,12 @@ describe('POST /api/access', () => {
     assert.deepEqual([...new Set(responses.map((r) => r.statusCode))], [200]);
     assert.equal(responses.filter((r) => r.json().message === 'Invitation envoyée').length, 1);
     assert.equal((await db.selectFrom('auth.users').select('id').where('email', '=', at('race')).execute()).length, 1);
-    const memberships = await db.selectFrom('organization_members as m').innerJoin('auth.users as u', 'u.id', 'm.user_id')
-      .select('m.role').where('u.email', '=', at('race')).execute();
+    const memberships = await db
+      .selectFrom('organization_members as m')
+      .innerJoin('auth.users as u', 'u.id', 'm.user_id')
+      .select('m.role')
+      .where('u.email', '=', at('race'))
+      .execute();
     assert.equal(memberships.length, 1);
     assert.equal((await mails()).filter((m) => m.recipient === at('race')).length, 1);
   });
@@ -279,7 +316,13 @@ describe('POST /api/access', () => {
   it("should count an address's invitations, five per 15 minutes, and refuse the sixth with 429 and nothing written", async () => {
     const { app, db, admin, post, at, mails } = await setup();
     const hits = async () =>
-      (await db.selectFrom('rate_limits').select('hits').where('key', '=', `invitation ${at('limit')}`).executeTakeFirst())?.hits;
+      (
+        await db
+          .selectFrom('rate_limits')
+          .select('hits')
+          .where('key', '=', `invitation ${at('limit')}`)
+          .executeTakeFirst()
+      )?.hits;
     assert.equal((await post({ email: at('limit'), first_name: 'Lina' })).json().message, 'Invitation envoyée');
     assert.equal(await hits(), 1);
     const account = await db.selectFrom('auth.users').select('id').where('email', '=', at('limit')).executeTakeFirstOrThrow();

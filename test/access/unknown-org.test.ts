@@ -12,11 +12,19 @@ describe('an organization id that names nothing', () => {
     const expected = { error: 'not_found', message: 'Organisation introuvable' };
 
     const added = await app.inject({
-      method: 'POST', url: '/api/access', headers: { cookie: `${staff.cookie}; active_org_id=${NOWHERE}` }, payload: { email: 'ana@example.com' },
+      method: 'POST',
+      url: '/api/access',
+      headers: { cookie: `${staff.cookie}; active_org_id=${NOWHERE}` },
+      payload: { email: 'ana@example.com' },
     });
     assert.equal(added.statusCode, 404);
     assert.deepEqual(added.json(), expected);
-    const fromBody = await app.inject({ method: 'POST', url: '/api/access', headers: { cookie: staff.cookie }, payload: { email: 'ana@example.com', org_id: NOWHERE } });
+    const fromBody = await app.inject({
+      method: 'POST',
+      url: '/api/access',
+      headers: { cookie: staff.cookie },
+      payload: { email: 'ana@example.com', org_id: NOWHERE },
+    });
     assert.equal(fromBody.statusCode, 404);
     assert.deepEqual(fromBody.json(), expected);
 

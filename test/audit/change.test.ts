@@ -5,8 +5,14 @@ import { applyChange } from '../../src/audit/change.ts';
 import { createOrganization } from '../../src/org/org.repository.ts';
 
 const event = (orgId: string) => ({
-  org_id: orgId, action: 'added' as const, actor_user_id: null, actor_email: 'cli',
-  target_user_id: null, target_email: 'ana@example.com', old_role: null, new_role: 'AGENT',
+  org_id: orgId,
+  action: 'added' as const,
+  actor_user_id: null,
+  actor_email: 'cli',
+  target_user_id: null,
+  target_email: 'ana@example.com',
+  old_role: null,
+  new_role: 'AGENT',
 });
 const mail = { kind: 'activation', to: 'ana@example.com', subject: 'Activez votre compte', text: 'texte', html: '<p>html</p>' };
 
@@ -25,7 +31,10 @@ describe('applyChange', () => {
       return id;
     });
     assert.equal(nudges.length, 1);
-    assert.deepEqual((await db.selectFrom('mail_outbox').select('recipient').orderBy('id').execute()).map((r) => r.recipient), ['ana@example.com', 'bob@example.com']);
+    assert.deepEqual(
+      (await db.selectFrom('mail_outbox').select('recipient').orderBy('id').execute()).map((r) => r.recipient),
+      ['ana@example.com', 'bob@example.com'],
+    );
     const events = await db.selectFrom('access_events').select(['org_id', 'action', 'target_email']).execute();
     assert.deepEqual(events, [{ org_id: orgId, action: 'added', target_email: 'ana@example.com' }]);
   });

@@ -41,7 +41,11 @@ describe('payroll-access with bad arguments', { concurrency: 3 }, () => {
     ['an unknown command', ['frobnicate'], /unknown command "frobnicate"/],
     ['an unknown option', ['org', 'create', '--name', 'A', '--colour', 'red'], /"org create" has no option --colour/],
     ['an invalid e-mail', ['staff', 'create', '--email', 'not-an-address'], /--email "not-an-address" is not a valid e-mail address/],
-    ['an invalid role', ['member', 'add', '--org', '00000000-0000-4000-8000-000000000000', '--email', 'a@example.com', '--role', 'boss'], /--role "BOSS" is not a role/],
+    [
+      'an invalid role',
+      ['member', 'add', '--org', '00000000-0000-4000-8000-000000000000', '--email', 'a@example.com', '--role', 'boss'],
+      /--role "BOSS" is not a role/,
+    ],
   ];
   for (const [what, args, pattern] of cases) {
     it(`should refuse ${what} with one line and exit 1`, async () => {

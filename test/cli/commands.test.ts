@@ -71,7 +71,10 @@ describe('parseInvocation', () => {
   ];
   for (const [argv, pattern] of refusals) {
     it(`should refuse "${argv.join(' ')}" with one line`, () => {
-      assert.throws(() => parseInvocation(argv), (error: unknown) => error instanceof CommandError && pattern.test(error.message) && !error.message.includes('\n'));
+      assert.throws(
+        () => parseInvocation(argv),
+        (error: unknown) => error instanceof CommandError && pattern.test(error.message) && !error.message.includes('\n'),
+      );
     });
   }
 });
@@ -143,7 +146,11 @@ describe('member add', () => {
       .execute();
     assert.deepEqual(
       events.map((e) => [e.action, e.old_role, e.new_role]),
-      [['invited', null, 'COMPTA'], ['role_changed', 'COMPTA', 'ADMIN'], ['reactivated', 'ADMIN', 'ADMIN']],
+      [
+        ['invited', null, 'COMPTA'],
+        ['role_changed', 'COMPTA', 'ADMIN'],
+        ['reactivated', 'ADMIN', 'ADMIN'],
+      ],
     );
     assert.ok(events.every((e) => e.actor_email === 'cli' && e.target_email === 'zoe@example.com'));
     const mails = await db.selectFrom('mail_outbox').select('id').where('recipient', '=', 'zoe@example.com').execute();
@@ -163,7 +170,10 @@ describe('member add', () => {
     const { run, database } = await setup(t);
     const { id: org } = await run('org create', { name: 'Compagnie' });
     await run('member add', { org, email: 'boss@example.com', role: 'SUPER_ADMIN' });
-    await rejectsWith(run('member add', { org, email: 'other@example.com', role: 'super_admin' }), /"Compagnie" already has a SUPER_ADMIN \(boss@example\.com\)/);
+    await rejectsWith(
+      run('member add', { org, email: 'other@example.com', role: 'super_admin' }),
+      /"Compagnie" already has a SUPER_ADMIN \(boss@example\.com\)/,
+    );
     // Nothing half-made: the refused account was rolled back with the membership.
     const other = await database.db.selectFrom('auth.users').select('id').where('email', '=', 'other@example.com').executeTakeFirst();
     assert.equal(other, undefined);
@@ -224,7 +234,10 @@ describe('staff create', () => {
     const input = { email: 'lea@example.com', firstName: null, level: 'STAFF' as const, invitedBy: { email: 'boss@example.com' } };
     assert.equal((await createStaffUser(database.db, config, input)).created, true);
     assert.equal((await createStaffUser(database.db, config, input)).created, false);
-    for (const [email, code] of [['', 'missing_email'], ['lea@', 'invalid_email']] as const) {
+    for (const [email, code] of [
+      ['', 'missing_email'],
+      ['lea@', 'invalid_email'],
+    ] as const) {
       await assert.rejects(createStaffUser(database.db, config, { ...input, email }), (e: unknown) => e instanceof AppError && e.code === code);
     }
   });
@@ -287,7 +300,15 @@ describe('seed-demo', () => {
     const second = await run('seed-demo');
     assert.deepEqual(await count(), counted);
     assert.deepEqual(second.organizations, first.organizations);
-    const demoOrgs = await db.selectFrom('organizations').select('id').where('structure_api', 'in', DEMO_ORGANIZATIONS.map((o) => o.key)).execute();
+    const demoOrgs = await db
+      .selectFrom('organizations')
+      .select('id')
+      .where(
+        'structure_api',
+        'in',
+        DEMO_ORGANIZATIONS.map((o) => o.key),
+      )
+      .execute();
     assert.equal(demoOrgs.length, DEMO_ORGANIZATIONS.length);
 
     for (const demo of DEMO_ORGANIZATIONS) {
@@ -298,7 +319,10 @@ describe('seed-demo', () => {
         .select(['m.role', 'm.revoked', 'u.activated_at'])
         .where('m.org_id', '=', org.id)
         .execute();
-      const roles = rows.filter((r) => !r.revoked).map((r) => r.role).sort();
+      const roles = rows
+        .filter((r) => !r.revoked)
+        .map((r) => r.role)
+        .sort();
       for (const role of ['SUPER_ADMIN', 'ADMIN', 'AGENT', 'COMPTA']) assert.ok(roles.includes(role as never), `${demo.key} has a ${role}`);
       assert.equal(rows.filter((r) => r.revoked).length, 1, 'one revoked member');
       assert.equal(rows.filter((r) => !r.revoked && r.activated_at === null).length, 1, 'one pending invitation');
@@ -308,22 +332,36 @@ describe('seed-demo', () => {
     const soleil = first.organizations.find((o: { key: string }) => o.key === 'TDS001');
     assert.deepEqual(soleil.payroll, { employees: 4, contracts: 8, payslips: 6, transfers: 2 });
     // January computed from the contracts and validated: Hélène's and Marc's tour; Zoé's CDD skipped.
-    assert.deepEqual(first.payroll.map((p: Record<string, unknown>) => ({ ...p, contribution_call_id: typeof p.contribution_call_id })), [
-      { organization: 'Théâtre du Soleil', period: '2027-01', payslips: 2, skipped: 1, contribution_call_id: 'string' },
-    ]);
+    assert.deepEqual(
+      first.payroll.map((p: Record<string, unknown>) => ({ ...p, contribution_call_id: typeof p.contribution_call_id })),
+      [{ organization: 'Théâtre du Soleil', period: '2027-01', payslips: 2, skipped: 1, contribution_call_id: 'string' }],
+    );
     assert.deepEqual(second.payroll, []);
     const computed = await db.selectFrom('payslips').select(['status', 'source', 'model_version']).where('source', '=', 'calcule').execute();
-    assert.deepEqual(computed.map((p) => [p.status, p.model_version]), [['publie', MODEL_VERSION], ['publie', MODEL_VERSION]]);
+    assert.deepEqual(
+      computed.map((p) => [p.status, p.model_version]),
+      [
+        ['publie', MODEL_VERSION],
+        ['publie', MODEL_VERSION],
+      ],
+    );
     const lumiere = first.organizations.find((o: { key: string }) => o.key === 'CLU002');
     assert.deepEqual(lumiere.payroll, { employees: 2, contracts: 2, payslips: 1, transfers: 0 });
     // Hélène's December is paid (executed, with its file); Marc's November waits in a batch, his
     // December is available; Zoé has no IBAN; CLU002 pays itself.
     const batch = await db.selectFrom('transfers').select(['count', 'total', 'status']).orderBy('reference').execute();
-    assert.deepEqual(batch, [{ count: 1, total: '1002.14', status: 'execute' }, { count: 1, total: '111.15', status: 'genere' }]);
+    assert.deepEqual(batch, [
+      { count: 1, total: '1002.14', status: 'execute' },
+      { count: 1, total: '111.15', status: 'genere' },
+    ]);
     // Billing: two monthly invoices (October's notification waiting for its document), a
     // contribution call, notification addresses.
     assert.deepEqual(soleil.billing, { invoices: 2, notified: 0, contribution_calls: 2 });
-    assert.equal((await db.selectFrom('mail_outbox').select('id').where('kind', '=', 'invoice').execute()).length, 0, 'no invoice announced before its document exists');
+    assert.equal(
+      (await db.selectFrom('mail_outbox').select('id').where('kind', '=', 'invoice').execute()).length,
+      0,
+      'no invoice announced before its document exists',
+    );
     // The server's worker makes the documents (the command line has none), then sends October's.
     await app.jobs.worker.runDue();
     const invoices = await db
@@ -334,12 +372,15 @@ describe('seed-demo', () => {
       .execute();
     // Issued today (the series is chronological): numbered in today's year.
     const year = todayInFrance().slice(0, 4);
-    assert.deepEqual(invoices.map((i) => [i.number, i.structure_api, i.period_label, i.notified]), [
-      [`F-${year}-000001`, 'TDS001', 'octobre 2026', true],
-      [`F-${year}-000002`, 'TDS001', 'novembre 2026', false],
-      [`F-${year}-000003`, 'CLU002', 'octobre 2026', true],
-      [`F-${year}-000004`, 'CLU002', 'novembre 2026', false],
-    ]);
+    assert.deepEqual(
+      invoices.map((i) => [i.number, i.structure_api, i.period_label, i.notified]),
+      [
+        [`F-${year}-000001`, 'TDS001', 'octobre 2026', true],
+        [`F-${year}-000002`, 'TDS001', 'novembre 2026', false],
+        [`F-${year}-000003`, 'CLU002', 'octobre 2026', true],
+        [`F-${year}-000004`, 'CLU002', 'novembre 2026', false],
+      ],
+    );
     assert.equal(invoices[0]!.total_ttc, '207.60', '8 contracts at 15.50 and 49.00 HT, VAT 20 %');
     const invoiceMails = await db.selectFrom('mail_outbox').select(['recipient', 'cc', 'subject']).where('kind', '=', 'invoice').orderBy('id').execute();
     assert.deepEqual(invoiceMails, [
@@ -373,11 +414,15 @@ describe('seed-demo', () => {
     const staffSignIn = await app.inject({ method: 'POST', url: '/auth/session', payload: { token: tokenOf(second.staff.login_url) } });
     assert.equal(staffSignIn.statusCode, 200);
     const available = await app.inject({ method: 'GET', url: '/api/staff/payslips/available', headers: { cookie: sessionCookieOf(staffSignIn) } });
-    assert.deepEqual(available.json().items.map((p: { period: string; net_to_pay: string }) => [p.period, p.net_to_pay]), [
-      ['2026-12', '516.36'],
-      // January's computed payslips (the model's figures with the overlay of law/spectacle): payable like any other.
-      ['2027-01', '376.65'], ['2027-01', '544.65'],
-    ]);
+    assert.deepEqual(
+      available.json().items.map((p: { period: string; net_to_pay: string }) => [p.period, p.net_to_pay]),
+      [
+        ['2026-12', '516.36'],
+        // January's computed payslips (the model's figures with the overlay of law/spectacle): payable like any other.
+        ['2027-01', '376.65'],
+        ['2027-01', '544.65'],
+      ],
+    );
 
     // A re-run prints what the organizations hold now, not the original seed.
     const agentEmail = 'agent@soleil.demo.local';
@@ -385,7 +430,10 @@ describe('seed-demo', () => {
     await db.updateTable('organization_members').set({ revoked: true, revoked_at: new Date() }).where('user_id', '=', agent.id).execute();
     const third = await run('seed-demo');
     const soleilNow = third.organizations.find((o: { key: string }) => o.key === 'TDS001');
-    assert.deepEqual(soleilNow.members.find((m: { email: string }) => m.email === agentEmail), { email: agentEmail, role: 'AGENT', state: 'revoked' });
+    assert.deepEqual(
+      soleilNow.members.find((m: { email: string }) => m.email === agentEmail),
+      { email: agentEmail, role: 'AGENT', state: 'revoked' },
+    );
     assert.equal(soleilNow.members.length, 6);
     assert.ok(third.staff.login_url.startsWith(`${third.public_url}/activate#token=`));
     assert.match(third.note, /^The links start with PUBLIC_URL \(http/);

@@ -12,9 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-const CONTRACT_VARIABLES = [
-  'PORT', 'HOST', 'DATABASE_URL', 'DATA_DIR', 'PUBLIC_URL', 'SMTP_URL', 'MAIL_FROM', 'SUPPORT_EMAIL', 'MAIL_TIMEZONE', 'LOG_LEVEL',
-];
+const CONTRACT_VARIABLES = ['PORT', 'HOST', 'DATABASE_URL', 'DATA_DIR', 'PUBLIC_URL', 'SMTP_URL', 'MAIL_FROM', 'SUPPORT_EMAIL', 'MAIL_TIMEZONE', 'LOG_LEVEL'];
 
 export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = { ...process.env };

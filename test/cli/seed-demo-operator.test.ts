@@ -31,7 +31,11 @@ describe('seed-demo: the operator', () => {
     assert.ok(luhn(DEMO_OPERATOR.siren) && luhn(DEMO_OPERATOR.siret) && DEMO_OPERATOR.siret.startsWith(DEMO_OPERATOR.siren));
     assert.equal(DEMO_OPERATOR.vat, `FR${String((12 + 3 * (Number(DEMO_OPERATOR.siren) % 97)) % 97).padStart(2, '0')}${DEMO_OPERATOR.siren}`);
 
-    const signIn = await app.inject({ method: 'POST', url: '/auth/session', payload: { token: decodeURIComponent(/#token=([^&]+)/.exec(first.staff.login_url)![1]!) } });
+    const signIn = await app.inject({
+      method: 'POST',
+      url: '/auth/session',
+      payload: { token: decodeURIComponent(/#token=([^&]+)/.exec(first.staff.login_url)![1]!) },
+    });
     const staff = { cookie: sessionCookieOf(signIn) };
     const get = (url: string) => app.inject({ method: 'GET', url, headers: staff });
     const operator = (await get('/api/staff/operator')).json();
@@ -40,14 +44,20 @@ describe('seed-demo: the operator', () => {
 
     // Hélène's December: a batch executed the day of the seed, with the file the bank was given.
     const batches = await db.selectFrom('transfers').select(['id', 'status', 'total', 'execution_date', 'sepa_file_id']).orderBy('reference').execute();
-    assert.deepEqual(batches.map((b) => [b.status, b.total, b.execution_date, Boolean(b.sepa_file_id)]), [
-      ['execute', '1002.14', todayInFrance(), true],
-      ['genere', '111.15', batches[1]!.execution_date, true],
-    ]);
+    assert.deepEqual(
+      batches.map((b) => [b.status, b.total, b.execution_date, Boolean(b.sepa_file_id)]),
+      [
+        ['execute', '1002.14', todayInFrance(), true],
+        ['genere', '111.15', batches[1]!.execution_date, true],
+      ],
+    );
     const sepa = await get(`/api/staff/virements/${batches[0]!.id}/sepa.xml`);
     assert.equal(sepa.statusCode, 200, sepa.body);
     await assertValidXml(sepa.body, XSD);
-    assert.deepEqual([texts(sepa.body, 'Dbtr/Nm'), texts(sepa.body, 'DbtrAcct//IBAN'), texts(sepa.body, 'InstdAmt')], [['Odentas Paie (demo)'], [DEMO_OPERATOR.iban], ['1002.14']]);
+    assert.deepEqual(
+      [texts(sepa.body, 'Dbtr/Nm'), texts(sepa.body, 'DbtrAcct//IBAN'), texts(sepa.body, 'InstdAmt')],
+      [['Odentas Paie (demo)'], [DEMO_OPERATOR.iban], ['1002.14']],
+    );
 
     // Every invoice of the demo gets its Factur-X document from the job worker, the demo operator as seller.
     while ((await app.jobs.worker.runDue()) > 0);
@@ -59,7 +69,10 @@ describe('seed-demo: the operator', () => {
     const invoice = await db.selectFrom('invoices').select('id').orderBy('number').executeTakeFirstOrThrow();
     assert.equal((await get(`/api/staff/facturation/${invoice.id}/pdf-url`)).statusCode, 200);
     const xml = await get(`/api/staff/facturation/${invoice.id}/factur-x.xml`);
-    assert.deepEqual([texts(xml.body, 'SellerTradeParty/Name'), texts(xml.body, 'SellerTradeParty/SpecifiedLegalOrganization/ID')], [[DEMO_OPERATOR.name], [DEMO_OPERATOR.siren]]);
+    assert.deepEqual(
+      [texts(xml.body, 'SellerTradeParty/Name'), texts(xml.body, 'SellerTradeParty/SpecifiedLegalOrganization/ID')],
+      [[DEMO_OPERATOR.name], [DEMO_OPERATOR.siren]],
+    );
 
     // A re-run keeps what is saved.
     const second = (await runCommand({ db, config }, 'seed-demo', {})) as Record<string, any>;

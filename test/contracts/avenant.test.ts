@@ -24,14 +24,21 @@ async function setup(t: Parameters<typeof build>[0]) {
     app.inject({ method, url, headers: { cookie: who.cookie, ...headers }, ...(payload ? { payload } : {}) });
   const helene = (await call(agent, 'POST', '/api/salaries', { first_name: 'Hélène', last_name: 'Lefèvre' })).json().id as string;
   // December 2026: the 1st to the 7th, two performances (1 000,00 € in all).
-  const contract = (await call(agent, 'POST', '/api/contrats', cddu(helene, {
-    start_date: '2026-12-01',
-    end_date: '2026-12-07',
-    dates: [
-      { date: '2026-12-04', nature: 'representation', quantity: 1, amount: '450.00' },
-      { date: '2026-12-05', nature: 'representation', quantity: 1, amount: '550.00' },
-    ],
-  }))).json();
+  const contract = (
+    await call(
+      agent,
+      'POST',
+      '/api/contrats',
+      cddu(helene, {
+        start_date: '2026-12-01',
+        end_date: '2026-12-07',
+        dates: [
+          { date: '2026-12-04', nature: 'representation', quantity: 1, amount: '450.00' },
+          { date: '2026-12-05', nature: 'representation', quantity: 1, amount: '550.00' },
+        ],
+      }),
+    )
+  ).json();
   return { app, db, orgId, agent, compta, outsider, staff, call, contract };
 }
 
@@ -63,14 +70,22 @@ describe('POST /api/contrats/{id}/avenants', () => {
     assert.equal(body.signed_at, null);
     assert.equal(body.has_generated_pdf, true);
     assert.equal(body.gross_total, '1961.00');
-    assert.deepEqual(body.dates.map((d: { date: string; amount: string }) => [d.date, d.amount]), [
-      ['2026-12-04', '450.00'],
-      ['2026-12-05', '550.00'],
-      ['2026-12-09', '480.50'],
-      ['2026-12-13', '480.50'],
-    ]);
+    assert.deepEqual(
+      body.dates.map((d: { date: string; amount: string }) => [d.date, d.amount]),
+      [
+        ['2026-12-04', '450.00'],
+        ['2026-12-05', '550.00'],
+        ['2026-12-09', '480.50'],
+        ['2026-12-13', '480.50'],
+      ],
+    );
 
-    const events = await db.selectFrom('module_events').select(['action', 'actor_email', 'details']).where('subject_id', '=', contract.id).where('action', '=', 'contract.amended').execute();
+    const events = await db
+      .selectFrom('module_events')
+      .select(['action', 'actor_email', 'details'])
+      .where('subject_id', '=', contract.id)
+      .where('action', '=', 'contract.amended')
+      .execute();
     assert.equal(events.length, 1);
     assert.equal(events[0]!.actor_email, 'staff@ops.example');
     assert.deepEqual(events[0]!.details, {
@@ -89,7 +104,7 @@ describe('POST /api/contrats/{id}/avenants', () => {
       unsigned: { signed_pdf_id: signedFile, signed_at: signedAt },
     });
     // The signed PDF of before is kept, as it was signed.
-    assert.ok((await db.selectFrom('files').select('id').where('id', '=', signedFile).executeTakeFirst()), 'the signed file is kept');
+    assert.ok(await db.selectFrom('files').select('id').where('id', '=', signedFile).executeTakeFirst(), 'the signed file is kept');
     // What is out for signature is a PDF with the avenant.
     const toSign = await call(staff, 'GET', `/api/contrats/${contract.id}/pdf-url`, undefined, asStaff);
     assert.equal(toSign.json().signed, false);
@@ -97,7 +112,13 @@ describe('POST /api/contrats/{id}/avenants', () => {
     assert.ok(toSignText.includes('Avenant n° 1'), toSignText);
 
     // A second avenant, an earlier start: numbered 2.
-    const second = await call(staff, 'POST', `/api/contrats/${contract.id}/avenants`, { start_date: '2026-11-30', dates: [{ date: '2026-11-30', nature: 'repetition', quantity: 1, amount: '100' }] }, asStaff);
+    const second = await call(
+      staff,
+      'POST',
+      `/api/contrats/${contract.id}/avenants`,
+      { start_date: '2026-11-30', dates: [{ date: '2026-11-30', nature: 'repetition', quantity: 1, amount: '100' }] },
+      asStaff,
+    );
     assert.equal(second.statusCode, 200, second.body);
     assert.equal(second.json().start_date, '2026-11-30');
     assert.equal(second.json().gross_total, '2061.00');

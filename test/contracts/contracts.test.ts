@@ -27,7 +27,6 @@ async function setup(t: Parameters<typeof build>[0]) {
   return { app, db, orgId, otherId, agent, outsider, staff, call, employee, helene };
 }
 
-
 describe('POST /api/contrats', () => {
   it('should create a numbered draft with its dates and their total', async (t) => {
     const { db, orgId, agent, call, helene } = await setup(t);
@@ -36,37 +35,43 @@ describe('POST /api/contrats', () => {
     const body = res.json();
     assert.match(body.contract_number, new RegExp(`^C-${YEAR}-\\d{6}$`));
     assert.equal(body.contract_number, `C-${YEAR}-000001`);
-    assert.deepEqual({ ...body, id: undefined, created_at: undefined, updated_at: undefined }, {
-      id: undefined,
-      org_id: orgId,
-      contract_number: `C-${YEAR}-000001`,
-      employee_id: helene,
-      employee: { first_name: 'Hélène', last_name: 'Lefèvre' },
-      kind: 'CDDU',
-      status: 'brouillon',
-      job_title: 'Comédienne',
-      show_title: 'Les Misérables',
-      idcc: '3090',
-      start_date: '2027-03-01',
-      end_date: '2027-03-31',
-      monthly_gross: null,
-      gross_total: '642.40',
-      dates: [
-        { date: '2027-03-02', nature: 'repetition', quantity: '1', amount: '180.00' },
-        { date: '2027-03-20', nature: 'representation', quantity: '2', amount: '462.40' },
-      ],
-      has_generated_pdf: false,
-      has_signed_pdf: false,
-      signed_at: null,
-      created_at: undefined,
-      updated_at: undefined,
-    });
+    assert.deepEqual(
+      { ...body, id: undefined, created_at: undefined, updated_at: undefined },
+      {
+        id: undefined,
+        org_id: orgId,
+        contract_number: `C-${YEAR}-000001`,
+        employee_id: helene,
+        employee: { first_name: 'Hélène', last_name: 'Lefèvre' },
+        kind: 'CDDU',
+        status: 'brouillon',
+        job_title: 'Comédienne',
+        show_title: 'Les Misérables',
+        idcc: '3090',
+        start_date: '2027-03-01',
+        end_date: '2027-03-31',
+        monthly_gross: null,
+        gross_total: '642.40',
+        dates: [
+          { date: '2027-03-02', nature: 'repetition', quantity: '1', amount: '180.00' },
+          { date: '2027-03-20', nature: 'representation', quantity: '2', amount: '462.40' },
+        ],
+        has_generated_pdf: false,
+        has_signed_pdf: false,
+        signed_at: null,
+        created_at: undefined,
+        updated_at: undefined,
+      },
+    );
     const second = await call(agent, 'POST', '/api/contrats', { employee_id: helene, kind: 'CDI', start_date: '2027-01-01', monthly_gross: '2100.5' });
     assert.equal(second.json().contract_number, `C-${YEAR}-000002`);
     assert.equal(second.json().gross_total, '2100.50');
     assert.equal(second.json().end_date, null);
     const events = await db.selectFrom('module_events').select('action').where('subject_type', '=', 'contract').execute();
-    assert.deepEqual(events.map((e) => e.action), ['contract.created', 'contract.created']);
+    assert.deepEqual(
+      events.map((e) => e.action),
+      ['contract.created', 'contract.created'],
+    );
   });
 
   it('should answer the documented 400s, and never a 500', async (t) => {
@@ -116,7 +121,10 @@ describe('editing, submit and cancel', () => {
   it('should edit a draft only, then lock it (409 contract_locked)', async (t) => {
     const { agent, call, helene } = await setup(t);
     const { id } = (await call(agent, 'POST', '/api/contrats', cddu(helene))).json();
-    const edited = await call(agent, 'PATCH', `/api/contrats/${id}`, { show_title: 'Le Songe', dates: [{ date: '2027-03-10', nature: 'service', quantity: '1.5', amount: '99.99' }] });
+    const edited = await call(agent, 'PATCH', `/api/contrats/${id}`, {
+      show_title: 'Le Songe',
+      dates: [{ date: '2027-03-10', nature: 'service', quantity: '1.5', amount: '99.99' }],
+    });
     assert.equal(edited.statusCode, 200, edited.body);
     assert.equal(edited.json().show_title, 'Le Songe');
     assert.equal(edited.json().gross_total, '99.99');
@@ -132,7 +140,10 @@ describe('editing, submit and cancel', () => {
     assert.equal(submitted.json().has_generated_pdf, true);
     const pdf = await call(agent, 'GET', `/api/contrats/${id}/pdf-url`);
     assert.deepEqual([pdf.statusCode, pdf.json().signed], [200, false]);
-    for (const [method, url, payload] of [['PATCH', `/api/contrats/${id}`, { job_title: 'X' }], ['POST', `/api/contrats/${id}/submit`, undefined]] as const) {
+    for (const [method, url, payload] of [
+      ['PATCH', `/api/contrats/${id}`, { job_title: 'X' }],
+      ['POST', `/api/contrats/${id}/submit`, undefined],
+    ] as const) {
       const res = await call(agent, method, url, payload);
       assert.equal(res.statusCode, 409);
       assert.equal(res.json().error, 'contract_locked');
@@ -208,7 +219,9 @@ describe('GET /api/contrats (the grid)', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { items: { contract_number: string }[]; next_cursor: string | null } = (await call(agent, 'GET', `/api/contrats?limit=3${cursor ? `&cursor=${cursor}` : ''}`)).json();
+      const page: { items: { contract_number: string }[]; next_cursor: string | null } = (
+        await call(agent, 'GET', `/api/contrats?limit=3${cursor ? `&cursor=${cursor}` : ''}`)
+      ).json();
       seen.push(...page.items.map((i) => i.contract_number));
       cursor = page.next_cursor;
     } while (cursor);
@@ -243,7 +256,10 @@ describe('GET /api/contrats (the grid)', () => {
   it("should read a member's page with the session in one statement, the same page staff read", async (t) => {
     const { app, orgId, agent, staff, call, helene } = await setup(t);
     for (const start_date of ['2027-03-01', '2027-04-01', '2027-05-01']) {
-      assert.equal((await call(agent, 'POST', '/api/contrats', cddu(helene, { start_date, end_date: start_date.replace(/01$/, '28'), dates: [] }))).statusCode, 201);
+      assert.equal(
+        (await call(agent, 'POST', '/api/contrats', cddu(helene, { start_date, end_date: start_date.replace(/01$/, '28'), dates: [] }))).statusCode,
+        201,
+      );
     }
     // Every statement the app runs goes through its one executor.
     const executor = app.db.getExecutor();
@@ -270,10 +286,20 @@ describe('GET /api/contrats (the grid)', () => {
       return pages;
     };
     const member = await walk(agent, '/api/contrats?');
-    assert.deepEqual(member.map((p) => p.items.map((i) => i.start_date)), [['2027-05-01', '2027-04-01'], ['2027-03-01']]);
-    assert.deepEqual(member.map((p) => p.statements), [1, 1], 'the session, the scope and the page in one statement');
+    assert.deepEqual(
+      member.map((p) => p.items.map((i) => i.start_date)),
+      [['2027-05-01', '2027-04-01'], ['2027-03-01']],
+    );
+    assert.deepEqual(
+      member.map((p) => p.statements),
+      [1, 1],
+      'the session, the scope and the page in one statement',
+    );
     const staffPages = await walk(staff, `/api/staff/contrats?org_id=${orgId}&`);
-    assert.deepEqual(staffPages.map((p) => p.items), member.map((p) => p.items));
+    assert.deepEqual(
+      staffPages.map((p) => p.items),
+      member.map((p) => p.items),
+    );
     assert.equal(staffPages[0]!.next_cursor, member[0]!.next_cursor, 'one cursor for both ways');
     // A filter: still one statement, the page filtered; a bad one is refused after the gate.
     statements = 0;
@@ -287,7 +313,12 @@ describe('GET /api/contrats (the grid)', () => {
     const { db, agent, staff, call, employee } = await setup(t);
     // PostgreSQL writes the grid's JSON: quotes, backslashes, control characters, non-Latin names.
     const awkward = await employee(agent, 'Łukasz "Luk"', 'Dvořák\\Nowak');
-    const made = await call(agent, 'POST', '/api/contrats', cddu(awkward, { show_title: 'Le "Songe"\\ \u00e0 minuit \u{1F3AD}', job_title: null, kind: 'CDDU' }));
+    const made = await call(
+      agent,
+      'POST',
+      '/api/contrats',
+      cddu(awkward, { show_title: 'Le "Songe"\\ \u00e0 minuit \u{1F3AD}', job_title: null, kind: 'CDDU' }),
+    );
     assert.equal(made.statusCode, 201, made.body);
     // Control characters and separators no longer come in (400 invalid_show_title);
     // a title stored before then still reads back exactly.
@@ -314,17 +345,22 @@ describe('staff routes', () => {
     await call(outsider, 'POST', '/api/contrats', cddu(await employee(outsider, 'Paul', 'Autre')));
     assert.equal((await call(staff, 'GET', '/api/staff/contrats')).json().items.length, 2);
     const mine = (await call(staff, 'GET', `/api/staff/contrats?org_id=${orgId}`)).json();
-    assert.deepEqual(mine.items.map((i: { id: string }) => i.id), [id]);
+    assert.deepEqual(
+      mine.items.map((i: { id: string }) => i.id),
+      [id],
+    );
     assert.equal((await call(staff, 'GET', `/api/staff/contrats?org_id=${otherId}&q=helene`)).json().items.length, 0);
     assert.equal((await call(agent, 'GET', '/api/staff/contrats')).statusCode, 403);
 
     await call(agent, 'POST', `/api/contrats/${id}/submit`);
     const url = `/api/staff/contrats/${id}/salaires-par-date`;
-    const res = await call(staff, 'PATCH', url, { dates: [
-      { date: '2027-03-03', nature: 'representation', quantity: 1, amount: '250.05' },
-      { date: '2027-03-04', nature: 'representation', quantity: 1, amount: '250.05' },
-      { date: '2027-03-05', nature: 'heures', quantity: '3.25', amount: 0.1 },
-    ] });
+    const res = await call(staff, 'PATCH', url, {
+      dates: [
+        { date: '2027-03-03', nature: 'representation', quantity: 1, amount: '250.05' },
+        { date: '2027-03-04', nature: 'representation', quantity: 1, amount: '250.05' },
+        { date: '2027-03-05', nature: 'heures', quantity: '3.25', amount: 0.1 },
+      ],
+    });
     assert.equal(res.statusCode, 200, res.body);
     assert.deepEqual(res.json(), {
       gross_total: '500.20',
@@ -365,7 +401,16 @@ describe('notes', () => {
     assert.equal(mail!.recipient, 'paie@localhost');
     assert.equal(mail!.kind, 'contract_note');
     assert.equal(mail!.subject, `Nouvelle note sur le contrat ${contract_number}`);
-    for (const fact of ['Théâtre du Soleil', 'TDS001', contract_number, 'Inès', 'agent@soleil.example', '> Merci de vérifier', '> les <dates> de mars', `https://paie.example.com/staff/contrats/${id}`]) {
+    for (const fact of [
+      'Théâtre du Soleil',
+      'TDS001',
+      contract_number,
+      'Inès',
+      'agent@soleil.example',
+      '> Merci de vérifier',
+      '> les <dates> de mars',
+      `https://paie.example.com/staff/contrats/${id}`,
+    ]) {
       assert.ok(mail!.text_body.includes(fact), `text has ${fact}`);
     }
     assert.ok(mail!.html_body.includes('les &lt;dates&gt; de mars'));
@@ -379,12 +424,22 @@ describe('notes', () => {
     assert.equal(told!.recipient, 'agent@soleil.example');
     assert.equal(mail!.reply_to, 'agent@soleil.example');
     const list = (await call(agent, 'GET', `/api/contrats/${id}/notes?limit=1`)).json();
-    assert.deepEqual(list.items.map((n: { text: string }) => n.text), ['Vu.']);
+    assert.deepEqual(
+      list.items.map((n: { text: string }) => n.text),
+      ['Vu.'],
+    );
     const next = (await call(agent, 'GET', `/api/contrats/${id}/notes?limit=1&cursor=${list.next_cursor}`)).json();
-    assert.deepEqual(next.items.map((n: { text: string }) => n.text), ['Merci de vérifier\nles <dates> de mars']);
+    assert.deepEqual(
+      next.items.map((n: { text: string }) => n.text),
+      ['Merci de vérifier\nles <dates> de mars'],
+    );
     assert.equal(next.next_cursor, null);
 
-    for (const [payload, error] of [[{}, 'missing_text'], [{ text: '   ' }, 'missing_text'], [{ text: 'x'.repeat(5001) }, 'invalid_text']] as const) {
+    for (const [payload, error] of [
+      [{}, 'missing_text'],
+      [{ text: '   ' }, 'missing_text'],
+      [{ text: 'x'.repeat(5001) }, 'invalid_text'],
+    ] as const) {
       const bad = await call(agent, 'POST', `/api/contrats/${id}/notes`, payload);
       assert.equal(bad.statusCode, 400);
       assert.equal(bad.json().error, error);
@@ -403,10 +458,16 @@ describe('the author of a staff member’s note', () => {
     assert.equal(written.json().author_email, staff.email, 'the author sees their own address');
 
     const clientView = (await call(agent, 'GET', `/api/contrats/${id}/notes`)).json();
-    assert.deepEqual(clientView.items.map((n: { author_email: string }) => n.author_email), ['Équipe paie', 'agent@soleil.example']);
+    assert.deepEqual(
+      clientView.items.map((n: { author_email: string }) => n.author_email),
+      ['Équipe paie', 'agent@soleil.example'],
+    );
     assert.ok(!JSON.stringify(clientView).includes(staff.email));
     const staffView = (await call(staff, 'GET', `/api/contrats/${id}/notes`, undefined, { 'x-active-org-id': orgId })).json();
-    assert.deepEqual(staffView.items.map((n: { author_email: string }) => n.author_email), [staff.email, 'agent@soleil.example']);
+    assert.deepEqual(
+      staffView.items.map((n: { author_email: string }) => n.author_email),
+      [staff.email, 'agent@soleil.example'],
+    );
     const page = await call(agent, 'GET', `/contrats/${id}`);
     assert.ok(page.body.includes('<strong>Équipe paie</strong>'));
     assert.ok(!page.body.includes(staff.email));
@@ -415,7 +476,10 @@ describe('the author of a staff member’s note', () => {
     await db.updateTable('staff_users').set({ is_staff: false }).where('user_id', '=', staff.userId).execute();
     assert.equal((await call(agent, 'GET', `/api/contrats/${id}/notes`)).json().items[0].author_email, 'Équipe paie');
     const rows = await db.selectFrom('contract_notes').select(['text', 'author_is_staff']).orderBy('id').execute();
-    assert.deepEqual(rows, [{ text: 'Question du client.', author_is_staff: false }, { text: 'Réponse de la paie.', author_is_staff: true }]);
+    assert.deepEqual(rows, [
+      { text: 'Question du client.', author_is_staff: false },
+      { text: 'Réponse de la paie.', author_is_staff: true },
+    ]);
   });
 
   it('should mark the notes written before by staff accounts when migrating', async (t) => {
@@ -426,7 +490,10 @@ describe('the author of a staff member’s note', () => {
     await noteAuthorStaff.down(db);
     await noteAuthorStaff.up(db);
     const rows = await db.selectFrom('contract_notes').select(['text', 'author_is_staff']).orderBy('id').execute();
-    assert.deepEqual(rows, [{ text: 'Client.', author_is_staff: false }, { text: 'Paie.', author_is_staff: true }]);
+    assert.deepEqual(rows, [
+      { text: 'Client.', author_is_staff: false },
+      { text: 'Paie.', author_is_staff: true },
+    ]);
   });
 });
 
@@ -434,9 +501,15 @@ describe('contract numbers under concurrent creations', () => {
   it('should give 24 parallel creations 24 distinct consecutive numbers', async (t) => {
     const { agent, call, helene } = await setup(t);
     const answers = await Promise.all(Array.from({ length: 24 }, () => call(agent, 'POST', '/api/contrats', cddu(helene))));
-    assert.deepEqual(answers.map((a) => a.statusCode), Array(24).fill(201));
+    assert.deepEqual(
+      answers.map((a) => a.statusCode),
+      Array(24).fill(201),
+    );
     const numbers = answers.map((a) => a.json().contract_number as string).sort();
-    assert.deepEqual(numbers, Array.from({ length: 24 }, (_, i) => `C-${YEAR}-${String(i + 1).padStart(6, '0')}`));
+    assert.deepEqual(
+      numbers,
+      Array.from({ length: 24 }, (_, i) => `C-${YEAR}-${String(i + 1).padStart(6, '0')}`),
+    );
   });
 });
 
@@ -482,7 +555,11 @@ describe('the signed PDF', () => {
     assert.deepEqual(del.json(), { ok: true });
     const after = (await call(agent, 'GET', `/api/contrats/${id}`)).json();
     assert.deepEqual([after.status, after.has_signed_pdf, after.signed_at], ['a_signer', false, null]);
-    assert.deepEqual((await db.selectFrom('files').select('id').execute()).map((f) => f.id), [generated], 'the signed file is gone, the one to sign stays');
+    assert.deepEqual(
+      (await db.selectFrom('files').select('id').execute()).map((f) => f.id),
+      [generated],
+      'the signed file is gone, the one to sign stays',
+    );
     const again = await call(staff, 'DELETE', `/api/staff/contrats/${id}/delete-signed-pdf`);
     assert.equal(again.statusCode, 404);
     assert.equal(again.json().error, 'no_signed_pdf');
@@ -501,7 +578,17 @@ describe('the signed PDF', () => {
     assert.equal(notPdf.json().error, 'invalid_pdf');
     assert.equal((await upload('{"a":1}', 'application/json')).json().error, 'invalid_pdf');
     assert.equal((await upload(PDF, 'application/pdf', agent)).statusCode, 403);
-    assert.equal((await app.inject({ method: 'PUT', url: '/api/staff/contrats/ea9c3a40-0000-4000-8000-000000000000/signed-pdf', headers: { cookie: staff.cookie, 'content-type': 'application/pdf' }, payload: PDF })).statusCode, 404);
+    assert.equal(
+      (
+        await app.inject({
+          method: 'PUT',
+          url: '/api/staff/contrats/ea9c3a40-0000-4000-8000-000000000000/signed-pdf',
+          headers: { cookie: staff.cookie, 'content-type': 'application/pdf' },
+          payload: PDF,
+        })
+      ).statusCode,
+      404,
+    );
     await call(agent, 'POST', `/api/contrats/${id}/cancel`);
     const cancelled = await upload(PDF);
     assert.equal(cancelled.statusCode, 409);
@@ -556,7 +643,15 @@ describe('POST /api/generate-contract-pdf', () => {
     await call(agent, 'POST', '/api/generate-contract-pdf', { contract_id: id });
     assert.equal((await db.selectFrom('files').select('id').execute()).length, 1, 'the new PDF replaced the old one');
 
-    const cdi = (await call(agent, 'POST', '/api/contrats', { employee_id: helene, kind: 'CDI', job_title: 'Administratrice', start_date: '2027-01-04', monthly_gross: '2600' })).json();
+    const cdi = (
+      await call(agent, 'POST', '/api/contrats', {
+        employee_id: helene,
+        kind: 'CDI',
+        job_title: 'Administratrice',
+        start_date: '2027-01-04',
+        monthly_gross: '2600',
+      })
+    ).json();
     const cdiPdf = await call(agent, 'POST', '/api/generate-contract-pdf', { contract_id: cdi.id });
     const cdiText = await pdfText((await app.inject({ method: 'GET', url: cdiPdf.json().url.replace('https://paie.example.com', '') })).rawPayload);
     for (const expected of ['Contrat de travail à durée indéterminée', 'à compter du 04/01/2027', 'Salaire mensuel brut : 2 600,00 €']) {
@@ -602,18 +697,48 @@ describe('POST /api/generate-contract-pdf', () => {
     assert.equal(second.json().url.split('/files/')[1].split('?')[0], stored!.id);
     const contract = await db.selectFrom('contracts').select(['contract_number', 'generated_pdf_id']).where('id', '=', id).executeTakeFirstOrThrow();
     assert.equal(contract.generated_pdf_id, stored!.id);
-    assert.deepEqual({ ...stored, id: undefined, content: undefined }, { id: undefined, org_id: orgId, filename: `${contract.contract_number}.pdf`, content_type: 'application/pdf', size: stored!.content!.length, content: undefined });
+    assert.deepEqual(
+      { ...stored, id: undefined, content: undefined },
+      {
+        id: undefined,
+        org_id: orgId,
+        filename: `${contract.contract_number}.pdf`,
+        content_type: 'application/pdf',
+        size: stored!.content!.length,
+        content: undefined,
+      },
+    );
     assert.equal(Buffer.from(stored!.content!).subarray(0, 5).toString('latin1'), '%PDF-');
-    const events = await db.selectFrom('module_events').select(['org_id', 'action', 'subject_type', 'subject_id', 'actor_email', 'details']).where('action', '=', 'contract.pdf_generated').orderBy('id').execute();
+    const events = await db
+      .selectFrom('module_events')
+      .select(['org_id', 'action', 'subject_type', 'subject_id', 'actor_email', 'details'])
+      .where('action', '=', 'contract.pdf_generated')
+      .orderBy('id')
+      .execute();
     assert.equal(events.length, 2);
-    assert.deepEqual(events[1], { org_id: orgId, action: 'contract.pdf_generated', subject_type: 'contract', subject_id: id, actor_email: 'agent@soleil.example', details: { bytes: stored!.size } });
+    assert.deepEqual(events[1], {
+      org_id: orgId,
+      action: 'contract.pdf_generated',
+      subject_type: 'contract',
+      subject_id: id,
+      actor_email: 'agent@soleil.example',
+      details: { bytes: stored!.size },
+    });
   });
 
   it('should write nothing when the contract is gone by the time its PDF is stored', async (t) => {
     const { db, orgId, otherId, agent, call, helene } = await setup(t);
     const { id } = (await call(agent, 'POST', '/api/contrats', cddu(helene))).json();
     const file = { orgId, filename: 'C.pdf', contentType: 'application/pdf', content: Buffer.from('%PDF-') };
-    const event = { org_id: orgId, action: 'contract.pdf_generated', subject_type: 'contract', subject_id: id, actor_user_id: null, actor_email: 'cli', details: { bytes: 5 } };
+    const event = {
+      org_id: orgId,
+      action: 'contract.pdf_generated',
+      subject_type: 'contract',
+      subject_id: id,
+      actor_user_id: null,
+      actor_email: 'cli',
+      details: { bytes: 5 },
+    };
     // Another organization's contract is not this one's, whatever the id.
     assert.equal(await storeGeneratedPdf(db, id, { ...file, orgId: otherId }, { ...event, org_id: otherId }), undefined);
     await db.deleteFrom('contracts').where('id', '=', id).execute();
@@ -628,7 +753,15 @@ describe('POST /api/generate-contract-pdf', () => {
     const { id } = (await call(agent, 'POST', '/api/contrats', cddu(helene))).json();
     const ids: string[] = [];
     for (const filename of names) {
-      ids.push((await db.insertInto('files').values({ org_id: orgId, filename, content_type: 'application/pdf', size: 1, content: Buffer.from('%') }).returning('id').executeTakeFirstOrThrow()).id);
+      ids.push(
+        (
+          await db
+            .insertInto('files')
+            .values({ org_id: orgId, filename, content_type: 'application/pdf', size: 1, content: Buffer.from('%') })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id,
+      );
     }
     await db.updateTable('contracts').set({ generated_pdf_id: ids[0] }).where('id', '=', id).execute();
     return { db, orgId, id, ids };
@@ -651,7 +784,12 @@ describe('POST /api/generate-contract-pdf', () => {
   }
 
   it('should replace the PDF a generation stored while it waited, not the one it read before (the row locked)', async (t) => {
-    const { db, orgId, id, ids: [a, b, c] } = await contractWithFiles(t, ['a.pdf', 'b.pdf', 'c.pdf']);
+    const {
+      db,
+      orgId,
+      id,
+      ids: [a, b, c],
+    } = await contractWithFiles(t, ['a.pdf', 'b.pdf', 'c.pdf']);
     // The first generation points the contract at b and holds its transaction open; the second
     // (at c) starts then and must wait for it, then replace b, not the a it could have read.
     const first = await heldGeneration(db, orgId, id, b!);
@@ -664,11 +802,24 @@ describe('POST /api/generate-contract-pdf', () => {
   });
 
   it('should replace, in one statement, the PDF a generation stored while it waited (the row locked)', async (t) => {
-    const { db, orgId, id, ids: [, b] } = await contractWithFiles(t, ['a.pdf', 'b.pdf']);
+    const {
+      db,
+      orgId,
+      id,
+      ids: [, b],
+    } = await contractWithFiles(t, ['a.pdf', 'b.pdf']);
     // A generation in a transaction points the contract at b and holds it; the one statement
     // starts then, waits for it, and replaces (deletes) b, not the a it could have read.
     const first = await heldGeneration(db, orgId, id, b!);
-    const event = { org_id: orgId, action: 'contract.pdf_generated', subject_type: 'contract', subject_id: id, actor_user_id: null, actor_email: 'cli', details: { bytes: 5 } };
+    const event = {
+      org_id: orgId,
+      action: 'contract.pdf_generated',
+      subject_type: 'contract',
+      subject_id: id,
+      actor_user_id: null,
+      actor_email: 'cli',
+      details: { bytes: 5 },
+    };
     const second = storeGeneratedPdf(db, id, { orgId, filename: 'c.pdf', contentType: 'application/pdf', content: Buffer.from('%PDF-') }, event);
     await untilBlockedOnALock(db);
     first.release();
@@ -681,10 +832,11 @@ describe('POST /api/generate-contract-pdf', () => {
 });
 
 describe('an employee renamed', () => {
-  it("should be found on their contracts by the new name only (employees tell contracts through whenEmployeeRenamed)", async (t) => {
+  it('should be found on their contracts by the new name only (employees tell contracts through whenEmployeeRenamed)', async (t) => {
     const { agent, call, helene } = await setup(t);
     const created = (await call(agent, 'POST', '/api/contrats', cddu(helene))).json().contract_number as string;
-    const found = async (q: string) => (await call(agent, 'GET', `/api/contrats?q=${encodeURIComponent(q)}`)).json().items.map((c: { contract_number: string }) => c.contract_number);
+    const found = async (q: string) =>
+      (await call(agent, 'GET', `/api/contrats?q=${encodeURIComponent(q)}`)).json().items.map((c: { contract_number: string }) => c.contract_number);
     assert.deepEqual(await found('lefevre'), [created]);
     assert.equal((await call(agent, 'PATCH', `/api/salaries/${helene}`, { last_name: 'Dupré' })).statusCode, 200);
     assert.deepEqual(await found('dupre'), [created]);

@@ -34,7 +34,10 @@ describe('contract note e-mail', () => {
     assert.match(text, new RegExp(`^Contrat : ${contract.contract_number}$`, 'm'));
     assert.match(text, /^Utilisateur : Inès <agent@soleil\.example>$/m);
     // Answering the e-mail answers its author, not the operator's sender.
-    assert.deepEqual(received!.parsed.replyTo?.value.map((a) => a.address), ['agent@soleil.example']);
+    assert.deepEqual(
+      received!.parsed.replyTo?.value.map((a) => a.address),
+      ['agent@soleil.example'],
+    );
     assert.match(received!.raw, /^Reply-To: agent@soleil\.example\r?$/m);
     assert.match(text, /^> le salaire <b>brut<\/b> est à revoir\.$/m);
     // The user's text cannot pass for a line of the e-mail: every line of it is quoted.
@@ -73,7 +76,13 @@ describe('contract note e-mail', () => {
     // Nobody wrote on the contract yet: the staff's note tells nobody.
     assert.equal((await call(staff, `/api/contrats/${contract.id}/notes`, { text: 'Premier passage.' })).statusCode, 201);
     // Two members write (twice for one), one writes on another contract, one writes and then loses access.
-    for (const [who, id, text] of [[agent, contract.id, 'Question 1'], [agent, contract.id, 'Question 2'], [admin, contract.id, 'Vu.'], [silent, other.id, 'Autre contrat'], [leaving, contract.id, 'Au revoir']] as const) {
+    for (const [who, id, text] of [
+      [agent, contract.id, 'Question 1'],
+      [agent, contract.id, 'Question 2'],
+      [admin, contract.id, 'Vu.'],
+      [silent, other.id, 'Autre contrat'],
+      [leaving, contract.id, 'Au revoir'],
+    ] as const) {
       assert.equal((await call(who, `/api/contrats/${id}/notes`, { text })).statusCode, 201);
     }
     await db.updateTable('organization_members').set({ revoked: true }).where('user_id', '=', leaving.userId).execute();

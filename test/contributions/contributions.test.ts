@@ -34,45 +34,86 @@ describe('contribution calls', () => {
     const res = await call(staff, 'POST', '/api/staff/cotisations', { org_id: soleil, period: '2026-11', due_date: '2026-12-15', lines: LINES });
     assert.equal(res.statusCode, 201, res.body);
     const created = res.json();
-    assert.deepEqual({ ...created, id: undefined, created_at: undefined, updated_at: undefined }, {
-      id: undefined,
-      created_at: undefined,
-      updated_at: undefined,
+    assert.deepEqual(
+      { ...created, id: undefined, created_at: undefined, updated_at: undefined },
+      {
+        id: undefined,
+        created_at: undefined,
+        updated_at: undefined,
+        org_id: soleil,
+        number: `AC-${numberingYear(new Date())}-000001`,
+        origin: 'saisi',
+        first_call_number: null,
+        payslips_counted_in: 0,
+        payslips_counted_out: 0,
+        period: '2026-11',
+        due_date: '2026-12-15',
+        total: '2099.80',
+        lines: [
+          { organism: 'URSSAF', amount: '1234.56' },
+          { organism: 'AUDIENS', amount: '310.20' },
+          { organism: 'CONGES_SPECTACLES', amount: '455.00' },
+          { organism: 'FRANCE_TRAVAIL', amount: '88.04' },
+          { organism: 'AFDAS', amount: '12.00' },
+        ],
+        status: 'a_payer',
+      },
+    );
+    await call(staff, 'POST', '/api/staff/cotisations', {
       org_id: soleil,
-      number: `AC-${numberingYear(new Date())}-000001`,
-      origin: 'saisi',
-      first_call_number: null,
-      payslips_counted_in: 0,
-      payslips_counted_out: 0,
-      period: '2026-11',
-      due_date: '2026-12-15',
-      total: '2099.80',
-      lines: [
-        { organism: 'URSSAF', amount: '1234.56' },
-        { organism: 'AUDIENS', amount: '310.20' },
-        { organism: 'CONGES_SPECTACLES', amount: '455.00' },
-        { organism: 'FRANCE_TRAVAIL', amount: '88.04' },
-        { organism: 'AFDAS', amount: '12.00' },
-      ],
-      status: 'a_payer',
+      period: '2026-12',
+      due_date: '2027-01-15',
+      lines: [{ organism: 'URSSAF', amount: 100 }],
     });
-    await call(staff, 'POST', '/api/staff/cotisations', { org_id: soleil, period: '2026-12', due_date: '2027-01-15', lines: [{ organism: 'URSSAF', amount: 100 }] });
-    await call(staff, 'POST', '/api/staff/cotisations', { org_id: lumiere, period: '2026-12', due_date: '2027-01-15', lines: [{ organism: 'URSSAF', amount: 7 }] });
+    await call(staff, 'POST', '/api/staff/cotisations', {
+      org_id: lumiere,
+      period: '2026-12',
+      due_date: '2027-01-15',
+      lines: [{ organism: 'URSSAF', amount: 7 }],
+    });
 
     const list = await call(compta, 'GET', '/api/cotisations');
     assert.equal(list.statusCode, 200);
-    assert.deepEqual(list.json().items.map((c: { period: string; total: string }) => [c.period, c.total]), [['2026-12', '100.00'], ['2026-11', '2099.80']]);
+    assert.deepEqual(
+      list.json().items.map((c: { period: string; total: string }) => [c.period, c.total]),
+      [
+        ['2026-12', '100.00'],
+        ['2026-11', '2099.80'],
+      ],
+    );
     assert.deepEqual(Object.keys(list.json().items[0]).sort(), [
-      'created_at', 'due_date', 'first_call_number', 'id', 'lines', 'number', 'org_id', 'origin', 'payslips_counted_in', 'payslips_counted_out', 'period', 'status', 'total', 'updated_at',
+      'created_at',
+      'due_date',
+      'first_call_number',
+      'id',
+      'lines',
+      'number',
+      'org_id',
+      'origin',
+      'payslips_counted_in',
+      'payslips_counted_out',
+      'period',
+      'status',
+      'total',
+      'updated_at',
     ]);
     // Numbered in the order made, gap-free: two calls of a month are told apart.
-    assert.deepEqual(list.json().items.map((c: { number: string }) => c.number.slice(-6)), ['000002', '000001']);
+    assert.deepEqual(
+      list.json().items.map((c: { number: string }) => c.number.slice(-6)),
+      ['000002', '000001'],
+    );
     assert.equal((await call(admin, 'GET', '/api/cotisations')).json().items.length, 2);
-    assert.deepEqual((await call(compta, 'GET', '/api/cotisations?period=2026-11')).json().items.map((c: { id: string }) => c.id), [created.id]);
+    assert.deepEqual(
+      (await call(compta, 'GET', '/api/cotisations?period=2026-11')).json().items.map((c: { id: string }) => c.id),
+      [created.id],
+    );
     const page = (await call(compta, 'GET', '/api/cotisations?limit=1')).json();
     assert.equal(page.items[0].period, '2026-12');
     assert.equal((await call(compta, 'GET', `/api/cotisations?limit=1&cursor=${page.next_cursor}`)).json().items[0].id, created.id);
-    assert.deepEqual((await call(outsider, 'GET', '/api/cotisations')).json().items.map((c: { total: string }) => c.total), ['7.00']);
+    assert.deepEqual(
+      (await call(outsider, 'GET', '/api/cotisations')).json().items.map((c: { total: string }) => c.total),
+      ['7.00'],
+    );
     const refused = await call(agent, 'GET', '/api/cotisations');
     assert.equal(refused.statusCode, 403);
     assert.equal(refused.body, 'Forbidden');
@@ -98,7 +139,16 @@ describe('contribution calls', () => {
       [{ ...good, lines: [{ organism: 'URSSAF', amount: '-3' }] }, 'invalid_amount'],
       [{ ...good, lines: [{ organism: 'URSSAF', amount: 'abc' }] }, 'invalid_amount'],
       [{ ...good, lines: [{ organism: 'URSSAF' }] }, 'missing_amount'],
-      [{ ...good, lines: [{ organism: 'URSSAF', amount: '9999999999.99' }, { organism: 'AFDAS', amount: 1 }] }, 'invalid_amount'],
+      [
+        {
+          ...good,
+          lines: [
+            { organism: 'URSSAF', amount: '9999999999.99' },
+            { organism: 'AFDAS', amount: 1 },
+          ],
+        },
+        'invalid_amount',
+      ],
     ] as const) {
       const res = await call(staff, 'POST', '/api/staff/cotisations', payload);
       assert.equal(res.statusCode, 400, `${error}: ${res.body}`);

@@ -19,7 +19,17 @@ const PERIOD = '2027-03';
 const NBSP = '\u00a0';
 
 type Ctx = Awaited<ReturnType<typeof setup>>;
-interface Call { id: string; number: string; origin: string; first_call_number: string | null; total: string; status: string; lines: Array<{ organism: string; amount: string }>; payslips_counted_in: number; payslips_counted_out: number }
+interface Call {
+  id: string;
+  number: string;
+  origin: string;
+  first_call_number: string | null;
+  total: string;
+  status: string;
+  lines: Array<{ organism: string; amount: string }>;
+  payslips_counted_in: number;
+  payslips_counted_out: number;
+}
 
 async function start(t: Parameters<typeof setup>[0]) {
   const ctx = await setup(t);
@@ -33,7 +43,13 @@ async function artistContract(ctx: Ctx, first: string, last: string, dates: numb
   const employee = await ctx.employee(ctx.agent, first, last);
   await ctx.call(ctx.agent, 'PATCH', `/api/salaries/${employee}`, { category: 'artiste' });
   const created = await ctx.call(ctx.agent, 'POST', '/api/contrats', {
-    employee_id: employee, kind: 'CDDU', job_title: 'Comédien', show_title: 'Le Songe', idcc: '3090', start_date: `${PERIOD}-01`, end_date: `${PERIOD}-31`,
+    employee_id: employee,
+    kind: 'CDDU',
+    job_title: 'Comédien',
+    show_title: 'Le Songe',
+    idcc: '3090',
+    start_date: `${PERIOD}-01`,
+    end_date: `${PERIOD}-31`,
     dates: Array.from({ length: dates }, (_, i) => ({ date: `${PERIOD}-${String(i + 2).padStart(2, '0')}`, nature: 'representation', quantity: 1, amount })),
   });
   assert.equal(created.statusCode, 201, created.body);
@@ -55,7 +71,11 @@ async function compute(ctx: Ctx): Promise<Map<string, string>> {
 }
 
 async function validate(ctx: Ctx, payslipIds?: string[]) {
-  const res = await ctx.call(ctx.staff, 'POST', '/api/staff/paie/valider', { org_id: ctx.soleil, period: PERIOD, ...(payslipIds ? { payslip_ids: payslipIds } : {}) });
+  const res = await ctx.call(ctx.staff, 'POST', '/api/staff/paie/valider', {
+    org_id: ctx.soleil,
+    period: PERIOD,
+    ...(payslipIds ? { payslip_ids: payslipIds } : {}),
+  });
   assert.equal(res.statusCode, 200, res.body);
   return res.json() as { published: string[]; contribution_call_id: string | null };
 }
@@ -80,12 +100,23 @@ async function pay(ctx: Ctx, id: string) {
 const byOrganism = (lines: ReadonlyArray<{ organism: string; amount: string }>) => {
   const sums = new Map<string, Money[]>();
   for (const l of lines) sums.set(l.organism, [...(sums.get(l.organism) ?? []), l.amount as Money]);
-  return Object.fromEntries([...sums].map(([o, a]) => [o, sumMoney(a)]).filter(([, a]) => a !== '0.00').sort());
+  return Object.fromEntries(
+    [...sums]
+      .map(([o, a]) => [o, sumMoney(a)])
+      .filter(([, a]) => a !== '0.00')
+      .sort(),
+  );
 };
 
 /** What the month's published payslips owe, by organism (the payroll's own function), and the calls' sums. */
 async function owedAndCalled(ctx: Ctx) {
-  const published = await ctx.db.selectFrom('payslips').select('lines').where('org_id', '=', ctx.soleil).where('period', '=', PERIOD).where('status', '=', 'publie').execute();
+  const published = await ctx.db
+    .selectFrom('payslips')
+    .select('lines')
+    .where('org_id', '=', ctx.soleil)
+    .where('period', '=', PERIOD)
+    .where('status', '=', 'publie')
+    .execute();
   const owed = byOrganism(contributionLines(published.map((p) => (p.lines ?? []) as unknown as PayslipLine[])));
   const monthCalls = (await calls(ctx)).filter((c) => c.origin === 'paie');
   return {
@@ -133,8 +164,19 @@ describe("the month's contribution call", () => {
     const { owedTotal } = await owedAndCalled(ctx);
     assert.equal(call!.total, owedTotal);
     const events = await ctx.db.selectFrom('module_events').select(['action', 'details']).where('subject_id', '=', call!.id).orderBy('id').execute();
-    assert.deepEqual(events.map((e) => e.action), ['contribution_call.created', 'contribution_call.revised', 'contribution_call.revised', 'contribution_call.revised']);
-    assert.deepEqual(events.map((e) => [(e.details as { payslips_added: number }).payslips_added, (e.details as { payslips_removed: number }).payslips_removed]), [[1, 0], [1, 0], [0, 1], [1, 0]]);
+    assert.deepEqual(
+      events.map((e) => e.action),
+      ['contribution_call.created', 'contribution_call.revised', 'contribution_call.revised', 'contribution_call.revised'],
+    );
+    assert.deepEqual(
+      events.map((e) => [(e.details as { payslips_added: number }).payslips_added, (e.details as { payslips_removed: number }).payslips_removed]),
+      [
+        [1, 0],
+        [1, 0],
+        [0, 1],
+        [1, 0],
+      ],
+    );
   });
 
   it('should follow a paid call with a complementary call naming it, and a credit when a paid payslip is cancelled', async (t) => {
@@ -184,8 +226,15 @@ describe("the month's contribution call", () => {
   it('should call a typed payslip with its contributions, and revise the call when it is cancelled', async (t) => {
     const ctx = await setup(t);
     const typed = await ctx.call(ctx.staff, 'POST', '/api/staff/payslips', {
-      org_id: ctx.soleil, employee_id: ctx.zoe, period: PERIOD, gross: '2000', net_to_pay: '1550',
-      contributions: [{ organism: 'URSSAF', employee_amount: '250.10', employer_amount: '600.25' }, { organism: 'AUDIENS', employee_amount: 80, employer_amount: '120.5' }],
+      org_id: ctx.soleil,
+      employee_id: ctx.zoe,
+      period: PERIOD,
+      gross: '2000',
+      net_to_pay: '1550',
+      contributions: [
+        { organism: 'URSSAF', employee_amount: '250.10', employer_amount: '600.25' },
+        { organism: 'AUDIENS', employee_amount: 80, employer_amount: '120.5' },
+      ],
     });
     assert.equal(typed.statusCode, 201, typed.body);
     assert.deepEqual([typed.json().employee_contributions, typed.json().employer_contributions], ['330.10', '720.75']);
@@ -205,10 +254,24 @@ describe("the month's contribution call", () => {
     assert.deepEqual([call!.total, call!.lines, call!.payslips_counted_in], ['0.00', [], 0]);
     await assertInvariant(ctx, 'typed payslip cancelled');
 
-    const bad = await ctx.call(ctx.staff, 'POST', '/api/staff/payslips', { org_id: ctx.soleil, employee_id: ctx.marc, period: PERIOD, gross: '10', net_to_pay: '5', contributions: [{ organism: 'URSSAF', employer_amount: '-3' }] });
+    const bad = await ctx.call(ctx.staff, 'POST', '/api/staff/payslips', {
+      org_id: ctx.soleil,
+      employee_id: ctx.marc,
+      period: PERIOD,
+      gross: '10',
+      net_to_pay: '5',
+      contributions: [{ organism: 'URSSAF', employer_amount: '-3' }],
+    });
     assert.equal(bad.statusCode, 400);
     assert.equal(bad.json().error, 'invalid_amount');
-    const twice = await ctx.call(ctx.staff, 'POST', '/api/staff/payslips', { org_id: ctx.soleil, employee_id: ctx.marc, period: PERIOD, gross: '10', net_to_pay: '5', contributions: [{ organism: 'URSSAF' }, { organism: 'URSSAF' }] });
+    const twice = await ctx.call(ctx.staff, 'POST', '/api/staff/payslips', {
+      org_id: ctx.soleil,
+      employee_id: ctx.marc,
+      period: PERIOD,
+      gross: '10',
+      net_to_pay: '5',
+      contributions: [{ organism: 'URSSAF' }, { organism: 'URSSAF' }],
+    });
     assert.deepEqual([twice.statusCode, twice.json().error], [400, 'invalid_organism']);
   });
 
@@ -216,7 +279,17 @@ describe("the month's contribution call", () => {
     const ctx = await setup(t);
     await ctx.call(ctx.staff, 'PATCH', `/api/staff/orgs/${ctx.soleil}`, { email_notifs: ['compta@soleil.example'] });
     const typed = (zoeOrMarc: string, urssaf: string) =>
-      ctx.call(ctx.staff, 'POST', '/api/staff/payslips', { org_id: ctx.soleil, employee_id: zoeOrMarc, period: PERIOD, gross: '2000', net_to_pay: '1500', contributions: [{ organism: 'URSSAF', employer_amount: urssaf }, { organism: 'CONGES_SPECTACLES', employer_amount: '100' }] });
+      ctx.call(ctx.staff, 'POST', '/api/staff/payslips', {
+        org_id: ctx.soleil,
+        employee_id: zoeOrMarc,
+        period: PERIOD,
+        gross: '2000',
+        net_to_pay: '1500',
+        contributions: [
+          { organism: 'URSSAF', employer_amount: urssaf },
+          { organism: 'CONGES_SPECTACLES', employer_amount: '100' },
+        ],
+      });
     assert.equal((await typed(ctx.zoe, '1234.5')).statusCode, 201);
     const [call] = await calls(ctx);
     const notified = await ctx.call(ctx.staff, 'POST', `/api/staff/cotisations/${call!.id}/notifier`);
@@ -235,7 +308,8 @@ describe("the month's contribution call", () => {
       `Montant : 1${NBSP}334,50${NBSP}€`,
       `Référence du virement : ${call!.number}`,
       'Échéance : 15/04/2027',
-    ]) assert.ok(text.includes(expected), `${expected}\n---\n${text}`);
+    ])
+      assert.ok(text.includes(expected), `${expected}\n---\n${text}`);
     assert.ok(mail.html_body.includes('FR76 3000 4000 0312 3456 7890 143'));
 
     // Told of the call, the organization is told of its new total when a payslip joins it.
@@ -243,14 +317,26 @@ describe("the month's contribution call", () => {
     const revised = (await outbox(ctx.db)).filter((m) => m.kind === 'contribution_call_revised');
     assert.equal(revised.length, 1);
     assert.equal(revised[0]!.subject, `Appel de cotisations ${call!.number} révisé : 1${NBSP}634,50${NBSP}€`);
-    assert.ok(revised[0]!.text_body.includes(`L'appel de cotisations ${call!.number} de mars 2027 pour Théâtre du Soleil a été révisé (1 bulletin publié) : 1${NBSP}634,50${NBSP}€ à régler au plus tard le 15/04/2027, au lieu de 1${NBSP}334,50${NBSP}€.`), revised[0]!.text_body);
+    assert.ok(
+      revised[0]!.text_body.includes(
+        `L'appel de cotisations ${call!.number} de mars 2027 pour Théâtre du Soleil a été révisé (1 bulletin publié) : 1${NBSP}634,50${NBSP}€ à régler au plus tard le 15/04/2027, au lieu de 1${NBSP}334,50${NBSP}€.`,
+      ),
+      revised[0]!.text_body,
+    );
     assert.ok(revised[0]!.text_body.includes(`Référence du virement : ${call!.number}`));
   });
 
   it('should not send a call to pay without the account to pay to (409 operator_account_missing)', async (t) => {
     const ctx = await setup(t, {});
     await ctx.call(ctx.staff, 'PATCH', `/api/staff/orgs/${ctx.soleil}`, { email_notifs: ['compta@soleil.example'] });
-    await ctx.call(ctx.staff, 'POST', '/api/staff/payslips', { org_id: ctx.soleil, employee_id: ctx.zoe, period: PERIOD, gross: '2000', net_to_pay: '1500', contributions: [{ organism: 'URSSAF', employer_amount: '10' }] });
+    await ctx.call(ctx.staff, 'POST', '/api/staff/payslips', {
+      org_id: ctx.soleil,
+      employee_id: ctx.zoe,
+      period: PERIOD,
+      gross: '2000',
+      net_to_pay: '1500',
+      contributions: [{ organism: 'URSSAF', employer_amount: '10' }],
+    });
     const [call] = await calls(ctx);
     const res = await ctx.call(ctx.staff, 'POST', `/api/staff/cotisations/${call!.id}/notifier`);
     assert.deepEqual([res.statusCode, res.json().error], [409, 'operator_account_missing']);
@@ -259,18 +345,37 @@ describe("the month's contribution call", () => {
 });
 
 describe("the month's contribution call under concurrency (PostgreSQL)", () => {
-  it('should end with one call counting every payslip when validations, typed payslips and cancellations race', { skip: usingPostgres ? false : 'PGlite has one session: no two transactions run at once' }, async (t) => {
+  it('should end with one call counting every payslip when validations, typed payslips and cancellations race', {
+    skip: usingPostgres ? false : 'PGlite has one session: no two transactions run at once',
+  }, async (t) => {
     const ctx = await start(t);
-    const people = await Promise.all([['Ana', 'Martin'], ['Carl', 'Petit'], ['Inès', 'Roux']].map(([f, l], i) => artistContract(ctx, f!, l!, i + 1, '800')));
+    const people = await Promise.all(
+      [
+        ['Ana', 'Martin'],
+        ['Carl', 'Petit'],
+        ['Inès', 'Roux'],
+      ].map(([f, l], i) => artistContract(ctx, f!, l!, i + 1, '800')),
+    );
     const drafts = await compute(ctx);
-    const typedBody = (employee_id: string) => ({ org_id: ctx.soleil, employee_id, period: PERIOD, gross: '1000', net_to_pay: '700', contributions: [{ organism: 'URSSAF', employer_amount: '321.09' }] });
+    const typedBody = (employee_id: string) => ({
+      org_id: ctx.soleil,
+      employee_id,
+      period: PERIOD,
+      gross: '1000',
+      net_to_pay: '700',
+      contributions: [{ organism: 'URSSAF', employer_amount: '321.09' }],
+    });
     const results = await Promise.all([
       ctx.call(ctx.staff, 'POST', '/api/staff/paie/valider', { org_id: ctx.soleil, period: PERIOD, payslip_ids: [drafts.get(people[0]!.contract)!] }),
       ctx.call(ctx.staff, 'POST', '/api/staff/paie/valider', { org_id: ctx.soleil, period: PERIOD, payslip_ids: [drafts.get(people[1]!.contract)!] }),
       ctx.call(ctx.staff, 'POST', '/api/staff/payslips', typedBody(ctx.zoe)),
       ctx.call(ctx.staff, 'POST', '/api/staff/payslips', typedBody(ctx.marc)),
     ]);
-    assert.deepEqual(results.map((r) => r.statusCode), [200, 200, 201, 201], results.map((r) => r.body).join('\n'));
+    assert.deepEqual(
+      results.map((r) => r.statusCode),
+      [200, 200, 201, 201],
+      results.map((r) => r.body).join('\n'),
+    );
     const monthCalls = await calls(ctx);
     assert.equal(monthCalls.length, 1, 'a single call: the first to hold the month made it, the others revised it');
     assert.equal(monthCalls[0]!.payslips_counted_in, 4);
@@ -287,9 +392,17 @@ describe("the month's contribution call under concurrency (PostgreSQL)", () => {
     await assertInvariant(ctx, 'the second race');
   });
 
-  it('should keep the calls equal to what is owed after each step of random validations, cancellations, recomputations and payments', { skip: usingPostgres ? false : 'runs in the PostgreSQL pass: dozens of payroll runs' }, async (t) => {
+  it('should keep the calls equal to what is owed after each step of random validations, cancellations, recomputations and payments', {
+    skip: usingPostgres ? false : 'runs in the PostgreSQL pass: dozens of payroll runs',
+  }, async (t) => {
     const ctx = await start(t);
-    const people = await Promise.all([['Ana', 'Martin', 3], ['Carl', 'Petit', 2], ['Inès', 'Roux', 1]].map(([f, l, n]) => artistContract(ctx, f as string, l as string, n as number, '650')));
+    const people = await Promise.all(
+      [
+        ['Ana', 'Martin', 3],
+        ['Carl', 'Petit', 2],
+        ['Inès', 'Roux', 1],
+      ].map(([f, l, n]) => artistContract(ctx, f as string, l as string, n as number, '650')),
+    );
     const contracts = people.map((p) => p.contract);
     type Step = { kind: 'compute' } | { kind: 'validate'; pick: number } | { kind: 'cancel'; pick: number } | { kind: 'pay' };
     const step: fc.Arbitrary<Step> = fc.oneof(
@@ -304,7 +417,12 @@ describe("the month's contribution call under concurrency (PostgreSQL)", () => {
         // Each sequence starts from a month with nothing published (every call paid stays paid: the invariant spans them).
         round += 1;
         for (const [i, s] of steps.entries()) {
-          const live = await ctx.db.selectFrom('payslips').select(['id', 'status', 'period']).where('org_id', '=', ctx.soleil).where('period', '=', PERIOD).execute();
+          const live = await ctx.db
+            .selectFrom('payslips')
+            .select(['id', 'status', 'period'])
+            .where('org_id', '=', ctx.soleil)
+            .where('period', '=', PERIOD)
+            .execute();
           if (s.kind === 'compute') await compute(ctx);
           if (s.kind === 'validate') {
             const drafts = live.filter((p) => p.status === 'brouillon').map((p) => p.id);

@@ -27,7 +27,11 @@ const asBytes = (rows: Array<Array<string | null>>) => rows.map((row) => row.map
 
 describe('BinaryCopyReader', () => {
   it('should hand over each row with its fields, NULL included', () => {
-    const rows = [['a', 'bc'], ['', null], ['{"x":"\\"é\\""}', 'z']];
+    const rows = [
+      ['a', 'bc'],
+      ['', null],
+      ['{"x":"\\"é\\""}', 'z'],
+    ];
     assert.deepEqual(readAll(2, [binaryCopy(asBytes(rows))]), rows);
   });
 
@@ -50,9 +54,22 @@ describe('BinaryCopyReader', () => {
   });
 
   it('should hand over the same rows when fed one byte at a time', () => {
-    const rows = [['first', 'row'], ['x', null], ['third', '']];
+    const rows = [
+      ['first', 'row'],
+      ['x', null],
+      ['third', ''],
+    ];
     const bytes = binaryCopy(asBytes(rows));
-    assert.deepEqual(readAll(2, cutAt(bytes, Array.from({ length: bytes.length }, (_, i) => i))), rows);
+    assert.deepEqual(
+      readAll(
+        2,
+        cutAt(
+          bytes,
+          Array.from({ length: bytes.length }, (_, i) => i),
+        ),
+      ),
+      rows,
+    );
   });
 
   it('should refuse bytes that are not a binary COPY', () => {

@@ -14,7 +14,12 @@ import { freshDatabase, testConfig } from '../helper.ts';
 describe('a database error in the logs', () => {
   it('should be logged with its message and SQL, never the parameters', async (t) => {
     const lines: string[] = [];
-    const stream = new Writable({ write(chunk, _encoding, done) { lines.push(String(chunk)); done(); } });
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
     const config = testConfig();
     const database = await freshDatabase();
     const fastify = Fastify({ ...appOptions(config), logger: { level: 'info', stream } });

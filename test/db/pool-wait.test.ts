@@ -43,7 +43,13 @@ describe('openDatabase: waiting for a connection', () => {
     const { handle, release, transaction } = await heldPool();
     try {
       const query = sql<{ n: number }>`select 4 as n`.execute(handle.db);
-      const outcome = await Promise.race([query.then(() => 'answered', () => 'failed'), new Promise((resolve) => setTimeout(() => resolve('waiting'), 5_500))]);
+      const outcome = await Promise.race([
+        query.then(
+          () => 'answered',
+          () => 'failed',
+        ),
+        new Promise((resolve) => setTimeout(() => resolve('waiting'), 5_500)),
+      ]);
       assert.equal(outcome, 'waiting');
       release();
       await transaction;
@@ -61,7 +67,10 @@ describe('openDatabase: waiting for a connection', () => {
     const port = (silent.address() as net.AddressInfo).port;
     const handle = await openDatabase({ databaseUrl: `postgres://postgres@127.0.0.1:${port}/none`, pgliteDir: 'memory://', connectTimeoutMs: 300 });
     try {
-      const error = await sql`select 1`.execute(handle.db).then(() => null, (e: unknown) => e);
+      const error = await sql`select 1`.execute(handle.db).then(
+        () => null,
+        (e: unknown) => e,
+      );
       assert.ok(isDatabaseUnavailable(error), `not reported unavailable: ${String(error)}`);
     } finally {
       for (const socket of sockets) socket.destroy();

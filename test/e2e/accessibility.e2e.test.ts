@@ -10,7 +10,19 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { createOrg, member, signedIn, type Person } from '../support/fixtures.ts';
 import { IBAN, OPERATOR_ENV, inDays } from '../payslips/support.ts';
-import { focusedId, horizontalOverflow, newPage, signedInPage, skipReason, startApp, suiteBrowser, tabTo, texts, type RunningApp, type TestContext } from './support.ts';
+import {
+  focusedId,
+  horizontalOverflow,
+  newPage,
+  signedInPage,
+  skipReason,
+  startApp,
+  suiteBrowser,
+  tabTo,
+  texts,
+  type RunningApp,
+  type TestContext,
+} from './support.ts';
 
 const WCAG21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
@@ -44,27 +56,64 @@ async function operator(t: TestContext) {
   const helene = (await call(admin, 'POST', '/api/salaries', { first_name: 'Hélène', last_name: 'Lefèvre', iban: IBAN.helene, category: 'artiste' })).id;
   const marc = (await call(admin, 'POST', '/api/salaries', { first_name: 'Marc', last_name: 'Dupont', iban: IBAN.marc, category: 'technicien' })).id;
   const draft = await call(admin, 'POST', '/api/contrats', {
-    employee_id: helene, kind: 'CDDU', job_title: 'Comédienne', show_title: 'Le Songe', idcc: '3090', start_date: '2027-03-01', end_date: '2027-03-31',
+    employee_id: helene,
+    kind: 'CDDU',
+    job_title: 'Comédienne',
+    show_title: 'Le Songe',
+    idcc: '3090',
+    start_date: '2027-03-01',
+    end_date: '2027-03-31',
     dates: [
       { date: '2027-03-02', nature: 'repetition', quantity: 1, amount: '300' },
       { date: '2027-03-20', nature: 'representation', quantity: 1, amount: '400' },
     ],
   });
-  const toSign = await call(admin, 'POST', '/api/contrats', { employee_id: marc, kind: 'CDD', job_title: 'Régisseur', start_date: '2027-03-01', end_date: '2027-03-31', monthly_gross: '2000' });
+  const toSign = await call(admin, 'POST', '/api/contrats', {
+    employee_id: marc,
+    kind: 'CDD',
+    job_title: 'Régisseur',
+    start_date: '2027-03-01',
+    end_date: '2027-03-31',
+    monthly_gross: '2000',
+  });
   await call(admin, 'POST', `/api/contrats/${toSign.id}/submit`);
-  const cancelled = await call(admin, 'POST', '/api/contrats', { employee_id: marc, kind: 'CDI', job_title: 'Administrateur', start_date: '2027-01-04', monthly_gross: '3100' });
+  const cancelled = await call(admin, 'POST', '/api/contrats', {
+    employee_id: marc,
+    kind: 'CDI',
+    job_title: 'Administrateur',
+    start_date: '2027-01-04',
+    monthly_gross: '3100',
+  });
   await call(admin, 'POST', `/api/contrats/${cancelled.id}/cancel`);
   await call(staff, 'POST', '/api/staff/facturation/bulk-create', {
-    invoice_type: 'paie_mensuelle', payment_method: 'prelevement', period_label: 'mars 2026', issue_date: '2026-03-31', due_date: '2026-04-15',
+    invoice_type: 'paie_mensuelle',
+    payment_method: 'prelevement',
+    period_label: 'mars 2026',
+    issue_date: '2026-03-31',
+    due_date: '2026-04-15',
     invoices: [
       { org_id: soleil, lines: [{ label: 'Gestion de la paie, mars 2026', quantity: 12, unit_price: '85.00', vat_rate: '20' }] },
       { org_id: lumiere, lines: [{ label: 'Gestion de la paie, mars 2026', quantity: 3, unit_price: '85.00', vat_rate: '20' }] },
     ],
   });
-  const paid = await call(staff, 'POST', '/api/staff/payslips', { org_id: soleil, employee_id: helene, period: '2027-03', gross: '2700.00', net_to_pay: '2104.50' });
+  const paid = await call(staff, 'POST', '/api/staff/payslips', {
+    org_id: soleil,
+    employee_id: helene,
+    period: '2027-03',
+    gross: '2700.00',
+    net_to_pay: '2104.50',
+  });
   await call(staff, 'POST', '/api/staff/payslips', { org_id: soleil, employee_id: marc, period: '2027-03', gross: '2300.00', net_to_pay: '1830.00' });
   await call(staff, 'POST', '/api/staff/virements', { payslip_ids: [paid.id], execution_date: inDays(2) });
-  await call(staff, 'POST', '/api/staff/cotisations', { org_id: soleil, period: '2026-10', due_date: '2026-11-15', lines: [{ organism: 'URSSAF', amount: '1234.56' }, { organism: 'AFDAS', amount: '42.50' }] });
+  await call(staff, 'POST', '/api/staff/cotisations', {
+    org_id: soleil,
+    period: '2026-10',
+    due_date: '2026-11-15',
+    lines: [
+      { organism: 'URSSAF', amount: '1234.56' },
+      { organism: 'AFDAS', amount: '42.50' },
+    ],
+  });
   return { app, soleil, staff, admin, compta, draft: draft.id as string, toSign: toSign.id as string };
 }
 
@@ -103,7 +152,16 @@ describe('accessibility of every page in chromium', { skip: skipReason }, () => 
 
     // The organization's ADMIN: contracts, payroll, invoices, access.
     const asAdmin = (await signedInPage(browser(), app, admin, t)).page;
-    for (const path of ['/vos-acces', '/contrats', '/contrats/nouveau', `/contrats/${draft}`, `/contrats/${toSign}`, `/contrats/${draft}/modifier`, '/paie', '/factures']) {
+    for (const path of [
+      '/vos-acces',
+      '/contrats',
+      '/contrats/nouveau',
+      `/contrats/${draft}`,
+      `/contrats/${toSign}`,
+      `/contrats/${draft}/modifier`,
+      '/paie',
+      '/factures',
+    ]) {
       await run(asAdmin, path);
     }
     await run(asAdmin, '/page-qui-n-existe-pas', '404');
@@ -116,8 +174,17 @@ describe('accessibility of every page in chromium', { skip: skipReason }, () => 
     const asStaff = (await signedInPage(browser(), app, staff, t)).page;
     await run(asStaff, '/paie', 'choix de l’organisation (/paie)');
     for (const path of [
-      '/vos-acces', '/staff/equipe', '/staff/organisations', `/staff/organisations/${soleil}`, '/staff/contrats', `/staff/contrats/${toSign}`, '/staff/paie',
-      `/staff/paie?org_id=${soleil}&period=03%2F2027`, '/staff/virements', '/staff/cotisations', '/staff/facturation',
+      '/vos-acces',
+      '/staff/equipe',
+      '/staff/organisations',
+      `/staff/organisations/${soleil}`,
+      '/staff/contrats',
+      `/staff/contrats/${toSign}`,
+      '/staff/paie',
+      `/staff/paie?org_id=${soleil}&period=03%2F2027`,
+      '/staff/virements',
+      '/staff/cotisations',
+      '/staff/facturation',
     ]) {
       await run(asStaff, path);
     }
@@ -137,7 +204,9 @@ describe('accessibility of every page in chromium', { skip: skipReason }, () => 
     assert.equal(audited.length, 24);
   });
 
-  it('should find no violation once errors are shown next to their fields, a confirmation is asked or a list of choices is open', { timeout: 600_000 }, async (t) => {
+  it('should find no violation once errors are shown next to their fields, a confirmation is asked or a list of choices is open', {
+    timeout: 600_000,
+  }, async (t) => {
     const { app, soleil, staff, admin, draft } = await operator(t);
     const found: string[] = [];
     /** Opens `path` at 1 280 px, does `act`, waits for its requests, then audits the page as it is now, and at 390 px. */
@@ -184,7 +253,10 @@ describe('accessibility of every page in chromium', { skip: skipReason }, () => 
       await visibleError(asStaff);
     });
     await after(asStaff, '/staff/cotisations', '/staff/cotisations, paiement à confirmer', async () => {
-      await asStaff.getByRole('button', { name: /^Marquer payé/ }).first().click();
+      await asStaff
+        .getByRole('button', { name: /^Marquer payé/ })
+        .first()
+        .click();
       await asStaff.locator('#confirm-paid').waitFor();
     });
     await after(asStaff, '/staff/facturation', '/staff/facturation, formulaire vide envoyé', async () => {

@@ -9,7 +9,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { createOrg, member, type Person } from '../support/fixtures.ts';
 import { pdfText } from '../support/documents.ts';
-import { horizontalOverflow, mailTo, screenshot, signedInPage, skipReason, startApp, suiteBrowser, type TestContext, tabTo, texts, focusedId } from './support.ts';
+import {
+  horizontalOverflow,
+  mailTo,
+  screenshot,
+  signedInPage,
+  skipReason,
+  startApp,
+  suiteBrowser,
+  type TestContext,
+  tabTo,
+  texts,
+  focusedId,
+} from './support.ts';
 
 const NBSP = '\u00a0';
 
@@ -28,13 +40,30 @@ async function organization(t: TestContext) {
   const helene = (await call(agent, 'POST', '/api/salaries', { first_name: 'Hélène', last_name: 'Lefèvre', category: 'artiste' })).id;
   const paul = (await call(agent, 'POST', '/api/salaries', { first_name: 'Paul', last_name: 'Martin-Delacroix' })).id;
   await call(agent, 'POST', '/api/contrats', {
-    employee_id: paul, kind: 'CDD', job_title: 'Régisseur lumière', show_title: 'Tournée de printemps', idcc: '3090',
-    start_date: '2027-04-01', end_date: '2027-06-30', monthly_gross: '2450.00',
+    employee_id: paul,
+    kind: 'CDD',
+    job_title: 'Régisseur lumière',
+    show_title: 'Tournée de printemps',
+    idcc: '3090',
+    start_date: '2027-04-01',
+    end_date: '2027-06-30',
+    monthly_gross: '2450.00',
   });
-  const signed = await call(agent, 'POST', '/api/contrats', { employee_id: helene, kind: 'CDI', job_title: 'Administratrice', start_date: '2027-01-04', monthly_gross: '3100' });
+  const signed = await call(agent, 'POST', '/api/contrats', {
+    employee_id: helene,
+    kind: 'CDI',
+    job_title: 'Administratrice',
+    start_date: '2027-01-04',
+    monthly_gross: '3100',
+  });
   await call(agent, 'POST', `/api/contrats/${signed.id}/submit`);
   const cancelled = await call(agent, 'POST', '/api/contrats', {
-    employee_id: paul, kind: 'CDDU', job_title: 'Musicien', show_title: 'Concert annulé', start_date: '2027-02-10', end_date: '2027-02-12',
+    employee_id: paul,
+    kind: 'CDDU',
+    job_title: 'Musicien',
+    show_title: 'Concert annulé',
+    start_date: '2027-02-10',
+    end_date: '2027-02-12',
     dates: [{ date: '2027-02-11', nature: 'representation', quantity: 1, amount: '250' }],
   });
   await call(agent, 'POST', `/api/contrats/${cancelled.id}/cancel`);
@@ -44,7 +73,9 @@ async function organization(t: TestContext) {
 describe('contract pages in chromium', { skip: skipReason }, () => {
   const browser = suiteBrowser();
 
-  it("should let an AGENT find a contract, create and edit a draft with its dates, add a note and get the PDF, with the keyboard", { timeout: 400_000 }, async (t) => {
+  it('should let an AGENT find a contract, create and edit a draft with its dates, add a note and get the PDF, with the keyboard', {
+    timeout: 400_000,
+  }, async (t) => {
     const { app, agent } = await organization(t);
     const { page, errors } = await signedInPage(browser(), app, agent, t);
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'contrats-e2e-'));
@@ -235,6 +266,9 @@ describe('contract pages in chromium', { skip: skipReason }, () => {
     const response = await page.goto(`${app.url}/contrats`);
     assert.equal(response?.status(), 403);
     assert.equal(await page.locator('h1').textContent(), "Vous n'avez pas accès à cette page", 'the French refusal page (refusals.e2e.test.ts)');
-    assert.deepEqual(errors.filter((e) => !e.includes('403')), []);
+    assert.deepEqual(
+      errors.filter((e) => !e.includes('403')),
+      [],
+    );
   });
 });

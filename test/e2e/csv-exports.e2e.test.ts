@@ -35,7 +35,13 @@ describe('CSV exports in chromium', { skip: skipReason }, () => {
     assert.deepEqual([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'UTF-8 with a BOM');
     const lines = bytes.subarray(3).toString('utf8').split('\r\n');
     assert.ok(lines[0]!.startsWith('Numéro;Document;Facture créditée;Organisation;'));
-    assert.ok(lines.some((l) => l.startsWith(`${invoices.march.number};Facture;;Théâtre du Soleil;Paie mensuelle;Mars 2026;31/03/2026;15/04/2026;Prélèvement SEPA;1026,00;205,20;1231,20;`)));
+    assert.ok(
+      lines.some((l) =>
+        l.startsWith(
+          `${invoices.march.number};Facture;;Théâtre du Soleil;Paie mensuelle;Mars 2026;31/03/2026;15/04/2026;Prélèvement SEPA;1026,00;205,20;1231,20;`,
+        ),
+      ),
+    );
     assert.equal(await page.locator('#calls-csv').getAttribute('href'), '/api/cotisations.csv');
     assert.equal(await page.locator('#transfers-csv').getAttribute('href'), '/api/virements.csv');
 
@@ -50,6 +56,6 @@ describe('CSV exports in chromium', { skip: skipReason }, () => {
     const asAgent = await signedInPage(browser(), app, agent, t);
     await asAgent.page.goto(`${app.url}/paie`);
     assert.equal(await asAgent.page.locator('#payslips-csv').count(), 0, "the payslips' export is the money set's");
-    assert.equal(await asAgent.page.locator('tbody tr').count() > 0, true);
+    assert.equal((await asAgent.page.locator('tbody tr').count()) > 0, true);
   });
 });

@@ -49,7 +49,11 @@ describe('errors next to their field, in chromium', { skip: skipReason }, () => 
     await page.locator('#contract-show_title').fill('Les Misérables');
     await page.locator('#contract-start_date').fill('01/03/2027');
     await page.locator('#contract-end_date').fill('31/03/2027');
-    for (const [n, date] of [[1, '02/03/2027'], [2, '20/03/2027'], [3, '15/04/2027']] as const) {
+    for (const [n, date] of [
+      [1, '02/03/2027'],
+      [2, '20/03/2027'],
+      [3, '15/04/2027'],
+    ] as const) {
       await page.locator('#add-line').click();
       await page.locator(`#line-date-${n}`).fill(date);
       await page.locator(`#line-amount-${n}`).fill('180,50');
@@ -95,7 +99,10 @@ describe('errors next to their field, in chromium', { skip: skipReason }, () => 
     await page.locator('#avenant-date-1').fill('02/04/2027');
     await page.locator('#save-avenant').click();
     await page.locator('#status', { hasText: 'Avenant enregistré : 1 date ajoutée.' }).waitFor();
-    assert.deepEqual(errors.filter((e) => !e.includes('400')), []);
+    assert.deepEqual(
+      errors.filter((e) => !e.includes('400')),
+      [],
+    );
   });
 
   it('should answer the contracts filter 31/02/2026 and /paie 13/2027 in their own format, next to the field', { timeout: 240_000 }, async (t) => {
@@ -118,12 +125,18 @@ describe('errors next to their field, in chromium', { skip: skipReason }, () => 
     assert.equal(await page.locator('#filter-period').getAttribute('placeholder'), 'MM/AAAA');
     await page.locator('#filter-period').fill('13/2027');
     await Promise.all([page.waitForURL(/period=13%2F2027/), page.locator('#filter-submit').click()]);
-    assert.deepEqual(await fieldError(page, 'filter-period'), { text: "13/2027 n'existe pas : le mois va de 01 à 12. Saisissez une période au format MM/AAAA.", invalid: true });
+    assert.deepEqual(await fieldError(page, 'filter-period'), {
+      text: "13/2027 n'existe pas : le mois va de 01 à 12. Saisissez une période au format MM/AAAA.",
+      invalid: true,
+    });
     assert.ok(!(await page.locator('main').textContent())!.includes('AAAA-MM'), 'no word of the API format');
     await page.locator('#filter-period').fill('03/2027');
     await Promise.all([page.waitForURL(/period=03%2F2027/), page.locator('#filter-submit').click()]);
     assert.deepEqual(await fieldError(page, 'filter-period'), { text: '', invalid: false });
-    assert.deepEqual(errors.filter((e) => !e.includes('400')), []);
+    assert.deepEqual(
+      errors.filter((e) => !e.includes('400')),
+      [],
+    );
   });
 
   it('should say an execution date in the past is past, next to the field (staff virements)', { timeout: 240_000 }, async (t) => {
@@ -147,6 +160,9 @@ describe('errors next to their field, in chromium', { skip: skipReason }, () => 
     // March 2027's salaries paid today: asked about first (the page's check, not a refusal).
     await page.locator('#confirm-date').waitFor();
     await Promise.all([page.waitForURL(/lot=/), page.locator('#confirm-date-ok').click()]);
-    assert.deepEqual(errors.filter((e) => !e.includes('400')), []);
+    assert.deepEqual(
+      errors.filter((e) => !e.includes('400')),
+      [],
+    );
   });
 });

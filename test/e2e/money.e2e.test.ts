@@ -25,7 +25,8 @@ async function organization(t: TestContext) {
   return { app, ...organizations };
 }
 
-const focused = (page: Page) => page.evaluate(() => ({ id: document.activeElement?.id ?? '', pdf: (document.activeElement as HTMLElement | null)?.dataset.pdfUrl ?? '' }));
+const focused = (page: Page) =>
+  page.evaluate(() => ({ id: document.activeElement?.id ?? '', pdf: (document.activeElement as HTMLElement | null)?.dataset.pdfUrl ?? '' }));
 
 /** Presses Tab until the focused element passes `test` (at most `max` presses); how many presses it took. */
 async function tabUntil(page: Page, what: string, test: (f: { id: string; pdf: string }) => boolean, max = 40): Promise<number> {
@@ -47,7 +48,9 @@ async function downloadWithEnter(page: Page, dir: string): Promise<{ head: strin
 describe('payslip and invoice pages in chromium', { skip: skipReason }, () => {
   const browser = suiteBrowser();
 
-  it('should let a COMPTA read the invoices, contribution calls and transfers, open an invoice and a payslip PDF, with the keyboard', { timeout: 300_000 }, async (t) => {
+  it('should let a COMPTA read the invoices, contribution calls and transfers, open an invoice and a payslip PDF, with the keyboard', {
+    timeout: 300_000,
+  }, async (t) => {
     const { app, compta, invoices, payslips, executionDate } = await organization(t);
     const { page, errors } = await signedInPage(browser(), app, compta, t);
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'money-e2e-'));
@@ -89,7 +92,13 @@ describe('payslip and invoice pages in chromium', { skip: skipReason }, () => {
     assert.deepEqual(periods, ['mars 2027', 'mars 2027', 'février 2027']);
     const paul = page.locator(`tr[data-payslip-id="${payslips.paulMarch}"]`);
     assert.deepEqual(await texts(page, `tr[data-payslip-id="${payslips.paulMarch}"] td`), [
-      'mars 2027', 'Paul Martin-Delacroix', eur('1 234,50'), eur('987,65'), 'Publié', 'En cours', 'PDF pas encore disponible',
+      'mars 2027',
+      'Paul Martin-Delacroix',
+      eur('1 234,50'),
+      eur('987,65'),
+      'Publié',
+      'En cours',
+      'PDF pas encore disponible',
     ]);
     assert.equal(await paul.locator('button').count(), 0);
     await screenshot(page, 'paie');
@@ -132,7 +141,10 @@ describe('payslip and invoice pages in chromium', { skip: skipReason }, () => {
     const response = await page.goto(`${app.url}/factures`);
     assert.equal(response?.status(), 403);
     assert.equal(await page.locator('h1').textContent(), "Vous n'avez pas accès à cette page", 'the French refusal page (refusals.e2e.test.ts)');
-    assert.deepEqual(errors.filter((e) => !e.includes('403')), []);
+    assert.deepEqual(
+      errors.filter((e) => !e.includes('403')),
+      [],
+    );
   });
 
   it('should fit a phone: the payslips and the invoices without sideways scrolling', async (t) => {

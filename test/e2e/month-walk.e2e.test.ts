@@ -55,13 +55,27 @@ const cutSelects = (page: Page) =>
       }),
   );
 
-describe('a newcomer\'s month in chromium', { skip: skipReason }, () => {
+describe("a newcomer's month in chromium", { skip: skipReason }, () => {
   const browser = suiteBrowser();
 
-  it('should ask about a batch date far from the months paid, say an early "executed" once, and keep the batches in their card', { timeout: 300_000 }, async (t) => {
+  it('should ask about a batch date far from the months paid, say an early "executed" once, and keep the batches in their card', {
+    timeout: 300_000,
+  }, async (t) => {
     const { app, soleil, staff, helene, marc, call } = await operator(t);
-    const next = await call(staff, 'POST', '/api/staff/payslips', { org_id: soleil, employee_id: helene, period: NEXT_MONTH, gross: '1200.00', net_to_pay: '950.00' });
-    const now = await call(staff, 'POST', '/api/staff/payslips', { org_id: soleil, employee_id: marc, period: THIS_MONTH, gross: '1000.00', net_to_pay: '800.00' });
+    const next = await call(staff, 'POST', '/api/staff/payslips', {
+      org_id: soleil,
+      employee_id: helene,
+      period: NEXT_MONTH,
+      gross: '1200.00',
+      net_to_pay: '950.00',
+    });
+    const now = await call(staff, 'POST', '/api/staff/payslips', {
+      org_id: soleil,
+      employee_id: marc,
+      period: THIS_MONTH,
+      gross: '1000.00',
+      net_to_pay: '800.00',
+    });
     const { page, errors } = await signedInPage(browser(), app, staff, t);
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${app.url}/staff/virements`);
@@ -75,7 +89,15 @@ describe('a newcomer\'s month in chromium', { skip: skipReason }, () => {
     await page.keyboard.press('Escape');
     assert.equal(await page.locator('#execution-date-error').textContent(), doubt);
     assert.equal(await focusedId(page), 'execution-date');
-    assert.equal(await app.database.db.selectFrom('transfers').select('id').execute().then((r) => r.length), 0, 'nothing created');
+    assert.equal(
+      await app.database.db
+        .selectFrom('transfers')
+        .select('id')
+        .execute()
+        .then((r) => r.length),
+      0,
+      'nothing created',
+    );
 
     // This month's, in two days: no question; the batch is made.
     await page.locator(`#select-${next.id}`).uncheck();
@@ -100,15 +122,21 @@ describe('a newcomer\'s month in chromium', { skip: skipReason }, () => {
     assert.equal(await horizontalOverflow(page), 0);
     const phone = await tableFit(page, '#batch-table');
     assert.ok(phone.table <= phone.box, `on a phone too (${phone.table} px in ${phone.box} px)`);
-    assert.deepEqual(errors.filter((e) => !e.includes('400')), []);
+    assert.deepEqual(
+      errors.filter((e) => !e.includes('400')),
+      [],
+    );
   });
 
   it("should keep the contribution calls' table within its card at 1,280, a notification's result beside its buttons", { timeout: 300_000 }, async (t) => {
     const { app, soleil, staff, call } = await operator(t);
     const lumiere = await createOrg(app.database.db, 'Compagnie Lumière des Arts de la Rue', 'CLU002');
     const lines = [
-      { organism: 'URSSAF', amount: '1842.60' }, { organism: 'AUDIENS', amount: '412.35' }, { organism: 'CONGES_SPECTACLES', amount: '356.00' },
-      { organism: 'FRANCE_TRAVAIL', amount: '98.40' }, { organism: 'AFDAS', amount: '27.10' },
+      { organism: 'URSSAF', amount: '1842.60' },
+      { organism: 'AUDIENS', amount: '412.35' },
+      { organism: 'CONGES_SPECTACLES', amount: '356.00' },
+      { organism: 'FRANCE_TRAVAIL', amount: '98.40' },
+      { organism: 'AFDAS', amount: '27.10' },
     ];
     await call(staff, 'PATCH', `/api/staff/orgs/${soleil}`, { email_notifs: ['compta@soleil.example'] });
     const paid = await call(staff, 'POST', '/api/staff/cotisations', { org_id: soleil, period: '2026-10', due_date: '2026-11-15', lines });
@@ -118,30 +146,55 @@ describe('a newcomer\'s month in chromium', { skip: skipReason }, () => {
     const { page, errors } = await signedInPage(browser(), app, staff, t);
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${app.url}/staff/cotisations`);
-    await page.locator(`tr[data-call-id="${notified.id}"]`).getByRole('button', { name: /^Notifier/ }).click();
+    await page
+      .locator(`tr[data-call-id="${notified.id}"]`)
+      .getByRole('button', { name: /^Notifier/ })
+      .click();
     await page.locator(`tr[data-call-id="${notified.id}"] .row-result`, { hasText: 'Notifié' }).waitFor();
     const row = page.locator('#call-table tbody tr', { hasText: 'Compagnie Lumière des Arts de la Rue' });
     await row.getByRole('button', { name: /^Notifier/ }).click();
     await row.getByText('Non envoyé : aucune adresse de notification.').waitFor();
     const fit = await tableFit(page, '#call-table');
     assert.ok(fit.table <= fit.box, `the calls' table (${fit.table} px) fits its card (${fit.box} px)`);
-    assert.deepEqual(await texts(page, '#call-table thead th'), ['Référence', 'Organisation', 'Période', 'Échéance', 'Organismes', 'Total', 'Statut', 'Notifié', 'Actions']);
+    assert.deepEqual(await texts(page, '#call-table thead th'), [
+      'Référence',
+      'Organisation',
+      'Période',
+      'Échéance',
+      'Organismes',
+      'Total',
+      'Statut',
+      'Notifié',
+      'Actions',
+    ]);
     assert.equal(await row.locator('td[data-label="Actions"] a').textContent(), 'Compléter la fiche de Compagnie Lumière des Arts de la Rue');
     assert.equal(await horizontalOverflow(page), 0);
     await page.setViewportSize({ width: 390, height: 844 });
     const phone = await tableFit(page, '#call-table');
     assert.ok(phone.table <= phone.box, `on a phone too (${phone.table} px in ${phone.box} px)`);
     assert.equal(await horizontalOverflow(page), 0);
-    assert.deepEqual(errors.filter((e) => !e.includes('409') && !e.includes('422')), []);
+    assert.deepEqual(
+      errors.filter((e) => !e.includes('409') && !e.includes('422')),
+      [],
+    );
   });
 
   it("should say a payslip's transfer in words that fit: wrapped on the month page, 'En cours' on the organization's", { timeout: 300_000 }, async (t) => {
     const { app, soleil, staff, admin, marc, call } = await operator(t);
-    const slip = await call(staff, 'POST', '/api/staff/payslips', { org_id: soleil, employee_id: marc, period: THIS_MONTH, gross: '1000.00', net_to_pay: '800.00' });
+    const slip = await call(staff, 'POST', '/api/staff/payslips', {
+      org_id: soleil,
+      employee_id: marc,
+      period: THIS_MONTH,
+      gross: '1000.00',
+      net_to_pay: '800.00',
+    });
     await call(staff, 'POST', '/api/staff/virements', { payslip_ids: [slip.id], execution_date: inDays(2) });
     // The badge's right edge and its cell's: a badge wider than its cell is cut by the card.
     const badgeFit = (page: Page, selector: string) =>
-      page.locator(selector).evaluate((badge) => ({ badge: Math.round(badge.getBoundingClientRect().right), cell: Math.round(badge.closest('td')!.getBoundingClientRect().right) }));
+      page.locator(selector).evaluate((badge) => ({
+        badge: Math.round(badge.getBoundingClientRect().right),
+        cell: Math.round(badge.closest('td')!.getBoundingClientRect().right),
+      }));
     const { page, errors } = await signedInPage(browser(), app, staff, t);
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${app.url}/staff/paie?org_id=${soleil}&period=${THIS_MONTH.slice(5, 7)}/${THIS_MONTH.slice(0, 4)}`);
@@ -152,7 +205,9 @@ describe('a newcomer\'s month in chromium', { skip: skipReason }, () => {
     await page.setViewportSize({ width: 390, height: 844 });
     const phone = await badgeFit(page, badge);
     assert.ok(phone.badge <= phone.cell, `the badge (right edge ${phone.badge} px) stays within its cell (${phone.cell} px)`);
-    const [published, transfer] = await page.locator('#payslip-table td[data-label="Statut"] .badge').evaluateAll((badges) => badges.map((b) => Math.round(b.getBoundingClientRect().left)));
+    const [published, transfer] = await page
+      .locator('#payslip-table td[data-label="Statut"] .badge')
+      .evaluateAll((badges) => badges.map((b) => Math.round(b.getBoundingClientRect().left)));
     assert.equal(transfer, published, 'under "Publié", in the value\'s column, not under the label');
 
     const client = await signedInPage(browser(), app, admin, t);
@@ -187,7 +242,8 @@ describe('a newcomer\'s month in chromium', { skip: skipReason }, () => {
 
   it("should create the month's invoices proposed from its payslips, each counting its own, then empty the form", { timeout: 300_000 }, async (t) => {
     const { app, soleil, staff, helene, marc, call } = await operator(t);
-    for (const employee_id of [helene, marc]) await call(staff, 'POST', '/api/staff/payslips', { org_id: soleil, employee_id, period: THIS_MONTH, gross: '1000.00', net_to_pay: '800.00' });
+    for (const employee_id of [helene, marc])
+      await call(staff, 'POST', '/api/staff/payslips', { org_id: soleil, employee_id, period: THIS_MONTH, gross: '1000.00', net_to_pay: '800.00' });
     const { page, errors } = await signedInPage(browser(), app, staff, t);
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${app.url}/staff/facturation`);
@@ -207,7 +263,15 @@ describe('a newcomer\'s month in chromium', { skip: skipReason }, () => {
     assert.ok(!page.url().includes('paie='), 'a reload proposes nothing again');
     await page.locator('#create-invoices-submit').click();
     await page.locator('#create-orgs-error', { hasText: 'Cochez au moins une organisation.' }).waitFor();
-    assert.equal(await app.database.db.selectFrom('invoices').select('id').execute().then((r) => r.length), 1, 'a second click creates nothing');
+    assert.equal(
+      await app.database.db
+        .selectFrom('invoices')
+        .select('id')
+        .execute()
+        .then((r) => r.length),
+      1,
+      'a second click creates nothing',
+    );
     assert.deepEqual(errors, []);
   });
 });

@@ -6,9 +6,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { addMembership, createOrg, member, signedIn } from '../support/fixtures.ts';
-import {
-  activationLink, freePort, horizontalOverflow, mailTo, newPage, screenshot, skipReason, startApp, suiteBrowser,
-} from './support.ts';
+import { activationLink, freePort, horizontalOverflow, mailTo, newPage, screenshot, skipReason, startApp, suiteBrowser } from './support.ts';
 
 const LINK_SENT = "Si un compte existe pour cette adresse, un lien de connexion vient d'être envoyé.";
 
@@ -36,7 +34,11 @@ describe('pages in chromium', { skip: skipReason }, () => {
     await page.getByLabel('Prénom').fill('Nina');
     await page.getByLabel('Rôle', { exact: true }).selectOption('COMPTA');
     // The role list offers no SUPER_ADMIN.
-    assert.deepEqual(await page.locator('#invite-role option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value)), ['ADMIN', 'AGENT', 'COMPTA']);
+    assert.deepEqual(await page.locator('#invite-role option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value)), [
+      'ADMIN',
+      'AGENT',
+      'COMPTA',
+    ]);
     await page.getByRole('button', { name: "Envoyer l'invitation" }).click();
 
     await page.locator('#members-status', { hasText: 'Invitation envoyée : nina@example.com.' }).waitFor();
@@ -70,7 +72,10 @@ describe('pages in chromium', { skip: skipReason }, () => {
     const orgId = await createOrg(db, 'Théâtre du Soleil', 'TDS001');
     const admin = await member(app.app, db, orgId, 'alice@example.com', 'ADMIN');
     const invite = await app.app.inject({
-      method: 'POST', url: '/api/access', headers: { cookie: admin.cookie }, payload: { email: 'nina@example.com', first_name: 'Nina', role: 'COMPTA' },
+      method: 'POST',
+      url: '/api/access',
+      headers: { cookie: admin.cookie },
+      payload: { email: 'nina@example.com', first_name: 'Nina', role: 'COMPTA' },
     });
     assert.equal(invite.json().message, 'Invitation envoyée');
     const link = activationLink(await mailTo(app.smtp, 'nina@example.com', 'Activez votre compte'));
@@ -88,7 +93,10 @@ describe('pages in chromium', { skip: skipReason }, () => {
 
     const own = page.locator('#own tbody tr');
     assert.equal(await own.count(), 1);
-    assert.deepEqual((await own.locator('td').allTextContents()).map((s) => s.trim()), ['Théâtre du Soleil', 'Comptabilité', 'Actif']);
+    assert.deepEqual(
+      (await own.locator('td').allTextContents()).map((s) => s.trim()),
+      ['Théâtre du Soleil', 'Comptabilité', 'Actif'],
+    );
     assert.match((await page.locator('.session-user').textContent()) ?? '', /Nina \(nina@example\.com\)/);
     assert.equal(await page.locator('#members').count(), 0, 'a COMPTA manages no one');
     assert.deepEqual(errors, []);
@@ -183,9 +191,9 @@ describe('pages in chromium', { skip: skipReason }, () => {
     zoeRow = await db.selectFrom('organization_members').select('revoked').where('user_id', '=', zoe.userId).executeTakeFirstOrThrow();
     assert.equal(zoeRow.revoked, true);
 
-    const history = (await page.locator('#history tbody tr').evaluateAll((rows) =>
-      rows.map((r) => [...r.querySelectorAll('td')].slice(1).map((td) => td.textContent?.trim())),
-    )).slice(0, 3);
+    const history = (
+      await page.locator('#history tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].slice(1).map((td) => td.textContent?.trim())))
+    ).slice(0, 3);
     assert.deepEqual(history, [
       ['Révocation', 'staff@example.com', 'zoe@example.com', 'Comptabilité'],
       ['Changement de rôle', 'staff@example.com', 'paul@example.com', 'Agent → Administrateur'],
@@ -256,7 +264,9 @@ describe('pages in chromium', { skip: skipReason }, () => {
       await page.locator('#status', { hasText: LINK_SENT }).waitFor();
       assert.equal(await page.locator('#status').getAttribute('data-kind'), 'success');
       if (email === 'alice@example.com') await screenshot(page, 'login-phone');
-      await page.locator('#status').evaluate((el) => { el.textContent = ''; });
+      await page.locator('#status').evaluate((el) => {
+        el.textContent = '';
+      });
     }
     const signIn = await mailTo(app.smtp, 'alice@example.com', 'Votre lien de connexion');
     assert.ok(activationLink(signIn, 'magiclink'));
@@ -267,7 +277,9 @@ describe('pages in chromium', { skip: skipReason }, () => {
       await page.getByLabel('Adresse e-mail').fill(`autre${i}@example.com`);
       await page.getByRole('button', { name: 'Recevoir un lien de connexion' }).click();
       await page.locator('#status', { hasText: LINK_SENT }).waitFor();
-      await page.locator('#status').evaluate((el) => { el.textContent = ''; });
+      await page.locator('#status').evaluate((el) => {
+        el.textContent = '';
+      });
     }
     await page.getByLabel('Adresse e-mail').fill('autre3@example.com');
     await page.getByRole('button', { name: 'Recevoir un lien de connexion' }).click();
@@ -383,7 +395,11 @@ describe('pages in chromium', { skip: skipReason }, () => {
     const db = app.database.db;
     const tds = await createOrg(db, 'Théâtre du Soleil', 'TDS001');
     await createOrg(db, 'Compagnie Lumière', 'CLU002');
-    for (const [email, role] of [['a@tds.example', 'ADMIN'], ['b@tds.example', 'AGENT'], ['c@tds.example', 'COMPTA']] as const) {
+    for (const [email, role] of [
+      ['a@tds.example', 'ADMIN'],
+      ['b@tds.example', 'AGENT'],
+      ['c@tds.example', 'COMPTA'],
+    ] as const) {
       await member(app.app, db, tds, email, role);
     }
     const gone = await member(app.app, db, tds, 'gone@tds.example', 'AGENT');
@@ -453,7 +469,10 @@ describe('pages in chromium', { skip: skipReason }, () => {
     const { page, errors } = await newPage(browser(), t, { app, who: agent });
     await page.goto(`${app.url}/vos-acces`);
     const notice = page.locator('#revoked-notice');
-    assert.match(await notice.innerText(), /Votre accès à Compagnie Lumière a été révoqué le \d\d\/\d\d\/\d{4} \d\d:\d\d par un administrateur de cette organisation\./);
+    assert.match(
+      await notice.innerText(),
+      /Votre accès à Compagnie Lumière a été révoqué le \d\d\/\d\d\/\d{4} \d\d:\d\d par un administrateur de cette organisation\./,
+    );
     assert.match(await notice.innerText(), /support@example\.com/);
     await screenshot(page, 'vos-acces-revoked');
 

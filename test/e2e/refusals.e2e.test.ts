@@ -9,7 +9,19 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { createOrg, member, signedIn } from '../support/fixtures.ts';
-import { activationLink, horizontalOverflow, mailTo, newPage, screenshot, signedInPage, skipReason, startApp, suiteBrowser, texts, type TestContext } from './support.ts';
+import {
+  activationLink,
+  horizontalOverflow,
+  mailTo,
+  newPage,
+  screenshot,
+  signedInPage,
+  skipReason,
+  startApp,
+  suiteBrowser,
+  texts,
+  type TestContext,
+} from './support.ts';
 
 async function organization(t: TestContext) {
   const app = await startApp(t);
@@ -56,7 +68,10 @@ describe('refusals in a browser', { skip: skipReason, timeout: 300_000 }, () => 
     await screenshot(page, 'refus-390');
     await Promise.all([page.waitForURL(`${app.url}/factures`), page.getByRole('link', { name: 'Aller aux factures et paiements' }).click()]);
     assert.equal(await page.locator('h1').textContent(), 'Factures et paiements');
-    assert.deepEqual(asCompta.errors.filter((e) => !e.includes('403')), []);
+    assert.deepEqual(
+      asCompta.errors.filter((e) => !e.includes('403')),
+      [],
+    );
 
     const asAgent = await signedInPage(browser(), app, agent, t);
     const refused = await asAgent.page.goto(`${app.url}/factures`);
@@ -65,7 +80,10 @@ describe('refusals in a browser', { skip: skipReason, timeout: 300_000 }, () => 
     assert.match(await asAgent.page.locator('#refusal').innerText(), /\(Agent\) ne permet pas d'ouvrir cette page\./);
     assert.deepEqual(await texts(asAgent.page, '.main-nav a'), ['Contrats', 'Paie', 'Accès']);
     await Promise.all([asAgent.page.waitForURL(`${app.url}/contrats`), asAgent.page.getByRole('link', { name: 'Aller aux contrats' }).click()]);
-    assert.deepEqual(asAgent.errors.filter((e) => !e.includes('403')), []);
+    assert.deepEqual(
+      asAgent.errors.filter((e) => !e.includes('403')),
+      [],
+    );
 
     // The API still answers docs/api.md's plain text.
     const api = await asAgent.page.request.get(`${app.url}/api/factures`);
@@ -97,7 +115,10 @@ describe('refusals in a browser', { skip: skipReason, timeout: 300_000 }, () => 
     assert.equal(new URL(page.url()).pathname, '/paie');
     assert.equal(await page.locator('h1').textContent(), 'Paie');
     assert.match(await page.locator('main').innerText(), /Organisation : Atelier des Planches/);
-    assert.deepEqual(errors.filter((e) => !e.includes('400')), []);
+    assert.deepEqual(
+      errors.filter((e) => !e.includes('400')),
+      [],
+    );
   });
 
   it('should sign in from the e-mailed link with no error in the console, and land a COMPTA on /factures', async (t) => {
@@ -119,7 +140,10 @@ describe('refusals in a browser', { skip: skipReason, timeout: 300_000 }, () => 
   it('should land each role on the page it works in', async (t) => {
     const { app, db, agent } = await organization(t);
     const staff = await signedIn(app.app, db, 'staff@ops.example', { staff: 'STAFF' });
-    for (const [who, path] of [[agent, '/contrats'], [staff, '/staff/organisations']] as const) {
+    for (const [who, path] of [
+      [agent, '/contrats'],
+      [staff, '/staff/organisations'],
+    ] as const) {
       const { page, errors } = await newPage(browser(), t, { app, who });
       const seen = everyError(page);
       await page.goto(`${app.url}/activate`);

@@ -30,8 +30,13 @@ async function contracts(t: TestContext) {
   };
   const helene = (await call(agent, '/api/salaries', { first_name: 'Hélène', last_name: 'Lefèvre', category: 'artiste' })).id;
   const contract = await call(agent, '/api/contrats', {
-    employee_id: helene, kind: 'CDDU', job_title: 'Comédienne', show_title: 'Les Misérables', idcc: '3090',
-    start_date: '2026-12-01', end_date: '2026-12-07',
+    employee_id: helene,
+    kind: 'CDDU',
+    job_title: 'Comédienne',
+    show_title: 'Les Misérables',
+    idcc: '3090',
+    start_date: '2026-12-01',
+    end_date: '2026-12-07',
     dates: [
       { date: '2026-12-04', nature: 'representation', quantity: 1, amount: '450.00' },
       { date: '2026-12-05', nature: 'representation', quantity: 1, amount: '550.00' },
@@ -39,14 +44,23 @@ async function contracts(t: TestContext) {
   });
   await call(agent, `/api/contrats/${contract.id}/submit`, {});
   const leonie = (await call(lumiereAgent, '/api/salaries', { first_name: 'Léonie', last_name: 'Faure' })).id;
-  await call(lumiereAgent, '/api/contrats', { employee_id: leonie, kind: 'CDD', show_title: 'Tournée', start_date: '2027-01-04', end_date: '2027-03-31', monthly_gross: '2100' });
+  await call(lumiereAgent, '/api/contrats', {
+    employee_id: leonie,
+    kind: 'CDD',
+    show_title: 'Tournée',
+    start_date: '2027-01-04',
+    end_date: '2027-03-31',
+    monthly_gross: '2100',
+  });
   return { app, db, soleil, lumiere, agent, staff, contract: contract as { id: string; contract_number: string } };
 }
 
 describe('staff contract pages in chromium', { skip: skipReason }, () => {
   const browser = suiteBrowser();
 
-  it("should let staff find a contract of any organization, attach and delete its signed PDF, edit a salary and add the agent's avenant", { timeout: 400_000 }, async (t) => {
+  it("should let staff find a contract of any organization, attach and delete its signed PDF, edit a salary and add the agent's avenant", {
+    timeout: 400_000,
+  }, async (t) => {
     const { app, soleil, agent, staff, contract } = await contracts(t);
     const { page, errors } = await signedInPage(browser(), app, staff, t);
 
@@ -101,13 +115,19 @@ describe('staff contract pages in chromium', { skip: skipReason }, () => {
     await page.evaluate(() => {
       const seen: string[] = [];
       (window as unknown as { progressSeen: string[] }).progressSeen = seen;
-      new MutationObserver(() => seen.push(document.getElementById('signed-progress-text')?.textContent ?? '')).observe(document.getElementById('signed-pdf')!, { subtree: true, childList: true, characterData: true, attributes: true });
+      new MutationObserver(() => seen.push(document.getElementById('signed-progress-text')?.textContent ?? '')).observe(
+        document.getElementById('signed-pdf')!,
+        { subtree: true, childList: true, characterData: true, attributes: true },
+      );
     });
     await page.setInputFiles('#signed-file', { name: 'signe.pdf', mimeType: 'application/pdf', buffer: PDF });
     await page.locator(`#status:text("PDF signé « signe.pdf » déposé : le contrat ${contract.contract_number} est signé.")`).waitFor();
     assert.equal(await page.locator('.badge-contract-signe').textContent(), 'Signé');
     assert.ok((await page.locator('#signed-pdf-state').textContent())!.startsWith('Un PDF signé est déposé'));
-    assert.ok((await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen)).includes('100 %'), 'the upload reported its progress');
+    assert.ok(
+      (await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen)).includes('100 %'),
+      'the upload reported its progress',
+    );
 
     // Its deletion asks first: kept, then deleted.
     await page.click('#delete-signed-pdf');
@@ -133,7 +153,10 @@ describe('staff contract pages in chromium', { skip: skipReason }, () => {
     await page.fill('#avenant-amount-1', '480,50');
     await page.click('#save-avenant');
     await page.locator('#avenant-end_date-error:visible').waitFor();
-    assert.equal(await page.locator('#avenant-end_date-error').textContent(), "L'avenant doit prolonger la période du contrat : une date de début plus tôt ou une date de fin plus tard.");
+    assert.equal(
+      await page.locator('#avenant-end_date-error').textContent(),
+      "L'avenant doit prolonger la période du contrat : une date de début plus tôt ou une date de fin plus tard.",
+    );
     await page.fill('#avenant-end_date', '14/12/2026');
     await page.click('#avenant-add-line');
     await page.fill('#avenant-date-2', '13/12/2026');
@@ -148,7 +171,13 @@ describe('staff contract pages in chromium', { skip: skipReason }, () => {
     assert.equal(await page.locator('#gross-total').textContent(), eur('2 011,00 €'));
     assert.ok((await texts(page, '#summary dd')).includes('du 01/12/2026 au 14/12/2026'));
     // The history records it all; the PDF to sign, rendered at submission, is rendered again with the avenant.
-    assert.deepEqual((await texts(page, '#contract-history .note-meta strong')).slice(0, 5), ['PDF généré', 'Avenant', 'Salaires par date modifiés', 'PDF signé supprimé', 'PDF signé déposé']);
+    assert.deepEqual((await texts(page, '#contract-history .note-meta strong')).slice(0, 5), [
+      'PDF généré',
+      'Avenant',
+      'Salaires par date modifiés',
+      'PDF signé supprimé',
+      'PDF signé déposé',
+    ]);
     assert.equal(await horizontalOverflow(page), 0);
     await screenshot(page, 'staff-contrat-1280');
     await page.setViewportSize({ width: 390, height: 844 });

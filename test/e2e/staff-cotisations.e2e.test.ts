@@ -44,7 +44,18 @@ describe('staff contribution calls and invoice creation in chromium', { skip: sk
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${app.url}/staff/cotisations`);
     assert.equal(await page.locator('h1').textContent(), 'Cotisations');
-    assert.deepEqual(await texts(page, '.main-nav a'), ['Organisations', 'Contrats', 'Paie', 'Virements', 'Cotisations', 'Facturation', 'Travaux en échec', 'Accès', 'Équipe interne', 'Opérateur']);
+    assert.deepEqual(await texts(page, '.main-nav a'), [
+      'Organisations',
+      'Contrats',
+      'Paie',
+      'Virements',
+      'Cotisations',
+      'Facturation',
+      'Travaux en échec',
+      'Accès',
+      'Équipe interne',
+      'Opérateur',
+    ]);
     assert.equal(await page.locator('#calls').getByText('Aucun appel de cotisations pour le moment.').count(), 1);
 
     // The call of November for Le Soleil; a wrong period is refused next to its field.
@@ -59,7 +70,9 @@ describe('staff contribution calls and invoice creation in chromium', { skip: sk
     assert.equal(await page.locator('#call-period').getAttribute('aria-invalid'), 'true');
     await page.locator('#call-period').fill('11/2026');
     await page.locator('#create-call').click();
-    await page.locator('#call-status', { hasText: `Appel de cotisations créé pour Théâtre du Soleil (TDS001) : novembre 2026, 1${NBSP}689,56${NBSP}€.` }).waitFor();
+    await page
+      .locator('#call-status', { hasText: `Appel de cotisations créé pour Théâtre du Soleil (TDS001) : novembre 2026, 1${NBSP}689,56${NBSP}€.` })
+      .waitFor();
     assert.equal(await page.locator('#call-period-error').isHidden(), true);
     assert.equal(await page.locator('#call-total').textContent(), `0,00${NBSP}€`, 'the form is emptied');
     assert.deepEqual(await texts(page, '#call-table tbody td[data-label="Organisation"]'), ['Théâtre du Soleil']);
@@ -68,12 +81,20 @@ describe('staff contribution calls and invoice creation in chromium', { skip: sk
     assert.deepEqual(await texts(page, '#call-table tbody td[data-label="Statut"]'), ['À payer']);
 
     // La Lumière's call (made through the API) cannot be notified: the way to its page is given.
-    const other = await call(staff, 'POST', '/api/staff/cotisations', { org_id: lumiere, period: '2026-10', due_date: '2026-11-15', lines: [{ organism: 'AFDAS', amount: '42.50' }] });
+    const other = await call(staff, 'POST', '/api/staff/cotisations', {
+      org_id: lumiere,
+      period: '2026-10',
+      due_date: '2026-11-15',
+      lines: [{ organism: 'AFDAS', amount: '42.50' }],
+    });
     await page.reload();
     const lumiereRow = page.locator(`tr[data-call-id="${other.id}"]`);
     await lumiereRow.getByRole('button', { name: /^Notifier/ }).click();
     await lumiereRow.locator('.row-result', { hasText: 'Non envoyé : aucune adresse de notification.' }).waitFor();
-    assert.equal(await lumiereRow.getByRole('link', { name: 'Compléter la fiche de Compagnie Lumière' }).getAttribute('href'), `/staff/organisations/${lumiere}`);
+    assert.equal(
+      await lumiereRow.getByRole('link', { name: 'Compléter la fiche de Compagnie Lumière' }).getAttribute('href'),
+      `/staff/organisations/${lumiere}`,
+    );
 
     // Le Soleil's is e-mailed to its address, in French.
     const soleilRow = page.locator('#call-table tbody tr').first();
@@ -92,7 +113,10 @@ describe('staff contribution calls and invoice creation in chromium', { skip: sk
     await row.getByRole('button', { name: /^Marquer payé/ }).click();
     const dialog = page.locator('#confirm-paid');
     await dialog.waitFor();
-    assert.match((await dialog.locator('#confirm-paid-text').textContent())!, /L'appel de novembre 2026 de Théâtre du Soleil \(1\u00a0689,56\u00a0€\) passera au statut « Payé »/);
+    assert.match(
+      (await dialog.locator('#confirm-paid-text').textContent())!,
+      /L'appel de novembre 2026 de Théâtre du Soleil \(1\u00a0689,56\u00a0€\) passera au statut « Payé »/,
+    );
     assert.equal(await page.locator('#paid-date').inputValue(), todayFr);
     await dialog.getByRole('button', { name: 'Ne rien changer' }).click();
     assert.deepEqual(await texts(page, `tr[data-call-id="${soleilId}"] td[data-label="Statut"]`), ['À payer']);
@@ -114,7 +138,9 @@ describe('staff contribution calls and invoice creation in chromium', { skip: sk
     assert.deepEqual(errors, []);
   });
 
-  it("should let staff create a month's invoices for two organizations, see their numbers, notify them, and issue a credit note refused beyond the invoice", { timeout: 300_000 }, async (t) => {
+  it("should let staff create a month's invoices for two organizations, see their numbers, notify them, and issue a credit note refused beyond the invoice", {
+    timeout: 300_000,
+  }, async (t) => {
     const { app, soleil, lumiere, staff } = await operator(t);
     const { page, errors } = await signedInPage(browser(), app, staff, t);
     await page.setViewportSize({ width: 1280, height: 900 });
@@ -146,7 +172,14 @@ describe('staff contribution calls and invoice creation in chromium', { skip: sk
     assert.equal(await page.locator('#create-lines-error').isHidden(), true);
     // Emptied once created: a second click cannot invoice the same organizations again.
     assert.equal(await page.locator('input.org-choice:checked').count(), 0);
-    assert.deepEqual([await page.locator('#create-period').inputValue(), await page.locator('#invoice-lines tr').count(), await page.getByLabel('Libellé de la ligne 1').inputValue()], ['', 1, '']);
+    assert.deepEqual(
+      [
+        await page.locator('#create-period').inputValue(),
+        await page.locator('#invoice-lines tr').count(),
+        await page.getByLabel('Libellé de la ligne 1').inputValue(),
+      ],
+      ['', 1, ''],
+    );
     assert.deepEqual(await texts(page, '#invoice-table tbody td[data-label="Numéro"]'), [`F-${year}-000002`, `F-${year}-000001`]);
     assert.deepEqual(await texts(page, '#invoice-table tbody td[data-label="Période"]'), ['novembre 2026', 'novembre 2026']);
     await screenshot(page, 'staff-facturation-create-1280');
@@ -164,9 +197,16 @@ describe('staff contribution calls and invoice creation in chromium', { skip: sk
     await page.locator('#credit-reason').fill('Erreur de quantité');
     await page.locator('#credit-amount').fill('2 000');
     await page.locator('#credit-submit').click();
-    assert.equal(await page.locator('#confirm-credit-text').textContent(), `2 000 € HT à créditer sur F-${year}-000002 · Théâtre du Soleil · 1${NBSP}481,50${NBSP}€ TTC. Motif : Erreur de quantité. Un avoir émis est numéroté et ne peut plus être modifié ni supprimé.`);
+    assert.equal(
+      await page.locator('#confirm-credit-text').textContent(),
+      `2 000 € HT à créditer sur F-${year}-000002 · Théâtre du Soleil · 1${NBSP}481,50${NBSP}€ TTC. Motif : Erreur de quantité. Un avoir émis est numéroté et ne peut plus être modifié ni supprimé.`,
+    );
     await page.locator('#confirm-credit-ok').click();
-    await page.locator('#credit-amount-error', { hasText: `Ce montant dépasse ce qui reste à créditer sur la facture F-${year}-000002 : 1${NBSP}481,50${NBSP}€ TTC au plus.` }).waitFor();
+    await page
+      .locator('#credit-amount-error', {
+        hasText: `Ce montant dépasse ce qui reste à créditer sur la facture F-${year}-000002 : 1${NBSP}481,50${NBSP}€ TTC au plus.`,
+      })
+      .waitFor();
     assert.equal(await page.locator('#credit-amount').getAttribute('aria-invalid'), 'true');
     await page.locator('#credit-amount').fill('100');
     await page.locator('#credit-submit').click();
@@ -190,6 +230,9 @@ describe('staff contribution calls and invoice creation in chromium', { skip: sk
     const response = await page.goto(`${app.url}/staff/cotisations`);
     assert.equal(response?.status(), 403);
     assert.equal(await page.locator('h1').textContent(), "Vous n'avez pas accès à cette page", 'the French refusal page (refusals.e2e.test.ts)');
-    assert.deepEqual(errors.filter((e) => !e.includes('403')), []);
+    assert.deepEqual(
+      errors.filter((e) => !e.includes('403')),
+      [],
+    );
   });
 });

@@ -9,7 +9,19 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createOrg, member, signedIn, type Person } from '../support/fixtures.ts';
 import { IBAN, OPERATOR_ENV } from '../payslips/support.ts';
-import { horizontalOverflow, mailTo, screenshot, signedInPage, skipReason, startApp, suiteBrowser, type TestContext, tabTo, texts, focusedId } from './support.ts';
+import {
+  horizontalOverflow,
+  mailTo,
+  screenshot,
+  signedInPage,
+  skipReason,
+  startApp,
+  suiteBrowser,
+  type TestContext,
+  tabTo,
+  texts,
+  focusedId,
+} from './support.ts';
 
 const NBSP = '\u00a0';
 
@@ -30,14 +42,26 @@ async function payroll(t: TestContext) {
   // Le Soleil receives its invoices; La Lumière has no notification address yet.
   await call(staff, 'PATCH', `/api/staff/orgs/${soleil}`, { email_notifs: ['compta@soleil.example'], virements_salaires: 'Odentas' });
   await call(staff, 'PATCH', `/api/staff/orgs/${lumiere}`, { virements_salaires: 'Odentas' });
-  const lines = [{ label: 'Gestion de la paie, mars 2026', quantity: 12, unit_price: '85.00', vat_rate: '20' }, { label: 'Déclarations sociales', quantity: 1, unit_price: '214.58', vat_rate: '20' }];
+  const lines = [
+    { label: 'Gestion de la paie, mars 2026', quantity: 12, unit_price: '85.00', vat_rate: '20' },
+    { label: 'Déclarations sociales', quantity: 1, unit_price: '214.58', vat_rate: '20' },
+  ];
   const march = await call(staff, 'POST', '/api/staff/facturation/bulk-create', {
-    invoice_type: 'paie_mensuelle', payment_method: 'prelevement', period_label: 'mars 2026', issue_date: '2026-03-31', due_date: '2026-04-15',
-    invoices: [{ org_id: soleil, lines }, { org_id: lumiere, lines: [{ label: 'Gestion de la paie, mars 2026', quantity: 3, unit_price: '85.00', vat_rate: '20' }] }],
+    invoice_type: 'paie_mensuelle',
+    payment_method: 'prelevement',
+    period_label: 'mars 2026',
+    issue_date: '2026-03-31',
+    due_date: '2026-04-15',
+    invoices: [
+      { org_id: soleil, lines },
+      { org_id: lumiere, lines: [{ label: 'Gestion de la paie, mars 2026', quantity: 3, unit_price: '85.00', vat_rate: '20' }] },
+    ],
   });
   await call(staff, 'POST', '/api/staff/facturation/bulk-create', {
     // Issued after March's: an invoice is never dated before the last one.
-    invoice_type: 'frais_ouverture', payment_method: 'virement', issue_date: '2026-04-02',
+    invoice_type: 'frais_ouverture',
+    payment_method: 'virement',
+    issue_date: '2026-04-02',
     invoices: [{ org_id: lumiere, lines: [{ label: 'Ouverture du dossier', quantity: 1, unit_price: '150', vat_rate: '20' }] }],
   });
   const helene = (await call(admin, 'POST', '/api/salaries', { first_name: 'Hélène', last_name: 'Lefèvre', iban: IBAN.helene, bic: 'AGRIFRPP' })).id;
@@ -52,21 +76,33 @@ async function payroll(t: TestContext) {
   return { app, db, soleil, lumiere, staff, admin, soleilInvoice: soleilInvoice!, lumiereInvoice: lumiereInvoice! };
 }
 
-
 /** Today in Paris as the pages write it. */
 const todayFr = () => new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', day: '2-digit', month: '2-digit', year: 'numeric' }).format(new Date());
 
 describe('staff money pages in chromium', { skip: skipReason }, () => {
   const browser = suiteBrowser();
 
-  it("should let staff notify a month's invoices and see each result, then pay payslips by a SEPA batch, with the keyboard", { timeout: 400_000 }, async (t) => {
+  it("should let staff notify a month's invoices and see each result, then pay payslips by a SEPA batch, with the keyboard", {
+    timeout: 400_000,
+  }, async (t) => {
     const { app, staff, lumiere, soleilInvoice, lumiereInvoice } = await payroll(t);
     const { page, errors } = await signedInPage(browser(), app, staff, t);
 
     // Every organization's invoices, newest number first, in French; no active organization needed.
     await page.goto(`${app.url}/staff/facturation`);
     assert.equal(await page.locator('h1').textContent(), 'Facturation');
-    assert.deepEqual(await texts(page, '.main-nav a'), ['Organisations', 'Contrats', 'Paie', 'Virements', 'Cotisations', 'Facturation', 'Travaux en échec', 'Accès', 'Équipe interne', 'Opérateur']);
+    assert.deepEqual(await texts(page, '.main-nav a'), [
+      'Organisations',
+      'Contrats',
+      'Paie',
+      'Virements',
+      'Cotisations',
+      'Facturation',
+      'Travaux en échec',
+      'Accès',
+      'Équipe interne',
+      'Opérateur',
+    ]);
     assert.deepEqual(await texts(page, '#invoice-table tbody td[data-label="Numéro"]'), ['F-2026-000003', lumiereInvoice.number, soleilInvoice.number]);
     assert.deepEqual(await texts(page, '#invoice-table tbody td[data-label="Type"]'), ["Frais d'ouverture", 'Paie mensuelle', 'Paie mensuelle']);
     // 12 × 85 + 214,58 = 1 234,58 € HT, 1 481,50 € TTC.
@@ -111,7 +147,10 @@ describe('staff money pages in chromium', { skip: skipReason }, () => {
     assert.deepEqual(await texts(page, '#notify-details li'), [`${soleilInvoice.number} : déjà notifiée`]);
 
     // The invoice's PDF.
-    const [pdf] = await Promise.all([page.waitForEvent('download', { timeout: 90_000 }), page.locator(`tr[data-invoice-id="${soleilInvoice.id}"] button[data-pdf-url]`).click()]);
+    const [pdf] = await Promise.all([
+      page.waitForEvent('download', { timeout: 90_000 }),
+      page.locator(`tr[data-invoice-id="${soleilInvoice.id}"] button[data-pdf-url]`).click(),
+    ]);
     assert.equal(pdf.suggestedFilename(), `Facture-${soleilInvoice.number}.pdf`);
 
     // Payslips to pay: both organizations; a batch takes one.
@@ -119,13 +158,21 @@ describe('staff money pages in chromium', { skip: skipReason }, () => {
     assert.equal(await page.locator('h1').textContent(), 'Virements des salaires');
     assert.deepEqual(await texts(page, '#payslip-table tbody td[data-label="Salarié"]'), ['Léonie Faure', 'Marc Dupont', 'Hélène Lefèvre']);
     assert.deepEqual(await texts(page, '#payslip-table tbody td[data-label="IBAN"]'), ['•••• 2606', '•••• 3000', '•••• 0189']);
-    assert.deepEqual(await texts(page, '#payslip-table tbody td[data-label="Net à payer"]'), [`1${NBSP}234,50${NBSP}€`, `1${NBSP}830,00${NBSP}€`, `2${NBSP}104,50${NBSP}€`]);
+    assert.deepEqual(await texts(page, '#payslip-table tbody td[data-label="Net à payer"]'), [
+      `1${NBSP}234,50${NBSP}€`,
+      `1${NBSP}830,00${NBSP}€`,
+      `2${NBSP}104,50${NBSP}€`,
+    ]);
     await page.locator('#select-all').focus();
     await page.keyboard.press('Space');
     assert.equal(await page.locator('#selection-count').textContent(), "3 bulletins sélectionnés, de 2 organisations : un lot n'en concerne qu'une.");
     await tabTo(page, 'create-transfer');
     await page.keyboard.press('Enter');
-    await page.locator('#transfer-status', { hasText: "Un lot de virements ne concerne qu'une organisation : la sélection en compte 2 (Compagnie Lumière, Théâtre du Soleil)." }).waitFor();
+    await page
+      .locator('#transfer-status', {
+        hasText: "Un lot de virements ne concerne qu'une organisation : la sélection en compte 2 (Compagnie Lumière, Théâtre du Soleil).",
+      })
+      .waitFor();
 
     // Le Soleil's payslips only: uncheck La Lumière's with Space.
     await page.locator('#select-all').focus();
@@ -137,13 +184,19 @@ describe('staff money pages in chromium', { skip: skipReason }, () => {
     await page.keyboard.press('Enter');
     // March 2027's salaries paid today, months ahead: asked about first; confirmed with the keyboard.
     await page.locator('#confirm-date').waitFor();
-    assert.match((await page.locator('#confirm-date-text').textContent())!, /^Ces bulletins paient mars 2027 : une exécution le \d\d\/\d\d\/\d{4} paierait ces salaires avant le début du mois\./);
+    assert.match(
+      (await page.locator('#confirm-date-text').textContent())!,
+      /^Ces bulletins paient mars 2027 : une exécution le \d\d\/\d\d\/\d{4} paierait ces salaires avant le début du mois\./,
+    );
     await page.keyboard.press('Tab');
     await Promise.all([page.waitForURL(/\/staff\/virements\?lot=[0-9a-f-]+$/), page.keyboard.press('Enter')]);
     const reference = (await page.locator('#created-title').textContent())!.replace(/^Lot (\S+) créé$/, '$1');
     assert.match(reference, /^VIR-\d{4}-000001$/);
     assert.equal(await focusedId(page), 'created-title');
-    assert.equal(await page.locator('#created-summary').textContent(), `Théâtre du Soleil : 2 virements, total 3${NBSP}934,50${NBSP}€, exécution le ${todayFr()}.`);
+    assert.equal(
+      await page.locator('#created-summary').textContent(),
+      `Théâtre du Soleil : 2 virements, total 3${NBSP}934,50${NBSP}€, exécution le ${todayFr()}.`,
+    );
     assert.deepEqual(await texts(page, '#payslip-table tbody td[data-label="Salarié"]'), ['Léonie Faure'], 'the paid payslips are no longer offered');
     assert.deepEqual(await texts(page, '#batch-table tbody td[data-label="Statut"]'), ['Généré']);
     await screenshot(page, 'staff-virements');
@@ -178,7 +231,12 @@ describe('staff money pages in chromium', { skip: skipReason }, () => {
     await page.locator('#select-all').check();
     // Another staff member pays Hélène's payslip first.
     const taken = await page.locator('#payslip-table tbody tr').nth(1).getAttribute('data-payslip-id');
-    const other = await app.app.inject({ method: 'POST', url: '/api/staff/virements', headers: { cookie: staff.cookie }, payload: { payslip_ids: [taken], execution_date: new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(new Date()) } });
+    const other = await app.app.inject({
+      method: 'POST',
+      url: '/api/staff/virements',
+      headers: { cookie: staff.cookie },
+      payload: { payslip_ids: [taken], execution_date: new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(new Date()) },
+    });
     assert.equal(other.statusCode, 201, other.body);
     await page.locator('#create-transfer').click();
     await page.locator('#confirm-date-ok').click();
@@ -223,6 +281,9 @@ describe('staff money pages in chromium', { skip: skipReason }, () => {
       assert.equal(response?.status(), 403);
       assert.equal(await page.locator('h1').textContent(), "Vous n'avez pas accès à cette page", 'the French refusal page (refusals.e2e.test.ts)');
     }
-    assert.deepEqual(errors.filter((e) => !e.includes('403')), []);
+    assert.deepEqual(
+      errors.filter((e) => !e.includes('403')),
+      [],
+    );
   });
 });

@@ -34,7 +34,9 @@ async function organizations(t: TestContext) {
 describe('staff organization pages in chromium', { skip: skipReason }, () => {
   const browser = suiteBrowser();
 
-  it("should let staff find an organization without accents, set its settings, see a bad SIRET refused, and set an employee's IBAN", { timeout: 300_000 }, async (t) => {
+  it("should let staff find an organization without accents, set its settings, see a bad SIRET refused, and set an employee's IBAN", {
+    timeout: 300_000,
+  }, async (t) => {
     const { app, db, soleil, staff, zoe, helene } = await organizations(t);
     const { page, errors } = await signedInPage(browser(), app, staff, t);
     await page.setViewportSize({ width: 1280, height: 900 });
@@ -81,12 +83,35 @@ describe('staff organization pages in chromium', { skip: skipReason }, () => {
     assert.equal(await page.locator('#org-email_notifs').inputValue(), 'compta@soleil.example');
     // Read back as the field asks for it: two decimals.
     assert.equal(await page.locator('#org-taux_at').inputValue(), '2,30');
-    const saved = await db.selectFrom('organizations')
-      .select(['email_notifs', 'email_notifs_cc', 'siret', 'address_line', 'postcode', 'city', 'effectif', 'convention', 'categorie_juridique', 'taux_at', 'virements_salaires'])
-      .where('id', '=', soleil).executeTakeFirstOrThrow();
+    const saved = await db
+      .selectFrom('organizations')
+      .select([
+        'email_notifs',
+        'email_notifs_cc',
+        'siret',
+        'address_line',
+        'postcode',
+        'city',
+        'effectif',
+        'convention',
+        'categorie_juridique',
+        'taux_at',
+        'virements_salaires',
+      ])
+      .where('id', '=', soleil)
+      .executeTakeFirstOrThrow();
     assert.deepEqual(saved, {
-      email_notifs: ['compta@soleil.example'], email_notifs_cc: ['direction@soleil.example'], siret: '12345678900012', address_line: '3 place du Théâtre',
-      postcode: '69001', city: 'Lyon', effectif: 12, convention: 'droit_commun', categorie_juridique: 'SARL', taux_at: '2.30', virements_salaires: 'client',
+      email_notifs: ['compta@soleil.example'],
+      email_notifs_cc: ['direction@soleil.example'],
+      siret: '12345678900012',
+      address_line: '3 place du Théâtre',
+      postcode: '69001',
+      city: 'Lyon',
+      effectif: 12,
+      convention: 'droit_commun',
+      categorie_juridique: 'SARL',
+      taux_at: '2.30',
+      virements_salaires: 'client',
     });
 
     // Zoé has no IBAN: a wrong one is refused next to the field, the right one shows as its last four.
@@ -130,7 +155,9 @@ describe('staff organization pages in chromium', { skip: skipReason }, () => {
     assert.deepEqual(errors, []);
   });
 
-  it("should let a client add an employee with an IBAN from the contract form, a wrong IBAN refused next to it; and refuse the staff pages", { timeout: 200_000 }, async (t) => {
+  it('should let a client add an employee with an IBAN from the contract form, a wrong IBAN refused next to it; and refuse the staff pages', {
+    timeout: 200_000,
+  }, async (t) => {
     const { app, db, soleil, admin } = await organizations(t);
     const { page, errors } = await signedInPage(browser(), app, admin, t);
     const refused = await page.goto(`${app.url}/staff/organisations/${soleil}`);
@@ -157,6 +184,9 @@ describe('staff organization pages in chromium', { skip: skipReason }, () => {
     assert.equal(await page.locator('#contract-employee_id option:checked').textContent(), 'Martin Léa');
     const lea = await db.selectFrom('employees').select(['iban', 'category']).where('last_name', '=', 'Martin').executeTakeFirstOrThrow();
     assert.deepEqual(lea, { iban: 'DE89370400440532013000', category: 'technicien' });
-    assert.deepEqual(errors.filter((e) => !e.includes('403')), []);
+    assert.deepEqual(
+      errors.filter((e) => !e.includes('403')),
+      [],
+    );
   });
 });

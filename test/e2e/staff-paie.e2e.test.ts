@@ -43,14 +43,27 @@ async function month(t: TestContext) {
     return created as { id: string; contract_number: string };
   };
   await contract({
-    employee_id: helene, kind: 'CDDU', job_title: 'Comédienne', show_title: 'Le Songe', idcc: '3090', start_date: '2027-03-01', end_date: '2027-03-31',
+    employee_id: helene,
+    kind: 'CDDU',
+    job_title: 'Comédienne',
+    show_title: 'Le Songe',
+    idcc: '3090',
+    start_date: '2027-03-01',
+    end_date: '2027-03-31',
     dates: [
       { date: '2027-03-02', nature: 'repetition', quantity: 1, amount: '300' },
       { date: '2027-03-03', nature: 'repetition', quantity: 1, amount: '300' },
       { date: '2027-03-20', nature: 'representation', quantity: 1, amount: '400' },
     ],
   });
-  const cdd = await contract({ employee_id: marc, kind: 'CDD', job_title: 'Régisseur', start_date: '2027-03-01', end_date: '2027-03-31', monthly_gross: '2000' });
+  const cdd = await contract({
+    employee_id: marc,
+    kind: 'CDD',
+    job_title: 'Régisseur',
+    start_date: '2027-03-01',
+    end_date: '2027-03-31',
+    monthly_gross: '2000',
+  });
   return { app, soleil, staff, call, cdd };
 }
 
@@ -88,13 +101,21 @@ describe('/staff/paie in chromium', { skip: skipReason }, () => {
     assert.deepEqual(await texts(page, '#draft-table tbody td[data-label="Net avant impôt"]'), [formatEuros(draft.net_before_tax)]);
     assert.deepEqual(await texts(page, '#draft-table tbody td[data-label="Net payé"]'), [formatEuros(draft.net_to_pay)]);
     assert.deepEqual(await texts(page, '#draft-table tbody td[data-label="Coût employeur"]'), [formatEuros(draft.employer_cost)]);
-    assert.deepEqual(await texts(page, '#skipped-list li'), [`${cdd.contract_number} (Marc Dupont) : CDD : les indemnités de fin de contrat demandent le contrat entier ; saisissez ce bulletin.`]);
+    assert.deepEqual(await texts(page, '#skipped-list li'), [
+      `${cdd.contract_number} (Marc Dupont) : CDD : les indemnités de fin de contrat demandent le contrat entier ; saisissez ce bulletin.`,
+    ]);
     await screenshot(page, 'staff-paie-1280');
 
     // The draft's bulletin, to check before validating.
     const [bulletin] = await Promise.all([page.waitForEvent('download', { timeout: 90_000 }), page.locator(`button[data-bulletin="${draft.id}"]`).click()]);
     assert.equal(bulletin.suggestedFilename(), 'brouillon-Lefèvre-Hélène.pdf');
-    assert.equal(fs.readFileSync((await bulletin.path())!).subarray(0, 5).toString(), '%PDF-');
+    assert.equal(
+      fs
+        .readFileSync((await bulletin.path())!)
+        .subarray(0, 5)
+        .toString(),
+      '%PDF-',
+    );
 
     // "Valider" asks first; kept, nothing happens; confirmed, the contribution call.
     await page.locator('#validate').click();
@@ -110,7 +131,12 @@ describe('/staff/paie in chromium', { skip: skipReason }, () => {
     assert.equal(paid.payment_date, '2027-04-02');
     const made = await app.database.db.selectFrom('contribution_calls').select(['total', 'number']).where('org_id', '=', soleil).executeTakeFirstOrThrow();
     const total = moneyFromDb(made.total);
-    assert.match((await page.locator('#call-summary').textContent())!, new RegExp(`^Appel de cotisations ${made.number} de mars 2027 pour Théâtre du Soleil \\(Appel du mois, 1 bulletin\\) : total ${formatEuros(total)}, à payer au plus tard le 15/04/2027\\.$`));
+    assert.match(
+      (await page.locator('#call-summary').textContent())!,
+      new RegExp(
+        `^Appel de cotisations ${made.number} de mars 2027 pour Théâtre du Soleil \\(Appel du mois, 1 bulletin\\) : total ${formatEuros(total)}, à payer au plus tard le 15/04/2027\\.$`,
+      ),
+    );
     assert.equal(await focusedId(page), 'call-title');
     assert.deepEqual(await texts(page, '#draft-table tbody td[data-label="Statut"]'), ['Publié']);
     assert.deepEqual(await texts(page, '#payslip-table tbody td[data-label="Origine"]'), ['Calculé']);
@@ -122,7 +148,10 @@ describe('/staff/paie in chromium', { skip: skipReason }, () => {
     // Asked first, with its figures; kept back, nothing is published.
     await page.locator('#payslip-submit').click();
     assert.equal(await page.locator('#confirm-publish').isVisible(), true, 'a confirmation first');
-    assert.equal(await page.locator('#confirm-publish-text').textContent(), "Bernard Zoé, 03/2027 : brut 2 300,00 €, net à payer 1 830,00 €. Publié, le bulletin est visible par l'organisation et ne peut plus être modifié (seulement annulé).");
+    assert.equal(
+      await page.locator('#confirm-publish-text').textContent(),
+      "Bernard Zoé, 03/2027 : brut 2 300,00 €, net à payer 1 830,00 €. Publié, le bulletin est visible par l'organisation et ne peut plus être modifié (seulement annulé).",
+    );
     await page.keyboard.press('Escape');
     assert.equal(await focusedId(page), 'payslip-submit');
     assert.deepEqual(await texts(page, '#payslip-table tbody td[data-label="Salarié"]'), ['Hélène Lefèvre']);
@@ -138,7 +167,9 @@ describe('/staff/paie in chromium', { skip: skipReason }, () => {
     await page.locator('#payslip-net').fill('1830');
     await page.locator('#payslip-submit').click();
     await page.locator('#confirm-publish-ok').click();
-    await page.locator('#payslip-employee-error', { hasText: 'Un bulletin de paie non annulé existe déjà pour ce salarié, cette période et ces contrats' }).waitFor();
+    await page
+      .locator('#payslip-employee-error', { hasText: 'Un bulletin de paie non annulé existe déjà pour ce salarié, cette période et ces contrats' })
+      .waitFor();
     assert.equal(await page.locator('#payslip-employee').getAttribute('aria-invalid'), 'true');
     assert.equal(await focusedId(page), 'payslip-employee');
     await page.locator('#payslip-employee').selectOption({ label: 'Dupont Marc' });
@@ -157,7 +188,10 @@ describe('/staff/paie in chromium', { skip: skipReason }, () => {
     await zoeRow.locator('input[type="file"]').setInputFiles({ name: 'bulletin-zoe.pdf', mimeType: 'application/pdf', buffer: PDF });
     await page.locator('#payslips-status', { hasText: 'PDF « bulletin-zoe.pdf » joint au bulletin.' }).waitFor();
     assert.deepEqual(await texts(page, '#payslip-table tbody td[data-label="PDF"]'), ['Joint', 'Établi par le service']);
-    await page.locator('#payslip-table tbody tr', { hasText: 'Zoé Bernard' }).getByRole('button', { name: /^Annuler/ }).click();
+    await page
+      .locator('#payslip-table tbody tr', { hasText: 'Zoé Bernard' })
+      .getByRole('button', { name: /^Annuler/ })
+      .click();
     assert.match((await page.locator('#confirm-cancel-payslip-text').textContent())!, /Zoé Bernard, mars 2027/);
     await page.locator('#confirm-cancel-payslip-ok').click();
     await page.locator('#payslips-status', { hasText: 'Bulletin de Zoé Bernard, mars 2027 annulé.' }).waitFor();
@@ -172,15 +206,31 @@ describe('/staff/paie in chromium', { skip: skipReason }, () => {
     assert.deepEqual(errors, []);
   });
 
-  it('should say on /staff/virements which payslips cannot be paid and why, and refuse "Marquer exécuté" before the execution date, after a confirmation', { timeout: 200_000 }, async (t) => {
+  it('should say on /staff/virements which payslips cannot be paid and why, and refuse "Marquer exécuté" before the execution date, after a confirmation', {
+    timeout: 200_000,
+  }, async (t) => {
     const { app, soleil, staff, call } = await month(t);
     const db = app.database.db;
-    const byName = new Map((await db.selectFrom('employees').select(['id', 'last_name']).where('org_id', '=', soleil).execute()).map((e) => [e.last_name, e.id]));
+    const byName = new Map(
+      (await db.selectFrom('employees').select(['id', 'last_name']).where('org_id', '=', soleil).execute()).map((e) => [e.last_name, e.id]),
+    );
     // Zoé's IBAN taken away: her payslip cannot be paid.
     const noIban = byName.get('Bernard')!;
     await db.updateTable('employees').set({ iban: null }).where('id', '=', noIban).execute();
-    const paid = await call(staff, 'POST', '/api/staff/payslips', { org_id: soleil, employee_id: byName.get('Lefèvre'), period: '2027-02', gross: '1200.00', net_to_pay: '950.00' });
-    const unpaid = await call(staff, 'POST', '/api/staff/payslips', { org_id: soleil, employee_id: noIban, period: '2027-02', gross: '500.00', net_to_pay: '400.00' });
+    const paid = await call(staff, 'POST', '/api/staff/payslips', {
+      org_id: soleil,
+      employee_id: byName.get('Lefèvre'),
+      period: '2027-02',
+      gross: '1200.00',
+      net_to_pay: '950.00',
+    });
+    const unpaid = await call(staff, 'POST', '/api/staff/payslips', {
+      org_id: soleil,
+      employee_id: noIban,
+      period: '2027-02',
+      gross: '500.00',
+      net_to_pay: '400.00',
+    });
     const batch = await call(staff, 'POST', '/api/staff/virements', { payslip_ids: [paid.id], execution_date: inDays(2) });
 
     const { page, errors } = await signedInPage(browser(), app, staff, t);
@@ -196,6 +246,9 @@ describe('/staff/paie in chromium', { skip: skipReason }, () => {
     await error.waitFor();
     assert.equal(await error.textContent(), `Ce lot ne peut pas être marqué exécuté avant sa date d'exécution (${formatDateFr(inDays(2))}).`);
     assert.deepEqual(await texts(page, '#batch-table tbody td[data-label="Statut"]'), ['Généré']);
-    assert.deepEqual(errors.filter((e) => !e.includes('400')), []);
+    assert.deepEqual(
+      errors.filter((e) => !e.includes('400')),
+      [],
+    );
   });
 });

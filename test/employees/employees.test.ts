@@ -29,13 +29,37 @@ async function setup() {
 describe('POST /api/salaries', () => {
   it('should create an employee, keep the IBAN and show only its last four characters', async () => {
     const { db, agent, call, soleil } = await setup();
-    const res = await call(agent.cookie, 'POST', '/api/salaries', { first_name: 'Élise', last_name: 'Durand', email: 'Elise@Example.com', category: 'artiste', iban: IBAN, bic: 'BNPAFRPP' });
+    const res = await call(agent.cookie, 'POST', '/api/salaries', {
+      first_name: 'Élise',
+      last_name: 'Durand',
+      email: 'Elise@Example.com',
+      category: 'artiste',
+      iban: IBAN,
+      bic: 'BNPAFRPP',
+    });
     assert.equal(res.statusCode, 201);
     const body = res.json();
-    assert.deepEqual({ ...body, id: undefined, created_at: undefined, updated_at: undefined }, {
-      id: undefined, first_name: 'Élise', last_name: 'Durand', email: 'elise@example.com', category: 'artiste', iban_last4: '0189', bic: 'BNPAFRPP',
-      cadre: false, pas_rate: null, dfs: null, address_line: null, postcode: null, city: null, classification: null, created_at: undefined, updated_at: undefined,
-    });
+    assert.deepEqual(
+      { ...body, id: undefined, created_at: undefined, updated_at: undefined },
+      {
+        id: undefined,
+        first_name: 'Élise',
+        last_name: 'Durand',
+        email: 'elise@example.com',
+        category: 'artiste',
+        iban_last4: '0189',
+        bic: 'BNPAFRPP',
+        cadre: false,
+        pas_rate: null,
+        dfs: null,
+        address_line: null,
+        postcode: null,
+        city: null,
+        classification: null,
+        created_at: undefined,
+        updated_at: undefined,
+      },
+    );
     assert.doesNotMatch(res.body, /FR76|3000 6000|30006000/);
     const row = await db.selectFrom('employees').select('iban').where('id', '=', body.id).executeTakeFirstOrThrow();
     assert.equal(row.iban, 'FR7630006000011234567890189');
@@ -74,7 +98,10 @@ describe('POST /api/salaries', () => {
     await call(agent.cookie, 'POST', '/api/salaries', { first_name: 'Élise', last_name: 'Durand' });
     const list = await call(compta.cookie, 'GET', '/api/salaries');
     assert.equal(list.statusCode, 200);
-    assert.deepEqual(list.json().items.map((e: { last_name: string }) => e.last_name), ['Durand']);
+    assert.deepEqual(
+      list.json().items.map((e: { last_name: string }) => e.last_name),
+      ['Durand'],
+    );
   });
 });
 
@@ -87,7 +114,11 @@ describe('PATCH /api/salaries/{id}', () => {
     assert.equal(res.json().last_name, 'Martin');
     assert.equal(res.json().first_name, 'Élise');
     assert.equal(res.json().iban_last4, '3000');
-    for (const [who, id] of [[outsider, created.id], [agent, '00000000-0000-4000-8000-000000000000'], [agent, 'not-a-uuid']] as const) {
+    for (const [who, id] of [
+      [outsider, created.id],
+      [agent, '00000000-0000-4000-8000-000000000000'],
+      [agent, 'not-a-uuid'],
+    ] as const) {
       const missing = await call(who.cookie, 'PATCH', `/api/salaries/${id}`, { last_name: 'X' });
       assert.equal(missing.statusCode, 404);
       assert.deepEqual(missing.json(), { error: 'not_found', message: 'Salarié introuvable.' });
@@ -101,7 +132,13 @@ describe('the payroll inputs of an employee (cadre, pas_rate)', () => {
     const plain = (await call(agent.cookie, 'POST', '/api/salaries', { first_name: 'Luc', last_name: 'Arnaud' })).json();
     assert.deepEqual([plain.cadre, plain.pas_rate], [false, null]);
 
-    const created = await call(agent.cookie, 'POST', '/api/salaries', { first_name: 'Élise', last_name: 'Durand', category: 'permanent', cadre: true, pas_rate: '7.5' });
+    const created = await call(agent.cookie, 'POST', '/api/salaries', {
+      first_name: 'Élise',
+      last_name: 'Durand',
+      category: 'permanent',
+      cadre: true,
+      pas_rate: '7.5',
+    });
     assert.equal(created.statusCode, 201, created.body);
     assert.deepEqual([created.json().cadre, created.json().pas_rate], [true, '7.50']);
     const id = created.json().id;
@@ -112,7 +149,11 @@ describe('the payroll inputs of an employee (cadre, pas_rate)', () => {
     const renamed = (await call(agent.cookie, 'PATCH', `/api/salaries/${id}`, { last_name: 'Martin' })).json();
     assert.deepEqual([renamed.cadre, renamed.pas_rate], [true, '7.50']);
     // A number with two decimals, as vat_rate; the limits 0 and the neutral grid's highest rate.
-    for (const [pas_rate, stored] of [[12.25, '12.25'], [0, '0.00'], ['43', '43.00']] as const) {
+    for (const [pas_rate, stored] of [
+      [12.25, '12.25'],
+      [0, '0.00'],
+      ['43', '43.00'],
+    ] as const) {
       const res = await call(agent.cookie, 'PATCH', `/api/salaries/${id}`, { pas_rate });
       assert.equal(res.statusCode, 200, res.body);
       assert.equal(res.json().pas_rate, stored);
@@ -120,14 +161,22 @@ describe('the payroll inputs of an employee (cadre, pas_rate)', () => {
     const changed = await call(agent.cookie, 'PATCH', `/api/salaries/${id}`, { cadre: false, pas_rate: null });
     assert.equal(changed.statusCode, 200, changed.body);
     assert.deepEqual([changed.json().cadre, changed.json().pas_rate], [false, null]);
-    const event = await db.selectFrom('module_events').select(['action', 'details']).where('subject_id', '=', id).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const event = await db
+      .selectFrom('module_events')
+      .select(['action', 'details'])
+      .where('subject_id', '=', id)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     assert.deepEqual(event, { action: 'employee.updated', details: { changed: ['cadre', 'pas_rate'] } });
 
     await call(agent.cookie, 'PATCH', `/api/salaries/${id}`, { cadre: true, pas_rate: '3.1' });
     const list = (await call(compta.cookie, 'GET', '/api/salaries')).json();
     assert.deepEqual(
       list.items.map((e: { last_name: string; cadre: boolean; pas_rate: string | null }) => [e.last_name, e.cadre, e.pas_rate]),
-      [['Arnaud', false, null], ['Martin', true, '3.10']],
+      [
+        ['Arnaud', false, null],
+        ['Martin', true, '3.10'],
+      ],
     );
   });
 
@@ -166,14 +215,25 @@ describe('the payroll inputs of an employee (cadre, pas_rate)', () => {
 describe('GET /api/salaries', () => {
   it('should list by name in keyset pages, only the organization’s, and refuse bad limits', async () => {
     const { agent, outsider, call } = await setup();
-    for (const [first, last] of [['Zoé', 'Bernard'], ['Ana', 'Bernard'], ['Luc', 'Arnaud'], ['Max', 'Caron']]) {
+    for (const [first, last] of [
+      ['Zoé', 'Bernard'],
+      ['Ana', 'Bernard'],
+      ['Luc', 'Arnaud'],
+      ['Max', 'Caron'],
+    ]) {
       await call(agent.cookie, 'POST', '/api/salaries', { first_name: first, last_name: last });
     }
     await call(outsider.cookie, 'POST', '/api/salaries', { first_name: 'Autre', last_name: 'Aaron' });
     const page1 = (await call(agent.cookie, 'GET', '/api/salaries?limit=3')).json();
-    assert.deepEqual(page1.items.map((e: { first_name: string }) => e.first_name), ['Luc', 'Ana', 'Zoé']);
+    assert.deepEqual(
+      page1.items.map((e: { first_name: string }) => e.first_name),
+      ['Luc', 'Ana', 'Zoé'],
+    );
     const page2 = (await call(agent.cookie, 'GET', `/api/salaries?limit=3&cursor=${page1.next_cursor}`)).json();
-    assert.deepEqual(page2.items.map((e: { first_name: string }) => e.first_name), ['Max']);
+    assert.deepEqual(
+      page2.items.map((e: { first_name: string }) => e.first_name),
+      ['Max'],
+    );
     assert.equal(page2.next_cursor, null);
     for (const limit of ['0', '201', 'abc']) {
       const res = await call(agent.cookie, 'GET', `/api/salaries?limit=${limit}`);
@@ -188,7 +248,12 @@ describe('the address and classification of an employee (the bulletin)', () => {
   it('should set them at creation and by PATCH, keep them when left out, clear them with null, and name the refusal', async () => {
     const { agent, call } = await setup();
     const created = await call(agent.cookie, 'POST', '/api/salaries', {
-      first_name: '太郎', last_name: '山田', address_line: '4 rue des Lilas', postcode: '75011', city: 'Paris', classification: 'Artiste interprète – groupe 2',
+      first_name: '太郎',
+      last_name: '山田',
+      address_line: '4 rue des Lilas',
+      postcode: '75011',
+      city: 'Paris',
+      classification: 'Artiste interprète – groupe 2',
     });
     assert.equal(created.statusCode, 201, created.body);
     const id = created.json().id;
@@ -231,7 +296,10 @@ describe('a change of IBAN or withholding rate', () => {
         assert.match(body, /grille neutre → 7,5\u00a0%/);
         assert.ok(body.includes(soleil('agent')));
       }
-      assert.ok(mail.html_body.includes('Élise D&#39;Artagnan &amp; &quot;Fils&quot;') || mail.html_body.includes('Élise D&#x27;Artagnan &amp; &quot;Fils&quot;'), 'the name escaped');
+      assert.ok(
+        mail.html_body.includes('Élise D&#39;Artagnan &amp; &quot;Fils&quot;') || mail.html_body.includes('Élise D&#x27;Artagnan &amp; &quot;Fils&quot;'),
+        'the name escaped',
+      );
       assert.ok(!mail.html_body.includes('& "Fils"'));
     }
     assert.match(mails.find((m) => m.recipient === 'paie@localhost')!.html_body, new RegExp(`/staff/organisations/${orgId}`));

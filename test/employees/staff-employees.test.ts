@@ -28,7 +28,11 @@ describe('PATCH /api/staff/orgs/{id}/salaries/{employee_id}', () => {
     const { db, soleil, staff, call, zoe } = await setup(t);
     // The staff member's active organization is another one: the path decides.
     const res = await call(`${staff.cookie}; active_org_id=00000000-0000-4000-8000-000000000000`, 'PATCH', `/api/staff/orgs/${soleil}/salaries/${zoe}`, {
-      iban: 'FR76 3000 6000 0112 3456 7890 189', bic: 'agrifrpp', cadre: true, pas_rate: '7.5', category: 'artiste',
+      iban: 'FR76 3000 6000 0112 3456 7890 189',
+      bic: 'agrifrpp',
+      cadre: true,
+      pas_rate: '7.5',
+      category: 'artiste',
     });
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json();
@@ -40,7 +44,12 @@ describe('PATCH /api/staff/orgs/{id}/salaries/{employee_id}', () => {
     assert.doesNotMatch(res.body, /FR76|30006000/);
     const row = await db.selectFrom('employees').select(['iban']).where('id', '=', zoe).executeTakeFirstOrThrow();
     assert.equal(row.iban, 'FR7630006000011234567890189');
-    const event = await db.selectFrom('module_events').selectAll().where('subject_id', '=', zoe).where('action', '=', 'employee.updated').executeTakeFirstOrThrow();
+    const event = await db
+      .selectFrom('module_events')
+      .selectAll()
+      .where('subject_id', '=', zoe)
+      .where('action', '=', 'employee.updated')
+      .executeTakeFirstOrThrow();
     assert.equal(event.actor_email, 'staff@ops.example');
     assert.deepEqual((event.details as { changed: string[] }).changed.sort(), ['bic', 'cadre', 'category', 'iban', 'pas_rate']);
     assert.doesNotMatch(JSON.stringify(event), /FR76/);

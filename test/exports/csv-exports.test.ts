@@ -75,25 +75,36 @@ describe('GET /api/factures.csv', () => {
     assert.equal(res.headers['content-disposition'], 'attachment; filename="factures.csv"');
     assert.equal(res.headers['cache-control'], 'private, no-store');
     const raw = res.rawPayload;
-    assert.ok(raw.subarray(3).toString('utf8').startsWith('Numéro;Document;Facture créditée;Organisation;Type;Période;Date d\'émission;Échéance;Règlement;Total HT;TVA;Total TTC;Motif de l\'avoir;Notifiée\r\n'));
+    assert.ok(
+      raw
+        .subarray(3)
+        .toString('utf8')
+        .startsWith(
+          "Numéro;Document;Facture créditée;Organisation;Type;Période;Date d'émission;Échéance;Règlement;Total HT;TVA;Total TTC;Motif de l'avoir;Notifiée\r\n",
+        ),
+    );
     const rows = records(raw);
-    assert.deepEqual(rows.map((r) => r.Numéro), [invoices.opening.number, invoices.march.number, credit.number], 'newest number first');
+    assert.deepEqual(
+      rows.map((r) => r.Numéro),
+      [invoices.opening.number, invoices.march.number, credit.number],
+      'newest number first',
+    );
     const march = rows.find((r) => r.Numéro === invoices.march.number)!;
     assert.deepEqual(march, {
-      'Numéro': invoices.march.number,
+      Numéro: invoices.march.number,
       Document: 'Facture',
       'Facture créditée': '',
       Organisation: 'Théâtre du Soleil',
       Type: 'Paie mensuelle',
-      'Période': 'Mars 2026',
+      Période: 'Mars 2026',
       "Date d'émission": '31/03/2026',
-      'Échéance': '15/04/2026',
-      'Règlement': 'Prélèvement SEPA',
+      Échéance: '15/04/2026',
+      Règlement: 'Prélèvement SEPA',
       'Total HT': '1026,00',
       TVA: '205,20',
       'Total TTC': '1231,20',
       "Motif de l'avoir": '',
-      'Notifiée': 'Non',
+      Notifiée: 'Non',
     });
     const note = rows.find((r) => r.Numéro === credit.number)!;
     assert.equal(note.Document, 'Avoir');
@@ -110,9 +121,15 @@ describe('GET /api/factures.csv', () => {
     const { get, admin, invoices, credit } = await setup(t);
     const march = await get(admin, '/api/factures.csv?period=2026-03&kind=facture');
     assert.equal(march.headers['content-disposition'], 'attachment; filename="factures-2026-03.csv"');
-    assert.deepEqual(records(march.rawPayload).map((r) => r.Numéro), [invoices.march.number]);
+    assert.deepEqual(
+      records(march.rawPayload).map((r) => r.Numéro),
+      [invoices.march.number],
+    );
     const notes = await get(admin, '/api/factures.csv?kind=avoir');
-    assert.deepEqual(records(notes.rawPayload).map((r) => r.Numéro), [credit.number]);
+    assert.deepEqual(
+      records(notes.rawPayload).map((r) => r.Numéro),
+      [credit.number],
+    );
     const bad = await get(admin, '/api/factures.csv?period=2026-13');
     assert.equal(bad.statusCode, 400);
     assert.equal(bad.json().error, 'invalid_period');
@@ -153,7 +170,10 @@ describe('GET /api/payslips.csv', () => {
     assert.ok(!rows.some((r) => r.Prénom === 'Léonie'));
     // The other organization's accountant sees hers only.
     const theirs = records((await get(lumiereCompta, '/api/payslips.csv')).rawPayload);
-    assert.deepEqual(theirs.map((r) => `${r.Prénom} ${r.Brut}`), ['Léonie 9000,00']);
+    assert.deepEqual(
+      theirs.map((r) => `${r.Prénom} ${r.Brut}`),
+      ['Léonie 9000,00'],
+    );
   });
 });
 
@@ -162,16 +182,38 @@ describe('GET /api/cotisations.csv and /api/virements.csv', () => {
     const { get, compta, executionDate } = await setup(t);
     const calls = records((await get(compta, '/api/cotisations.csv?period=2027-03')).rawPayload);
     assert.match(calls[0]!.Référence!, /^AC-\d{4}-\d{6}$/);
-    assert.deepEqual(calls.map(({ 'Référence': _number, ...rest }) => rest), [
-      { Nature: 'Saisi par l\u2019équipe paie', 'Période': '2027-03', 'Échéance': '15/04/2027', Urssaf: '1234,50', Audiens: '456,78', 'Congés Spectacles': '300,00', 'France Travail': '', Afdas: '', 'Autres organismes': '', Total: '1991,28', Statut: 'À payer' },
-    ]);
+    assert.deepEqual(
+      calls.map(({ Référence: _number, ...rest }) => rest),
+      [
+        {
+          Nature: 'Saisi par l\u2019équipe paie',
+          Période: '2027-03',
+          Échéance: '15/04/2027',
+          Urssaf: '1234,50',
+          Audiens: '456,78',
+          'Congés Spectacles': '300,00',
+          'France Travail': '',
+          Afdas: '',
+          'Autres organismes': '',
+          Total: '1991,28',
+          Statut: 'À payer',
+        },
+      ],
+    );
     const transfers = await get(compta, '/api/virements.csv');
     assert.equal(transfers.headers['content-disposition'], 'attachment; filename="virements.csv"');
     const [d, m, y] = [executionDate.slice(8, 10), executionDate.slice(5, 7), executionDate.slice(0, 4)];
     // The batch's reference and the months it pays: what a bank statement is matched on.
     const [batch] = records(transfers.rawPayload);
     assert.match(batch!.Référence!, /^VIR-\d{4}-\d{6}$/);
-    assert.deepEqual(batch, { 'Référence': batch!.Référence, "Date d'exécution": `${d}/${m}/${y}`, 'Période': '2027-02, 2027-03', Bulletins: '2', Total: '3288,75', Statut: 'Généré' });
+    assert.deepEqual(batch, {
+      Référence: batch!.Référence,
+      "Date d'exécution": `${d}/${m}/${y}`,
+      Période: '2027-02, 2027-03',
+      Bulletins: '2',
+      Total: '3288,75',
+      Statut: 'Généré',
+    });
     assert.ok(!transfers.rawPayload.toString('utf8').includes('FR76'));
   });
 });
@@ -184,10 +226,16 @@ describe('staff exports', () => {
     assert.equal(all.find((r) => r.Numéro === invoices.lumiere.number)!.Organisation, "'@SOMME(A1:A9)");
     assert.equal(all.find((r) => r.Numéro === invoices.lumiere.number)!['Total TTC'], '11999,99');
     const one = records((await get(staff, `/api/staff/facturation.csv?org_id=${lumiere}`)).rawPayload);
-    assert.deepEqual(one.map((r) => r.Numéro), [invoices.lumiere.number]);
+    assert.deepEqual(
+      one.map((r) => r.Numéro),
+      [invoices.lumiere.number],
+    );
 
     const calls = records((await get(staff, `/api/staff/cotisations.csv?org_id=${lumiere}&status=a_payer`)).rawPayload);
-    assert.deepEqual(calls.map((r) => [r.Organisation, r.Afdas, r.Total]), [["'@SOMME(A1:A9)", '7777,77', '7777,77']]);
+    assert.deepEqual(
+      calls.map((r) => [r.Organisation, r.Afdas, r.Total]),
+      [["'@SOMME(A1:A9)", '7777,77', '7777,77']],
+    );
 
     const batches = records((await get(staff, `/api/staff/virements.csv?org_id=${soleil}`)).rawPayload);
     assert.equal(batches.length, 1);
@@ -232,17 +280,31 @@ describe('staff exports', () => {
 describe('"Exporter (CSV)" on the pages', () => {
   it("should link each list to its export with the page's current filters, and offer the payslips' to the money set only", async (t) => {
     const { get, compta, agent, staff, soleil } = await setup(t);
-    const href = (body: string, id: string) => new RegExp(`<a class="button button-small button-secondary" id="${id}" href="([^"]*)" download>Exporter \\(CSV\\)`).exec(body)?.[1];
+    const href = (body: string, id: string) =>
+      new RegExp(`<a class="button button-small button-secondary" id="${id}" href="([^"]*)" download>Exporter \\(CSV\\)`).exec(body)?.[1];
     const factures = (await get(compta, '/factures')).body;
     assert.equal(href(factures, 'invoices-csv'), '/api/factures.csv');
     assert.equal(href(factures, 'calls-csv'), '/api/cotisations.csv');
     assert.equal(href(factures, 'transfers-csv'), '/api/virements.csv');
     assert.equal(href((await get(compta, '/paie?period=03%2F2027')).body, 'payslips-csv'), '/api/payslips.csv?period=2027-03');
-    assert.equal(href((await get(agent, '/paie?period=03%2F2027')).body, 'payslips-csv'), undefined, 'an AGENT reads the payslips, the export is the money set\'s');
+    assert.equal(
+      href((await get(agent, '/paie?period=03%2F2027')).body, 'payslips-csv'),
+      undefined,
+      "an AGENT reads the payslips, the export is the money set's",
+    );
 
-    assert.equal(href((await get(staff, `/staff/facturation?org_id=${soleil}&invoice_type=paie_mensuelle&notified=false`)).body, 'invoices-csv'), `/api/staff/facturation.csv?notified=false&amp;org_id=${soleil}&amp;invoice_type=paie_mensuelle`);
-    assert.equal(href((await get(staff, '/staff/cotisations?period=03%2F2027&status=a_payer')).body, 'calls-csv'), '/api/staff/cotisations.csv?period=2027-03&amp;status=a_payer');
+    assert.equal(
+      href((await get(staff, `/staff/facturation?org_id=${soleil}&invoice_type=paie_mensuelle&notified=false`)).body, 'invoices-csv'),
+      `/api/staff/facturation.csv?notified=false&amp;org_id=${soleil}&amp;invoice_type=paie_mensuelle`,
+    );
+    assert.equal(
+      href((await get(staff, '/staff/cotisations?period=03%2F2027&status=a_payer')).body, 'calls-csv'),
+      '/api/staff/cotisations.csv?period=2027-03&amp;status=a_payer',
+    );
     assert.equal(href((await get(staff, '/staff/virements')).body, 'batches-csv'), '/api/staff/virements.csv');
-    assert.equal(href((await get(staff, `/staff/paie?org_id=${soleil}&period=03%2F2027`)).body, 'payslips-csv'), `/api/staff/payslips.csv?period=2027-03&amp;org_id=${soleil}`);
+    assert.equal(
+      href((await get(staff, `/staff/paie?org_id=${soleil}&period=03%2F2027`)).body, 'payslips-csv'),
+      `/api/staff/payslips.csv?period=2027-03&amp;org_id=${soleil}`,
+    );
   });
 });

@@ -19,7 +19,7 @@ async function signingKey(app: Awaited<ReturnType<typeof build>>['app']): Promis
 }
 
 describe('the file store (database driver)', () => {
-  it('should store a file in the caller\'s transaction and give it back', async (t) => {
+  it("should store a file in the caller's transaction and give it back", async (t) => {
     const { app } = await build(t);
     const id = await app.db.transaction().execute((trx) => app.files.put(trx, { content: PDF, contentType: 'application/pdf', filename: FILENAME }));
     assert.match(id, /^[0-9a-f-]{36}$/);
@@ -34,21 +34,29 @@ describe('the file store (database driver)', () => {
 
   it('should leave no file behind when the change rolls back', async (t) => {
     const { app } = await build(t);
-    await assert.rejects(app.db.transaction().execute(async (trx) => {
-      await app.files.put(trx, { content: PDF, contentType: 'application/pdf', filename: 'a.pdf' });
-      throw new Error('the change fails after the file');
-    }), /the change fails/);
-    const { count } = await app.db.selectFrom('files').select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow();
+    await assert.rejects(
+      app.db.transaction().execute(async (trx) => {
+        await app.files.put(trx, { content: PDF, contentType: 'application/pdf', filename: 'a.pdf' });
+        throw new Error('the change fails after the file');
+      }),
+      /the change fails/,
+    );
+    const { count } = await app.db
+      .selectFrom('files')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .executeTakeFirstOrThrow();
     assert.equal(Number(count), 0);
   });
 
-  it('should delete in the caller\'s transaction, and keep the file when that rolls back', async (t) => {
+  it("should delete in the caller's transaction, and keep the file when that rolls back", async (t) => {
     const { app } = await build(t);
     const id = await app.files.put(app.db, { content: PDF, contentType: 'application/pdf', filename: 'a.pdf' });
-    await assert.rejects(app.db.transaction().execute(async (trx) => {
-      await app.files.delete(trx, id);
-      throw new Error('rolled back');
-    }));
+    await assert.rejects(
+      app.db.transaction().execute(async (trx) => {
+        await app.files.delete(trx, id);
+        throw new Error('rolled back');
+      }),
+    );
     assert.notEqual(await app.files.get(id), null);
     await app.db.transaction().execute((trx) => app.files.delete(trx, id));
     assert.equal(await app.files.get(id), null);
@@ -73,8 +81,10 @@ describe('GET /files/:id (signed URLs)', () => {
     const response = await app.inject({ method: 'GET', url: url.slice('https://paie.example.com'.length) });
     assert.equal(response.statusCode, 200);
     assert.equal(response.headers['content-type'], 'application/pdf');
-    assert.equal(response.headers['content-disposition'],
-      `attachment; filename="Contrat _ ete _ \\"C-2027-000001\\".pdf"; filename*=UTF-8''Contrat%20%C2%AB%20%C3%A9t%C3%A9%20%C2%BB%20%22C-2027-000001%22.pdf`);
+    assert.equal(
+      response.headers['content-disposition'],
+      `attachment; filename="Contrat _ ete _ \\"C-2027-000001\\".pdf"; filename*=UTF-8''Contrat%20%C2%AB%20%C3%A9t%C3%A9%20%C2%BB%20%22C-2027-000001%22.pdf`,
+    );
     assert.equal(response.headers['cache-control'], 'private, no-store');
     assert.deepEqual(response.rawPayload, PDF);
   });
@@ -139,13 +149,16 @@ describe('GET /files/:id (signed URLs)', () => {
 });
 
 describe('PDF upload bodies', () => {
-  const withUploadRoutes = (t: Parameters<typeof build>[0]) => build(t, {
-    routes: (app) => {
-      app.put<{ Body: Buffer }>('/upload-probe', { config: { public: true, pdfUpload: true } }, async (request) => ({ size: request.body.length }));
-      app.put<{ Body: Buffer }>('/api/staff/upload-probe', { config: { gate: 'staff', pdfUpload: true } }, async (request) => ({ size: request.body.length }));
-      app.post('/json-probe', { config: { public: true } }, async (request) => ({ body: request.body }));
-    },
-  });
+  const withUploadRoutes = (t: Parameters<typeof build>[0]) =>
+    build(t, {
+      routes: (app) => {
+        app.put<{ Body: Buffer }>('/upload-probe', { config: { public: true, pdfUpload: true } }, async (request) => ({ size: request.body.length }));
+        app.put<{ Body: Buffer }>('/api/staff/upload-probe', { config: { gate: 'staff', pdfUpload: true } }, async (request) => ({
+          size: request.body.length,
+        }));
+        app.post('/json-probe', { config: { public: true } }, async (request) => ({ body: request.body }));
+      },
+    });
   const put = (app: Awaited<ReturnType<typeof build>>['app'], url: string, body: Buffer | string, type = 'application/pdf') =>
     app.inject({ method: 'PUT', url, headers: { 'content-type': type }, payload: body });
 
@@ -164,7 +177,12 @@ describe('PDF upload bodies', () => {
     const tooBig = await put(app, '/upload-probe', Buffer.concat([PDF, Buffer.alloc(10 * 1024 * 1024)]));
     assert.equal(tooBig.statusCode, 413);
     assert.deepEqual(tooBig.json(), { error: 'payload_too_large', message: 'Requête trop volumineuse (10 Mio au plus).' });
-    for (const [body, type] of [['hello', 'application/pdf'], ['', 'application/pdf'], ['%PDF', 'application/pdf'], ['{"a":1}', 'application/json']] as const) {
+    for (const [body, type] of [
+      ['hello', 'application/pdf'],
+      ['', 'application/pdf'],
+      ['%PDF', 'application/pdf'],
+      ['{"a":1}', 'application/json'],
+    ] as const) {
       const response = await put(app, '/upload-probe', body, type);
       assert.equal(response.statusCode, 415, `${type} ${body}`);
       assert.equal(response.json().error, 'invalid_pdf');
@@ -183,7 +201,12 @@ describe('PDF upload bodies', () => {
     const response = await app.inject({ method: 'POST', url: '/json-probe', headers: { 'content-type': 'application/pdf' }, payload: PDF });
     assert.equal(response.statusCode, 415);
     assert.equal(response.json().error, 'unsupported_media_type');
-    const big = await app.inject({ method: 'POST', url: '/json-probe', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ a: 'x'.repeat(70 * 1024) }) });
+    const big = await app.inject({
+      method: 'POST',
+      url: '/json-probe',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ a: 'x'.repeat(70 * 1024) }),
+    });
     assert.equal(big.statusCode, 413);
     assert.deepEqual(big.json(), { error: 'payload_too_large', message: 'Requête trop volumineuse (64 Kio au plus).' });
   });

@@ -9,7 +9,9 @@ const PDF = Buffer.from('%PDF-1.7\n% contrat signé\n%%EOF\n');
 
 describe('the file store on S3 (STORAGE_URL=s3://…)', () => {
   let s3: TestS3;
-  before(async () => { s3 = await startS3(); });
+  before(async () => {
+    s3 = await startS3();
+  });
   after(() => s3.close());
 
   const buildOnS3 = (t: Parameters<typeof build>[0], prefix = '') =>
@@ -34,10 +36,12 @@ describe('the file store on S3 (STORAGE_URL=s3://…)', () => {
     const { app } = await buildOnS3(t);
     const kept = await app.files.put(app.db, { content: PDF, contentType: 'application/pdf', filename: 'kept.pdf' });
     let rolledBack = '';
-    await assert.rejects(app.db.transaction().execute(async (trx) => {
-      rolledBack = await app.files.put(trx, { content: PDF, contentType: 'application/pdf', filename: 'lost.pdf' });
-      throw new Error('the change fails after the upload');
-    }));
+    await assert.rejects(
+      app.db.transaction().execute(async (trx) => {
+        rolledBack = await app.files.put(trx, { content: PDF, contentType: 'application/pdf', filename: 'lost.pdf' });
+        throw new Error('the change fails after the upload');
+      }),
+    );
     const deleted = await app.files.put(app.db, { content: PDF, contentType: 'application/pdf', filename: 'deleted.pdf' });
     await app.db.transaction().execute((trx) => app.files.delete(trx, deleted));
     assert.equal(await app.files.get(rolledBack), null, 'no row, no file');

@@ -7,7 +7,14 @@ import { sendCsv } from '../../src/format/csv.ts';
 async function csvOf(t: { after(fn: () => unknown): void }, names: string[]): Promise<string[]> {
   const app = Fastify();
   app.get('/x.csv', (_request, reply) =>
-    sendCsv(reply, { filename: 'noms.csv', columns: [{ header: 'Nom', text: (row: { n: string }) => row.n }, { header: 'Montant', amount: () => '-14.40' }], read: async () => ({ items: names.map((n) => ({ n })), next_cursor: null }) }),
+    sendCsv(reply, {
+      filename: 'noms.csv',
+      columns: [
+        { header: 'Nom', text: (row: { n: string }) => row.n },
+        { header: 'Montant', amount: () => '-14.40' },
+      ],
+      read: async () => ({ items: names.map((n) => ({ n })), next_cursor: null }),
+    }),
   );
   t.after(() => app.close());
   const res = await app.inject({ method: 'GET', url: '/x.csv' });

@@ -27,12 +27,23 @@ describe('requirePayrollPeriod', () => {
   it("should accept 36 months before the operator's current month to 12 after, and say the range otherwise", () => {
     assert.deepEqual(payrollPeriodWindow(now), { first: '2024-01', last: '2028-01' });
     for (const ok of ['2024-01', '2027-01', '2028-01']) assert.equal(requirePayrollPeriod(ok, now), ok);
-    for (const bad of ['2023-12', '2028-02', '1900-01', '2999-12']) assert.equal(code(() => requirePayrollPeriod(bad, now)), '400 invalid_period', bad);
+    for (const bad of ['2023-12', '2028-02', '1900-01', '2999-12'])
+      assert.equal(
+        code(() => requirePayrollPeriod(bad, now)),
+        '400 invalid_period',
+        bad,
+      );
     assert.throws(() => requirePayrollPeriod('2023-12', now), {
       message: 'La période décembre 2023 est hors de celles acceptées : de janvier 2024 à janvier 2028 (trois ans en arrière, un an en avance).',
     });
-    assert.equal(code(() => requirePayrollPeriod('2027-13', now)), '400 invalid_period');
-    assert.equal(code(() => requirePayrollPeriod('', now)), '400 missing_period');
+    assert.equal(
+      code(() => requirePayrollPeriod('2027-13', now)),
+      '400 invalid_period',
+    );
+    assert.equal(
+      code(() => requirePayrollPeriod('', now)),
+      '400 missing_period',
+    );
     assert.equal(addMonths('2027-01', -1), '2026-12');
     assert.equal(addMonths('2026-12', 13), '2028-01');
   });

@@ -26,8 +26,25 @@ const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 type CallerKind = 'none' | 'ADMIN' | 'SUPER_ADMIN' | 'AGENT' | 'COMPTA' | 'revoked ADMIN' | 'ADMIN of another org' | 'STAFF' | 'SUPER_STAFF';
 const CALLERS: CallerKind[] = ['none', 'ADMIN', 'SUPER_ADMIN', 'AGENT', 'COMPTA', 'revoked ADMIN', 'ADMIN of another org', 'STAFF', 'SUPER_STAFF'];
 
-type Naming = 'nothing' | 'cookie active_org_id' | 'cookie active_org_key' | 'cookie active_org_name_b64' | 'header x-active-org-id' | 'header x-company-name' | 'header x-company-name-b64' | 'body org_id';
-const NAMINGS: Naming[] = ['nothing', 'cookie active_org_id', 'cookie active_org_key', 'cookie active_org_name_b64', 'header x-active-org-id', 'header x-company-name', 'header x-company-name-b64', 'body org_id'];
+type Naming =
+  | 'nothing'
+  | 'cookie active_org_id'
+  | 'cookie active_org_key'
+  | 'cookie active_org_name_b64'
+  | 'header x-active-org-id'
+  | 'header x-company-name'
+  | 'header x-company-name-b64'
+  | 'body org_id';
+const NAMINGS: Naming[] = [
+  'nothing',
+  'cookie active_org_id',
+  'cookie active_org_key',
+  'cookie active_org_name_b64',
+  'header x-active-org-id',
+  'header x-company-name',
+  'header x-company-name-b64',
+  'body org_id',
+];
 
 const isStaff = (c: CallerKind) => c === 'STAFF' || c === 'SUPER_STAFF';
 const MANAGERS_OF_TARGET: CallerKind[] = ['ADMIN', 'SUPER_ADMIN'];
@@ -74,11 +91,13 @@ interface Fixtures {
   call: string;
 }
 
-const orgScoped = (onAllowed: (org: 'target' | 'other') => number, onNoOrgForStaff: number): RouteRule['expect'] => (caller, org) => {
-  if (caller === 'none') return 401;
-  if (org === null) return isStaff(caller) ? onNoOrgForStaff : 400;
-  return mayManage(caller, org) ? onAllowed(org) : 403;
-};
+const orgScoped =
+  (onAllowed: (org: 'target' | 'other') => number, onNoOrgForStaff: number): RouteRule['expect'] =>
+  (caller, org) => {
+    if (caller === 'none') return 401;
+    if (org === null) return isStaff(caller) ? onNoOrgForStaff : 400;
+    return mayManage(caller, org) ? onAllowed(org) : 403;
+  };
 const staffOnly: RouteRule['expect'] = (caller) => (caller === 'none' ? 401 : isStaff(caller) ? 200 : 403);
 
 const CONTRACT_SET: CallerKind[] = ['ADMIN', 'SUPER_ADMIN', 'AGENT'];
@@ -91,13 +110,18 @@ const READ_SET: CallerKind[] = MEMBERS_OF_TARGET;
  * set, then `onAllowed` by the organization acted on. The other organization's ADMIN is in
  * every set, and must find nothing of the target's: 404, as for an unknown id.
  */
-const moduleGate = (roles: CallerKind[], onAllowed: (org: 'target' | 'other') => number): RouteRule['expect'] => (caller, org) => {
-  if (caller === 'none') return 401;
-  if (org === null) return 400;
-  if (isStaff(caller) || org === 'other') return onAllowed(org);
-  return roles.includes(caller) ? onAllowed(org) : 403;
-};
-const staffOnlyWith = (status: number): RouteRule['expect'] => (caller) => (caller === 'none' ? 401 : isStaff(caller) ? status : 403);
+const moduleGate =
+  (roles: CallerKind[], onAllowed: (org: 'target' | 'other') => number): RouteRule['expect'] =>
+  (caller, org) => {
+    if (caller === 'none') return 401;
+    if (org === null) return 400;
+    if (isStaff(caller) || org === 'other') return onAllowed(org);
+    return roles.includes(caller) ? onAllowed(org) : 403;
+  };
+const staffOnlyWith =
+  (status: number): RouteRule['expect'] =>
+  (caller) =>
+    caller === 'none' ? 401 : isStaff(caller) ? status : 403;
 const targetsOnly = (ok: number) => (org: 'target' | 'other') => (org === 'target' ? ok : 404);
 const PDF = Buffer.from('%PDF-1.4\n% signed\n%%EOF\n');
 
@@ -106,7 +130,12 @@ const INVOICE_LINES = [{ label: 'Traitement de la paie', quantity: 1, unit_price
 /** The payroll modules' routes, and a money-gated probe. */
 const MODULE_RULES: RouteRule[] = [
   { name: 'GET /api/salaries', readsBody: false, expect: moduleGate(READ_SET, () => 200) },
-  { name: 'POST /api/salaries', readsBody: false, payload: () => ({ first_name: 'Nouveau', last_name: 'Salarié' }), expect: moduleGate(CONTRACT_SET, () => 201) },
+  {
+    name: 'POST /api/salaries',
+    readsBody: false,
+    payload: () => ({ first_name: 'Nouveau', last_name: 'Salarié' }),
+    expect: moduleGate(CONTRACT_SET, () => 201),
+  },
   { name: 'PATCH /api/salaries/:employee', readsBody: false, payload: () => ({ last_name: 'Renommé' }), expect: moduleGate(CONTRACT_SET, targetsOnly(200)) },
   { name: 'GET /api/contrats', readsBody: false, expect: moduleGate(CONTRACT_SET, () => 200) },
   // The target's employee: from the other organization, an unknown employee (400).
@@ -129,7 +158,12 @@ const MODULE_RULES: RouteRule[] = [
   },
   { name: 'GET /api/contrats/:contract/notes', readsBody: false, expect: moduleGate(CONTRACT_SET, targetsOnly(200)) },
   { name: 'GET /api/contrats/:signed/pdf-url', readsBody: false, expect: moduleGate(CONTRACT_SET, targetsOnly(200)) },
-  { name: 'POST /api/generate-contract-pdf', readsBody: false, payload: (f) => ({ contract_id: f.contract }), expect: moduleGate(CONTRACT_SET, targetsOnly(200)) },
+  {
+    name: 'POST /api/generate-contract-pdf',
+    readsBody: false,
+    payload: (f) => ({ contract_id: f.contract }),
+    expect: moduleGate(CONTRACT_SET, targetsOnly(200)),
+  },
   { name: 'GET /api/test-money-gate', readsBody: false, expect: moduleGate(MONEY_SET, () => 200) },
   { name: 'GET /api/staff/contrats', readsBody: false, expect: staffOnlyWith(200) },
   {
@@ -141,7 +175,12 @@ const MODULE_RULES: RouteRule[] = [
   { name: 'PUT /api/staff/contrats/:contract/signed-pdf', readsBody: false, payload: () => PDF, expect: staffOnlyWith(200) },
   { name: 'DELETE /api/staff/contrats/:signed/delete-signed-pdf', readsBody: false, expect: staffOnlyWith(200) },
   { name: 'PATCH /api/staff/orgs/:target', readsBody: false, payload: () => ({ virements_salaires: 'Odentas' }), expect: staffOnlyWith(200) },
-  { name: 'PATCH /api/staff/orgs/:target/salaries/:employee', readsBody: false, payload: () => ({ cadre: true, pas_rate: '7.50' }), expect: staffOnlyWith(200) },
+  {
+    name: 'PATCH /api/staff/orgs/:target/salaries/:employee',
+    readsBody: false,
+    payload: () => ({ cadre: true, pas_rate: '7.50' }),
+    expect: staffOnlyWith(200),
+  },
   // Payslips (read set), salary transfers (money set), their staff routes.
   { name: 'GET /api/payslips', readsBody: false, expect: moduleGate(READ_SET, () => 200) },
   { name: 'GET /api/payslips/:payslip/pdf-url', readsBody: false, expect: moduleGate(READ_SET, targetsOnly(200)) },
@@ -162,7 +201,12 @@ const MODULE_RULES: RouteRule[] = [
   { name: 'PUT /api/staff/payslips/:payslip/pdf', readsBody: false, payload: () => PDF, expect: staffOnlyWith(200) },
   { name: 'GET /api/staff/payslips/available', readsBody: false, expect: staffOnlyWith(200) },
   { name: 'GET /api/staff/virements', readsBody: false, expect: staffOnlyWith(200) },
-  { name: 'POST /api/staff/virements', readsBody: false, payload: (f) => ({ payslip_ids: [f.payslip], execution_date: todayInFrance() }), expect: staffOnlyWith(201) },
+  {
+    name: 'POST /api/staff/virements',
+    readsBody: false,
+    payload: (f) => ({ payslip_ids: [f.payslip], execution_date: todayInFrance() }),
+    expect: staffOnlyWith(201),
+  },
   { name: 'GET /api/staff/virements/:batch', readsBody: false, expect: staffOnlyWith(200) },
   { name: 'GET /api/staff/virements/:batch/sepa.xml', readsBody: false, expect: staffOnlyWith(200) },
   { name: 'POST /api/staff/virements/:batch/executed', readsBody: false, expect: staffOnlyWith(200) },
@@ -230,12 +274,22 @@ async function makeFixtures(app: FastifyInstance, orgId: string, agent: Person, 
     // One payslip an employee and month: the one a batch holds is February's.
     const paid = await insertNewPayslip(change, actor.caller, { ...payslipOf, period: '2027-02' });
     const batch = await insertNewTransfer(change, actor.caller, [paid], todayInFrance(), { config: app.config, files: app.files });
-    const [invoice] = await insertInvoiceBulk(change, null, { invoice_type: 'paie_mensuelle', payment_method: 'virement', period_label: 'Confidentiel', invoices: [{ org_id: orgId, lines: INVOICE_LINES }] });
+    const [invoice] = await insertInvoiceBulk(change, null, {
+      invoice_type: 'paie_mensuelle',
+      payment_method: 'virement',
+      period_label: 'Confidentiel',
+      invoices: [{ org_id: orgId, lines: INVOICE_LINES }],
+    });
     // Its documents as its job stores them (the job itself is tested in test/jobs).
     const invoicePdf = await app.files.put(change.trx, { content: PDF, contentType: 'application/pdf', filename: 'facture.pdf', orgId });
     const invoiceXml = await app.files.put(change.trx, { content: Buffer.from('<x/>'), contentType: 'application/xml', filename: 'factur-x.xml', orgId });
     await change.trx.updateTable('invoices').set({ pdf_id: invoicePdf, xml_id: invoiceXml }).where('id', '=', invoice!.id).execute();
-    const call = await insertNewContributionCall(change, null, { org_id: orgId, period: '2027-01', due_date: '2027-02-15', lines: [{ organism: 'URSSAF', amount: '100' }] });
+    const call = await insertNewContributionCall(change, null, {
+      org_id: orgId,
+      period: '2027-01',
+      due_date: '2027-02-15',
+      lines: [{ organism: 'URSSAF', amount: '100' }],
+    });
     return { org: orgId, employee: employee.id, contract, signed, payslip, batch, invoice: invoice!.id, call: call.id };
   });
 }
@@ -300,10 +354,15 @@ describe('authorization matrix', () => {
 
           let url = rule.name.split(' ')[1]!;
           const method = rule.name.split(' ')[0] as 'GET' | 'POST' | 'DELETE' | 'PATCH' | 'PUT';
-          const fixtures = /:(employee|contract|signed|payslip|batch|invoice|call)\b/.test(url) || rule.payload ? await makeFixtures(app, target, agentOfTarget, cell) : null;
+          const fixtures =
+            /:(employee|contract|signed|payslip|batch|invoice|call)\b/.test(url) || rule.payload ? await makeFixtures(app, target, agentOfTarget, cell) : null;
           if (fixtures) {
             url = url.replace(':employee', fixtures.employee).replace(':contract', fixtures.contract).replace(':signed', fixtures.signed);
-            url = url.replace(':payslip', fixtures.payslip).replace(':batch', fixtures.batch).replace(':invoice', fixtures.invoice).replace(':call', fixtures.call);
+            url = url
+              .replace(':payslip', fixtures.payslip)
+              .replace(':batch', fixtures.batch)
+              .replace(':invoice', fixtures.invoice)
+              .replace(':call', fixtures.call);
           }
           url = url.replace(':target', target);
           if (url.includes(':victim')) {
@@ -311,7 +370,11 @@ describe('authorization matrix', () => {
             url = url.replace(':victim', victim.userId);
           }
           if (url.includes(':pending')) {
-            const pending = await db.insertInto('auth.users').values({ email: `pending${cell}@cible.example` }).returning('id').executeTakeFirstOrThrow();
+            const pending = await db
+              .insertInto('auth.users')
+              .values({ email: `pending${cell}@cible.example` })
+              .returning('id')
+              .executeTakeFirstOrThrow();
             await db.insertInto('organization_members').values({ org_id: target, user_id: pending.id, role: 'AGENT' }).execute();
             url = url.replace(':pending', pending.id);
           }
@@ -329,14 +392,20 @@ describe('authorization matrix', () => {
 
           const outsider = callerKind === 'ADMIN of another org' || (callerKind === 'revoked ADMIN' && rule.name !== 'GET /api/me');
           if (outsider) {
-            const objects = fixtures ? [fixtures.employee, fixtures.contract, fixtures.signed, fixtures.payslip, fixtures.batch, fixtures.invoice, fixtures.call] : [];
+            const objects = fixtures
+              ? [fixtures.employee, fixtures.contract, fixtures.signed, fixtures.payslip, fixtures.batch, fixtures.invoice, fixtures.call]
+              : [];
             for (const needle of [target, 'cible.example', TARGET.name, TARGET.key, secret.userId, 'Confidentiel', ...objects]) {
               if (res.body.includes(needle)) failures.push(`${label}: leaked "${needle}"`);
             }
           }
           if (payload && !rule.payload && res.statusCode === 200) {
-            const placed = await db.selectFrom('organization_members as m').innerJoin('auth.users as u', 'u.id', 'm.user_id')
-              .select('m.org_id').where('u.email', '=', payload.email).execute();
+            const placed = await db
+              .selectFrom('organization_members as m')
+              .innerJoin('auth.users as u', 'u.id', 'm.user_id')
+              .select('m.org_id')
+              .where('u.email', '=', payload.email)
+              .execute();
             const where = org === 'target' ? target : other;
             if (placed.length !== 1 || placed[0]!.org_id !== where) failures.push(`${label}: member placed in ${JSON.stringify(placed)}`);
           }
@@ -346,8 +415,12 @@ describe('authorization matrix', () => {
     count('cases', cell);
     assert.deepEqual(failures, [], `${failures.length} of ${cell} cells wrong`);
     // The victims of refused revocations are still active.
-    const stillActive = await db.selectFrom('organization_members as m').innerJoin('auth.users as u', 'u.id', 'm.user_id')
-      .select(['u.email', 'm.revoked']).where('u.email', 'like', 'victim%').execute();
+    const stillActive = await db
+      .selectFrom('organization_members as m')
+      .innerJoin('auth.users as u', 'u.id', 'm.user_id')
+      .select(['u.email', 'm.revoked'])
+      .where('u.email', 'like', 'victim%')
+      .execute();
     assert.ok(stillActive.some((v) => !v.revoked) && stillActive.some((v) => v.revoked));
   });
 });

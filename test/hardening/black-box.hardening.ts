@@ -26,11 +26,36 @@ describe('black-box findings', () => {
     for (const bad of UNSAFE) {
       const label = JSON.stringify(bad);
       const answers = [
-        [await app.inject({ method: 'POST', url: '/auth/magic-link', remoteAddress: `192.0.2.${tried}`, payload: { email: `a${bad}b@example.com` } }), 'invalid_email'],
-        [await app.inject({ method: 'POST', url: '/api/access', headers: { cookie: admin.cookie }, payload: { email: `a${bad}b@example.com` } }), 'invalid_email'],
-        [await app.inject({ method: 'POST', url: '/api/access', headers: { cookie: admin.cookie }, payload: { email: 'named@example.com', first_name: `A${bad}B` } }), 'invalid_first_name'],
-        [await app.inject({ method: 'POST', url: '/api/staff/users/invite', headers: { cookie: staff.cookie }, payload: { email: `s${bad}t@example.com` } }), 'invalid_email'],
-        [await app.inject({ method: 'POST', url: '/api/staff/users/invite', headers: { cookie: staff.cookie }, payload: { email: 'named-staff@example.com', first_name: `A${bad}B` } }), 'invalid_first_name'],
+        [
+          await app.inject({ method: 'POST', url: '/auth/magic-link', remoteAddress: `192.0.2.${tried}`, payload: { email: `a${bad}b@example.com` } }),
+          'invalid_email',
+        ],
+        [
+          await app.inject({ method: 'POST', url: '/api/access', headers: { cookie: admin.cookie }, payload: { email: `a${bad}b@example.com` } }),
+          'invalid_email',
+        ],
+        [
+          await app.inject({
+            method: 'POST',
+            url: '/api/access',
+            headers: { cookie: admin.cookie },
+            payload: { email: 'named@example.com', first_name: `A${bad}B` },
+          }),
+          'invalid_first_name',
+        ],
+        [
+          await app.inject({ method: 'POST', url: '/api/staff/users/invite', headers: { cookie: staff.cookie }, payload: { email: `s${bad}t@example.com` } }),
+          'invalid_email',
+        ],
+        [
+          await app.inject({
+            method: 'POST',
+            url: '/api/staff/users/invite',
+            headers: { cookie: staff.cookie },
+            payload: { email: 'named-staff@example.com', first_name: `A${bad}B` },
+          }),
+          'invalid_first_name',
+        ],
       ] as const;
       for (const [res, error] of answers) {
         assert.equal(res.statusCode, 400, `${label}: ${res.body}`);
@@ -53,15 +78,25 @@ describe('black-box findings', () => {
     for (const headers of hinted) {
       const list = await app.inject({ method: 'GET', url: '/api/access', headers });
       assert.equal(list.statusCode, 200, list.body);
-      assert.ok(list.json().items.every((item: { org_id: string | null }) => item.org_id !== null), 'global mode: no hint named an organization');
+      assert.ok(
+        list.json().items.every((item: { org_id: string | null }) => item.org_id !== null),
+        'global mode: no hint named an organization',
+      );
       const page = await app.inject({ method: 'GET', url: '/vos-acces', headers });
       assert.equal(page.statusCode, 200);
       tried += 2;
     }
     // A hint after an unusable one is still read.
-    const next = await app.inject({ method: 'GET', url: '/api/access', headers: { cookie: `${staff.cookie}; active_org_name_b64=AAAA`, 'x-company-name': 'Org' } });
+    const next = await app.inject({
+      method: 'GET',
+      url: '/api/access',
+      headers: { cookie: `${staff.cookie}; active_org_name_b64=AAAA`, 'x-company-name': 'Org' },
+    });
     assert.equal(next.statusCode, 200);
-    assert.ok(next.json().items.every((item: { org_id: string | null }) => item.org_id === null), 'scoped to Org by the header');
+    assert.ok(
+      next.json().items.every((item: { org_id: string | null }) => item.org_id === null),
+      'scoped to Org by the header',
+    );
     for (const q of ['a%00b', 'a%0Db', 'x%E2%80%AEy']) {
       const search = await app.inject({ method: 'GET', url: `/api/staff/orgs?q=${q}`, headers: { cookie: staff.cookie } });
       assert.equal(search.statusCode, 400, q);
@@ -71,7 +106,7 @@ describe('black-box findings', () => {
     count('cases', tried + 1);
   });
 
-  it('should normalize ids at the edge: no self-revocation by writing one\'s own id in upper case', async (t) => {
+  it("should normalize ids at the edge: no self-revocation by writing one's own id in upper case", async (t) => {
     const { app, database } = await build(t);
     const db = database.db;
     const orgId = await createOrg(db, 'Org');
@@ -103,9 +138,15 @@ describe('black-box findings', () => {
     const adminA = await member(app, db, orgA, 'admin@a.example', 'ADMIN');
     const adminB = await member(app, db, orgB, 'admin@b.example', 'ADMIN');
     // B invites the person; A adds the same, not yet activated, account, re-sends, then revokes.
-    assert.equal((await app.inject({ method: 'POST', url: '/api/access', headers: { cookie: adminB.cookie }, payload: { email: 'person@example.com' } })).statusCode, 200);
+    assert.equal(
+      (await app.inject({ method: 'POST', url: '/api/access', headers: { cookie: adminB.cookie }, payload: { email: 'person@example.com' } })).statusCode,
+      200,
+    );
     const invitationOfB = linkToken((await outbox(db))[0]!.text_body);
-    assert.equal((await app.inject({ method: 'POST', url: '/api/access', headers: { cookie: adminA.cookie }, payload: { email: 'person@example.com' } })).statusCode, 200);
+    assert.equal(
+      (await app.inject({ method: 'POST', url: '/api/access', headers: { cookie: adminA.cookie }, payload: { email: 'person@example.com' } })).statusCode,
+      200,
+    );
     const person = await db.selectFrom('auth.users').select('id').where('email', '=', 'person@example.com').executeTakeFirstOrThrow();
     const resent = await app.inject({ method: 'POST', url: `/api/access/${person.id}/resend`, headers: { cookie: adminA.cookie } });
     assert.equal(resent.statusCode, 200);
@@ -127,7 +168,10 @@ describe('black-box findings', () => {
     const orgB = await createOrg(db, 'B');
     const adminA = await member(app, db, orgA, 'admin@a.example', 'ADMIN');
     const adminB = await member(app, db, orgB, 'admin@b.example', 'ADMIN');
-    assert.equal((await app.inject({ method: 'POST', url: '/api/access', headers: { cookie: adminA.cookie }, payload: { email: 'victim@example.com' } })).statusCode, 200);
+    assert.equal(
+      (await app.inject({ method: 'POST', url: '/api/access', headers: { cookie: adminA.cookie }, payload: { email: 'victim@example.com' } })).statusCode,
+      200,
+    );
     const victim = await db.selectFrom('auth.users').select('id').where('email', '=', 'victim@example.com').executeTakeFirstOrThrow();
     await app.inject({ method: 'POST', url: '/api/access', headers: { cookie: adminB.cookie }, payload: { email: 'victim@example.com' } });
     const statuses: number[] = [];
@@ -147,9 +191,19 @@ describe('black-box findings', () => {
     assert.equal(mails.length, 5, 'one invitation and four re-sends: five e-mails at most in the window');
     // Staff creating an access for that address counts too; another address is not held back.
     const staff = await signedIn(app, db, 'staff@example.com', { staff: 'STAFF' });
-    const nouveau = await app.inject({ method: 'POST', url: '/api/access/nouveau', headers: { cookie: staff.cookie, 'x-active-org-id': orgA }, payload: { email: 'victim@example.com', role: 'AGENT' } });
+    const nouveau = await app.inject({
+      method: 'POST',
+      url: '/api/access/nouveau',
+      headers: { cookie: staff.cookie, 'x-active-org-id': orgA },
+      payload: { email: 'victim@example.com', role: 'AGENT' },
+    });
     assert.equal(nouveau.statusCode, 429);
-    const otherAddress = await app.inject({ method: 'POST', url: '/api/access', headers: { cookie: adminA.cookie }, payload: { email: 'someone@example.com' } });
+    const otherAddress = await app.inject({
+      method: 'POST',
+      url: '/api/access',
+      headers: { cookie: adminA.cookie },
+      payload: { email: 'someone@example.com' },
+    });
     assert.equal(otherAddress.statusCode, 200);
     count('cases', statuses.length + 2);
   });
@@ -160,8 +214,11 @@ describe('black-box findings', () => {
       const statuses: number[] = [];
       for (let i = 1; i <= 6; i++) {
         const res = await app.inject({
-          method: 'POST', url: '/auth/magic-link', remoteAddress: '10.0.0.1',
-          headers: { 'x-forwarded-for': `198.51.100.${i}` }, payload: { email: `user${i}@example.com` },
+          method: 'POST',
+          url: '/auth/magic-link',
+          remoteAddress: '10.0.0.1',
+          headers: { 'x-forwarded-for': `198.51.100.${i}` },
+          payload: { email: `user${i}@example.com` },
         });
         statuses.push(res.statusCode);
       }
@@ -200,36 +257,37 @@ describe('black-box findings', () => {
     count('cases', tried + 1);
   });
 
-  it(
-    'should answer a sign-in request before finding out whether the account exists',
-    { skip: usingPostgres ? false : 'needs PostgreSQL: run with TEST_DATABASE_URL' },
-    async (t) => {
-      const { app, database } = await build(t);
-      const db = database.db;
-      await ensureAccount(db, 'known@example.com', {});
-      // Hold the token table: whatever writes a token for the known account waits.
-      const pool = database.pool!;
-      const blocker = await pool.connect();
-      try {
-        await blocker.query('begin');
-        await blocker.query('lock table auth.one_time_tokens in exclusive mode');
-        for (const email of ['known@example.com', 'unknown@example.com']) {
-          const answer = await Promise.race([
-            app.inject({ method: 'POST', url: '/auth/magic-link', remoteAddress: `192.0.2.${email.length}`, payload: { email } }),
-            new Promise<'stalled'>((resolve) => setTimeout(() => resolve('stalled'), 3000)),
-          ]);
-          if (answer === 'stalled') assert.fail(`${email}: the answer waited for the account's work`);
-          assert.equal(answer.statusCode, 200);
-          assert.deepEqual(answer.json(), { ok: true });
-        }
-      } finally {
-        await blocker.query('commit');
-        blocker.release();
+  it('should answer a sign-in request before finding out whether the account exists', {
+    skip: usingPostgres ? false : 'needs PostgreSQL: run with TEST_DATABASE_URL',
+  }, async (t) => {
+    const { app, database } = await build(t);
+    const db = database.db;
+    await ensureAccount(db, 'known@example.com', {});
+    // Hold the token table: whatever writes a token for the known account waits.
+    const pool = database.pool!;
+    const blocker = await pool.connect();
+    try {
+      await blocker.query('begin');
+      await blocker.query('lock table auth.one_time_tokens in exclusive mode');
+      for (const email of ['known@example.com', 'unknown@example.com']) {
+        const answer = await Promise.race([
+          app.inject({ method: 'POST', url: '/auth/magic-link', remoteAddress: `192.0.2.${email.length}`, payload: { email } }),
+          new Promise<'stalled'>((resolve) => setTimeout(() => resolve('stalled'), 3000)),
+        ]);
+        if (answer === 'stalled') assert.fail(`${email}: the answer waited for the account's work`);
+        assert.equal(answer.statusCode, 200);
+        assert.deepEqual(answer.json(), { ok: true });
       }
-      await app.afterAnswer.settled();
-      const mails = await outbox(db);
-      assert.deepEqual(mails.map((m) => m.recipient), ['known@example.com']);
-      count('cases', 2);
-    },
-  );
+    } finally {
+      await blocker.query('commit');
+      blocker.release();
+    }
+    await app.afterAnswer.settled();
+    const mails = await outbox(db);
+    assert.deepEqual(
+      mails.map((m) => m.recipient),
+      ['known@example.com'],
+    );
+    count('cases', 2);
+  });
 });

@@ -22,7 +22,31 @@ const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|\p{Cs}/u;
 const hostileText = fc
   .array(
     fc.oneof(
-      { weight: 6, arbitrary: fc.constantFrom('&', '&amp;', '&#38;', '&#x0;', '&#0;', '&#x1;', '&lt;', '<b>', ']]>', '<![CDATA[', '<!DOCTYPE x>', 'R&D;', '"', "'", ';', '#', 'x', '1', 'é', ' ') },
+      {
+        weight: 6,
+        arbitrary: fc.constantFrom(
+          '&',
+          '&amp;',
+          '&#38;',
+          '&#x0;',
+          '&#0;',
+          '&#x1;',
+          '&lt;',
+          '<b>',
+          ']]>',
+          '<![CDATA[',
+          '<!DOCTYPE x>',
+          'R&D;',
+          '"',
+          "'",
+          ';',
+          '#',
+          'x',
+          '1',
+          'é',
+          ' ',
+        ),
+      },
       { weight: 1, arbitrary: fc.constantFrom('\u0000', '\u0001', '\u000b', '\ufffe', '\uffff', '\ud800') },
     ),
     { minLength: 1, maxLength: 12 },
@@ -48,8 +72,15 @@ describe('e-invoices under hostile text', () => {
         const storedName = (await db.selectFrom('organizations').select('name').where('id', '=', org).executeTakeFirstOrThrow()).name;
         const patched = await call('PATCH', `/api/staff/orgs/${org}`, { siret: '44306184100047', address_line: address, postcode: '69001', city: 'Lyon' });
         const line = [{ label, quantity: 1, unit_price: '10.00', vat_rate: '20' }];
-        const created = await call('POST', '/api/staff/facturation/bulk-create', { invoice_type: 'prestation', payment_method: 'virement', invoices: [{ org_id: org, lines: line }] });
-        for (const [res, text, code] of [[patched, address, 'invalid_address_line'], [created, label, 'invalid_label']] as const) {
+        const created = await call('POST', '/api/staff/facturation/bulk-create', {
+          invoice_type: 'prestation',
+          payment_method: 'virement',
+          invoices: [{ org_id: org, lines: line }],
+        });
+        for (const [res, text, code] of [
+          [patched, address, 'invalid_address_line'],
+          [created, label, 'invalid_label'],
+        ] as const) {
           if (NOT_XML.test(text)) {
             assert.equal(res.statusCode, 400, res.body);
             assert.equal(res.json().error, code);
@@ -96,12 +127,28 @@ describe('CSV exports under hostile names', () => {
     const orgs: string[] = [];
     for (const name of names) orgs.push(await createOrg(db, name));
     const created = await app.inject({
-      method: 'POST', url: '/api/staff/facturation/bulk-create', headers: { cookie: staff.cookie },
-      payload: { invoice_type: 'prestation', payment_method: 'virement', invoices: orgs.map((org_id, i) => ({ org_id, lines: [{ label: names[i], quantity: 1, unit_price: '14.40', vat_rate: 0 }] })) },
+      method: 'POST',
+      url: '/api/staff/facturation/bulk-create',
+      headers: { cookie: staff.cookie },
+      payload: {
+        invoice_type: 'prestation',
+        payment_method: 'virement',
+        invoices: orgs.map((org_id, i) => ({ org_id, lines: [{ label: names[i], quantity: 1, unit_price: '14.40', vat_rate: 0 }] })),
+      },
     });
     assert.equal(created.statusCode, 201, created.body);
     const first = created.json().created[0].id as string;
-    assert.equal((await app.inject({ method: 'POST', url: `/api/staff/facturation/${first}/avoir`, headers: { cookie: staff.cookie }, payload: { reason: 'Erreur, =1+1' } })).statusCode, 201);
+    assert.equal(
+      (
+        await app.inject({
+          method: 'POST',
+          url: `/api/staff/facturation/${first}/avoir`,
+          headers: { cookie: staff.cookie },
+          payload: { reason: 'Erreur, =1+1' },
+        })
+      ).statusCode,
+      201,
+    );
     const res = await app.inject({ method: 'GET', url: '/api/staff/facturation.csv', headers: { cookie: staff.cookie } });
     assert.equal(res.statusCode, 200);
     const text = res.body.replace(/^\ufeff/, '');
@@ -110,11 +157,18 @@ describe('CSV exports under hostile names', () => {
     const orgColumn = header.indexOf('Organisation');
     const reasonColumn = header.indexOf("Motif de l'avoir");
     const neutral = (name: string) => (/^[=+\-@]/.test(name) ? `'${name}` : name);
-    assert.deepEqual(bySemicolon.slice(1).map((row) => row[orgColumn]).sort(), names.concat(names[0]!).map(neutral).sort());
+    assert.deepEqual(
+      bySemicolon
+        .slice(1)
+        .map((row) => row[orgColumn])
+        .sort(),
+      names.concat(names[0]!).map(neutral).sort(),
+    );
     assert.ok(bySemicolon.slice(1).some((row) => row[reasonColumn] === 'Erreur, =1+1'));
     // A reader that splits on commas: no cell it reads starts a formula.
     for (const row of readCsv(text, ',')) {
-      for (const cell of row) assert.doesNotMatch(cell, /^[=+@]|^-(?!\d)/, `a formula a comma reader would run: ${JSON.stringify(cell)} in ${JSON.stringify(row)}`);
+      for (const cell of row)
+        assert.doesNotMatch(cell, /^[=+@]|^-(?!\d)/, `a formula a comma reader would run: ${JSON.stringify(cell)} in ${JSON.stringify(row)}`);
     }
     count('cases', names.length + 1);
   });

@@ -50,14 +50,19 @@ describe('faults', { skip }, () => {
       await database.close();
     });
     const orgId = await createOrg(db, 'Org');
-    const account = await db.insertInto('auth.users').values({ email: 'admin@example.com', activated_at: new Date() }).returning('id').executeTakeFirstOrThrow();
+    const account = await db
+      .insertInto('auth.users')
+      .values({ email: 'admin@example.com', activated_at: new Date() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await db.insertInto('organization_members').values({ org_id: orgId, user_id: account.id, role: 'ADMIN' }).execute();
     const env = { DATABASE_URL: database.url!, SMTP_URL: smtp.url, DATA_DIR: tempDir(t), PUBLIC_URL: 'https://paie.example.com' };
 
     server = await startServer(env);
     const firstUrl = server.url;
     const signIn = await fetch(`${firstUrl}/auth/session`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ token: await issueOneTimeToken(db, account.id, 'magiclink') }),
     });
     const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
@@ -71,7 +76,9 @@ describe('faults', { skip }, () => {
         sent++;
         try {
           const res = await fetch(`${firstUrl}/api/access`, {
-            method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ email }),
+            method: 'POST',
+            headers: { cookie, 'content-type': 'application/json' },
+            body: JSON.stringify({ email }),
           });
           if (res.status === 200 && (await res.json()).message === 'Invitation envoyée') accepted.push(email);
         } catch {
@@ -97,11 +104,19 @@ describe('faults', { skip }, () => {
              (select count(*)::int from mail_outbox o where o.recipient = u.email) as mails
         from auth.users u where u.email like 'inv-%'`.execute(db);
     for (const row of rows.rows) assert.deepEqual([row.member, row.prefs, row.mails], [true, true, 1], row.email);
-    for (const email of accepted) assert.ok(rows.rows.some((r) => r.email === email), `${email} was accepted but not stored`);
+    for (const email of accepted)
+      assert.ok(
+        rows.rows.some((r) => r.email === email),
+        `${email} was accepted but not stored`,
+      );
 
     server = await startServer(env);
     // An e-mail the killed worker was sending stays leased until its lease runs out: let it.
-    await db.updateTable('mail_outbox').set({ locked_until: new Date(Date.now() - 1000) }).where('status', '=', 'pending').execute();
+    await db
+      .updateTable('mail_outbox')
+      .set({ locked_until: new Date(Date.now() - 1000) })
+      .where('status', '=', 'pending')
+      .execute();
     const deadline = Date.now() + 60_000;
     const delivered = () => new Set(smtp.messages.flatMap((m) => m.envelope.to));
     while (Date.now() < deadline && !accepted.every((e) => delivered().has(e))) await new Promise((r) => setTimeout(r, 200));
@@ -149,9 +164,11 @@ describe('faults', { skip }, () => {
     assert.equal((await get()).status, 200);
     let stop = false;
     const seen: Array<{ status: number; body: string; ms: number }> = [];
-    const load = Promise.all(Array.from({ length: 8 }, async () => {
-      while (!stop) seen.push(await get());
-    }));
+    const load = Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (!stop) seen.push(await get());
+      }),
+    );
     await new Promise((r) => setTimeout(r, 300));
     proxy.down();
     count('faults');
@@ -164,7 +181,10 @@ describe('faults', { skip }, () => {
     count('cases', seen.length);
 
     const outage = seen.slice(0, during);
-    assert.ok(outage.some((r) => r.status === 503), 'no request saw the outage');
+    assert.ok(
+      outage.some((r) => r.status === 503),
+      'no request saw the outage',
+    );
     for (const r of seen) {
       assert.ok(r.status === 200 || r.status === 503, `unexpected ${r.status}: ${r.body}`);
       if (r.status === 503) assert.deepEqual(Object.keys(JSON.parse(r.body)).sort(), ['error', 'message']);
@@ -236,8 +256,9 @@ describe('faults', { skip }, () => {
     const orgId = await createOrg(database.db, 'Org');
     const admin = await member(instances[0]!, database.db, orgId, 'admin@example.com', 'ADMIN');
     const emails = Array.from({ length: 60 }, (_, i) => `twice${i}@example.com`);
-    await Promise.all(emails.map((email, i) =>
-      instances[i % 2]!.inject({ method: 'POST', url: '/api/access', headers: { cookie: admin.cookie }, payload: { email } })));
+    await Promise.all(
+      emails.map((email, i) => instances[i % 2]!.inject({ method: 'POST', url: '/api/access', headers: { cookie: admin.cookie }, payload: { email } })),
+    );
     await smtp.waitFor(60, 30_000);
     await new Promise((r) => setTimeout(r, 1000));
     const recipients = smtp.messages.flatMap((m) => m.envelope.to).sort();

@@ -33,11 +33,21 @@ describe('hostile input', () => {
     const admin = await member(app, db, orgId, 'admin@example.com', 'ADMIN', { metadata: { first_name: '<i>Admin</i>' } });
     let i = 0;
     for (const name of MARKUP) {
-      const res = await app.inject({ method: 'POST', url: '/api/access', headers: { cookie: admin.cookie }, payload: { email: `m${i++}@example.com`, first_name: name } });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/access',
+        headers: { cookie: admin.cookie },
+        payload: { email: `m${i++}@example.com`, first_name: name },
+      });
       assert.equal(res.statusCode, 200);
     }
     for (const name of INJECTION) {
-      const res = await app.inject({ method: 'POST', url: '/api/access', headers: { cookie: admin.cookie }, payload: { email: `x${i++}@example.com`, first_name: name } });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/access',
+        headers: { cookie: admin.cookie },
+        payload: { email: `x${i++}@example.com`, first_name: name },
+      });
       assert.equal(res.statusCode, 400, JSON.stringify(name.slice(0, 20)));
       assert.equal(res.json().error, 'invalid_first_name');
     }
@@ -62,18 +72,35 @@ describe('hostile input', () => {
     const staff = await signedIn(app, db, 'staff@example.com', { staff: 'SUPER_STAFF' });
     const admin = await member(app, db, orgId, 'admin@example.com', 'ADMIN');
     // Latin-1, plus what must never reach the database or a comparison: NUL, CR, NEL, RLO, a lone surrogate.
-    const unit = fc.oneof({ weight: 9, arbitrary: fc.integer({ min: 0x20, max: 0xff }) }, { weight: 1, arbitrary: fc.constantFrom(0, 0x0d, 0x85, 0x202e, 0xd800) });
+    const unit = fc.oneof(
+      { weight: 9, arbitrary: fc.integer({ min: 0x20, max: 0xff }) },
+      { weight: 1, arbitrary: fc.constantFrom(0, 0x0d, 0x85, 0x202e, 0xd800) },
+    );
     const text = fc.string({ unit: unit.map((c) => String.fromCharCode(c)), maxLength: 200 });
     let runs = 0;
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(staff.cookie, admin.cookie),
-        text, text, text,
+        text,
+        text,
+        text,
         fc.oneof(text, fc.uuid()),
-        fc.record({ email: fc.oneof(fc.emailAddress(), text), role: fc.oneof(text, fc.constantFrom('ADMIN', 'AGENT')), first_name: text, org_id: fc.oneof(text, fc.uuid()) }, { requiredKeys: [] }),
+        fc.record(
+          {
+            email: fc.oneof(fc.emailAddress(), text),
+            role: fc.oneof(text, fc.constantFrom('ADMIN', 'AGENT')),
+            first_name: text,
+            org_id: fc.oneof(text, fc.uuid()),
+          },
+          { requiredKeys: [] },
+        ),
         async (cookie, b64, name, key, id, body) => {
           runs++;
-          const headers = { cookie: `${cookie}; active_org_name_b64=${percentEncode(b64)}; active_org_key=${percentEncode(key)}`, 'x-company-name': name.trim(), 'x-active-org-id': id };
+          const headers = {
+            cookie: `${cookie}; active_org_name_b64=${percentEncode(b64)}; active_org_key=${percentEncode(key)}`,
+            'x-company-name': name.trim(),
+            'x-active-org-id': id,
+          };
           for (const request of [
             { method: 'GET' as const, url: '/api/access' },
             { method: 'POST' as const, url: '/api/access', payload: body },

@@ -115,7 +115,9 @@ describe('every field, parameter and cursor of every route', () => {
     const db = database.db;
     const orgId = await createOrg(db, 'Théâtre du Soleil', 'TDS001');
     const staff = await signedIn(app, db, 'staff@ops.example', { staff: 'STAFF' });
-    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, Omit<Operation, 'method' | 'path'>>> };
+    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, Record<string, Omit<Operation, 'method' | 'path'>>>;
+    };
     const operations: Operation[] = Object.entries(doc.paths).flatMap(([path, item]) =>
       Object.entries(item)
         .filter(([method]) => METHODS.includes(method))
@@ -204,8 +206,19 @@ describe('every field, parameter and cursor of every route', () => {
     }
 
     // The pages' lists: a NUL in each cursor, a NUL in a search.
-    const pages = ['/contrats?q=', '/contrats?cursor=', '/factures?cursor_factures=', '/factures?cursor_appels=', '/factures?cursor_virements=', '/staff/facturation?cursor=',
-      '/staff/contrats?q=', '/staff/contrats?cursor=', '/staff/organisations?q=', '/staff/organisations?cursor=', '/staff/cotisations?cursor='];
+    const pages = [
+      '/contrats?q=',
+      '/contrats?cursor=',
+      '/factures?cursor_factures=',
+      '/factures?cursor_appels=',
+      '/factures?cursor_virements=',
+      '/staff/facturation?cursor=',
+      '/staff/contrats?q=',
+      '/staff/contrats?cursor=',
+      '/staff/organisations?q=',
+      '/staff/organisations?cursor=',
+      '/staff/cotisations?cursor=',
+    ];
     for (const page of pages) {
       for (const keys of [[NUL], ['2027-01-01', NUL]]) {
         const value = page.endsWith('q=') ? encodeURIComponent(NUL) : Buffer.from(JSON.stringify(keys)).toString('base64url');

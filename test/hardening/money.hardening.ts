@@ -28,24 +28,71 @@ const XSD = path.join(import.meta.dirname, '..', 'fixtures', 'pain.001.001.03.xs
  * 2024-2025, and a later ibantools may count them in.
  */
 const NON_SEPA = [
-  'BR1800360305000010009795493C1', 'SA0380000000608010167519', 'TR330006100519786457841326', 'MU17BOMM0101101030300200000MUR',
-  'AE070331234567890123456', 'AZ21NABZ00000000137010001944', 'BH67BMAG00001299123456', 'CR05015202001026284066',
-  'DO28BAGR00000001212453611324', 'GE29NB0000000101904917', 'IL620108000000099999999', 'JO94CBJO0010000000000131000302',
-  'KW81CBKU0000000000001234560101', 'KZ86125KZT5004100100', 'LB62099900000001001901229114', 'PK36SCBL0000001123456702',
-  'PS92PALS000000000400123456702', 'QA58DOHB00001234567890ABCDEFG', 'TN5910006035183598478831', 'UA213223130000026007233566001',
-  'EG380019000500000000263180002', 'BA391290079401028494', 'XK051212012345678906', 'FO6264600001631634', 'GL8964710001000206',
-  'VG96VPVG0000012345678901', 'TL380080012345678910157', 'SC18SSCB11010000000000001497USD', 'LC55HEMM000100010012001200023015',
-  'IQ98NBIQ850123456789012', 'BY13NBRB3600900000002Z00AB00', 'SV62CENR00000000000000700025', 'GT82TRAJ01020000001210029690',
+  'BR1800360305000010009795493C1',
+  'SA0380000000608010167519',
+  'TR330006100519786457841326',
+  'MU17BOMM0101101030300200000MUR',
+  'AE070331234567890123456',
+  'AZ21NABZ00000000137010001944',
+  'BH67BMAG00001299123456',
+  'CR05015202001026284066',
+  'DO28BAGR00000001212453611324',
+  'GE29NB0000000101904917',
+  'IL620108000000099999999',
+  'JO94CBJO0010000000000131000302',
+  'KW81CBKU0000000000001234560101',
+  'KZ86125KZT5004100100',
+  'LB62099900000001001901229114',
+  'PK36SCBL0000001123456702',
+  'PS92PALS000000000400123456702',
+  'QA58DOHB00001234567890ABCDEFG',
+  'TN5910006035183598478831',
+  'UA213223130000026007233566001',
+  'EG380019000500000000263180002',
+  'BA391290079401028494',
+  'XK051212012345678906',
+  'FO6264600001631634',
+  'GL8964710001000206',
+  'VG96VPVG0000012345678901',
+  'TL380080012345678910157',
+  'SC18SSCB11010000000000001497USD',
+  'LC55HEMM000100010012001200023015',
+  'IQ98NBIQ850123456789012',
+  'BY13NBRB3600900000002Z00AB00',
+  'SV62CENR00000000000000700025',
+  'GT82TRAJ01020000001210029690',
 ];
 
 /** IBANs of the SEPA zone, inside and outside the European Union. */
-const SEPA = ['FR7630006000011234567890189', 'DE89370400440532013000', 'GB29NWBK60161331926819', 'CH9300762011623852957', 'MC5811222000010123456789030', 'SM86U0322509800000000270100', 'NO9386011117947', 'IS140159260076545510730339'];
+const SEPA = [
+  'FR7630006000011234567890189',
+  'DE89370400440532013000',
+  'GB29NWBK60161331926819',
+  'CH9300762011623852957',
+  'MC5811222000010123456789030',
+  'SM86U0322509800000000270100',
+  'NO9386011117947',
+  'IS140159260076545510730339',
+];
 
 /** Names of many scripts, each one a bank file can write once transliterated. */
 const WRITABLE = [
-  ['Ñúñez-Łódź', 'Gómez'], ['Дворжак', '山田 太郎'], ['Ωμέγα', 'Παπαδόπουλος'], ['李', '小龍'], ['محمد', 'عربي'], ['דוד', 'כהן'],
-  ['Nguyễn', 'Văn Ánh'], ['Şükrü', 'Çağlar'], ['Þórður', 'Guðmundsdóttir'], ['Ærø', 'Straße'], ["O'Brien", 'Mc-Ñeil (II)'], ['Zoë', 'Brontë'],
-  ['Ивана', 'Јовановић'], ['Ⅻ', 'Ⓐnna'], ['Ｆｕｌｌ', 'Ｗｉｄｔｈ'], ['İlkay', 'Gündoğan'],
+  ['Ñúñez-Łódź', 'Gómez'],
+  ['Дворжак', '山田 太郎'],
+  ['Ωμέγα', 'Παπαδόπουλος'],
+  ['李', '小龍'],
+  ['محمد', 'عربي'],
+  ['דוד', 'כהן'],
+  ['Nguyễn', 'Văn Ánh'],
+  ['Şükrü', 'Çağlar'],
+  ['Þórður', 'Guðmundsdóttir'],
+  ['Ærø', 'Straße'],
+  ["O'Brien", 'Mc-Ñeil (II)'],
+  ['Zoë', 'Brontë'],
+  ['Ивана', 'Јовановић'],
+  ['Ⅻ', 'Ⓐnna'],
+  ['Ｆｕｌｌ', 'Ｗｉｄｔｈ'],
+  ['İlkay', 'Gündoğan'],
 ] as const;
 
 /**
@@ -88,7 +135,11 @@ describe('money hardening: SEPA zone', () => {
     for (const [i, iban] of NON_SEPA.entries()) {
       await db.updateTable('employees').set({ iban }).where('id', '=', marc).execute();
       const stored = await payslip(soleil, marc, period(i), `${100 + i}.00`);
-      assert.deepEqual((await available()).map((p) => p.id), [good], iban);
+      assert.deepEqual(
+        (await available()).map((p) => p.id),
+        [good],
+        iban,
+      );
       const res = await batch([good, stored]);
       assert.equal(res.statusCode, 409, `${iban}: ${res.body}`);
       assert.equal(res.json().error, 'payslip_unavailable');
@@ -126,7 +177,10 @@ describe('money hardening: creditor names', () => {
 
     for (const bad of UNWRITABLE) {
       assert.equal(isSepaWritable(bad), false, bad);
-      for (const body of [{ first_name: bad, last_name: 'Dupont' }, { first_name: 'Marc', last_name: bad }]) {
+      for (const body of [
+        { first_name: bad, last_name: 'Dupont' },
+        { first_name: 'Marc', last_name: bad },
+      ]) {
         const res = await call(agent, 'POST', '/api/salaries', body);
         assert.equal(res.statusCode, 400, `${JSON.stringify(body)}: ${res.body}`);
         assert.match(res.json().error, /^(invalid|missing)_(first|last)_name$/);
@@ -136,7 +190,10 @@ describe('money hardening: creditor names', () => {
 
     for (const undrawable of UNDRAWABLE) {
       assert.equal(isSepaWritable(undrawable), true, undrawable);
-      for (const [body, code] of [[{ first_name: undrawable, last_name: 'Dupont' }, 'invalid_first_name'], [{ first_name: 'Marc', last_name: undrawable }, 'invalid_last_name']] as const) {
+      for (const [body, code] of [
+        [{ first_name: undrawable, last_name: 'Dupont' }, 'invalid_first_name'],
+        [{ first_name: 'Marc', last_name: undrawable }, 'invalid_last_name'],
+      ] as const) {
         const res = await call(agent, 'POST', '/api/salaries', body);
         assert.equal(res.statusCode, 400, `${JSON.stringify(body)}: ${res.body}`);
         assert.equal(res.json().error, code);
@@ -174,7 +231,12 @@ describe('money hardening: invoice dates', () => {
         method: 'POST',
         url: '/api/staff/facturation/bulk-create',
         headers: { cookie: staff.cookie },
-        payload: { invoice_type: 'paie_mensuelle', payment_method: 'prelevement', issue_date, invoices: Array.from({ length: size }, (_, i) => ({ org_id: orgs[i % orgs.length], lines: [line] })) },
+        payload: {
+          invoice_type: 'paie_mensuelle',
+          payment_method: 'prelevement',
+          issue_date,
+          invoices: Array.from({ length: size }, (_, i) => ({ org_id: orgs[i % orgs.length], lines: [line] })),
+        },
       });
     /** Every invoice by number: numbers 1..n in each year, issue dates never decreasing. */
     const assertChronological = async () => {
@@ -185,7 +247,8 @@ describe('money hardening: invoice dates', () => {
         const expected = (next.get(year) ?? 0) + 1;
         next.set(year, expected);
         assert.equal(row.number, `F-${year}-${String(expected).padStart(6, '0')}`, 'no gap');
-        if (i > 0) assert.ok(row.issue_date >= rows[i - 1]!.issue_date, `${row.number} (${row.issue_date}) after ${rows[i - 1]!.number} (${rows[i - 1]!.issue_date})`);
+        if (i > 0)
+          assert.ok(row.issue_date >= rows[i - 1]!.issue_date, `${row.number} (${row.issue_date}) after ${rows[i - 1]!.number} (${rows[i - 1]!.issue_date})`);
       });
       return rows;
     };
@@ -220,7 +283,9 @@ describe('money hardening: invoice dates', () => {
     await assertChronological();
   });
 
-  it('should keep the series chronological and gapless when bulks with dates race (PostgreSQL)', { skip: usingPostgres ? false : 'needs PostgreSQL (TEST_DATABASE_URL): PGlite runs one session, nothing races' }, async (t) => {
+  it('should keep the series chronological and gapless when bulks with dates race (PostgreSQL)', {
+    skip: usingPostgres ? false : 'needs PostgreSQL (TEST_DATABASE_URL): PGlite runs one session, nothing races',
+  }, async (t) => {
     const { other, create, assertChronological } = await invoicing(t);
     const today = todayInFrance();
     let created = 0;
@@ -230,7 +295,10 @@ describe('money hardening: invoice dates', () => {
       const answers = await Promise.all(dates.map((date, i) => create(date, 5 + ((i * 7) % 40), i % 2 ? other : undefined)));
       count('cases', answers.length);
       for (const [i, res] of answers.entries()) {
-        assert.ok(res.statusCode === 201 || (res.statusCode === 409 && res.json().error === 'issue_date_before_last'), `${dates[i]}: ${res.statusCode} ${res.body}`);
+        assert.ok(
+          res.statusCode === 201 || (res.statusCode === 409 && res.json().error === 'issue_date_before_last'),
+          `${dates[i]}: ${res.statusCode} ${res.body}`,
+        );
         if (res.statusCode === 201) created += res.json().created.length;
       }
       const rows = await assertChronological();

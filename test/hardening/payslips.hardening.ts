@@ -14,7 +14,14 @@ import { inDays, setup } from '../payslips/support.ts';
 type Ctx = Awaited<ReturnType<typeof setup>>;
 
 async function contract(ctx: Ctx, employee_id: string, start: string, end: string): Promise<string> {
-  const res = await ctx.call(ctx.agent, 'POST', '/api/contrats', { employee_id, kind: 'CDD', job_title: 'Technicien', start_date: start, end_date: end, monthly_gross: '1000' });
+  const res = await ctx.call(ctx.agent, 'POST', '/api/contrats', {
+    employee_id,
+    kind: 'CDD',
+    job_title: 'Technicien',
+    start_date: start,
+    end_date: end,
+    monthly_gross: '1000',
+  });
   assert.equal(res.statusCode, 201, res.body);
   return res.json().id as string;
 }
@@ -78,8 +85,18 @@ describe('payslips hardening', () => {
     const { db, soleil, staff, call, helene } = ctx;
     const c = await contract(ctx, helene, '2027-03-01', '2027-03-31');
     for (const contract_ids of [undefined, [c]]) {
-      const answers = await Promise.all(Array.from({ length: 15 }, (_, i) =>
-        call(staff, 'POST', '/api/staff/payslips', { org_id: soleil, employee_id: helene, period: '2027-03', gross: '100', net_to_pay: String(50 + i), ...(contract_ids ? { contract_ids } : {}) })));
+      const answers = await Promise.all(
+        Array.from({ length: 15 }, (_, i) =>
+          call(staff, 'POST', '/api/staff/payslips', {
+            org_id: soleil,
+            employee_id: helene,
+            period: '2027-03',
+            gross: '100',
+            net_to_pay: String(50 + i),
+            ...(contract_ids ? { contract_ids } : {}),
+          }),
+        ),
+      );
       count('cases', answers.length);
       const created = answers.filter((a) => a.statusCode === 201);
       assert.equal(created.length, 1, answers.map((a) => a.statusCode).join(','));
@@ -92,21 +109,36 @@ describe('payslips hardening', () => {
     const { soleil, staff, call, helene, marc, zoe } = await setup(t);
     let n = 0;
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: 10_000_000 }), fc.integer({ min: 0, max: 10_000_000 }), fc.boolean(), async (grossCents, netCents, asNumber) => {
-        const money = (cents: number) => (asNumber ? cents / 100 : (cents / 100).toFixed(2));
-        const res = await call(staff, 'POST', '/api/staff/payslips', { org_id: soleil, employee_id: [helene, marc, zoe][Math.floor(n / WINDOW_MONTHS)], period: periodNo(n), gross: money(grossCents), net_to_pay: money(netCents) });
-        count('fuzzed');
-        if (netCents > grossCents) {
-          assert.equal(res.statusCode, 400, res.body);
-          assert.equal(res.json().error, 'invalid_net_to_pay');
-        } else {
-          assert.equal(res.statusCode, 201, res.body);
-          n++;
-        }
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 10_000_000 }),
+        fc.integer({ min: 0, max: 10_000_000 }),
+        fc.boolean(),
+        async (grossCents, netCents, asNumber) => {
+          const money = (cents: number) => (asNumber ? cents / 100 : (cents / 100).toFixed(2));
+          const res = await call(staff, 'POST', '/api/staff/payslips', {
+            org_id: soleil,
+            employee_id: [helene, marc, zoe][Math.floor(n / WINDOW_MONTHS)],
+            period: periodNo(n),
+            gross: money(grossCents),
+            net_to_pay: money(netCents),
+          });
+          count('fuzzed');
+          if (netCents > grossCents) {
+            assert.equal(res.statusCode, 400, res.body);
+            assert.equal(res.json().error, 'invalid_net_to_pay');
+          } else {
+            assert.equal(res.statusCode, 201, res.body);
+            n++;
+          }
+        },
+      ),
       { numRuns: 120 },
     );
-    for (const [gross, net] of [['100.00', '5000.00'], ['0', '0.01'], ['999999999.98', 999999999.99]] as const) {
+    for (const [gross, net] of [
+      ['100.00', '5000.00'],
+      ['0', '0.01'],
+      ['999999999.98', 999999999.99],
+    ] as const) {
       const res = await call(staff, 'POST', '/api/staff/payslips', { org_id: soleil, employee_id: helene, period: WINDOW.last, gross, net_to_pay: net });
       assert.equal(res.json().error, 'invalid_net_to_pay');
       count('cases');
@@ -115,17 +147,59 @@ describe('payslips hardening', () => {
 
   it('should hold one period rule for payslips and contribution calls, bodies and filters', async (t) => {
     const { soleil, staff, compta, call, helene } = await setup(t);
-    const fixed = [WINDOW.first, WINDOW.last, addMonths(WINDOW.first, -1), addMonths(WINDOW.last, 1), '1900-01', '2999-12', '0000-01', '9999-12', '1899-12', '3000-01', '2027-00', '2027-13', '2027-1', '27-01', '2027-01-01', '2027/01', ' 2027-01', '2027-01 ', '２０２７-01', '2027-0１', '-2027-01', '+2027-01', '1e3', 'null'];
-    const fuzz = fc.sample(fc.oneof(fc.string({ maxLength: 12 }), fc.tuple(fc.oneof(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 1850, max: 3050 })), fc.integer({ min: 0, max: 13 })).map(([y, m]) => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}`)), { numRuns: 150, seed: 32 });
+    const fixed = [
+      WINDOW.first,
+      WINDOW.last,
+      addMonths(WINDOW.first, -1),
+      addMonths(WINDOW.last, 1),
+      '1900-01',
+      '2999-12',
+      '0000-01',
+      '9999-12',
+      '1899-12',
+      '3000-01',
+      '2027-00',
+      '2027-13',
+      '2027-1',
+      '27-01',
+      '2027-01-01',
+      '2027/01',
+      ' 2027-01',
+      '2027-01 ',
+      '２０２７-01',
+      '2027-0１',
+      '-2027-01',
+      '+2027-01',
+      '1e3',
+      'null',
+    ];
+    const fuzz = fc.sample(
+      fc.oneof(
+        fc.string({ maxLength: 12 }),
+        fc
+          .tuple(fc.oneof(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 1850, max: 3050 })), fc.integer({ min: 0, max: 13 }))
+          .map(([y, m]) => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}`),
+      ),
+      { numRuns: 150, seed: 32 },
+    );
     let accepted = 0;
     for (const period of [...fixed, ...fuzz]) {
       // Bodies take the months the payroll accepts; filters any well-formed period.
       const ok = parsePeriod(period) !== null;
       const written = ok && period >= WINDOW.first && period <= WINDOW.last;
       const slip = await call(staff, 'POST', '/api/staff/payslips', { org_id: soleil, employee_id: helene, period, gross: '10', net_to_pay: '1' });
-      const callRes = await call(staff, 'POST', '/api/staff/cotisations', { org_id: soleil, period, due_date: '2027-01-15', lines: [{ organism: 'URSSAF', amount: 1 }] });
+      const callRes = await call(staff, 'POST', '/api/staff/cotisations', {
+        org_id: soleil,
+        period,
+        due_date: '2027-01-15',
+        lines: [{ organism: 'URSSAF', amount: 1 }],
+      });
       const q = encodeURIComponent(period);
-      const filters = [await call(compta, 'GET', `/api/payslips?period=${q}`), await call(compta, 'GET', `/api/cotisations?period=${q}`), await call(staff, 'GET', `/api/staff/payslips/available?period=${q}`)];
+      const filters = [
+        await call(compta, 'GET', `/api/payslips?period=${q}`),
+        await call(compta, 'GET', `/api/cotisations?period=${q}`),
+        await call(staff, 'GET', `/api/staff/payslips/available?period=${q}`),
+      ];
       count(fixed.includes(period) ? 'cases' : 'fuzzed', 5);
       assert.ok(slip.statusCode < 500 && callRes.statusCode < 500 && filters.every((f) => f.statusCode < 500), period);
       if (period === '') continue;
@@ -151,12 +225,17 @@ describe('payslips hardening', () => {
     const ids: string[] = [];
     for (let i = 0; i < 24; i++) ids.push(await payslip(soleil, i % 2 ? marc : helene, periodNo(i), `${10 + i}.00`));
     // Each payslip: its cancellation and a batch naming it (alone, or with a neighbour) at once.
-    const answers = await Promise.all(ids.flatMap((id, i) => [
-      call(staff, 'POST', `/api/staff/payslips/${id}/cancel`),
-      batch(i % 3 === 0 ? [id, ids[(i + 1) % ids.length]!] : [id], inDays(1)),
-    ]));
+    const answers = await Promise.all(
+      ids.flatMap((id, i) => [
+        call(staff, 'POST', `/api/staff/payslips/${id}/cancel`),
+        batch(i % 3 === 0 ? [id, ids[(i + 1) % ids.length]!] : [id], inDays(1)),
+      ]),
+    );
     count('cases', answers.length);
-    assert.ok(answers.every((a) => a.statusCode < 500), answers.map((a) => a.statusCode).join(','));
+    assert.ok(
+      answers.every((a) => a.statusCode < 500),
+      answers.map((a) => a.statusCode).join(','),
+    );
     for (const a of answers) {
       if (a.statusCode >= 400) assert.ok(['payslip_in_transfer', 'payslip_unavailable'].includes(a.json().error), a.body);
     }

@@ -25,11 +25,18 @@ describe('races', () => {
     assert.deepEqual([...new Set(responses.map((r) => r.statusCode))], [200]);
     assert.equal(responses.filter((r) => r.json().message === 'Invitation envoyée').length, 1);
     assert.equal((await db.selectFrom('auth.users').select('id').where('email', '=', 'race@example.com').execute()).length, 1);
-    const memberships = await db.selectFrom('organization_members as m').innerJoin('auth.users as u', 'u.id', 'm.user_id')
-      .select('m.role').where('u.email', '=', 'race@example.com').execute();
+    const memberships = await db
+      .selectFrom('organization_members as m')
+      .innerJoin('auth.users as u', 'u.id', 'm.user_id')
+      .select('m.role')
+      .where('u.email', '=', 'race@example.com')
+      .execute();
     assert.deepEqual(memberships, [{ role: 'AGENT' }]);
     const mails = (await outbox(db)).filter((m) => m.recipient === 'race@example.com');
-    assert.deepEqual(mails.map((m) => m.subject), ['Activez votre compte']);
+    assert.deepEqual(
+      mails.map((m) => m.subject),
+      ['Activez votre compte'],
+    );
   });
 
   it('should end concurrent role changes on one of the roles sent, with one e-mail per actual change', async (t) => {
@@ -40,16 +47,28 @@ describe('races', () => {
     const target = await member(app, db, orgId, 'target@example.com', 'AGENT');
     const roles = Array.from({ length: 60 }, (_, i) => ['ADMIN', 'AGENT', 'COMPTA'][(i * 7) % 3]!);
     const responses = await Promise.all(
-      roles.map((role) => app.inject({ method: 'POST', url: '/api/access', headers: { cookie: admin.cookie }, payload: { email: 'target@example.com', role } })),
+      roles.map((role) =>
+        app.inject({ method: 'POST', url: '/api/access', headers: { cookie: admin.cookie }, payload: { email: 'target@example.com', role } }),
+      ),
     );
     count('cases', roles.length);
     assert.deepEqual([...new Set(responses.map((r) => r.statusCode))], [200]);
 
-    const final = await db.selectFrom('organization_members').select('role').where('org_id', '=', orgId).where('user_id', '=', target.userId).executeTakeFirstOrThrow();
+    const final = await db
+      .selectFrom('organization_members')
+      .select('role')
+      .where('org_id', '=', orgId)
+      .where('user_id', '=', target.userId)
+      .executeTakeFirstOrThrow();
     assert.ok(roles.includes(final.role));
     // The audit trail is a chain AGENT → … → final role, each link an actual change.
-    const changes = await db.selectFrom('access_events').select(['old_role', 'new_role']).where('target_user_id', '=', target.userId)
-      .where('action', '=', 'role_changed').orderBy('id').execute();
+    const changes = await db
+      .selectFrom('access_events')
+      .select(['old_role', 'new_role'])
+      .where('target_user_id', '=', target.userId)
+      .where('action', '=', 'role_changed')
+      .orderBy('id')
+      .execute();
     let current: string = 'AGENT';
     for (const change of changes) {
       assert.equal(change.old_role, current);
@@ -70,7 +89,8 @@ describe('races', () => {
     const responses = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         app.inject({
-          method: 'POST', url: '/api/access/nouveau',
+          method: 'POST',
+          url: '/api/access/nouveau',
           headers: { cookie: `${staff[i % 2]!.cookie}; active_org_id=${orgId}` },
           payload: { email: `boss${i}@example.com`, role: 'SUPER_ADMIN' },
         }),
@@ -94,11 +114,17 @@ describe('races', () => {
     const subsets = Array.from({ length: 30 }, (_, i) => [payslips[i % 10]!, payslips[(i * 3 + 1) % 10]!, payslips[(i * 7 + 2) % 10]!]);
     const answers = await Promise.all(subsets.map((ids) => batch([...new Set(ids)], inDays(1))));
     count('cases', answers.length);
-    assert.ok(answers.every((a) => a.statusCode === 201 || (a.statusCode === 409 && a.json().error === 'payslip_unavailable')), answers.map((a) => a.statusCode).join(','));
+    assert.ok(
+      answers.every((a) => a.statusCode === 201 || (a.statusCode === 409 && a.json().error === 'payslip_unavailable')),
+      answers.map((a) => a.statusCode).join(','),
+    );
     const lines = await db.selectFrom('transfer_items').select(['payslip_id', 'transfer_id']).where('released', '=', false).execute();
     assert.equal(new Set(lines.map((l) => l.payslip_id)).size, lines.length, 'no payslip twice');
     const created = answers.filter((a) => a.statusCode === 201).map((a) => a.json());
-    assert.equal(created.reduce((n, b) => n + b.count, 0), lines.length);
+    assert.equal(
+      created.reduce((n, b) => n + b.count, 0),
+      lines.length,
+    );
 
     // Cancel every batch while new batches claim all the payslips again: at the end, each
     // payslip is in at most one live batch.
@@ -107,7 +133,10 @@ describe('races', () => {
       ...payslips.map((id) => batch([id], inDays(2))),
     ]);
     count('cases', racing.length);
-    assert.ok(racing.every((r) => r.statusCode < 500), racing.map((r) => r.statusCode).join(','));
+    assert.ok(
+      racing.every((r) => r.statusCode < 500),
+      racing.map((r) => r.statusCode).join(','),
+    );
     const live = await db.selectFrom('transfer_items').select('payslip_id').where('released', '=', false).execute();
     assert.equal(new Set(live.map((l) => l.payslip_id)).size, live.length, 'no payslip twice after the cancellations');
   });

@@ -37,8 +37,6 @@ for (const line of fs.readFileSync(countsFile, 'utf8').split('\n').filter(Boolea
 }
 const failures = Number(/ℹ fail (\d+)/.exec(run.stdout ?? '')?.[1] ?? (run.status === 0 ? 0 : 1));
 const passed = Number(/ℹ pass (\d+)/.exec(run.stdout ?? '')?.[1] ?? 0);
-console.log(
-  `hardening: ${totals.cases} cases tried, ${totals.faults} faults injected, ${totals.fuzzed} inputs fuzzed, ${failures} failures`,
-);
+console.log(`hardening: ${totals.cases} cases tried, ${totals.faults} faults injected, ${totals.fuzzed} inputs fuzzed, ${failures} failures`);
 console.log(`${passed} passed, ${failures} failed`);
 process.exit(run.status === 0 && failures === 0 ? 0 : 1);

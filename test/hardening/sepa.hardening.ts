@@ -24,17 +24,32 @@ describe('SEPA files under huge amounts', () => {
     const { call, staff, agent, soleil, helene, marc } = ctx;
     // The issue's contract: three dates at the largest amount, in one month.
     const contract = await call(agent, 'POST', '/api/contrats', {
-      employee_id: marc, kind: 'CDDU', job_title: 'Régisseur', show_title: 'Le Songe', idcc: '3090', start_date: day(1), end_date: day(28),
+      employee_id: marc,
+      kind: 'CDDU',
+      job_title: 'Régisseur',
+      show_title: 'Le Songe',
+      idcc: '3090',
+      start_date: day(1),
+      end_date: day(28),
       dates: [1, 2, 3].map((n) => ({ date: day(n), nature: 'representation', quantity: 1, amount: '999999999.99' })),
     });
     assert.deepEqual([contract.statusCode, contract.json().error, contract.json().field], [400, 'invalid_amount', 'dates']);
-    const typed = await call(staff, 'POST', '/api/staff/payslips', { org_id: soleil, employee_id: helene, period: PERIOD, gross: '1499877835.51', net_to_pay: '1499877835.51' });
+    const typed = await call(staff, 'POST', '/api/staff/payslips', {
+      org_id: soleil,
+      employee_id: helene,
+      period: PERIOD,
+      gross: '1499877835.51',
+      net_to_pay: '1499877835.51',
+    });
     assert.deepEqual([typed.statusCode, typed.json().error], [400, 'invalid_amount']);
 
     // A net stored before the checks (the computed one of the issue).
     const big = await ctx.payslip(soleil, helene, PERIOD, '900000000.00');
     await ctx.db.updateTable('payslips').set({ gross: '2999999999.97', net_to_pay: '1499877835.51' }).where('id', '=', big).execute();
-    assert.deepEqual((await ctx.available()).map((p) => p.id), []);
+    assert.deepEqual(
+      (await ctx.available()).map((p) => p.id),
+      [],
+    );
     const refused = await ctx.batch([big]);
     assert.deepEqual([refused.statusCode, refused.json().error, refused.json().payslip_ids], [409, 'payslip_unavailable', [big]]);
     // A batch of before the checks holding it: its file is refused, with the payslip named.
@@ -53,10 +68,7 @@ describe('SEPA files under huge amounts', () => {
   it('should make a valid file or refuse with a 4xx for nets around the cap, never a 500', async (t) => {
     const ctx = await setup(t);
     const { call, staff, soleil, helene } = ctx;
-    const cents = fc.oneof(
-      fc.bigInt({ min: 99_999_999_990n, max: 100_000_000_010n }),
-      fc.bigInt({ min: 1n, max: 99_999_999_999n }),
-    );
+    const cents = fc.oneof(fc.bigInt({ min: 99_999_999_990n, max: 100_000_000_010n }), fc.bigInt({ min: 1n, max: 99_999_999_999n }));
     const amounts = fc.sample(cents, { numRuns: 12, seed: 61 }).map((c) => `${c / 100n}.${String(c % 100n).padStart(2, '0')}`);
     let files = 0;
     for (const net of amounts) {

@@ -46,7 +46,11 @@ describe('sessions and tokens', { skip: usingPostgres ? false : 'needs PostgreSQ
     // Expired.
     const late = await issueOneTimeToken(db, account.id, 'magiclink');
     secrets.push(late);
-    await db.updateTable('auth.one_time_tokens').set({ expires_at: new Date(Date.now() - 1000) }).where('used_at', 'is', null).execute();
+    await db
+      .updateTable('auth.one_time_tokens')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('used_at', 'is', null)
+      .execute();
     assert.equal((await post('/auth/session', { token: late })).status, 401);
     count('cases');
 

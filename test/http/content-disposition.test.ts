@@ -8,7 +8,10 @@ describe('attachment()', () => {
   it("should encode ', *, ( and ) in filename* (encodeURIComponent leaves them) and give an ASCII fallback", () => {
     const name = "bulletin-2027-03-D'Artagnan (Hélène)*.pdf";
     const header = attachment(name);
-    assert.equal(header, `attachment; filename="bulletin-2027-03-D'Artagnan (Helene)*.pdf"; filename*=UTF-8''bulletin-2027-03-D%27Artagnan%20%28H%C3%A9l%C3%A8ne%29%2A.pdf`);
+    assert.equal(
+      header,
+      `attachment; filename="bulletin-2027-03-D'Artagnan (Helene)*.pdf"; filename*=UTF-8''bulletin-2027-03-D%27Artagnan%20%28H%C3%A9l%C3%A8ne%29%2A.pdf`,
+    );
     assert.equal(parse(header).parameters.filename, name);
   });
 

@@ -10,9 +10,19 @@ describe('errors of the framework', () => {
     const orgId = await createOrg(database.db, 'Org');
     const admin = await member(app, database.db, orgId, 'admin@example.com', 'ADMIN');
     const cases = [
-      { request: { method: 'DELETE' as const, url: `/api/access/${'a'.repeat(200)}` }, status: 414, error: 'uri_too_long', message: "L'adresse demandée est trop longue." },
+      {
+        request: { method: 'DELETE' as const, url: `/api/access/${'a'.repeat(200)}` },
+        status: 414,
+        error: 'uri_too_long',
+        message: "L'adresse demandée est trop longue.",
+      },
       { request: { method: 'GET' as const, url: '/api/access/%E0%A4%A' }, status: 400, error: 'bad_url', message: "L'adresse demandée est mal formée." },
-      { request: { method: 'POST' as const, url: '/api/access', payload: '<a/>', headers: { 'content-type': 'application/xml' } }, status: 415, error: 'unsupported_media_type', message: 'Le corps doit être du JSON.' },
+      {
+        request: { method: 'POST' as const, url: '/api/access', payload: '<a/>', headers: { 'content-type': 'application/xml' } },
+        status: 415,
+        error: 'unsupported_media_type',
+        message: 'Le corps doit être du JSON.',
+      },
     ];
     for (const { request, status, error, message } of cases) {
       const res = await app.inject({ ...request, headers: { cookie: admin.cookie, ...(request.headers ?? {}) } });

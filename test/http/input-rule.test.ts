@@ -20,12 +20,13 @@ async function setup(t: Parameters<typeof build>[0]) {
       url,
       headers: { ...(who ? { cookie: who.cookie } : {}), ...headers },
       ...(payload === undefined ? {} : { payload: typeof payload === 'string' ? payload : JSON.stringify(payload) }),
-      ...(payload === undefined || headers['content-type'] ? {} : { headers: { ...(who ? { cookie: who.cookie } : {}), 'content-type': 'application/json', ...headers } }),
+      ...(payload === undefined || headers['content-type']
+        ? {}
+        : { headers: { ...(who ? { cookie: who.cookie } : {}), 'content-type': 'application/json', ...headers } }),
     });
   const employee = (await call(agent, 'POST', '/api/salaries', { first_name: 'Hélène', last_name: 'Lefèvre' })).json().id as string;
   return { app, db, orgId, agent, compta, staff, call, employee };
 }
-
 
 const cursorOf = (values: unknown[]) => Buffer.from(JSON.stringify(values)).toString('base64url');
 
@@ -108,7 +109,11 @@ describe('a forged cursor', () => {
         tried++;
       }
     }
-    for (const [who, url] of [[compta, '/factures?cursor_factures='], [compta, '/factures?cursor_appels='], [staff, '/staff/facturation?cursor=']] as const) {
+    for (const [who, url] of [
+      [compta, '/factures?cursor_factures='],
+      [compta, '/factures?cursor_appels='],
+      [staff, '/staff/facturation?cursor='],
+    ] as const) {
       for (const cursor of forged) {
         const res = await call(who, 'GET', `${url}${cursor}`, undefined, { accept: 'text/html' });
         assert.equal(res.statusCode, 400, `${url}${cursor}: ${res.body.slice(0, 200)}`);
@@ -127,9 +132,15 @@ describe('bodies before the caller is known', () => {
     const bulk = await call(null, 'POST', '/api/staff/facturation/bulk-create', deep, { 'content-type': 'application/json' });
     assert.equal(bulk.statusCode, 401);
     assert.equal(bulk.body, 'Unauthorized');
-    const pdf = await call(null, 'PUT', '/api/staff/contrats/00000000-0000-4000-8000-000000000000/signed-pdf', Buffer.alloc(10 * 1024 * 1024, 0x41).toString('latin1'), {
-      'content-type': 'application/pdf',
-    });
+    const pdf = await call(
+      null,
+      'PUT',
+      '/api/staff/contrats/00000000-0000-4000-8000-000000000000/signed-pdf',
+      Buffer.alloc(10 * 1024 * 1024, 0x41).toString('latin1'),
+      {
+        'content-type': 'application/pdf',
+      },
+    );
     assert.equal(pdf.statusCode, 401);
     // That they are not read first: test/http/upload-limit.test.ts, on a listening server.
   });
@@ -138,11 +149,15 @@ describe('bodies before the caller is known', () => {
     const { agent, staff, call } = await setup(t);
     const forbidden = await call(agent, 'POST', '/api/staff/facturation/bulk-create', '['.repeat(100_000), { 'content-type': 'application/json' });
     assert.equal(forbidden.statusCode, 403);
-    const deep = await call(staff, 'POST', '/api/staff/facturation/bulk-create', `{"items":${'['.repeat(40)}${']'.repeat(40)}}`, { 'content-type': 'application/json' });
+    const deep = await call(staff, 'POST', '/api/staff/facturation/bulk-create', `{"items":${'['.repeat(40)}${']'.repeat(40)}}`, {
+      'content-type': 'application/json',
+    });
     assert.equal(deep.statusCode, 400, deep.body);
     assert.equal(deep.json().error, 'json_too_deep');
     // Brackets inside strings are text, not nesting.
-    const inString = await call(staff, 'POST', '/api/staff/facturation/bulk-create', JSON.stringify({ items: ['['.repeat(100)] }), { 'content-type': 'application/json' });
+    const inString = await call(staff, 'POST', '/api/staff/facturation/bulk-create', JSON.stringify({ items: ['['.repeat(100)] }), {
+      'content-type': 'application/json',
+    });
     assert.notEqual(inString.json().error, 'json_too_deep');
   });
 });

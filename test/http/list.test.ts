@@ -3,9 +3,7 @@ import assert from 'node:assert/strict';
 import { Type, type Static } from '@sinclair/typebox';
 import { sql, type Kysely } from 'kysely';
 import { AppError } from '../../src/http/errors.ts';
-import {
-  decodeCursor, encodeCursor, keyset, keysetPage, ListQuery, parseLimit, type KeysetOrder,
-} from '../../src/http/list.ts';
+import { decodeCursor, encodeCursor, keyset, keysetPage, ListQuery, parseLimit, type KeysetOrder } from '../../src/http/list.ts';
 import { build, freshDatabase } from '../helper.ts';
 
 const isError = (code: string) => (error: unknown) => error instanceof AppError && error.status === 400 && error.code === code;
@@ -87,7 +85,9 @@ async function walk(db: Kysely<{ probe: ProbeRow }>, limit: number) {
   do {
     const rows: ProbeRow[] = await keyset(
       db.selectFrom('probe').select(['id', 'name', sql<string>`day::text`.as('day')]),
-      ORDER, decodeCursor(cursor ?? undefined), limit,
+      ORDER,
+      decodeCursor(cursor ?? undefined),
+      limit,
     ).execute();
     const page: { items: ProbeRow[]; next_cursor: string | null } = keysetPage(rows, limit, (row) => [row.day, row.name, row.id]);
     pages.push(page.items.map((row) => row.id));
@@ -107,17 +107,31 @@ describe('keyset pagination (both databases)', () => {
       assert.equal(pages.length, Math.ceil(EXPECTED.length / limit), `limit ${limit}`);
       assert.ok(pages.every((page) => page.length > 0));
     }
-    assert.deepEqual(await walk(db, 3), [[5, 3, 2], [6, 1, 8], [7, 4, 9]]);
+    assert.deepEqual(await walk(db, 3), [
+      [5, 3, 2],
+      [6, 1, 8],
+      [7, 4, 9],
+    ]);
   });
 
   it('should resume after the cursor row even when that row is gone', async (t) => {
     const { db, close } = await probeTable();
     t.after(close);
-    const first = keysetPage(await keyset(db.selectFrom('probe').select(['id', 'name', sql<string>`day::text`.as('day')]), ORDER, null, 4).execute(), 4, (row) => [row.day, row.name, row.id]);
-    assert.deepEqual(first.items.map((row) => row.id), [5, 3, 2, 6]);
+    const first = keysetPage(
+      await keyset(db.selectFrom('probe').select(['id', 'name', sql<string>`day::text`.as('day')]), ORDER, null, 4).execute(),
+      4,
+      (row) => [row.day, row.name, row.id],
+    );
+    assert.deepEqual(
+      first.items.map((row) => row.id),
+      [5, 3, 2, 6],
+    );
     await db.deleteFrom('probe').where('id', '=', 6).execute();
     const next = await keyset(db.selectFrom('probe').select('id'), ORDER, decodeCursor(first.next_cursor!), 4).execute();
-    assert.deepEqual(next.map((row) => row.id), [1, 8, 7, 4, 9]);
+    assert.deepEqual(
+      next.map((row) => row.id),
+      [1, 8, 7, 4, 9],
+    );
   });
 
   it('should walk an order whose keys run one way by a row comparison, which bounds the index scan', async (t) => {
@@ -126,8 +140,24 @@ describe('keyset pagination (both databases)', () => {
     const day = (a: ProbeRow, b: ProbeRow) => b.day.localeCompare(a.day) || b.id - a.id;
     const name = (a: ProbeRow, b: ProbeRow) => a.name.localeCompare(b.name) || a.id - b.id;
     const orders = [
-      { order: [{ ref: 'day', direction: 'desc', kind: 'date' }, { ref: 'id', direction: 'desc', kind: 'integer' }], sort: day, key: (r: ProbeRow) => [r.day, r.id], op: '<' },
-      { order: [{ ref: 'name', direction: 'asc', kind: 'text' }, { ref: 'id', direction: 'asc', kind: 'integer' }], sort: name, key: (r: ProbeRow) => [r.name, r.id], op: '>' },
+      {
+        order: [
+          { ref: 'day', direction: 'desc', kind: 'date' },
+          { ref: 'id', direction: 'desc', kind: 'integer' },
+        ],
+        sort: day,
+        key: (r: ProbeRow) => [r.day, r.id],
+        op: '<',
+      },
+      {
+        order: [
+          { ref: 'name', direction: 'asc', kind: 'text' },
+          { ref: 'id', direction: 'asc', kind: 'integer' },
+        ],
+        sort: name,
+        key: (r: ProbeRow) => [r.name, r.id],
+        op: '>',
+      },
     ] as const;
     for (const { order, sort, key, op } of orders) {
       const expected = [...ROWS].sort(sort).map((row) => row.id);
@@ -135,7 +165,12 @@ describe('keyset pagination (both databases)', () => {
         const seen: number[] = [];
         let cursor: string | null = null;
         do {
-          const rows: ProbeRow[] = await keyset(db.selectFrom('probe').select(['id', 'name', sql<string>`day::text`.as('day')]), order, decodeCursor(cursor ?? undefined), limit).execute();
+          const rows: ProbeRow[] = await keyset(
+            db.selectFrom('probe').select(['id', 'name', sql<string>`day::text`.as('day')]),
+            order,
+            decodeCursor(cursor ?? undefined),
+            limit,
+          ).execute();
           const page: { items: ProbeRow[]; next_cursor: string | null } = keysetPage(rows, limit, key);
           seen.push(...page.items.map((row) => row.id));
           cursor = page.next_cursor;
@@ -146,14 +181,26 @@ describe('keyset pagination (both databases)', () => {
       assert.match(compiled, new RegExp(`where \\("${order[0].ref}", "id"\\) ${op} \\(\\$1, \\$2\\)`));
     }
     // The two orders the walks were checked against, written by hand.
-    assert.deepEqual([...ROWS].sort(day).map((row) => row.id), [5, 6, 3, 2, 1, 8, 7, 4, 9]);
-    assert.deepEqual([...ROWS].sort(name).map((row) => row.id), [2, 3, 5, 7, 8, 1, 6, 4, 9]);
+    assert.deepEqual(
+      [...ROWS].sort(day).map((row) => row.id),
+      [5, 6, 3, 2, 1, 8, 7, 4, 9],
+    );
+    assert.deepEqual(
+      [...ROWS].sort(name).map((row) => row.id),
+      [2, 3, 5, 7, 8, 1, 6, 4, 9],
+    );
   });
 
   it('should answer 400 invalid_cursor, not a database error, for a cursor of the wrong shape', async (t) => {
     const { db, close } = await probeTable();
     t.after(close);
-    for (const values of [['2027-02-30', 'a', 1], ['2027-03-12', 'a'], ['yesterday', 'a', 1], ['2027-03-12', 'a', 'x'], [1, 'a', 1]]) {
+    for (const values of [
+      ['2027-02-30', 'a', 1],
+      ['2027-03-12', 'a'],
+      ['yesterday', 'a', 1],
+      ['2027-03-12', 'a', 'x'],
+      [1, 'a', 1],
+    ]) {
       assert.throws(() => keyset(db.selectFrom('probe').select('id'), ORDER, values, 3), isError('invalid_cursor'), JSON.stringify(values));
     }
   });
@@ -163,10 +210,11 @@ describe('GET with ListQuery', () => {
   it('should let every bad limit and cursor reach the helper (400 invalid_limit / invalid_cursor)', async (t) => {
     const Query = Type.Object(ListQuery);
     const { app: fastify } = await build(t, {
-      routes: (app) => app.get<{ Querystring: Static<typeof Query> }>('/list-probe', { config: { public: true }, schema: { querystring: Query } }, async (request) => ({
-        limit: parseLimit(request.query.limit),
-        cursor: decodeCursor(request.query.cursor),
-      })),
+      routes: (app) =>
+        app.get<{ Querystring: Static<typeof Query> }>('/list-probe', { config: { public: true }, schema: { querystring: Query } }, async (request) => ({
+          limit: parseLimit(request.query.limit),
+          cursor: decodeCursor(request.query.cursor),
+        })),
     });
     const get = (qs: string) => fastify.inject({ method: 'GET', url: `/list-probe${qs}` });
     assert.deepEqual((await get('')).json(), { limit: 50, cursor: null });

@@ -4,7 +4,8 @@ import { countHit, databaseRateLimitStore, pruneEnded } from '../../src/http/rat
 import { freshDatabase, sql } from '../helper.ts';
 
 /** The window of `key` ends: its end moved to the past, as time passing would (no sleeping). */
-const endWindow = (db: Parameters<typeof countHit>[0], key: string) => sql`update public.rate_limits set expires_at = now() - interval '1 millisecond' where key = ${key}`.execute(db);
+const endWindow = (db: Parameters<typeof countHit>[0], key: string) =>
+  sql`update public.rate_limits set expires_at = now() - interval '1 millisecond' where key = ${key}`.execute(db);
 
 describe('the rate-limit store on the database', () => {
   it('should count hits in a fixed window, start a new one once it ends, and keep keys apart', async (t) => {
@@ -39,7 +40,9 @@ describe('the rate-limit store on the database', () => {
     assert.equal((await incr(login)).current, 2);
     assert.equal((await incr(other)).current, 1);
     const read = await new Promise<{ current: number }>((resolve, reject) =>
-      (login as unknown as { read: (k: string, cb: (e: Error | null, r?: { current: number }) => void) => void }).read('127.0.0.1', (e, r) => (e ? reject(e) : resolve(r!))),
+      (login as unknown as { read: (k: string, cb: (e: Error | null, r?: { current: number }) => void) => void }).read('127.0.0.1', (e, r) =>
+        e ? reject(e) : resolve(r!),
+      ),
     );
     assert.equal(read.current, 2);
     const { rows } = await sql<{ key: string; hits: number }>`select key, hits from public.rate_limits order by key`.execute(database.db);
@@ -64,6 +67,9 @@ describe('the rate-limit store on the database', () => {
     const database = await freshDatabase();
     t.after(() => database.close());
     const counts = await Promise.all(Array.from({ length: 40 }, () => countHit(database.db, 'same', 60_000)));
-    assert.deepEqual(counts.map((c) => c.current).sort((a, b) => a - b), Array.from({ length: 40 }, (_, i) => i + 1));
+    assert.deepEqual(
+      counts.map((c) => c.current).sort((a, b) => a - b),
+      Array.from({ length: 40 }, (_, i) => i + 1),
+    );
   });
 });

@@ -55,8 +55,6 @@ function upload(port: number, path: string, cookie: string, size: number, framin
   });
 }
 
-
-
 describe('a body over its limit on a listening server', () => {
   // 10 MiB + 1 byte is the issue's case; on this machine's loopback the client has written it
   // all before the answer, so 9 MiB more is what made the connection reset before the fix.
@@ -90,9 +88,23 @@ describe('a body over its limit on a listening server', () => {
 });
 
 /** Sends the headers and `sent` bytes of a body announced as `announced`, then waits: the answer, or null after `waitMs`. */
-function answerBeforeBody(port: number, path: string, headers: Record<string, string>, sent: number, announced: number, waitMs = 3000): Promise<{ status: number; body: string } | null> {
+function answerBeforeBody(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+  sent: number,
+  announced: number,
+  waitMs = 3000,
+): Promise<{ status: number; body: string } | null> {
   return new Promise((resolve, reject) => {
-    const request = http.request({ host: '127.0.0.1', port, path, method: path.endsWith('signed-pdf') ? 'PUT' : 'POST', agent: false, headers: { ...headers, 'content-length': String(announced) } });
+    const request = http.request({
+      host: '127.0.0.1',
+      port,
+      path,
+      method: path.endsWith('signed-pdf') ? 'PUT' : 'POST',
+      agent: false,
+      headers: { ...headers, 'content-length': String(announced) },
+    });
     const timer = setTimeout(() => {
       request.destroy();
       resolve(null);

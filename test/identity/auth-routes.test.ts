@@ -16,7 +16,10 @@ async function withSmtp(t: { after(fn: () => unknown): void }): Promise<TestSmtp
 }
 
 async function outboxCount(db: Database): Promise<number> {
-  const { count } = await db.selectFrom('mail_outbox').select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow();
+  const { count } = await db
+    .selectFrom('mail_outbox')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .executeTakeFirstOrThrow();
   return Number(count);
 }
 
@@ -118,8 +121,7 @@ describe('POST /auth/magic-link', () => {
     const { app, database } = await build(t);
     await ensureAccount(database.db, 'ana@example.com', { first_name: 'Ana' });
     // Each request from another client: only the per-address limit applies.
-    const ask = (email: string, i: number) =>
-      app.inject({ method: 'POST', url: '/auth/magic-link', remoteAddress: `192.0.2.${i}`, payload: { email } });
+    const ask = (email: string, i: number) => app.inject({ method: 'POST', url: '/auth/magic-link', remoteAddress: `192.0.2.${i}`, payload: { email } });
     for (const email of ['ana@example.com', 'nobody@example.com']) {
       const statuses: number[] = [];
       for (let i = 1; i <= 4; i++) statuses.push((await ask(i === 2 ? ` ${email.toUpperCase()} ` : email, i)).statusCode);
@@ -138,7 +140,12 @@ describe('POST /auth/magic-link', () => {
 
   it('should answer 400 missing_email or invalid_email for an address that cannot be one, and count nothing', async (t) => {
     const { app, database } = await build(t);
-    for (const [email, error] of [[undefined, 'missing_email'], ['  ', 'missing_email'], ['nobody', 'invalid_email'], ['a\u0000b@example.com', 'invalid_email']] as const) {
+    for (const [email, error] of [
+      [undefined, 'missing_email'],
+      ['  ', 'missing_email'],
+      ['nobody', 'invalid_email'],
+      ['a\u0000b@example.com', 'invalid_email'],
+    ] as const) {
       const res = await app.inject({ method: 'POST', url: '/auth/magic-link', remoteAddress: '192.0.2.50', payload: email === undefined ? {} : { email } });
       assert.equal(res.statusCode, 400, JSON.stringify(email));
       assert.equal(res.json().error, error);
@@ -151,7 +158,10 @@ describe('POST /auth/magic-link', () => {
     const { app, database } = await build(t);
     await app.inject({ method: 'POST', url: '/auth/magic-link', remoteAddress: '192.0.2.60', payload: { email: 'ana@example.com' } });
     const { rows } = await sql<{ key: string }>`select key from public.rate_limits order by key`.execute(database.db);
-    assert.deepEqual(rows.map((r) => r.key), ['POST /auth/magic-link 192.0.2.60', 'sign-in-link ana@example.com']);
+    assert.deepEqual(
+      rows.map((r) => r.key),
+      ['POST /auth/magic-link 192.0.2.60', 'sign-in-link ana@example.com'],
+    );
   });
 
   it('should count a client across two instances on one database', async (t) => {
@@ -205,17 +215,16 @@ describe('POST /auth/session', () => {
       const { app, database } = await build(t);
       const { account } = await ensureAccount(database.db, 'ana@example.com', {});
       const token = await issueOneTimeToken(database.db, account.id, kind);
-      await database.db
-        .updateTable('auth.one_time_tokens')
-        .set({ expires_at: sql`now() - interval '1 second'` })
-        .where('user_id', '=', account.id)
-        .execute();
+      await database.db.updateTable('auth.one_time_tokens').set({ expires_at: sql`now() - interval '1 second'` }).where('user_id', '=', account.id).execute();
 
       const res = await app.inject({ method: 'POST', url: '/auth/session', payload: { token } });
       assert.equal(res.statusCode, 401);
       assert.equal(res.json().error, 'invalid_token');
       assert.equal(typeof res.json().message, 'string');
-      assert.equal(res.cookies.find((c) => c.name === 'session'), undefined);
+      assert.equal(
+        res.cookies.find((c) => c.name === 'session'),
+        undefined,
+      );
       const user = await database.db.selectFrom('auth.users').select('activated_at').where('id', '=', account.id).executeTakeFirstOrThrow();
       assert.equal(user.activated_at, null, 'not activated by an expired link');
     });
@@ -251,12 +260,18 @@ describe('POST /auth/session', () => {
     assert.ok(Math.abs(fresh.expires_at.getTime() - fresh.created_at.getTime() - 7 * day) < 60_000, 'a 7-day sliding expiry');
     // Used every day for 29 days and 22 hours: the next renewal stops at 30 days after sign-in.
     const createdAt = new Date(Date.now() - 30 * day + 2 * 3600_000);
-    await db.updateTable('auth.sessions').set({ created_at: createdAt, last_verified_at: new Date(Date.now() - 2 * 3600_000) }).execute();
+    await db
+      .updateTable('auth.sessions')
+      .set({ created_at: createdAt, last_verified_at: new Date(Date.now() - 2 * 3600_000) })
+      .execute();
     assert.equal((await app.inject({ method: 'GET', url: '/api/me', headers: { cookie } })).statusCode, 200);
     const renewed = await db.selectFrom('auth.sessions').select('expires_at').executeTakeFirstOrThrow();
     assert.ok(Math.abs(renewed.expires_at.getTime() - (createdAt.getTime() + 30 * day)) < 60_000, `expires ${renewed.expires_at.toISOString()}`);
     // Past that point the session is over, however recently it was used.
-    await db.updateTable('auth.sessions').set({ expires_at: new Date(Date.now() - 1000) }).execute();
+    await db
+      .updateTable('auth.sessions')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .execute();
     assert.equal((await app.inject({ method: 'GET', url: '/api/me', headers: { cookie } })).statusCode, 401);
   });
 
@@ -322,16 +337,25 @@ describe('session cookies', () => {
       const day = 24 * 3600_000;
       // Verified 50 minutes ago: no write. 70 minutes ago: pushed back to 7 days from now.
       const soon = new Date(Date.now() + day);
-      await db.updateTable('auth.sessions').set({ expires_at: soon, last_verified_at: new Date(Date.now() - 50 * 60_000) }).execute();
+      await db
+        .updateTable('auth.sessions')
+        .set({ expires_at: soon, last_verified_at: new Date(Date.now() - 50 * 60_000) })
+        .execute();
       assert.equal((await app.inject({ method: 'GET', url, headers: { cookie } })).statusCode, 200);
       assert.equal((await session())!.expires_at.getTime(), soon.getTime());
-      await db.updateTable('auth.sessions').set({ last_verified_at: new Date(Date.now() - 70 * 60_000) }).execute();
+      await db
+        .updateTable('auth.sessions')
+        .set({ last_verified_at: new Date(Date.now() - 70 * 60_000) })
+        .execute();
       assert.equal((await app.inject({ method: 'GET', url, headers: { cookie } })).statusCode, 200);
       const renewed = (await session())!;
       assert.ok(Math.abs(renewed.expires_at.getTime() - (Date.now() + 7 * day)) < 60_000, `expires ${renewed.expires_at.toISOString()}`);
       assert.ok(Date.now() - renewed.last_verified_at.getTime() < 60_000);
       // Expired: refused, and the session is deleted.
-      await db.updateTable('auth.sessions').set({ expires_at: new Date(Date.now() - 1000) }).execute();
+      await db
+        .updateTable('auth.sessions')
+        .set({ expires_at: new Date(Date.now() - 1000) })
+        .execute();
       const refused = await app.inject({ method: 'GET', url, headers: { cookie } });
       assert.equal(refused.statusCode, 401);
       assert.equal(refused.body, 'Unauthorized');

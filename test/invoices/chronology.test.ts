@@ -25,7 +25,12 @@ async function setup(t: Parameters<typeof build>[0]) {
       method: 'POST',
       url: '/api/staff/facturation/bulk-create',
       headers: { cookie: staff.cookie },
-      payload: { invoice_type: 'prestation', payment_method: 'virement', ...(issue_date ? { issue_date } : {}), invoices: Array.from({ length: count }, () => ({ org_id: soleil, lines: [LINE] })) },
+      payload: {
+        invoice_type: 'prestation',
+        payment_method: 'virement',
+        ...(issue_date ? { issue_date } : {}),
+        invoices: Array.from({ length: count }, () => ({ org_id: soleil, lines: [LINE] })),
+      },
     });
   return { app, other, db, soleil, staff, create };
 }
@@ -36,7 +41,11 @@ describe('checkHeader: issue_date', () => {
     assert.equal(checkHeader({ ...header, issue_date: '2026-12-02' }, '2026-11-27').issue_date, '2026-12-02');
     assert.equal(checkHeader({ ...header }, '2026-11-27').issue_date, '2026-11-27');
     for (const far of ['2026-12-03', '2027-01-02', '9999-12-31']) {
-      assert.throws(() => checkHeader({ ...header, issue_date: far }, '2026-11-27'), (e: { status: number; code: string }) => e.status === 400 && e.code === 'invalid_issue_date', far);
+      assert.throws(
+        () => checkHeader({ ...header, issue_date: far }, '2026-11-27'),
+        (e: { status: number; code: string }) => e.status === 400 && e.code === 'invalid_issue_date',
+        far,
+      );
     }
   });
 });
@@ -46,9 +55,15 @@ describe('POST /api/staff/facturation/bulk-create: chronology', () => {
     const { db, create } = await setup(t);
     const today = todayInFrance();
     // A new year's series starts at 000001 (and the default due date is 30 days after issue).
-    assert.deepEqual((await create('2025-12-30')).json().created.map((c: { number: string }) => c.number), ['F-2025-000001']);
+    assert.deepEqual(
+      (await create('2025-12-30')).json().created.map((c: { number: string }) => c.number),
+      ['F-2025-000001'],
+    );
     const january = await create('2026-01-02', 2);
-    assert.deepEqual(january.json().created.map((c: { number: string }) => c.number), ['F-2026-000001', 'F-2026-000002']);
+    assert.deepEqual(
+      january.json().created.map((c: { number: string }) => c.number),
+      ['F-2026-000001', 'F-2026-000002'],
+    );
     assert.equal((await db.selectFrom('invoices').select('due_date').where('number', '=', 'F-2026-000001').executeTakeFirstOrThrow()).due_date, '2026-02-01');
 
     const late = await create('2026-11-26');
@@ -71,10 +86,15 @@ describe('POST /api/staff/facturation/bulk-create: chronology', () => {
     assert.equal((await create(undefined)).statusCode, 201);
     assert.equal((await create(addDays(today, 5))).statusCode, 201);
     const numbers = (await db.selectFrom('invoices').select('number').where('number', 'like', 'F-2026-%').orderBy('number').execute()).map((r) => r.number);
-    assert.deepEqual(numbers, Array.from({ length: numbers.length }, (_, i) => `F-2026-${String(i + 1).padStart(6, '0')}`));
+    assert.deepEqual(
+      numbers,
+      Array.from({ length: numbers.length }, (_, i) => `F-2026-${String(i + 1).padStart(6, '0')}`),
+    );
   });
 
-  it('should keep the series chronological and gapless when bulks with different dates race', { skip: usingPostgres ? false : 'needs PostgreSQL (TEST_DATABASE_URL): PGlite runs one session, nothing races' }, async (t) => {
+  it('should keep the series chronological and gapless when bulks with different dates race', {
+    skip: usingPostgres ? false : 'needs PostgreSQL (TEST_DATABASE_URL): PGlite runs one session, nothing races',
+  }, async (t) => {
     const { db, other, create } = await setup(t);
     const dates = ['2026-11-02', '2026-11-05', '2026-11-05', '2026-11-09', '2026-11-12', '2026-11-16', '2026-11-20', '2026-11-23'];
     // In reverse order of date, so that most bulks that lose the race are the refused ones.

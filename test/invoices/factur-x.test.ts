@@ -28,10 +28,20 @@ async function setup(t: Parameters<typeof build>[0], env: Record<string, string>
     if (method === 'GET') await app.jobs.worker.runDue();
     return app.inject({ method, url, headers: { cookie: who.cookie }, ...(payload === undefined ? {} : { payload: payload as object }) });
   };
-  const address = await call(staff, 'PATCH', `/api/staff/orgs/${soleil}`, { siret: '44306184100047', address_line: '3 place du Théâtre', postcode: '69001', city: 'Lyon' });
+  const address = await call(staff, 'PATCH', `/api/staff/orgs/${soleil}`, {
+    siret: '44306184100047',
+    address_line: '3 place du Théâtre',
+    postcode: '69001',
+    city: 'Lyon',
+  });
   assert.equal(address.statusCode, 200, address.body);
   const create = async (body: object) => {
-    const res = await call(staff, 'POST', '/api/staff/facturation/bulk-create', { period_label: 'novembre 2026', issue_date: '2026-11-26', due_date: '2026-12-10', ...body });
+    const res = await call(staff, 'POST', '/api/staff/facturation/bulk-create', {
+      period_label: 'novembre 2026',
+      issue_date: '2026-11-26',
+      due_date: '2026-12-10',
+      ...body,
+    });
     assert.equal(res.statusCode, 201, res.body);
     return res.json().created as Array<{ id: string; number: string }>;
   };
@@ -108,7 +118,13 @@ describe('Factur-X invoices', () => {
     assert.ok(Buffer.from((await call(staff, 'GET', `/api/staff/facturation/${invoice!.id}/factur-x.xml`)).rawPayload).equals(served.rawPayload));
     // PDF/A-3 with the Factur-X XMP metadata, and the page people read.
     const raw = pdf.toString('latin1');
-    for (const mark of ['<pdfaid:part>3</pdfaid:part>', '<fx:ConformanceLevel>EN 16931</fx:ConformanceLevel>', '<fx:DocumentFileName>factur-x.xml</fx:DocumentFileName>', '<fx:DocumentType>INVOICE</fx:DocumentType>', '/AFRelationship /Alternative']) {
+    for (const mark of [
+      '<pdfaid:part>3</pdfaid:part>',
+      '<fx:ConformanceLevel>EN 16931</fx:ConformanceLevel>',
+      '<fx:DocumentFileName>factur-x.xml</fx:DocumentFileName>',
+      '<fx:DocumentType>INVOICE</fx:DocumentType>',
+      '/AFRelationship /Alternative',
+    ]) {
       assert.ok(raw.includes(mark), `the PDF has ${mark}`);
     }
     const text = await pdfText(pdf);
@@ -149,7 +165,10 @@ describe('Factur-X invoices', () => {
     }
     const belgian = await call(staff, 'PATCH', `/api/staff/orgs/${soleil}`, { country: 'be', postcode: '1000', city: 'Bruxelles' });
     assert.equal(belgian.statusCode, 200, belgian.body);
-    assert.deepEqual([belgian.json().country, belgian.json().postcode, belgian.json().city, belgian.json().address_line], ['BE', '1000', 'Bruxelles', '3 place du Théâtre']);
+    assert.deepEqual(
+      [belgian.json().country, belgian.json().postcode, belgian.json().city, belgian.json().address_line],
+      ['BE', '1000', 'Bruxelles', '3 place du Théâtre'],
+    );
   });
 });
 
@@ -180,12 +199,18 @@ describe('credit notes', () => {
     const rest = await call(staff, 'POST', `/api/staff/facturation/${invoice!.id}/avoir`, { reason: 'Solde', lines: [MIXED[0], MIXED[2]] });
     assert.equal(rest.statusCode, 201, rest.body);
     assert.match(rest.json().number, /^A-\d{4}-000002$/);
-    const more = await call(staff, 'POST', `/api/staff/facturation/${invoice!.id}/avoir`, { reason: 'Encore', lines: [{ label: 'x', quantity: 1, unit_price: '0.01', vat_rate: 0 }] });
+    const more = await call(staff, 'POST', `/api/staff/facturation/${invoice!.id}/avoir`, {
+      reason: 'Encore',
+      lines: [{ label: 'x', quantity: 1, unit_price: '0.01', vat_rate: 0 }],
+    });
     assert.equal(more.statusCode, 409);
     assert.equal(more.json().remaining_ttc, '0.00');
 
     const listed = (await call(compta, 'GET', '/api/factures?kind=avoir')).json().items;
-    assert.deepEqual(listed.map((i: { number: string; kind: string }) => i.kind), ['avoir', 'avoir']);
+    assert.deepEqual(
+      listed.map((i: { number: string; kind: string }) => i.kind),
+      ['avoir', 'avoir'],
+    );
     assert.deepEqual(listed[1].credited_invoice, { id: invoice!.id, number: 'F-2026-000001', issue_date: '2026-11-26' });
     assert.equal(listed[1].credit_reason, 'Formation annulée');
     const { url } = (await call(compta, 'GET', `/api/factures/${note.id}/pdf-url`)).json();
@@ -193,7 +218,10 @@ describe('credit notes', () => {
 
     const notified = await call(staff, 'POST', '/api/staff/facturation/bulk-notify', { invoice_ids: [note.id] });
     assert.equal(notified.statusCode, 200, notified.body);
-    assert.deepEqual(notified.json().skipped.map((s: { reason: string }) => s.reason), ['no_recipient']);
+    assert.deepEqual(
+      notified.json().skipped.map((s: { reason: string }) => s.reason),
+      ['no_recipient'],
+    );
   });
 
   it('should read as a credit note everywhere: its PDF (French title, no debit, no penalties), the lists and pages (Avoir, negative amount)', async (t) => {
@@ -204,14 +232,20 @@ describe('credit notes', () => {
     const pdf = (await app.inject({ method: 'GET', url: url.replace('https://paie.example.com', '') })).rawPayload;
     const text = await pdfText(pdf);
     assert.ok(text.includes('Cet avoir annule tout ou partie de la facture F-2026-000001 : son montant TTC vous est dû.'), text);
-    for (const wrong of ['sera prélevé', 'pénalités', 'indemnité forfaitaire', "Date d'échéance"]) assert.ok(!text.includes(wrong), `the credit note says "${wrong}":\n${text}`);
+    for (const wrong of ['sera prélevé', 'pénalités', 'indemnité forfaitaire', "Date d'échéance"])
+      assert.ok(!text.includes(wrong), `the credit note says "${wrong}":\n${text}`);
     const document = await getDocumentProxy(new Uint8Array(pdf));
     const { info } = (await document.getMetadata()) as { info: { Title?: string; Subject?: string } };
     await document.destroy();
-    assert.deepEqual([info.Title, info.Subject], [note.number, note.number].map((n) => `Avoir ${n}`));
+    assert.deepEqual(
+      [info.Title, info.Subject],
+      [note.number, note.number].map((n) => `Avoir ${n}`),
+    );
     assert.ok(pdf.toString('latin1').includes(`<rdf:li xml:lang="x-default">Avoir ${note.number}</rdf:li>`), 'the XMP title');
     const invoicePdf = (await call(compta, 'GET', `/api/factures/${invoice!.id}/pdf-url`)).json().url as string;
-    const invoiceDocument = await getDocumentProxy(new Uint8Array((await app.inject({ method: 'GET', url: invoicePdf.replace('https://paie.example.com', '') })).rawPayload));
+    const invoiceDocument = await getDocumentProxy(
+      new Uint8Array((await app.inject({ method: 'GET', url: invoicePdf.replace('https://paie.example.com', '') })).rawPayload),
+    );
     assert.equal(((await invoiceDocument.getMetadata()) as { info: { Title?: string } }).info.Title, 'Facture F-2026-000001');
     await invoiceDocument.destroy();
 
@@ -221,7 +255,10 @@ describe('credit notes', () => {
     assert.match(row, /-52,75\u00a0€/);
     assert.match(row, /de l&#39;avoir A-|de l'avoir A-|de l&#x27;avoir A-/);
     const staffPage = (await call(staff, 'GET', '/staff/facturation')).body;
-    const staffRow = staffPage.slice(staffPage.indexOf(`data-invoice-id="${note.id}"`), staffPage.indexOf('</tr>', staffPage.indexOf(`data-invoice-id="${note.id}"`)));
+    const staffRow = staffPage.slice(
+      staffPage.indexOf(`data-invoice-id="${note.id}"`),
+      staffPage.indexOf('</tr>', staffPage.indexOf(`data-invoice-id="${note.id}"`)),
+    );
     assert.match(staffRow, /Avoir sur F-2026-000001/);
     assert.match(staffRow, /-52,75\u00a0€/);
   });
@@ -262,10 +299,16 @@ describe('credit notes', () => {
     assert.equal(ofNote.json().error, 'not_an_invoice');
   });
 
-  it('should number concurrent credit notes A-YYYY-000001 onwards with no gap, and never credit more than invoiced', { skip: usingPostgres ? false : 'needs PostgreSQL (TEST_DATABASE_URL): PGlite runs one session, nothing races' }, async (t) => {
+  it('should number concurrent credit notes A-YYYY-000001 onwards with no gap, and never credit more than invoiced', {
+    skip: usingPostgres ? false : 'needs PostgreSQL (TEST_DATABASE_URL): PGlite runs one session, nothing races',
+  }, async (t) => {
     const { app, database, soleil, staff, create } = await setup(t);
     const second = await build(t, { database, env: FACTUR_X_OPERATOR_ENV });
-    const invoices = await create({ invoice_type: 'prestation', payment_method: 'prelevement', invoices: [1, 2, 3].map(() => ({ org_id: soleil, lines: [{ label: 'Paie', quantity: 1, unit_price: '100.00', vat_rate: 0 }] })) });
+    const invoices = await create({
+      invoice_type: 'prestation',
+      payment_method: 'prelevement',
+      invoices: [1, 2, 3].map(() => ({ org_id: soleil, lines: [{ label: 'Paie', quantity: 1, unit_price: '100.00', vat_rate: 0 }] })),
+    });
     // Each invoice is 100.00; 5 credits of 30.00 each at once: 3 fit, 2 do not.
     const requests = invoices.flatMap((invoice) =>
       Array.from({ length: 5 }, (_, i) =>
@@ -281,7 +324,10 @@ describe('credit notes', () => {
     const statuses = responses.map((r) => r.statusCode);
     assert.equal(statuses.filter((s) => s === 201).length, 9, responses.map((r) => r.body).join('\n'));
     assert.equal(statuses.filter((s) => s === 409).length, 6);
-    const numbers = responses.filter((r) => r.statusCode === 201).map((r) => Number(r.json().number.slice(-6))).sort((a, b) => a - b);
+    const numbers = responses
+      .filter((r) => r.statusCode === 201)
+      .map((r) => Number(r.json().number.slice(-6)))
+      .sort((a, b) => a - b);
     assert.deepEqual(numbers, [1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
 });
@@ -298,7 +344,11 @@ describe('texts of an e-invoice', () => {
     const org = await createOrg(db, name, 'EVIL01');
     const patched = await call(staff, 'PATCH', `/api/staff/orgs/${org}`, { siret: '44306184100047', address_line: address, postcode: '69001', city });
     assert.equal(patched.statusCode, 200, patched.body);
-    const [invoice] = await create({ invoice_type: 'prestation', payment_method: 'virement', invoices: [{ org_id: org, lines: [{ label, quantity: 1, unit_price: '10.00', vat_rate: '20' }] }] });
+    const [invoice] = await create({
+      invoice_type: 'prestation',
+      payment_method: 'virement',
+      invoices: [{ org_id: org, lines: [{ label, quantity: 1, unit_price: '10.00', vat_rate: '20' }] }],
+    });
     const xml = (await call(staff, 'GET', `/api/staff/facturation/${invoice!.id}/factur-x.xml`)).body;
     await assertEn16931(xml);
     assertXmlElementText(xml, 'Name', name);
@@ -326,10 +376,19 @@ describe('texts of an e-invoice', () => {
         assert.equal(res.statusCode, 400, `${field} ${where}: ${res.body}`);
         assert.equal(res.json().error, `invalid_${field}`);
       }
-      const bulk = await call(staff, 'POST', '/api/staff/facturation/bulk-create', { invoice_type: 'prestation', payment_method: 'virement', invoices: [{ org_id: soleil, lines: line(text) }] });
+      const bulk = await call(staff, 'POST', '/api/staff/facturation/bulk-create', {
+        invoice_type: 'prestation',
+        payment_method: 'virement',
+        invoices: [{ org_id: soleil, lines: line(text) }],
+      });
       assert.equal(bulk.statusCode, 400, `label ${where}: ${bulk.body}`);
       assert.equal(bulk.json().error, 'invalid_label');
-      const period = await call(staff, 'POST', '/api/staff/facturation/bulk-create', { invoice_type: 'prestation', payment_method: 'virement', period_label: text, invoices: [{ org_id: soleil, lines: line('Paie') }] });
+      const period = await call(staff, 'POST', '/api/staff/facturation/bulk-create', {
+        invoice_type: 'prestation',
+        payment_method: 'virement',
+        period_label: text,
+        invoices: [{ org_id: soleil, lines: line('Paie') }],
+      });
       assert.equal(period.statusCode, 400, `period_label ${where}: ${period.body}`);
       assert.equal(period.json().error, 'invalid_period_label');
       for (const body of [{ reason: text }, { reason: 'Erreur', lines: line(text) }]) {
@@ -339,6 +398,9 @@ describe('texts of an e-invoice', () => {
       }
     }
     const listed = (await call(staff, 'GET', '/api/staff/facturation')).json().items;
-    assert.deepEqual(listed.map((i: { number: string }) => i.number), ['F-2026-000001']);
+    assert.deepEqual(
+      listed.map((i: { number: string }) => i.number),
+      ['F-2026-000001'],
+    );
   });
 });

@@ -50,42 +50,70 @@ describe('POST /api/staff/facturation/bulk-create', () => {
     const res = await call(staff, 'POST', '/api/staff/facturation/bulk-create', bulk([{ org_id: soleil }, { org_id: lumiere }, { org_id: soleil }]));
     assert.equal(res.statusCode, 201, res.body);
     const { created } = res.json();
-    assert.deepEqual(created.map((c: { number: string }) => c.number), ['F-2026-000001', 'F-2026-000002', 'F-2026-000003']);
-    assert.deepEqual(created.map((c: { org_id: string }) => c.org_id), [soleil, lumiere, soleil]);
-    assert.deepEqual(created.map((c: { total_ttc: string }) => c.total_ttc), ['233.20', '233.20', '233.20']);
+    assert.deepEqual(
+      created.map((c: { number: string }) => c.number),
+      ['F-2026-000001', 'F-2026-000002', 'F-2026-000003'],
+    );
+    assert.deepEqual(
+      created.map((c: { org_id: string }) => c.org_id),
+      [soleil, lumiere, soleil],
+    );
+    assert.deepEqual(
+      created.map((c: { total_ttc: string }) => c.total_ttc),
+      ['233.20', '233.20', '233.20'],
+    );
 
-    const again = await call(staff, 'POST', '/api/staff/facturation/bulk-create', bulk([{ org_id: lumiere }], { issue_date: '2026-11-27', due_date: '2027-01-30' }));
-    assert.deepEqual(again.json().created.map((c: { number: string }) => c.number), ['F-2026-000004']);
+    const again = await call(
+      staff,
+      'POST',
+      '/api/staff/facturation/bulk-create',
+      bulk([{ org_id: lumiere }], { issue_date: '2026-11-27', due_date: '2027-01-30' }),
+    );
+    assert.deepEqual(
+      again.json().created.map((c: { number: string }) => c.number),
+      ['F-2026-000004'],
+    );
     // Another year of issue_date, another series starting at 000001: test/invoices/chronology.test.ts.
-    const next = await call(staff, 'POST', '/api/staff/facturation/bulk-create', bulk([{ org_id: lumiere }], { issue_date: '2026-11-27', due_date: undefined }));
-    assert.deepEqual(next.json().created.map((c: { number: string }) => c.number), ['F-2026-000005']);
+    const next = await call(
+      staff,
+      'POST',
+      '/api/staff/facturation/bulk-create',
+      bulk([{ org_id: lumiere }], { issue_date: '2026-11-27', due_date: undefined }),
+    );
+    assert.deepEqual(
+      next.json().created.map((c: { number: string }) => c.number),
+      ['F-2026-000005'],
+    );
 
     const detail = (await call(staff, 'GET', `/api/staff/facturation/${created[0].id}`)).json();
-    assert.deepEqual({ ...detail, id: undefined, created_at: undefined }, {
-      id: undefined,
-      created_at: undefined,
-      number: 'F-2026-000001',
-      kind: 'facture',
-      credited_invoice: null,
-      credit_reason: null,
-      org_id: soleil,
-      org_name: 'Théâtre du Soleil',
-      invoice_type: 'paie_mensuelle',
-      payment_method: 'prelevement',
-      period_label: 'novembre 2026',
-      issue_date: '2026-11-26',
-      due_date: '2026-12-10',
-      lines: [
-        { label: 'Traitement de la paie (bulletins)', quantity: '12', unit_price: '15.50', vat_rate: '20.00' },
-        { label: 'Bulletins supplémentaires', quantity: '2.5', unit_price: '3.33', vat_rate: '20.00' },
-      ],
-      total_ht: '194.33',
-      total_vat: '38.87',
-      total_ttc: '233.20',
-      notified: false,
-      notified_at: null,
-      organization: { id: soleil, name: 'Théâtre du Soleil', structure_api: 'TDS001', email_notifs: [], email_notifs_cc: [] },
-    });
+    assert.deepEqual(
+      { ...detail, id: undefined, created_at: undefined },
+      {
+        id: undefined,
+        created_at: undefined,
+        number: 'F-2026-000001',
+        kind: 'facture',
+        credited_invoice: null,
+        credit_reason: null,
+        org_id: soleil,
+        org_name: 'Théâtre du Soleil',
+        invoice_type: 'paie_mensuelle',
+        payment_method: 'prelevement',
+        period_label: 'novembre 2026',
+        issue_date: '2026-11-26',
+        due_date: '2026-12-10',
+        lines: [
+          { label: 'Traitement de la paie (bulletins)', quantity: '12', unit_price: '15.50', vat_rate: '20.00' },
+          { label: 'Bulletins supplémentaires', quantity: '2.5', unit_price: '3.33', vat_rate: '20.00' },
+        ],
+        total_ht: '194.33',
+        total_vat: '38.87',
+        total_ttc: '233.20',
+        notified: false,
+        notified_at: null,
+        organization: { id: soleil, name: 'Théâtre du Soleil', structure_api: 'TDS001', email_notifs: [], email_notifs_cc: [] },
+      },
+    );
     // Without a due date: 30 days after issue.
     const nextDetail = (await call(staff, 'GET', `/api/staff/facturation/${next.json().created[0].id}`)).json();
     assert.equal(nextDetail.due_date, '2026-12-27');
@@ -106,7 +134,10 @@ describe('POST /api/staff/facturation/bulk-create', () => {
     assert.equal((await db.selectFrom('invoices').select('id').execute()).length, 0);
     assert.equal((await db.selectFrom('module_events').select('id').where('action', '=', 'invoice.created').execute()).length, 0);
     const ok = await call(staff, 'POST', '/api/staff/facturation/bulk-create', bulk([{ org_id: soleil }]));
-    assert.deepEqual(ok.json().created.map((c: { number: string }) => c.number), ['F-2026-000001']);
+    assert.deepEqual(
+      ok.json().created.map((c: { number: string }) => c.number),
+      ['F-2026-000001'],
+    );
   });
 
   it('should answer the field codes of docs/modules.md for wrong fields', async (t) => {
@@ -142,7 +173,10 @@ describe('POST /api/staff/facturation/bulk-create', () => {
 
   it('should take bodies up to 4 MiB (past 64 KiB), and answer 413 beyond', async (t) => {
     const { soleil, staff, call } = await setup(t);
-    const many = Array.from({ length: 1500 }, () => ({ org_id: soleil, lines: [{ label: 'Traitement de la paie', quantity: 1, unit_price: '10.00', vat_rate: '20.00' }] }));
+    const many = Array.from({ length: 1500 }, () => ({
+      org_id: soleil,
+      lines: [{ label: 'Traitement de la paie', quantity: 1, unit_price: '10.00', vat_rate: '20.00' }],
+    }));
     const payload = bulk(many);
     assert.ok(JSON.stringify(payload).length > 64 * 1024);
     const res = await call(staff, 'POST', '/api/staff/facturation/bulk-create', payload);
@@ -168,13 +202,27 @@ describe('GET /api/staff/facturation and GET /api/factures', () => {
   it('should list newest number first with notified and org_name, filter, and show a client only its own (money set)', async (t) => {
     const { db, soleil, lumiere, staff, compta, agent, outsider, call } = await setup(t);
     await call(staff, 'POST', '/api/staff/facturation/bulk-create', bulk([{ org_id: soleil }, { org_id: lumiere }, { org_id: soleil }]));
-    await call(staff, 'POST', '/api/staff/facturation/bulk-create', bulk([{ org_id: soleil }], { invoice_type: 'frais_ouverture', payment_method: 'virement', period_label: '' }));
+    await call(
+      staff,
+      'POST',
+      '/api/staff/facturation/bulk-create',
+      bulk([{ org_id: soleil }], { invoice_type: 'frais_ouverture', payment_method: 'virement', period_label: '' }),
+    );
     await db.updateTable('invoices').set({ notified: true, notified_at: new Date() }).where('number', '=', 'F-2026-000002').execute();
 
     const all = (await call(staff, 'GET', '/api/staff/facturation')).json();
-    assert.deepEqual(all.items.map((i: { number: string }) => i.number), ['F-2026-000004', 'F-2026-000003', 'F-2026-000002', 'F-2026-000001']);
-    assert.deepEqual(all.items.map((i: { notified: boolean }) => i.notified), [false, false, true, false]);
-    assert.deepEqual(all.items.map((i: { org_name: string }) => i.org_name), ['Théâtre du Soleil', 'Théâtre du Soleil', 'Compagnie Lumière', 'Théâtre du Soleil']);
+    assert.deepEqual(
+      all.items.map((i: { number: string }) => i.number),
+      ['F-2026-000004', 'F-2026-000003', 'F-2026-000002', 'F-2026-000001'],
+    );
+    assert.deepEqual(
+      all.items.map((i: { notified: boolean }) => i.notified),
+      [false, false, true, false],
+    );
+    assert.deepEqual(
+      all.items.map((i: { org_name: string }) => i.org_name),
+      ['Théâtre du Soleil', 'Théâtre du Soleil', 'Compagnie Lumière', 'Théâtre du Soleil'],
+    );
     assert.equal(all.next_cursor, null);
     const numbers = async (query: string) => (await call(staff, 'GET', `/api/staff/facturation${query}`)).json().items.map((i: { number: string }) => i.number);
     assert.deepEqual(await numbers('?notified=true'), ['F-2026-000002']);
@@ -183,17 +231,32 @@ describe('GET /api/staff/facturation and GET /api/factures', () => {
     const page1 = (await call(staff, 'GET', '/api/staff/facturation?limit=3')).json();
     assert.equal(page1.items.length, 3);
     const page2 = (await call(staff, 'GET', `/api/staff/facturation?limit=3&cursor=${page1.next_cursor}`)).json();
-    assert.deepEqual(page2.items.map((i: { number: string }) => i.number), ['F-2026-000001']);
-    for (const [query, error] of [['?notified=yes', 'invalid_notified'], ['?org_id=nope', 'invalid_org_id'], ['?invoice_type=x', 'invalid_invoice_type'], ['?limit=201', 'invalid_limit'], ['?cursor=zz', 'invalid_cursor']]) {
+    assert.deepEqual(
+      page2.items.map((i: { number: string }) => i.number),
+      ['F-2026-000001'],
+    );
+    for (const [query, error] of [
+      ['?notified=yes', 'invalid_notified'],
+      ['?org_id=nope', 'invalid_org_id'],
+      ['?invoice_type=x', 'invalid_invoice_type'],
+      ['?limit=201', 'invalid_limit'],
+      ['?cursor=zz', 'invalid_cursor'],
+    ]) {
       const res = await call(staff, 'GET', `/api/staff/facturation${query}`);
       assert.equal(res.statusCode, 400);
       assert.equal(res.json().error, error);
     }
 
     const mine = (await call(compta, 'GET', '/api/factures')).json();
-    assert.deepEqual(mine.items.map((i: { number: string }) => i.number), ['F-2026-000004', 'F-2026-000003', 'F-2026-000001']);
+    assert.deepEqual(
+      mine.items.map((i: { number: string }) => i.number),
+      ['F-2026-000004', 'F-2026-000003', 'F-2026-000001'],
+    );
     assert.equal(mine.items[2].total_ttc, '233.20');
-    assert.deepEqual((await call(outsider, 'GET', '/api/factures')).json().items.map((i: { number: string }) => i.number), ['F-2026-000002']);
+    assert.deepEqual(
+      (await call(outsider, 'GET', '/api/factures')).json().items.map((i: { number: string }) => i.number),
+      ['F-2026-000002'],
+    );
     const refused = await call(agent, 'GET', '/api/factures');
     assert.equal(refused.statusCode, 403);
     assert.equal(refused.body, 'Forbidden');
@@ -211,7 +274,9 @@ describe('invoice PDF', () => {
       { label: 'Traitement de la paie de novembre', quantity: 1, unit_price: '1028.75', vat_rate: '20.00' },
       { label: 'Formation DSN', quantity: '0.5', unit_price: '100', vat_rate: '5.5' },
     ];
-    const { created } = (await call(staff, 'POST', '/api/staff/facturation/bulk-create', bulk([{ org_id: soleil, lines }], { payment_method: 'virement' }))).json();
+    const { created } = (
+      await call(staff, 'POST', '/api/staff/facturation/bulk-create', bulk([{ org_id: soleil, lines }], { payment_method: 'virement' }))
+    ).json();
     const id = created[0].id;
     assert.equal(await app.jobs.worker.runDue(), 1, 'its document, made by its job');
     const link = await call(staff, 'GET', `/api/staff/facturation/${id}/pdf-url`);

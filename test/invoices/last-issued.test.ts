@@ -31,19 +31,44 @@ describe('lastIssued', () => {
     const db = database.db;
     const org = await createOrg(db, 'Théâtre du Soleil');
     const row = (number: string, issue_date: string, kind: InvoiceKind, credited_invoice_id: string | null = null) => ({
-      number, kind, org_id: org, invoice_type: 'prestation' as const, payment_method: 'virement' as const, period_label: '', issue_date, due_date: issue_date,
-      lines: JSON.stringify([]), total_ht: '0.00', total_vat: '0.00', total_ttc: '0.00', credited_invoice_id, credit_reason: credited_invoice_id ? 'Erreur' : null,
+      number,
+      kind,
+      org_id: org,
+      invoice_type: 'prestation' as const,
+      payment_method: 'virement' as const,
+      period_label: '',
+      issue_date,
+      due_date: issue_date,
+      lines: JSON.stringify([]),
+      total_ht: '0.00',
+      total_vat: '0.00',
+      total_ttc: '0.00',
+      credited_invoice_id,
+      credit_reason: credited_invoice_id ? 'Erreur' : null,
     });
     assert.equal(await lastIssued(db), undefined);
-    const { id } = await db.insertInto('invoices').values(row('F-2026-000001', '2026-03-02', 'facture')).returning('id').executeTakeFirstOrThrow();
-    await db.insertInto('invoices').values([row('F-2026-000003', '2026-11-20', 'facture'), row('F-2026-000002', '2026-11-20', 'facture'), row('F-2025-000009', '2025-12-31', 'facture')]).execute();
-    await db.insertInto('invoices').values([row('A-2026-000001', '2026-04-01', 'avoir', id), row('A-2026-000002', '2026-04-01', 'avoir', id)]).execute();
+    const { id } = await db
+      .insertInto('invoices')
+      .values(row('F-2026-000001', '2026-03-02', 'facture'))
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('invoices')
+      .values([row('F-2026-000003', '2026-11-20', 'facture'), row('F-2026-000002', '2026-11-20', 'facture'), row('F-2025-000009', '2025-12-31', 'facture')])
+      .execute();
+    await db
+      .insertInto('invoices')
+      .values([row('A-2026-000001', '2026-04-01', 'avoir', id), row('A-2026-000002', '2026-04-01', 'avoir', id)])
+      .execute();
     assert.deepEqual(await lastIssued(db), { number: 'F-2026-000003', issue_date: '2026-11-20' });
     assert.deepEqual(await lastIssued(db, 'facture'), { number: 'F-2026-000003', issue_date: '2026-11-20' });
     assert.deepEqual(await lastIssued(db, 'avoir'), { number: 'A-2026-000002', issue_date: '2026-04-01' });
   });
 
-  for (const [kind, index] of [['facture', 'invoices_issue_date_idx'], ['avoir', 'invoices_credit_notes_issue_date_idx']] as const) {
+  for (const [kind, index] of [
+    ['facture', 'invoices_issue_date_idx'],
+    ['avoir', 'invoices_credit_notes_issue_date_idx'],
+  ] as const) {
     it(`should read the last ${kind} from ${index}, without sorting`, async (t) => {
       const database = await freshDatabase();
       t.after(() => database.close());
@@ -55,8 +80,15 @@ describe('lastIssued', () => {
         return ((typeof text === 'string' ? JSON.parse(text) : text) as Array<{ Plan: PlanNode }>)[0]!.Plan;
       });
       const nodes = nodesOf(plan);
-      assert.deepEqual(nodes.filter((n) => n['Node Type'] === 'Sort'), [], JSON.stringify(plan));
-      assert.ok(nodes.some((n) => n['Node Type'].startsWith('Index') && n['Index Name'] === index), JSON.stringify(plan));
+      assert.deepEqual(
+        nodes.filter((n) => n['Node Type'] === 'Sort'),
+        [],
+        JSON.stringify(plan),
+      );
+      assert.ok(
+        nodes.some((n) => n['Node Type'].startsWith('Index') && n['Index Name'] === index),
+        JSON.stringify(plan),
+      );
     });
   }
 });

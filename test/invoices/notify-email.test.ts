@@ -27,7 +27,10 @@ async function setup(t: Parameters<typeof build>[0]) {
   const staff = await signedIn(app, db, 'staff@ops.example', { staff: 'STAFF' });
   const call = (who: Person, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
     app.inject({ method, url, headers: { cookie: who.cookie }, ...(payload ? { payload } : {}) });
-  await call(staff, 'PATCH', `/api/staff/orgs/${soleil}`, { email_notifs: ['compta@soleil.example', 'direction@soleil.example'], email_notifs_cc: ['expert@cabinet.example'] });
+  await call(staff, 'PATCH', `/api/staff/orgs/${soleil}`, {
+    email_notifs: ['compta@soleil.example', 'direction@soleil.example'],
+    email_notifs_cc: ['expert@cabinet.example'],
+  });
   await call(staff, 'PATCH', `/api/staff/orgs/${lumiere}`, { email_notifs: ['paie@lumiere.example'] });
   const create = async (org_id: string, extra: object, unit_price = '1028.75') => {
     const res = await call(staff, 'POST', '/api/staff/facturation/bulk-create', {
@@ -75,7 +78,10 @@ describe('POST /api/staff/facturation/bulk-notify', () => {
     assert.deepEqual(addresses(first.parsed.to), ['compta@soleil.example', 'direction@soleil.example']);
     assert.deepEqual(addresses(first.parsed.cc), ['expert@cabinet.example']);
     const text = first.text;
-    assert.match(text, /^Votre facture de gestion de la paie pour la période novembre 2026 est disponible dans votre espace, pour Théâtre <du> Soleil & Cie\.$/m);
+    assert.match(
+      text,
+      /^Votre facture de gestion de la paie pour la période novembre 2026 est disponible dans votre espace, pour Théâtre <du> Soleil & Cie\.$/m,
+    );
     assert.ok(text.includes(`Le montant de 1${NBSP}234,50${NBSP}€ sera prélevé sur votre compte le 10/12/2026`), text);
     assert.match(text, /^Facture : F-2026-000001$/m);
     assert.match(text, /^Date d'émission : 26\/11\/2026$/m);
@@ -94,7 +100,10 @@ describe('POST /api/staff/facturation/bulk-notify', () => {
     assert.deepEqual(second.envelope.to, ['paie@lumiere.example']);
     assert.equal(second.parsed.cc, undefined);
     assert.match(second.text, /^Votre facture de gestion de la paie du mois est disponible/m);
-    assert.ok(second.text.includes(`Merci de régler la somme de 1${NBSP}234,50${NBSP}€ par virement avant le 10/12/2026, en indiquant la référence F-2026-000002`), second.text);
+    assert.ok(
+      second.text.includes(`Merci de régler la somme de 1${NBSP}234,50${NBSP}€ par virement avant le 10/12/2026, en indiquant la référence F-2026-000002`),
+      second.text,
+    );
     assert.match(second.text, /^IBAN : FR76 3000 6000 0112 3456 7890 189$/m);
     assert.match(second.text, /^BIC : AGRIFRPP$/m);
     assert.match(second.text, /^Bénéficiaire : Odentas Paie SAS$/m);
@@ -110,12 +119,15 @@ describe('POST /api/staff/facturation/bulk-notify', () => {
     const rows = await db.selectFrom('invoices').select(['number', 'notified', 'notified_at']).orderBy('number').execute();
     assert.ok(rows.every((r) => r.notified && r.notified_at instanceof Date));
     const mails = await outbox(db);
-    assert.deepEqual(mails.filter((m) => m.kind === 'invoice').map((m) => [m.recipient, m.extra_to, m.cc]), [
-      ['compta@soleil.example', ['direction@soleil.example'], ['expert@cabinet.example']],
-      ['paie@lumiere.example', [], []],
-      ['paie@lumiere.example', [], []],
-      ['compta@soleil.example', ['direction@soleil.example'], ['expert@cabinet.example']],
-    ]);
+    assert.deepEqual(
+      mails.filter((m) => m.kind === 'invoice').map((m) => [m.recipient, m.extra_to, m.cc]),
+      [
+        ['compta@soleil.example', ['direction@soleil.example'], ['expert@cabinet.example']],
+        ['paie@lumiere.example', [], []],
+        ['paie@lumiere.example', [], []],
+        ['compta@soleil.example', ['direction@soleil.example'], ['expert@cabinet.example']],
+      ],
+    );
   });
 
   it('should skip unknown, recipient-less and already notified invoices with their reason, unless force', async (t) => {
@@ -127,7 +139,11 @@ describe('POST /api/staff/facturation/bulk-notify', () => {
     assert.deepEqual(res.json(), {
       notified: [sendable.id],
       waiting: [],
-      skipped: [{ id: UNKNOWN, reason: 'not_found' }, { id: 'nope', reason: 'not_found' }, { id: nobody.id, reason: 'no_recipient' }],
+      skipped: [
+        { id: UNKNOWN, reason: 'not_found' },
+        { id: 'nope', reason: 'not_found' },
+        { id: nobody.id, reason: 'no_recipient' },
+      ],
     });
     const firstAt = (await db.selectFrom('invoices').select('notified_at').where('id', '=', sendable.id).executeTakeFirstOrThrow()).notified_at!;
     assert.equal((await db.selectFrom('invoices').select('notified').where('id', '=', nobody.id).executeTakeFirstOrThrow()).notified, false);

@@ -12,7 +12,9 @@ import { createOrg, signedIn } from '../support/fixtures.ts';
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 describe('invoice numbering under concurrency', () => {
-  it('should give continuous numbers with no gap and no duplicate to concurrent bulk creations', { skip: usingPostgres ? false : 'needs PostgreSQL (TEST_DATABASE_URL): PGlite runs one session, nothing races' }, async (t) => {
+  it('should give continuous numbers with no gap and no duplicate to concurrent bulk creations', {
+    skip: usingPostgres ? false : 'needs PostgreSQL (TEST_DATABASE_URL): PGlite runs one session, nothing races',
+  }, async (t) => {
     const first = await build(t);
     const second = await build(t, { database: first.database });
     const db = first.database.db;
@@ -22,7 +24,10 @@ describe('invoice numbering under concurrency', () => {
     const sizes = [400, 250, 600, 120, 350, 80, 500, 300];
     const failing = 3; // this bulk names an unknown organization half-way through
     const requests = sizes.map((size, r) => {
-      const invoices = Array.from({ length: size }, (_, i) => ({ org_id: r === failing && i === size / 2 ? UNKNOWN : orgs[(r + i) % orgs.length]!, lines: [line] }));
+      const invoices = Array.from({ length: size }, (_, i) => ({
+        org_id: r === failing && i === size / 2 ? UNKNOWN : orgs[(r + i) % orgs.length]!,
+        lines: [line],
+      }));
       const app = r % 2 === 0 ? first.app : second.app;
       return app.inject({
         method: 'POST',
@@ -48,10 +53,16 @@ describe('invoice numbering under concurrency', () => {
       all.push(...sequence);
     });
     const total = sizes.reduce((sum, size, r) => (r === failing ? sum : sum + size), 0);
-    assert.deepEqual(all.sort((a, b) => a - b), Array.from({ length: total }, (_, i) => i + 1));
+    assert.deepEqual(
+      all.sort((a, b) => a - b),
+      Array.from({ length: total }, (_, i) => i + 1),
+    );
     const stored = await db.selectFrom('invoices').select('number').orderBy('number').execute();
     assert.equal(stored.length, total);
-    assert.deepEqual(stored.map((s) => s.number), Array.from({ length: total }, (_, i) => `F-2026-${String(i + 1).padStart(6, '0')}`));
+    assert.deepEqual(
+      stored.map((s) => s.number),
+      Array.from({ length: total }, (_, i) => `F-2026-${String(i + 1).padStart(6, '0')}`),
+    );
     const series = await db.selectFrom('number_series').select('last_value').where('series', '=', 'invoice').where('year', '=', 2026).executeTakeFirstOrThrow();
     assert.equal(series.last_value, total);
   });

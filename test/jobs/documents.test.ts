@@ -14,13 +14,22 @@ import { startRun, validateDrafts } from '../../src/payroll/payroll.service.ts';
 type Ctx = Awaited<ReturnType<typeof setup>>;
 
 const files = async (ctx: Ctx) => (await ctx.db.selectFrom('files').select('id').execute()).length;
-const invoiceMails = async (ctx: Ctx) => (await ctx.db.selectFrom('mail_outbox').select('recipient').where('kind', '=', 'invoice').execute()).map((m) => m.recipient);
+const invoiceMails = async (ctx: Ctx) =>
+  (await ctx.db.selectFrom('mail_outbox').select('recipient').where('kind', '=', 'invoice').execute()).map((m) => m.recipient);
 
 async function issued(ctx: Ctx, payment_method = 'prelevement') {
-  await ctx.db.updateTable('organizations').set({ email_notifs: ['compta@soleil.example'] }).where('id', '=', ctx.soleil).execute();
+  await ctx.db
+    .updateTable('organizations')
+    .set({ email_notifs: ['compta@soleil.example'] })
+    .where('id', '=', ctx.soleil)
+    .execute();
   const today = todayInFrance();
   const res = await ctx.call(ctx.staff, 'POST', '/api/staff/facturation/bulk-create', {
-    invoice_type: 'paie_mensuelle', payment_method, period_label: 'novembre 2026', issue_date: today, due_date: today,
+    invoice_type: 'paie_mensuelle',
+    payment_method,
+    period_label: 'novembre 2026',
+    issue_date: today,
+    due_date: today,
     invoices: [{ org_id: ctx.soleil, lines: [{ label: 'Bulletins', quantity: 3, unit_price: '15.50', vat_rate: '20.00' }] }],
   });
   assert.equal(res.statusCode, 201, res.body);
@@ -78,7 +87,10 @@ describe("an invoice's document", () => {
     assert.equal(page.statusCode, 200);
     assert.ok(page.body.includes(`data-retry="${failed[0].id}"`), page.body);
     assert.ok(page.body.includes('Théâtre du Soleil') && page.body.includes('Facture ou avoir (PDF Factur-X)'));
-    assert.ok(page.body.includes("L&#39;identité de l&#39;opérateur est incomplète") || page.body.includes("L'identité de l'opérateur est incomplète"), 'the reason');
+    assert.ok(
+      page.body.includes('L&#39;identité de l&#39;opérateur est incomplète') || page.body.includes("L'identité de l'opérateur est incomplète"),
+      'the reason',
+    );
     assert.ok(page.body.includes('href="/staff/travaux"'), 'linked from the staff bar');
     assert.notEqual((await ctx.call(ctx.admin, 'GET', '/staff/travaux', undefined, { accept: 'text/html' })).statusCode, 200);
   });
@@ -105,12 +117,19 @@ describe("a validated payslip's bulletin", () => {
     ]);
     const early = await ctx.call(ctx.admin, 'GET', `/api/payslips/${published[0]}/pdf-url`);
     assert.deepEqual([early.statusCode, early.json().error], [409, 'document_pending']);
-    assert.equal((await ctx.db.selectFrom("payslips").select("pdf_id").where("id", "=", published[0]!).executeTakeFirstOrThrow()).pdf_id, null, 'the GET rendered nothing');
+    assert.equal(
+      (await ctx.db.selectFrom('payslips').select('pdf_id').where('id', '=', published[0]!).executeTakeFirstOrThrow()).pdf_id,
+      null,
+      'the GET rendered nothing',
+    );
 
     // The server's worker takes it up.
     assert.equal(await ctx.app.jobs.worker.runDue(), 1);
     const listed = (await ctx.call(ctx.compta, 'GET', '/api/payslips?period=2027-03')).json().items;
-    assert.deepEqual(listed.map((p: { id: string; has_pdf: boolean }) => [p.id, p.has_pdf]), [[published[0], true]]);
+    assert.deepEqual(
+      listed.map((p: { id: string; has_pdf: boolean }) => [p.id, p.has_pdf]),
+      [[published[0], true]],
+    );
     assert.equal((await ctx.call(ctx.admin, 'GET', `/api/payslips/${published[0]}/pdf-url`)).statusCode, 200);
   });
 });

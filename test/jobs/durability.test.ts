@@ -15,9 +15,17 @@ import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import { acquireDataDirLock } from '../../src/db/data-dir-lock.ts';
 import { FACTUR_X_OPERATOR_ENV } from '../support/operator.ts';
 
-interface LogLine { msg?: string; kind?: string; job_id?: string }
+interface LogLine {
+  msg?: string;
+  kind?: string;
+  job_id?: string;
+}
 const lines = (server: ServerProcess): LogLine[] =>
-  server.stdout().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as LogLine);
+  server
+    .stdout()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as LogLine);
 
 /** Resolves with the first log line that matches, as soon as the server writes it. */
 function logLine(server: ServerProcess, match: (line: LogLine) => boolean): Promise<LogLine> {
@@ -41,8 +49,13 @@ describe('a server killed while it makes documents', () => {
     const pg = usingPostgres ? await freshDatabase() : null;
     t.after(() => pg?.close());
     const env: Record<string, string> = {
-      DATA_DIR: dataDir, PUBLIC_URL: 'https://paie.example.com', SUPPORT_EMAIL: 'support@example.com', MAIL_FROM: 'Paie <no-reply@example.com>',
-      LOG_LEVEL: 'info', ...FACTUR_X_OPERATOR_ENV, ...(pg ? { DATABASE_URL: pg.url! } : {}),
+      DATA_DIR: dataDir,
+      PUBLIC_URL: 'https://paie.example.com',
+      SUPPORT_EMAIL: 'support@example.com',
+      MAIL_FROM: 'Paie <no-reply@example.com>',
+      LOG_LEVEL: 'info',
+      ...FACTUR_X_OPERATOR_ENV,
+      ...(pg ? { DATABASE_URL: pg.url! } : {}),
     };
     /** The database between two servers (PGlite: its files, once the killed server's lock is stale). */
     const inspect = async <T>(read: (db: DatabaseHandle['db']) => Promise<T>): Promise<T> => {
@@ -66,7 +79,10 @@ describe('a server killed while it makes documents', () => {
     assert.ok(computed.length >= 2);
     assert.deepEqual(bulletins.map((j) => j.subject_id).sort(), computed.map((p) => p.id).sort(), "the demo's bulletins, queued by the command line");
     assert.ok(documents.length >= 4, JSON.stringify(queued));
-    assert.ok([...bulletins, ...documents].every((j) => j.status === 'pending'), 'nothing rendered by the command line');
+    assert.ok(
+      [...bulletins, ...documents].every((j) => j.status === 'pending'),
+      'nothing rendered by the command line',
+    );
     // The demo's payroll runs are jobs too, run by seed-demo itself.
     const runs = queued.filter((j) => j.kind === 'payroll.run');
     assert.ok(runs.length >= 1 && runs.every((j) => j.status === 'done'), JSON.stringify(runs));
@@ -95,13 +111,22 @@ describe('a server killed while it makes documents', () => {
     for (const job of left) await logLine(server, (l) => l.msg === 'jobs: done' && l.job_id === job.id);
     assert.equal(await server.stop('SIGTERM'), 0);
 
-    assert.deepEqual((await jobs()).filter((j) => j.status !== 'done'), []);
+    assert.deepEqual(
+      (await jobs()).filter((j) => j.status !== 'done'),
+      [],
+    );
     await inspect(async (db) => {
       const payslips = await db.selectFrom('payslips').select('pdf_id').where('source', '=', 'calcule').where('status', '=', 'publie').execute();
       assert.equal(payslips.length, bulletins.length);
-      assert.ok(payslips.every((p) => p.pdf_id !== null), 'every bulletin rendered');
+      assert.ok(
+        payslips.every((p) => p.pdf_id !== null),
+        'every bulletin rendered',
+      );
       const invoices = await db.selectFrom('invoices').select(['number', 'pdf_id', 'xml_id', 'notified', 'notify_pending']).orderBy('number').execute();
-      assert.ok(invoices.every((i) => i.pdf_id !== null && i.xml_id !== null), 'every invoice document made');
+      assert.ok(
+        invoices.every((i) => i.pdf_id !== null && i.xml_id !== null),
+        'every invoice document made',
+      );
       assert.ok(invoices.every((i) => !i.notify_pending));
       const mails = await db.selectFrom('mail_outbox').select('subject').where('kind', '=', 'invoice').execute();
       const notified = invoices.filter((i) => i.notified).map((i) => i.number);

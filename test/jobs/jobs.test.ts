@@ -16,12 +16,18 @@ import type { Database } from '../../src/db/database.ts';
 const quiet = { info() {}, warn() {}, error() {} };
 
 async function queue(db: Database, kind: string, subjectId: string, maxAttempts?: number) {
-  await applyChange({ db }, (change) => change.jobs([{ kind, payload: { n: subjectId }, subject: { type: 'test', id: subjectId }, ...(maxAttempts ? { maxAttempts } : {}) }]));
+  await applyChange({ db }, (change) =>
+    change.jobs([{ kind, payload: { n: subjectId }, subject: { type: 'test', id: subjectId }, ...(maxAttempts ? { maxAttempts } : {}) }]),
+  );
   return (await db.selectFrom('jobs').select('id').where('subject_id', '=', subjectId).orderBy('id', 'desc').executeTakeFirstOrThrow()).id;
 }
 
 const row = (db: Database, id: string) =>
-  db.selectFrom('jobs').select(['status', 'attempts', 'last_error', 'lease_owner', sql<boolean>`run_after > now()`.as('later')]).where('id', '=', id).executeTakeFirstOrThrow();
+  db
+    .selectFrom('jobs')
+    .select(['status', 'attempts', 'last_error', 'lease_owner', sql<boolean>`run_after > now()`.as('later')])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
 
 describe('the job worker', () => {
   it('should run a job queued by a committed change once, and none of a change rolled back', async (t) => {
@@ -32,16 +38,25 @@ describe('the job worker', () => {
     worker.define('test.write', async (job) => {
       // The result and the job's end in one transaction.
       await applyChange({ db }, async (change) => {
-        await change.event({ org_id: null, action: 'test.done', subject_type: 'test', subject_id: String(job.payload.n), actor_user_id: null, actor_email: null });
+        await change.event({
+          org_id: null,
+          action: 'test.done',
+          subject_type: 'test',
+          subject_id: String(job.payload.n),
+          actor_user_id: null,
+          actor_email: null,
+        });
         await job.done(change.trx);
       });
       ran.push(String(job.payload.n));
     });
     const id = await queue(db, 'test.write', 'a');
-    await assert.rejects(applyChange({ db }, async (change) => {
-      await change.jobs([{ kind: 'test.write', payload: { n: 'b' }, subject: { type: 'test', id: 'b' } }]);
-      throw new Error('the change fails');
-    }));
+    await assert.rejects(
+      applyChange({ db }, async (change) => {
+        await change.jobs([{ kind: 'test.write', payload: { n: 'b' }, subject: { type: 'test', id: 'b' } }]);
+        throw new Error('the change fails');
+      }),
+    );
     // Queued twice while live: one job.
     await queue(db, 'test.write', 'a');
     assert.equal(await worker.runDue(), 1);
@@ -62,7 +77,8 @@ describe('the job worker', () => {
     const id = await queue(db, 'test.broken', 'x', 3);
     assert.equal(await worker.runDue(), 1);
     assert.deepEqual(await row(db, id), { status: 'pending', attempts: 1, last_error: INTERNAL_FAILURE, lease_owner: null, later: true });
-    const delay = async () => (await sql<{ s: number }>`select extract(epoch from run_after - now())::float8 as s from public.jobs where id = ${id}`.execute(db)).rows[0]!.s;
+    const delay = async () =>
+      (await sql<{ s: number }>`select extract(epoch from run_after - now())::float8 as s from public.jobs where id = ${id}`.execute(db)).rows[0]!.s;
     assert.ok((await delay()) > 50 && (await delay()) <= 60, 'first retry after the base delay');
     await sql`update public.jobs set run_after = now() where id = ${id}`.execute(db);
     assert.equal(await worker.runDue(), 1);
@@ -79,12 +95,19 @@ describe('the job worker', () => {
     const { app } = await build(t);
     const worker = new JobWorker({ db: app.db, log: quiet });
     worker.define('test.refused', async () => {
-      throw new AppError(409, 'operator_identity_missing', "L'identité de l'opérateur est incomplète (SIRET) : la facture électronique ne peut pas être émise.");
+      throw new AppError(
+        409,
+        'operator_identity_missing',
+        "L'identité de l'opérateur est incomplète (SIRET) : la facture électronique ne peut pas être émise.",
+      );
     });
     const id = await queue(app.db, 'test.refused', 'r');
     await worker.runDue();
     assert.deepEqual(await row(app.db, id), {
-      status: 'failed', attempts: 1, lease_owner: null, later: false,
+      status: 'failed',
+      attempts: 1,
+      lease_owner: null,
+      later: false,
       last_error: "L'identité de l'opérateur est incomplète (SIRET) : la facture électronique ne peut pas être émise.",
     });
   });
@@ -98,15 +121,24 @@ describe('the job worker', () => {
     const orphan = await queue(db, 'test.orphan', 'orphan');
     const hopeless = await queue(db, 'test.orphan', 'hopeless', 2);
     const alive = await queue(db, 'test.orphan', 'alive');
-    await sql`update public.jobs set status = 'running', lease_owner = 'dead-instance', attempts = 1, lease_until = now() - interval '1 second' where id = ${orphan}`.execute(db);
-    await sql`update public.jobs set status = 'running', lease_owner = 'dead-instance', attempts = 2, lease_until = now() - interval '1 second' where id = ${hopeless}`.execute(db);
+    await sql`update public.jobs set status = 'running', lease_owner = 'dead-instance', attempts = 1, lease_until = now() - interval '1 second' where id = ${orphan}`.execute(
+      db,
+    );
+    await sql`update public.jobs set status = 'running', lease_owner = 'dead-instance', attempts = 2, lease_until = now() - interval '1 second' where id = ${hopeless}`.execute(
+      db,
+    );
     // Another instance's job under a lease still running: not taken.
-    await sql`update public.jobs set status = 'running', lease_owner = 'other-instance', attempts = 1, lease_until = now() + interval '1 minute' where id = ${alive}`.execute(db);
+    await sql`update public.jobs set status = 'running', lease_owner = 'other-instance', attempts = 1, lease_until = now() + interval '1 minute' where id = ${alive}`.execute(
+      db,
+    );
     assert.equal(await worker.runDue(), 2);
     assert.deepEqual(done, ['orphan']);
     assert.equal((await row(db, orphan)).status, 'done');
     assert.deepEqual(await row(db, hopeless), {
-      status: 'failed', attempts: 3, lease_owner: null, later: false,
+      status: 'failed',
+      attempts: 3,
+      lease_owner: null,
+      later: false,
       last_error: 'Le travail a été interrompu 2 fois (arrêt du serveur) sans aboutir : relancez-le.',
     });
     assert.equal((await row(db, alive)).lease_owner, 'other-instance');
@@ -117,26 +149,35 @@ describe('the job worker', () => {
     const db = app.db;
     const failures: Array<{ subject: string; reason: string; interrupted: number | null; status: string }> = [];
     const worker = new JobWorker({ db, log: quiet });
-    worker.define('test.once', async () => {
-      throw new Error('disk full');
-    }, {
-      retryErrors: false,
-      failed: async (trx, failure) => {
-        // Inside the transaction: the job reads failed already.
-        const { status } = await trx.selectFrom('jobs').select('status').where('id', '=', failure.id).executeTakeFirstOrThrow();
-        failures.push({ subject: String(failure.payload.n), reason: failure.reason, interrupted: failure.interrupted, status });
+    worker.define(
+      'test.once',
+      async () => {
+        throw new Error('disk full');
       },
-    });
+      {
+        retryErrors: false,
+        failed: async (trx, failure) => {
+          // Inside the transaction: the job reads failed already.
+          const { status } = await trx.selectFrom('jobs').select('status').where('id', '=', failure.id).executeTakeFirstOrThrow();
+          failures.push({ subject: String(failure.payload.n), reason: failure.reason, interrupted: failure.interrupted, status });
+        },
+      },
+    );
     const broken = await queue(db, 'test.once', 'broken');
     const hopeless = await queue(db, 'test.once', 'hopeless', 2);
-    await sql`update public.jobs set status = 'running', lease_owner = 'dead-instance', attempts = 2, lease_until = now() - interval '1 second' where id = ${hopeless}`.execute(db);
+    await sql`update public.jobs set status = 'running', lease_owner = 'dead-instance', attempts = 2, lease_until = now() - interval '1 second' where id = ${hopeless}`.execute(
+      db,
+    );
     assert.equal(await worker.runDue(), 2);
     assert.deepEqual(await row(db, broken), { status: 'failed', attempts: 1, last_error: INTERNAL_FAILURE, lease_owner: null, later: false });
     assert.equal((await row(db, hopeless)).status, 'failed');
-    assert.deepEqual(failures.sort((a, b) => a.subject.localeCompare(b.subject)), [
-      { subject: 'broken', reason: INTERNAL_FAILURE, interrupted: null, status: 'failed' },
-      { subject: 'hopeless', reason: 'Le travail a été interrompu 2 fois (arrêt du serveur) sans aboutir : relancez-le.', interrupted: 2, status: 'failed' },
-    ]);
+    assert.deepEqual(
+      failures.sort((a, b) => a.subject.localeCompare(b.subject)),
+      [
+        { subject: 'broken', reason: INTERNAL_FAILURE, interrupted: null, status: 'failed' },
+        { subject: 'hopeless', reason: 'Le travail a été interrompu 2 fois (arrêt du serveur) sans aboutir : relancez-le.', interrupted: 2, status: 'failed' },
+      ],
+    );
   });
 
   it('should let a stopping worker hand a job back, claimable at once and its attempt not counted, and claim only its kinds', async (t) => {
@@ -177,7 +218,10 @@ describe('the job worker', () => {
     for (const worker of workers) worker.define('test.shared', handler);
     for (let i = 0; i < 40; i += 1) await queue(app.db, 'test.shared', `s${i}`);
     const counts = await Promise.all([workers[0]!.runDue(), workers[1]!.runDue(), workers[0]!.runDue(), workers[1]!.runDue()]);
-    assert.equal(counts.reduce((a, b) => a + b, 0), 40);
+    assert.equal(
+      counts.reduce((a, b) => a + b, 0),
+      40,
+    );
     assert.equal(runs.size, 40);
     assert.ok([...runs.values()].every((n) => n === 1));
   });
@@ -194,7 +238,10 @@ describe('the job worker', () => {
     const manyBeats = new Promise<void>((resolve) => (enough = resolve));
     const LEASE_MS = 200;
     const worker = new JobWorker({
-      db, log: quiet, leaseMs: LEASE_MS, heartbeatMs: 40,
+      db,
+      log: quiet,
+      leaseMs: LEASE_MS,
+      heartbeatMs: 40,
       onHeartbeat: (ids) => {
         if (ids.length === 0) return;
         beats.push(Date.now());
@@ -216,7 +263,11 @@ describe('the job worker', () => {
     const rival = new JobWorker({ db, log: quiet, leaseMs: LEASE_MS });
     rival.define('test.slow', async () => assert.fail('claimed twice'));
     assert.equal(await rival.runDue(), 0);
-    const held = await db.selectFrom('jobs').select(['status', 'attempts', sql<boolean>`lease_until > now()`.as('leased')]).where('id', '=', id).executeTakeFirstOrThrow();
+    const held = await db
+      .selectFrom('jobs')
+      .select(['status', 'attempts', sql<boolean>`lease_until > now()`.as('leased')])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     assert.deepEqual(held, { status: 'running', attempts: 1, leased: true });
     release();
     assert.equal(await done, 1);
@@ -243,10 +294,29 @@ describe('GET /api/staff/jobs, POST /api/staff/jobs/{id}/retry', () => {
     const [job, ...others] = listed.json().items;
     assert.deepEqual(others, []);
     assert.deepEqual(
-      { kind: job.kind, org_id: job.org_id, org_name: job.org_name, subject_id: job.subject_id, status: job.status, attempts: job.attempts, last_error: job.last_error },
-      { kind: 'test.flaky', org_id: org, org_name: 'Théâtre du Soleil', subject_id: 'F-1', status: 'failed', attempts: 1, last_error: "L'identité de l'opérateur est incomplète (SIRET)." },
+      {
+        kind: job.kind,
+        org_id: job.org_id,
+        org_name: job.org_name,
+        subject_id: job.subject_id,
+        status: job.status,
+        attempts: job.attempts,
+        last_error: job.last_error,
+      },
+      {
+        kind: 'test.flaky',
+        org_id: org,
+        org_name: 'Théâtre du Soleil',
+        subject_id: 'F-1',
+        status: 'failed',
+        attempts: 1,
+        last_error: "L'identité de l'opérateur est incomplète (SIRET).",
+      },
     );
-    assert.deepEqual((await get(staff, '/api/staff/jobs')).json().items.map((j: { id: string }) => j.id), [job.id]);
+    assert.deepEqual(
+      (await get(staff, '/api/staff/jobs')).json().items.map((j: { id: string }) => j.id),
+      [job.id],
+    );
     assert.deepEqual((await get(staff, '/api/staff/jobs?status=done')).json().items, []);
     assert.equal((await get(staff, '/api/staff/jobs?status=nope')).json().error, 'invalid_status');
     assert.equal((await get(admin, '/api/staff/jobs')).statusCode, 403);

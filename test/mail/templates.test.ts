@@ -138,7 +138,12 @@ describe('activationEmail', () => {
   });
 
   it('should escape user-typed values in the HTML part', () => {
-    const mail = activationEmail({ ...base, firstName: NASTY_NAME, orgName: NASTY_ORG, inviter: { firstName: NASTY_NAME, email: 'jean@x.fr', status: 'Administrateur' } });
+    const mail = activationEmail({
+      ...base,
+      firstName: NASTY_NAME,
+      orgName: NASTY_ORG,
+      inviter: { firstName: NASTY_NAME, email: 'jean@x.fr', status: 'Administrateur' },
+    });
     assertEscaped(mail);
     assert.match(mail.html, /Bonjour &lt;script&gt;alert\(1\)&lt;\/script&gt;,/);
   });

@@ -32,14 +32,19 @@ function outboxRow(db: Database, id: string) {
   return db.selectFrom('mail_outbox').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
 
-async function queue(db: Database, to: string, mail = activationEmail({
-  firstName: 'Ana',
-  orgName: 'Compagnie du Soleil',
-  role: 'AGENT',
-  inviter: { firstName: null, email: 'jean@example.com', status: 'Administrateur' },
-  activationUrl: SECRET_URL,
-  supportEmail: 'support@example.com',
-}), kind = 'activation'): Promise<string> {
+async function queue(
+  db: Database,
+  to: string,
+  mail = activationEmail({
+    firstName: 'Ana',
+    orgName: 'Compagnie du Soleil',
+    role: 'AGENT',
+    inviter: { firstName: null, email: 'jean@example.com', status: 'Administrateur' },
+    activationUrl: SECRET_URL,
+    supportEmail: 'support@example.com',
+  }),
+  kind = 'activation',
+): Promise<string> {
   await enqueueMail(db, { kind, to, ...mail });
   const row = await db.selectFrom('mail_outbox').select('id').where('recipient', '=', to).orderBy('id', 'desc').executeTakeFirstOrThrow();
   return row.id;
@@ -100,10 +105,14 @@ describe('mail worker', () => {
     const id = await queue(database.db, 'ana@example.com', mail, 'access_updated');
     app.mail.nudge();
 
-    const failed = await waitUntil(async () => {
-      const row = await outboxRow(database.db, id);
-      return row.attempts >= 2 && row;
-    }, 5000, 'two failed attempts');
+    const failed = await waitUntil(
+      async () => {
+        const row = await outboxRow(database.db, id);
+        return row.attempts >= 2 && row;
+      },
+      5000,
+      'two failed attempts',
+    );
     assert.equal(failed.status, 'pending');
     assert.match(failed.last_error ?? '', /ECONNREFUSED/);
     assert.equal(failed.sent_at, null);
@@ -118,10 +127,14 @@ describe('mail worker', () => {
     assert.match(received!.html, /Ancien rôle :<\/th><td[^>]*>Agent<\/td>/);
     assert.equal(received!.parsed.headers.get('auto-submitted'), 'auto-generated');
 
-    const sent = await waitUntil(async () => {
-      const row = await outboxRow(database.db, id);
-      return row.status === 'sent' && row;
-    }, 2000, 'status sent');
+    const sent = await waitUntil(
+      async () => {
+        const row = await outboxRow(database.db, id);
+        return row.status === 'sent' && row;
+      },
+      2000,
+      'status sent',
+    );
     assert.ok(sent.sent_at instanceof Date);
     assert.equal(sent.locked_until, null);
     assert.equal(sent.last_error, null);
@@ -153,10 +166,14 @@ describe('mail worker', () => {
     const id = await queue(database.db, 'Ana.Secret@Example.com');
     worker.start();
 
-    const row = await waitUntil(async () => {
-      const r = await outboxRow(database.db, id);
-      return r.status === 'failed' && r;
-    }, 5000, 'status failed');
+    const row = await waitUntil(
+      async () => {
+        const r = await outboxRow(database.db, id);
+        return r.status === 'failed' && r;
+      },
+      5000,
+      'status failed',
+    );
     assert.equal(row.attempts, 3);
     assert.match(row.last_error ?? '', /554/);
     assert.equal(row.locked_until, null);
@@ -227,9 +244,16 @@ describe('mail worker', () => {
     assert.equal(await worker.flush(), 3);
     assert.deepEqual(sent, ['a@example.com', 'b@example.com']);
     const rows = await Promise.all(ids.map((id) => outboxRow(database.db, id)));
-    assert.deepEqual(rows.map((r) => [r.status, r.attempts, r.locked_until]), [
-      ['sent', 1, null], ['sent', 1, null], ['pending', 1, null], ['pending', 0, null], ['pending', 0, null],
-    ]);
+    assert.deepEqual(
+      rows.map((r) => [r.status, r.attempts, r.locked_until]),
+      [
+        ['sent', 1, null],
+        ['sent', 1, null],
+        ['pending', 1, null],
+        ['pending', 0, null],
+        ['pending', 0, null],
+      ],
+    );
     // Untried rows are due at once: the next pass sends them.
     refuseNext = false;
     assert.equal(await worker.flush(), 2);
@@ -334,10 +358,14 @@ describe('mail worker', () => {
     app.mail.nudge();
 
     const dir = path.join(config.dataDir, 'mail');
-    const files = await waitUntil(async () => {
-      const names = (await fs.readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.eml'));
-      return names.length > 0 && names;
-    }, 5000, 'an .eml file');
+    const files = await waitUntil(
+      async () => {
+        const names = (await fs.readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.eml'));
+        return names.length > 0 && names;
+      },
+      5000,
+      'an .eml file',
+    );
     assert.equal(files.length, 1);
     assert.match(files[0]!, new RegExp(`^\\d{8}T\\d{9}Z-${id.padStart(10, '0')}\\.eml$`));
 
@@ -349,10 +377,14 @@ describe('mail worker', () => {
     assert.match(String(parsed.html), /<h1[^>]*>Activez votre compte<\/h1>/);
     assert.match(parsed.messageId ?? '', new RegExp(`^<outbox-${id}\\.\\d+@example\\.com>$`));
 
-    const row = await waitUntil(async () => {
-      const r = await outboxRow(database.db, id);
-      return r.status === 'sent' && r;
-    }, 2000, 'status sent');
+    const row = await waitUntil(
+      async () => {
+        const r = await outboxRow(database.db, id);
+        return r.status === 'sent' && r;
+      },
+      2000,
+      'status sent',
+    );
     assert.equal(row.attempts, 1);
     assert.deepEqual(await fs.readdir(dir), files, 'no partial file left');
   });
@@ -361,7 +393,14 @@ describe('mail worker', () => {
     const smtp = await startSmtpServer();
     t.after(() => smtp.stop());
     const { app, database } = await build(t, { env: { SMTP_URL: smtp.url }, app: { mailWorker: true, mailPollMs: 20 } });
-    const mail = activationEmail({ firstName: null, orgName: null, role: 'AGENT', inviter: null, activationUrl: SECRET_URL, supportEmail: 'support@example.com' });
+    const mail = activationEmail({
+      firstName: null,
+      orgName: null,
+      role: 'AGENT',
+      inviter: null,
+      activationUrl: SECRET_URL,
+      supportEmail: 'support@example.com',
+    });
     await enqueueMail(database.db, { kind: 'test_many', to: ['ana@example.com', 'bob@example.com'], cc: ['chef@example.com', 'expert@example.com'], ...mail });
     await enqueueMail(database.db, { kind: 'test_one', to: 'zoe@example.com', ...mail });
     const rows = await database.db.selectFrom('mail_outbox').select(['kind', 'recipient', 'extra_to', 'cc']).orderBy('id').execute();

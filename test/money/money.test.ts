@@ -2,8 +2,18 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
-  compareMoney, isStorableMoney, moneyFromDb, multiplyMoney, parseMoney, parseQuantity, parseRate,
-  percentOfMoney, requireMoney, sumMoney, MONEY_MAX, type Money,
+  compareMoney,
+  isStorableMoney,
+  moneyFromDb,
+  multiplyMoney,
+  parseMoney,
+  parseQuantity,
+  parseRate,
+  percentOfMoney,
+  requireMoney,
+  sumMoney,
+  MONEY_MAX,
+  type Money,
 } from '../../src/money/money.ts';
 import { dateTimeFormat, formatDateFr, formatEuros, todayInFrance } from '../../src/format/french.ts';
 import { formatMailDate } from '../../src/mail/templates.ts';
@@ -36,31 +46,62 @@ describe('parseMoney', () => {
   });
 
   it('should refuse negatives, three decimals, text, exponents, spaces and other types', () => {
-    for (const input of [-1, '-1', '-0.01', '1.234', 12.345, 'abc', '1e3', '', ' 12', '12 ', '12,50', '.5', '12.',
-      '+12', '0x10', 0.1 + 0.2, Number.NaN, Number.POSITIVE_INFINITY, null, undefined, true, {}, [12], '10000000000.00', 1e10]) {
+    for (const input of [
+      -1,
+      '-1',
+      '-0.01',
+      '1.234',
+      12.345,
+      'abc',
+      '1e3',
+      '',
+      ' 12',
+      '12 ',
+      '12,50',
+      '.5',
+      '12.',
+      '+12',
+      '0x10',
+      0.1 + 0.2,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      null,
+      undefined,
+      true,
+      {},
+      [12],
+      '10000000000.00',
+      1e10,
+    ]) {
       assert.equal(parseMoney(input), null, `input ${JSON.stringify(input) ?? String(input)}`);
     }
   });
 
   it('should answer 400 invalid_amount through requireMoney', () => {
     assert.equal(requireMoney('3'), '3.00');
-    assert.throws(() => requireMoney('-3'), (error: unknown) =>
-      error instanceof AppError && error.status === 400 && error.code === 'invalid_amount');
+    assert.throws(
+      () => requireMoney('-3'),
+      (error: unknown) => error instanceof AppError && error.status === 400 && error.code === 'invalid_amount',
+    );
   });
 
   it('should read back every amount it writes, as a string and as a JSON number (property)', () => {
-    fc.assert(fc.property(storableCents, (cents) => {
-      const text = centsText(cents);
-      assert.equal(parseMoney(text), text);
-      assert.equal(parseMoney(Number(text)), text);
-      assert.equal(parseMoney(JSON.parse(JSON.stringify({ v: Number(text) })).v), text);
-    }));
+    fc.assert(
+      fc.property(storableCents, (cents) => {
+        const text = centsText(cents);
+        assert.equal(parseMoney(text), text);
+        assert.equal(parseMoney(Number(text)), text);
+        assert.equal(parseMoney(JSON.parse(JSON.stringify({ v: Number(text) })).v), text);
+      }),
+    );
   });
 
   it('should refuse any number with a third decimal (property)', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 99_999_999 }), fc.integer({ min: 1, max: 9 }), (mills, last) => {
-      assert.equal(parseMoney(`${centsText(mills)}${last}`), null);
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 99_999_999 }), fc.integer({ min: 1, max: 9 }), (mills, last) => {
+        assert.equal(parseMoney(`${centsText(mills)}${last}`), null);
+      }),
+    );
   });
 });
 
@@ -84,10 +125,12 @@ describe('sumMoney', () => {
   });
 
   it('should equal the sum of integer cents (property)', () => {
-    fc.assert(fc.property(fc.array(fc.integer({ min: -999_999_999, max: 999_999_999 }), { maxLength: 50 }), (list) => {
-      const total = list.reduce((a, b) => a + b, 0);
-      assert.equal(sumMoney(list.map((c) => moneyFromDb(centsText(c)))), centsText(total));
-    }));
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -999_999_999, max: 999_999_999 }), { maxLength: 50 }), (list) => {
+        const total = list.reduce((a, b) => a + b, 0);
+        assert.equal(sumMoney(list.map((c) => moneyFromDb(centsText(c)))), centsText(total));
+      }),
+    );
   });
 
   it('should tell what fits numeric(12,2)', () => {
@@ -111,10 +154,16 @@ describe('multiplyMoney and percentOfMoney', () => {
   });
 
   it('should equal repeated addition for whole quantities (property)', () => {
-    fc.assert(fc.property(storableCents.map((c) => c % 100_000_000), fc.integer({ min: 1, max: 40 }), (cents, n) => {
-      const unit = moneyFromDb(centsText(cents));
-      assert.equal(multiplyMoney(unit, String(n)), sumMoney(Array.from({ length: n }, () => unit)));
-    }));
+    fc.assert(
+      fc.property(
+        storableCents.map((c) => c % 100_000_000),
+        fc.integer({ min: 1, max: 40 }),
+        (cents, n) => {
+          const unit = moneyFromDb(centsText(cents));
+          assert.equal(multiplyMoney(unit, String(n)), sumMoney(Array.from({ length: n }, () => unit)));
+        },
+      ),
+    );
   });
 });
 
@@ -148,12 +197,22 @@ describe('French formats', () => {
   });
 
   it('should read back every amount it formats, in groups of three (property)', () => {
-    fc.assert(fc.property(storableCents, (cents) => {
-      const money = moneyFromDb(centsText(cents));
-      const text = formatEuros(money);
-      assert.match(text, /^\d{1,3}(\u00a0\d{3})*,\d{2}\u00a0€$/);
-      assert.equal(parseMoney(text.replace(/\u00a0/g, '').replace('€', '').replace(',', '.')), money);
-    }));
+    fc.assert(
+      fc.property(storableCents, (cents) => {
+        const money = moneyFromDb(centsText(cents));
+        const text = formatEuros(money);
+        assert.match(text, /^\d{1,3}(\u00a0\d{3})*,\d{2}\u00a0€$/);
+        assert.equal(
+          parseMoney(
+            text
+              .replace(/\u00a0/g, '')
+              .replace('€', '')
+              .replace(',', '.'),
+          ),
+          money,
+        );
+      }),
+    );
   });
 
   it('should write dates as DD/MM/YYYY', () => {
@@ -169,8 +228,14 @@ describe('French formats', () => {
   });
 
   it('should make each date format once and give each time zone its own', () => {
-    assert.equal(dateTimeFormat('fr-FR', { dateStyle: 'short', timeZone: 'Europe/Paris' }), dateTimeFormat('fr-FR', { dateStyle: 'short', timeZone: 'Europe/Paris' }));
-    assert.notEqual(dateTimeFormat('fr-FR', { dateStyle: 'short', timeZone: 'Europe/Paris' }), dateTimeFormat('fr-FR', { dateStyle: 'short', timeZone: 'UTC' }));
+    assert.equal(
+      dateTimeFormat('fr-FR', { dateStyle: 'short', timeZone: 'Europe/Paris' }),
+      dateTimeFormat('fr-FR', { dateStyle: 'short', timeZone: 'Europe/Paris' }),
+    );
+    assert.notEqual(
+      dateTimeFormat('fr-FR', { dateStyle: 'short', timeZone: 'Europe/Paris' }),
+      dateTimeFormat('fr-FR', { dateStyle: 'short', timeZone: 'UTC' }),
+    );
     const date = new Date('2026-11-22T23:05:00Z');
     assert.equal(formatMailDate(date, 'Europe/Paris'), '23 novembre 2026 à 00:05');
     assert.equal(formatMailDate(date, 'UTC'), '22 novembre 2026 à 23:05');

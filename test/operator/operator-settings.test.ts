@@ -32,17 +32,46 @@ describe('/api/staff/operator', () => {
     const first = await call(staff, 'GET');
     assert.equal(first.statusCode, 200);
     assert.deepEqual(first.json(), {
-      name: 'Odentas Paie', siren: '812345678', siret: '81234567800021', vat: 'FR40812345678', address: '12 rue de la Paix', postcode: '75002', city: 'Paris',
-      iban: 'FR7630004000031234567890143', bic: 'BNPAFRPP', saved: [], missing: { invoices: [], sepa: [] }, updated_at: null,
+      name: 'Odentas Paie',
+      siren: '812345678',
+      siret: '81234567800021',
+      vat: 'FR40812345678',
+      address: '12 rue de la Paix',
+      postcode: '75002',
+      city: 'Paris',
+      iban: 'FR7630004000031234567890143',
+      bic: 'BNPAFRPP',
+      saved: [],
+      missing: { invoices: [], sepa: [] },
+      updated_at: null,
     });
 
-    const res = await call(staff, 'PATCH', { name: ' Odentas Paie SAS ', siret: '843 127 630 00013', vat: 'fr38 843127630', iban: 'fr76 3000 6000 0112 3456 7890 189', bic: 'agrifrpp' });
+    const res = await call(staff, 'PATCH', {
+      name: ' Odentas Paie SAS ',
+      siret: '843 127 630 00013',
+      vat: 'fr38 843127630',
+      iban: 'fr76 3000 6000 0112 3456 7890 189',
+      bic: 'agrifrpp',
+    });
     assert.equal(res.statusCode, 200, res.body);
     const saved = res.json();
-    assert.deepEqual({ ...saved, updated_at: typeof saved.updated_at }, {
-      name: 'Odentas Paie SAS', siren: '843127630', siret: '84312763000013', vat: 'FR38843127630', address: '12 rue de la Paix', postcode: '75002', city: 'Paris',
-      iban: 'FR7630006000011234567890189', bic: 'AGRIFRPP', saved: ['name', 'siret', 'vat', 'iban', 'bic'], missing: { invoices: [], sepa: [] }, updated_at: 'string',
-    });
+    assert.deepEqual(
+      { ...saved, updated_at: typeof saved.updated_at },
+      {
+        name: 'Odentas Paie SAS',
+        siren: '843127630',
+        siret: '84312763000013',
+        vat: 'FR38843127630',
+        address: '12 rue de la Paix',
+        postcode: '75002',
+        city: 'Paris',
+        iban: 'FR7630006000011234567890189',
+        bic: 'AGRIFRPP',
+        saved: ['name', 'siret', 'vat', 'iban', 'bic'],
+        missing: { invoices: [], sepa: [] },
+        updated_at: 'string',
+      },
+    );
     assert.deepEqual((await call(staff, 'GET')).json(), saved);
     assert.equal((await operatorSettings(db, config)).iban, 'FR7630006000011234567890189', 'the one function reads the saved value');
 
@@ -53,11 +82,26 @@ describe('/api/staff/operator', () => {
     const unchanged = await call(staff, 'PATCH', { name: 'Odentas Paie SAS' });
     assert.equal(unchanged.statusCode, 200);
 
-    const events = await db.selectFrom('module_events').select(['org_id', 'action', 'subject_type', 'actor_email', 'details']).where('subject_type', '=', 'operator').orderBy('id').execute();
-    assert.deepEqual(events, [
-      { org_id: null, action: 'operator.updated', subject_type: 'operator', actor_email: 'staff@ops.example', details: { changed: ['name', 'siret', 'vat', 'iban', 'bic'] } },
-      { org_id: null, action: 'operator.updated', subject_type: 'operator', actor_email: 'staff@ops.example', details: { changed: ['city', 'iban', 'bic'] } },
-    ], 'one event a change, no event for a save that changes nothing, never a value');
+    const events = await db
+      .selectFrom('module_events')
+      .select(['org_id', 'action', 'subject_type', 'actor_email', 'details'])
+      .where('subject_type', '=', 'operator')
+      .orderBy('id')
+      .execute();
+    assert.deepEqual(
+      events,
+      [
+        {
+          org_id: null,
+          action: 'operator.updated',
+          subject_type: 'operator',
+          actor_email: 'staff@ops.example',
+          details: { changed: ['name', 'siret', 'vat', 'iban', 'bic'] },
+        },
+        { org_id: null, action: 'operator.updated', subject_type: 'operator', actor_email: 'staff@ops.example', details: { changed: ['city', 'iban', 'bic'] } },
+      ],
+      'one event a change, no event for a save that changes nothing, never a value',
+    );
   });
 
   it('should refuse a wrong value with the rules of the environment variables (400, nothing saved)', async (t) => {
@@ -108,17 +152,35 @@ describe('/api/staff/operator', () => {
   it('should name every missing setting and what it disables, until staff set them; invoices then use them', async (t) => {
     const { app, org, staff, call, config, db } = await setup(t, NO_OPERATOR);
     const warning = operatorWarning(await operatorSettings(db, config));
-    assert.deepEqual(warning?.variables, ['OPERATOR_SIRET', 'OPERATOR_VAT_ID', 'OPERATOR_ADDRESS', 'OPERATOR_POSTCODE', 'OPERATOR_CITY', 'OPERATOR_IBAN', 'OPERATOR_BIC']);
+    assert.deepEqual(warning?.variables, [
+      'OPERATOR_SIRET',
+      'OPERATOR_VAT_ID',
+      'OPERATOR_ADDRESS',
+      'OPERATOR_POSTCODE',
+      'OPERATOR_CITY',
+      'OPERATOR_IBAN',
+      'OPERATOR_BIC',
+    ]);
     assert.equal(
       warning?.message,
       'operator settings missing, set them on /staff/operateur or with these variables: OPERATOR_SIRET, OPERATOR_VAT_ID, OPERATOR_ADDRESS, OPERATOR_POSTCODE, OPERATOR_CITY (invoice documents, Factur-X); OPERATOR_IBAN, OPERATOR_BIC (SEPA files: salary transfer batches, invoices paid by transfer)',
     );
     assert.deepEqual((await call(staff, 'GET')).json().missing, { invoices: ['siret', 'vat', 'address', 'postcode', 'city'], sepa: ['iban', 'bic'] });
 
-    await db.updateTable('organizations').set({ email_notifs: ['compta@soleil.example'] }).where('id', '=', org).execute();
+    await db
+      .updateTable('organizations')
+      .set({ email_notifs: ['compta@soleil.example'] })
+      .where('id', '=', org)
+      .execute();
     const created = await app.inject({
-      method: 'POST', url: '/api/staff/facturation/bulk-create', headers: { cookie: staff.cookie },
-      payload: { invoice_type: 'paie_mensuelle', payment_method: 'virement', invoices: [{ org_id: org, lines: [{ label: 'Paie', quantity: 1, unit_price: '90.00', vat_rate: '20.00' }] }] },
+      method: 'POST',
+      url: '/api/staff/facturation/bulk-create',
+      headers: { cookie: staff.cookie },
+      payload: {
+        invoice_type: 'paie_mensuelle',
+        payment_method: 'virement',
+        invoices: [{ org_id: org, lines: [{ label: 'Paie', quantity: 1, unit_price: '90.00', vat_rate: '20.00' }] }],
+      },
     });
     assert.equal(created.statusCode, 201, created.body);
     const invoice = created.json().created[0].id as string;
@@ -130,7 +192,14 @@ describe('/api/staff/operator', () => {
     assert.equal(failed.status, 'failed');
 
     const res = await call(staff, 'PATCH', {
-      name: 'Odentas Paie SAS', siret: '84312763000013', vat: 'FR38843127630', address: '5 rue Molière', postcode: '69001', city: 'Lyon', iban: 'FR7630006000011234567890189', bic: 'AGRIFRPP',
+      name: 'Odentas Paie SAS',
+      siret: '84312763000013',
+      vat: 'FR38843127630',
+      address: '5 rue Molière',
+      postcode: '69001',
+      city: 'Lyon',
+      iban: 'FR7630006000011234567890189',
+      bic: 'AGRIFRPP',
     });
     assert.deepEqual(res.json().missing, { invoices: [], sepa: [] });
     assert.equal(operatorWarning(await operatorSettings(db, config)), null);
@@ -144,7 +213,12 @@ describe('/api/staff/operator', () => {
     assert.deepEqual(texts(xml.body, 'PayeePartyCreditorFinancialAccount/IBANID'), ['FR7630006000011234567890189']);
 
     // The e-mail gives the account in force.
-    const notified = await app.inject({ method: 'POST', url: '/api/staff/facturation/bulk-notify', headers: { cookie: staff.cookie }, payload: { invoice_ids: [invoice] } });
+    const notified = await app.inject({
+      method: 'POST',
+      url: '/api/staff/facturation/bulk-notify',
+      headers: { cookie: staff.cookie },
+      payload: { invoice_ids: [invoice] },
+    });
     assert.equal(notified.statusCode, 200, notified.body);
     const mail = await db.selectFrom('mail_outbox').select(['text_body']).where('kind', '=', 'invoice').executeTakeFirstOrThrow();
     assert.match(mail.text_body, /Odentas Paie SAS/);

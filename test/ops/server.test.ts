@@ -119,7 +119,10 @@ describe('the server on the embedded database', () => {
     assert.equal(added.created, true);
     const { url } = await cliJson<{ url: string }>(['login-link', '--email', 'direction@example.com'], env);
     const account = await me(await signIn(url));
-    assert.deepEqual(account.memberships.map((m) => [m.org_name, m.role]), [['Théâtre du Soleil', 'SUPER_ADMIN']]);
+    assert.deepEqual(
+      account.memberships.map((m) => [m.org_name, m.role]),
+      [['Théâtre du Soleil', 'SUPER_ADMIN']],
+    );
   });
 
   it('should pass refusals back as one line and exit 1', async () => {
@@ -147,7 +150,11 @@ describe('the server on the embedded database', () => {
     await (await fetch(`${server.url}/files/${fileId}?exp=4102444800&sig=${signature}`)).arrayBuffer();
     // A sign-in: its Set-Cookie carries a real session token.
     const { url } = await cliJson<{ url: string }>(['login-link', '--email', 'a@example.com'], env);
-    const signIns = () => server.stdout().split('\n').filter((l) => l.includes('"request completed"') && l.includes('"url":"/auth/session"')).length;
+    const signIns = () =>
+      server
+        .stdout()
+        .split('\n')
+        .filter((l) => l.includes('"request completed"') && l.includes('"url":"/auth/session"')).length;
     const before = signIns();
     const session = await signIn(url);
     // The sign-in is the last request: once its line is in, every line before it is too.
@@ -156,8 +163,14 @@ describe('the server on the embedded database', () => {
     for (const value of [cookieSecret, bearer, session.split('=')[1]!, tokenOf(url), signature]) {
       assert.ok(!logs.includes(value), `a secret leaked into the logs: ${value.slice(0, 12)}…`);
     }
-    const lines = logs.trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>);
-    assert.ok(lines.some((l) => l.req?.url === `/files/${fileId}?exp=4102444800&sig=[redacted]`), 'the file request is logged, its signature redacted');
+    const lines = logs
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, any>);
+    assert.ok(
+      lines.some((l) => l.req?.url === `/files/${fileId}?exp=4102444800&sig=[redacted]`),
+      'the file request is logged, its signature redacted',
+    );
     const ids = lines.filter((l) => l.req?.url === '/api/me').map((l) => l.reqId as unknown);
     assert.ok(ids.length > 0 && ids.every((id) => typeof id === 'string' && id !== ''), 'request logs carry a request id');
     // One line per request, written once it is answered: the address and the status together.
@@ -192,7 +205,10 @@ describe('the server on the embedded database', () => {
     };
     assert.equal(fs.statSync(dataDir).mode & 0o777, 0o700);
     walk(dataDir);
-    assert.ok(fs.readdirSync(mailDir).some((f) => f.endsWith('.eml')), 'an .eml file was written');
+    assert.ok(
+      fs.readdirSync(mailDir).some((f) => f.endsWith('.eml')),
+      'an .eml file was written',
+    );
     assert.ok(files > 900, `the database files were seen (${files})`);
     assert.deepEqual(open, [], `${open.length} of ${files} entries readable by others`);
   });

@@ -13,14 +13,10 @@ import type { Gate } from '../../src/org/permissions.ts';
 /** One route per gate, as a module route declares it, answering the scope the handler got. */
 function gatedRoutes(fastify: FastifyInstance): void {
   for (const gate of ['contract', 'money', 'read'] as const) {
-    fastify.post(
-      `/api/test-gates/${gate}`,
-      { config: { gate }, schema: { body: Type.Object({ name: Type.String({ minLength: 1 }) }) } },
-      async (request) => {
-        const { orgId, role, caller } = orgScope(request);
-        return { orgId, role, userId: caller.userId };
-      },
-    );
+    fastify.post(`/api/test-gates/${gate}`, { config: { gate }, schema: { body: Type.Object({ name: Type.String({ minLength: 1 }) }) } }, async (request) => {
+      const { orgId, role, caller } = orgScope(request);
+      return { orgId, role, userId: caller.userId };
+    });
   }
   fastify.get('/api/test-gates/staff', { config: { gate: 'staff' } }, async (request) => ({ userId: staffCaller(request).userId }));
 }
@@ -143,9 +139,12 @@ describe('start-up check', () => {
     await fastify.register(sessionPlugin);
     await fastify.register(gatePlugin);
     const start = async () => {
-      await fastify.register(async (instance) => {
-        instance.get('/contrats', async () => ({}));
-      }, { prefix: '/api' });
+      await fastify.register(
+        async (instance) => {
+          instance.get('/contrats', async () => ({}));
+        },
+        { prefix: '/api' },
+      );
       await fastify.ready();
     };
     await assert.rejects(start(), /GET \/api\/contrats: declares neither config.gate nor config.public/);

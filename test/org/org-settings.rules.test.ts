@@ -4,9 +4,21 @@ import { applyOrgSettings, type OrgSettings } from '../../src/org/org-settings.r
 import { code } from '../support/rules.ts';
 
 const NEW_ORG: OrgSettings = {
-  email_notifs: [], email_notifs_cc: [], virements_salaires: 'client', documents_slug: null, siret: null,
-  effectif: 1, convention: 'SVP', categorie_juridique: 'association', taux_at: null, address_line: null, postcode: null, city: null, country: "FR",
-  ape_code: null, urssaf: null,
+  email_notifs: [],
+  email_notifs_cc: [],
+  virements_salaires: 'client',
+  documents_slug: null,
+  siret: null,
+  effectif: 1,
+  convention: 'SVP',
+  categorie_juridique: 'association',
+  taux_at: null,
+  address_line: null,
+  postcode: null,
+  city: null,
+  country: 'FR',
+  ape_code: null,
+  urssaf: null,
 };
 
 describe('applyOrgSettings', () => {
@@ -24,19 +36,41 @@ describe('applyOrgSettings', () => {
     assert.deepEqual(applyOrgSettings(set, { email_notifs: null, documents_slug: '', siret: null }), NEW_ORG);
   });
   it('should refuse wrong values with invalid_<field>', () => {
-    assert.equal(code(() => applyOrgSettings(NEW_ORG, { email_notifs: ['pas-une-adresse'] })), '400 invalid_email_notifs');
-    assert.equal(code(() => applyOrgSettings(NEW_ORG, { email_notifs_cc: [42] })), '400 invalid_email_notifs_cc');
-    assert.equal(code(() => applyOrgSettings(NEW_ORG, { email_notifs: Array.from({ length: 21 }, (_, i) => `a${i}@x.fr`) })), '400 invalid_email_notifs');
-    assert.equal(code(() => applyOrgSettings(NEW_ORG, { virements_salaires: 'odentas' })), '400 invalid_virements_salaires');
-    assert.equal(code(() => applyOrgSettings(NEW_ORG, { documents_slug: 'Théâtre du Soleil' })), '400 invalid_documents_slug');
-    assert.equal(code(() => applyOrgSettings(NEW_ORG, { siret: '1234' })), '400 invalid_siret');
+    assert.equal(
+      code(() => applyOrgSettings(NEW_ORG, { email_notifs: ['pas-une-adresse'] })),
+      '400 invalid_email_notifs',
+    );
+    assert.equal(
+      code(() => applyOrgSettings(NEW_ORG, { email_notifs_cc: [42] })),
+      '400 invalid_email_notifs_cc',
+    );
+    assert.equal(
+      code(() => applyOrgSettings(NEW_ORG, { email_notifs: Array.from({ length: 21 }, (_, i) => `a${i}@x.fr`) })),
+      '400 invalid_email_notifs',
+    );
+    assert.equal(
+      code(() => applyOrgSettings(NEW_ORG, { virements_salaires: 'odentas' })),
+      '400 invalid_virements_salaires',
+    );
+    assert.equal(
+      code(() => applyOrgSettings(NEW_ORG, { documents_slug: 'Théâtre du Soleil' })),
+      '400 invalid_documents_slug',
+    );
+    assert.equal(
+      code(() => applyOrgSettings(NEW_ORG, { siret: '1234' })),
+      '400 invalid_siret',
+    );
   });
 });
 
 describe('applyOrgSettings: the payroll inputs', () => {
   it('should set effectif, convention, categorie_juridique and taux_at, normalized', () => {
     assert.deepEqual(applyOrgSettings(NEW_ORG, { effectif: 12, convention: 'droit_commun', categorie_juridique: 'SARL', taux_at: '2.3' }), {
-      ...NEW_ORG, effectif: 12, convention: 'droit_commun', categorie_juridique: 'SARL', taux_at: '2.30',
+      ...NEW_ORG,
+      effectif: 12,
+      convention: 'droit_commun',
+      categorie_juridique: 'SARL',
+      taux_at: '2.30',
     });
     // The command line gives text; a rate in the form of vat_rate: a string or a number, two decimals at most.
     assert.equal(applyOrgSettings(NEW_ORG, { effectif: ' 250 ' }).effectif, 250);
@@ -55,16 +89,32 @@ describe('applyOrgSettings: the payroll inputs', () => {
   });
   it('should refuse wrong values with invalid_<field>', () => {
     for (const effectif of [0, -1, 1.5, '1.5', 'douze', '', null, true, [3], 2_147_483_648, 1e21]) {
-      assert.equal(code(() => applyOrgSettings(NEW_ORG, { effectif })), '400 invalid_effectif', JSON.stringify(effectif));
+      assert.equal(
+        code(() => applyOrgSettings(NEW_ORG, { effectif })),
+        '400 invalid_effectif',
+        JSON.stringify(effectif),
+      );
     }
     for (const convention of ['svp', 'droit commun', '', null, 1]) {
-      assert.equal(code(() => applyOrgSettings(NEW_ORG, { convention })), '400 invalid_convention', JSON.stringify(convention));
+      assert.equal(
+        code(() => applyOrgSettings(NEW_ORG, { convention })),
+        '400 invalid_convention',
+        JSON.stringify(convention),
+      );
     }
     for (const categorie_juridique of ['sarl', 'SA', '', null]) {
-      assert.equal(code(() => applyOrgSettings(NEW_ORG, { categorie_juridique })), '400 invalid_categorie_juridique', JSON.stringify(categorie_juridique));
+      assert.equal(
+        code(() => applyOrgSettings(NEW_ORG, { categorie_juridique })),
+        '400 invalid_categorie_juridique',
+        JSON.stringify(categorie_juridique),
+      );
     }
     for (const taux_at of ['100.01', 101, -1, '-0.5', '2.345', 2.345, 'abc', '2,3', true, {}]) {
-      assert.equal(code(() => applyOrgSettings(NEW_ORG, { taux_at })), '400 invalid_taux_at', JSON.stringify(taux_at));
+      assert.equal(
+        code(() => applyOrgSettings(NEW_ORG, { taux_at })),
+        '400 invalid_taux_at',
+        JSON.stringify(taux_at),
+      );
     }
   });
 });
@@ -78,10 +128,18 @@ describe('applyOrgSettings: the mentions of the bulletin', () => {
   });
   it('should refuse a code that is not four digits and a letter, and an URSSAF over 120 characters', () => {
     for (const ape_code of ['900Z', '9001', '90-01Z', '9001ZZ', 'ABCDE', 9001, true]) {
-      assert.equal(code(() => applyOrgSettings(NEW_ORG, { ape_code })), '400 invalid_ape_code', JSON.stringify(ape_code));
+      assert.equal(
+        code(() => applyOrgSettings(NEW_ORG, { ape_code })),
+        '400 invalid_ape_code',
+        JSON.stringify(ape_code),
+      );
     }
     for (const urssaf of ['x'.repeat(121), 'Urssaf\u0000', 42]) {
-      assert.equal(code(() => applyOrgSettings(NEW_ORG, { urssaf })), '400 invalid_urssaf', JSON.stringify(urssaf));
+      assert.equal(
+        code(() => applyOrgSettings(NEW_ORG, { urssaf })),
+        '400 invalid_urssaf',
+        JSON.stringify(urssaf),
+      );
     }
     assert.equal(applyOrgSettings(NEW_ORG, { urssaf: 'x'.repeat(120) }).urssaf?.length, 120);
   });

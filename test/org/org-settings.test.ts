@@ -14,8 +14,15 @@ describe('organization fields', () => {
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
     assert.deepEqual(row, {
-      email_notifs: [], email_notifs_cc: [], virements_salaires: 'client', documents_slug: null, siret: null,
-      effectif: 1, convention: 'SVP', categorie_juridique: 'association', taux_at: null,
+      email_notifs: [],
+      email_notifs_cc: [],
+      virements_salaires: 'client',
+      documents_slug: null,
+      siret: null,
+      effectif: 1,
+      convention: 'SVP',
+      categorie_juridique: 'association',
+      taux_at: null,
     });
   });
 });
@@ -26,9 +33,21 @@ describe('the payroll inputs in the database (migration 2026_11_27_10_00_00_payr
     const db = database.db;
     const id = await createOrg(db, 'Théâtre', 'T1');
     for (const values of [{ effectif: 0 }, { convention: 'svp' }, { categorie_juridique: 'SA' }, { taux_at: '100.01' }, { taux_at: '-1' }] as const) {
-      await assert.rejects(db.updateTable('organizations').set(values as never).where('id', '=', id).execute(), /check constraint/, JSON.stringify(values));
+      await assert.rejects(
+        db
+          .updateTable('organizations')
+          .set(values as never)
+          .where('id', '=', id)
+          .execute(),
+        /check constraint/,
+        JSON.stringify(values),
+      );
     }
-    const employee = await db.insertInto('employees').values({ org_id: id, first_name: 'Élise', last_name: 'Durand' }).returning(['id', 'cadre', 'pas_rate']).executeTakeFirstOrThrow();
+    const employee = await db
+      .insertInto('employees')
+      .values({ org_id: id, first_name: 'Élise', last_name: 'Durand' })
+      .returning(['id', 'cadre', 'pas_rate'])
+      .executeTakeFirstOrThrow();
     assert.deepEqual([employee.cadre, employee.pas_rate], [false, null]);
     for (const pas_rate of ['100.01', '-0.01']) {
       await assert.rejects(db.updateTable('employees').set({ pas_rate }).where('id', '=', employee.id).execute(), /check constraint/, pas_rate);
@@ -44,19 +63,50 @@ describe('PATCH /api/staff/orgs/{id}', () => {
     const other = await createOrg(db, 'Compagnie', 'C2');
     const staff = await signedIn(app, db, 'staff@ops.example', { staff: 'STAFF' });
     const admin = await member(app, db, id, 'admin@soleil.example', 'ADMIN');
-    const patch = (cookie: string, orgId: string, payload: object) => app.inject({ method: 'PATCH', url: `/api/staff/orgs/${orgId}`, headers: { cookie }, payload });
+    const patch = (cookie: string, orgId: string, payload: object) =>
+      app.inject({ method: 'PATCH', url: `/api/staff/orgs/${orgId}`, headers: { cookie }, payload });
 
-    const res = await patch(staff.cookie, id, { email_notifs: ['Paie@Soleil.fr', 'direction@soleil.fr'], email_notifs_cc: ['expert@cabinet.fr'], virements_salaires: 'Odentas', documents_slug: 'theatre-du-soleil', siret: '12345678900012' });
-    assert.equal(res.statusCode, 200, res.body);
-    assert.deepEqual({ ...(res.json() as object), created_at: undefined }, {
-      id, name: 'Théâtre du Soleil', structure_api: 'TDS001', email_notifs: ['paie@soleil.fr', 'direction@soleil.fr'], email_notifs_cc: ['expert@cabinet.fr'],
-      virements_salaires: 'Odentas', documents_slug: 'theatre-du-soleil', siret: '12345678900012',
-      effectif: 1, convention: 'SVP', categorie_juridique: 'association', taux_at: null, address_line: null, postcode: null, city: null, country: 'FR', ape_code: null, urssaf: null, created_at: undefined,
+    const res = await patch(staff.cookie, id, {
+      email_notifs: ['Paie@Soleil.fr', 'direction@soleil.fr'],
+      email_notifs_cc: ['expert@cabinet.fr'],
+      virements_salaires: 'Odentas',
+      documents_slug: 'theatre-du-soleil',
+      siret: '12345678900012',
     });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(
+      { ...(res.json() as object), created_at: undefined },
+      {
+        id,
+        name: 'Théâtre du Soleil',
+        structure_api: 'TDS001',
+        email_notifs: ['paie@soleil.fr', 'direction@soleil.fr'],
+        email_notifs_cc: ['expert@cabinet.fr'],
+        virements_salaires: 'Odentas',
+        documents_slug: 'theatre-du-soleil',
+        siret: '12345678900012',
+        effectif: 1,
+        convention: 'SVP',
+        categorie_juridique: 'association',
+        taux_at: null,
+        address_line: null,
+        postcode: null,
+        city: null,
+        country: 'FR',
+        ape_code: null,
+        urssaf: null,
+        created_at: undefined,
+      },
+    );
     const partial = await patch(staff.cookie, id, { email_notifs_cc: [] });
     assert.deepEqual(partial.json().email_notifs_cc, []);
     assert.deepEqual(partial.json().email_notifs, ['paie@soleil.fr', 'direction@soleil.fr']);
-    const event = await db.selectFrom('module_events').select(['action', 'actor_email', 'details']).where('subject_id', '=', id).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const event = await db
+      .selectFrom('module_events')
+      .select(['action', 'actor_email', 'details'])
+      .where('subject_id', '=', id)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     assert.deepEqual(event, { action: 'organization.updated', actor_email: 'staff@ops.example', details: { changed: ['email_notifs_cc'] } });
 
     const taken = await patch(staff.cookie, other, { documents_slug: 'theatre-du-soleil' });
@@ -73,7 +123,10 @@ describe('PATCH /api/staff/orgs/{id}', () => {
       assert.equal(bad.statusCode, 400, JSON.stringify(payload));
       assert.equal(bad.json().error, error, JSON.stringify(payload));
     }
-    assert.deepEqual((await patch(staff.cookie, '5c6b1d3e-0000-4000-8000-000000000000', { siret: null })).json(), { error: 'not_found', message: 'Organisation introuvable' });
+    assert.deepEqual((await patch(staff.cookie, '5c6b1d3e-0000-4000-8000-000000000000', { siret: null })).json(), {
+      error: 'not_found',
+      message: 'Organisation introuvable',
+    });
     assert.equal((await patch(staff.cookie, 'nope', { siret: null })).statusCode, 404);
     const refused = await patch(admin.cookie, id, { virements_salaires: 'client' });
     assert.equal(refused.statusCode, 403);
@@ -89,7 +142,12 @@ describe('PATCH /api/staff/orgs/{id}: the payroll inputs', () => {
     const id = await createOrg(db, 'Festival des Nuits', 'FDN001');
     const staff = await signedIn(app, db, 'staff@ops.example', { staff: 'STAFF' });
     const patch = (payload: object) => app.inject({ method: 'PATCH', url: `/api/staff/orgs/${id}`, headers: { cookie: staff.cookie }, payload });
-    const inputs = (body: Record<string, unknown>) => ({ effectif: body.effectif, convention: body.convention, categorie_juridique: body.categorie_juridique, taux_at: body.taux_at });
+    const inputs = (body: Record<string, unknown>) => ({
+      effectif: body.effectif,
+      convention: body.convention,
+      categorie_juridique: body.categorie_juridique,
+      taux_at: body.taux_at,
+    });
 
     // The defaults, answered by a PATCH that changes something else.
     const first = await patch({ siret: '12345678900012' });
@@ -99,7 +157,11 @@ describe('PATCH /api/staff/orgs/{id}: the payroll inputs', () => {
     const set = await patch({ effectif: 25, convention: 'droit_commun', categorie_juridique: 'SAS', taux_at: '2.3' });
     assert.equal(set.statusCode, 200, set.body);
     assert.deepEqual(inputs(set.json()), { effectif: 25, convention: 'droit_commun', categorie_juridique: 'SAS', taux_at: '2.30' });
-    const row = await db.selectFrom('organizations').select(['effectif', 'convention', 'categorie_juridique', 'taux_at']).where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('organizations')
+      .select(['effectif', 'convention', 'categorie_juridique', 'taux_at'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     assert.deepEqual(row, { effectif: 25, convention: 'droit_commun', categorie_juridique: 'SAS', taux_at: '2.30' });
     const event = await db.selectFrom('module_events').select(['details']).where('subject_id', '=', id).orderBy('id', 'desc').executeTakeFirstOrThrow();
     assert.deepEqual(event.details, { changed: ['effectif', 'convention', 'categorie_juridique', 'taux_at'] });
@@ -140,7 +202,11 @@ describe('PATCH /api/staff/orgs/{id}: the payroll inputs', () => {
       assert.equal(typeof bad.json().message, 'string', JSON.stringify(payload));
     }
     assert.match((await patch({ taux_at: 'abc' })).json().message, /^Le taux AT\/MP/);
-    const after = await db.selectFrom('organizations').select(['effectif', 'convention', 'categorie_juridique', 'taux_at']).where('id', '=', id).executeTakeFirstOrThrow();
+    const after = await db
+      .selectFrom('organizations')
+      .select(['effectif', 'convention', 'categorie_juridique', 'taux_at'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     assert.deepEqual(after, { effectif: 3, convention: 'droit_commun', categorie_juridique: 'SAS', taux_at: null }, 'a refused change changes nothing');
   });
 });
@@ -150,7 +216,10 @@ describe('org update (command line)', () => {
     const { database, config } = await build(t);
     const ctx = { db: database.db, config };
     const id = await createOrg(database.db, 'Opéra', 'OP1');
-    const result = (await runCommand(ctx, 'org update', { id, 'email-notifs': 'a@opera.fr, B@opera.fr', 'virements-salaires': 'Odentas' })) as Record<string, unknown>;
+    const result = (await runCommand(ctx, 'org update', { id, 'email-notifs': 'a@opera.fr, B@opera.fr', 'virements-salaires': 'Odentas' })) as Record<
+      string,
+      unknown
+    >;
     assert.deepEqual([result.email_notifs, result.email_notifs_cc, result.virements_salaires], [['a@opera.fr', 'b@opera.fr'], [], 'Odentas']);
     const cleared = (await runCommand(ctx, 'org update', { id, 'email-notifs': '' })) as Record<string, unknown>;
     assert.deepEqual(cleared.email_notifs, []);
@@ -162,7 +231,10 @@ describe('org update (command line)', () => {
       [{ id: 'nope', siret: '12345678900012' }, /--id "nope" is not an organization id/],
       [{ id: '5c6b1d3e-0000-4000-8000-000000000000', siret: '12345678900012' }, /^not_found: /],
     ] as const) {
-      await assert.rejects(runCommand(ctx, 'org update', args), (error: unknown) => error instanceof CommandError && pattern.test(error.message) && !error.message.includes('\n'));
+      await assert.rejects(
+        runCommand(ctx, 'org update', args),
+        (error: unknown) => error instanceof CommandError && pattern.test(error.message) && !error.message.includes('\n'),
+      );
     }
   });
 
@@ -171,7 +243,13 @@ describe('org update (command line)', () => {
     const ctx = { db: database.db, config };
     const id = await createOrg(database.db, 'Opéra', 'OP1');
     const inputs = (result: Record<string, unknown>) => [result.effectif, result.convention, result.categorie_juridique, result.taux_at];
-    const set = (await runCommand(ctx, 'org update', { id, effectif: '42', convention: 'droit_commun', 'categorie-juridique': 'SELARL', 'taux-at': '1.8' })) as Record<string, unknown>;
+    const set = (await runCommand(ctx, 'org update', {
+      id,
+      effectif: '42',
+      convention: 'droit_commun',
+      'categorie-juridique': 'SELARL',
+      'taux-at': '1.8',
+    })) as Record<string, unknown>;
     assert.deepEqual(inputs(set), [42, 'droit_commun', 'SELARL', '1.80']);
     const cleared = (await runCommand(ctx, 'org update', { id, 'taux-at': '' })) as Record<string, unknown>;
     assert.deepEqual(inputs(cleared), [42, 'droit_commun', 'SELARL', null]);
@@ -182,7 +260,10 @@ describe('org update (command line)', () => {
       [{ id, 'categorie-juridique': 'SA' }, /^invalid_categorie_juridique: /],
       [{ id, 'taux-at': '120' }, /^invalid_taux_at: /],
     ] as const) {
-      await assert.rejects(runCommand(ctx, 'org update', args), (error: unknown) => error instanceof CommandError && pattern.test(error.message) && !error.message.includes('\n'));
+      await assert.rejects(
+        runCommand(ctx, 'org update', args),
+        (error: unknown) => error instanceof CommandError && pattern.test(error.message) && !error.message.includes('\n'),
+      );
     }
   });
 });

@@ -25,7 +25,12 @@ describe('unknown addresses', () => {
     assert.match(page.body, /<a href="\/login">Se connecter<\/a>/);
     assert.doesNotMatch(page.body, /class="main-nav"/);
 
-    for (const [url, accept] of [['/api/nope', 'text/html'], ['/nope', 'application/json'], ['/nope', '*/*'], ['/auth/nope', 'text/html']] as const) {
+    for (const [url, accept] of [
+      ['/api/nope', 'text/html'],
+      ['/nope', 'application/json'],
+      ['/nope', '*/*'],
+      ['/auth/nope', 'text/html'],
+    ] as const) {
       const res = await app.inject({ method: 'GET', url, headers: { accept } });
       assert.equal(res.statusCode, 404, url);
       assert.deepEqual(res.json(), { error: 'not_found', message: 'Ressource introuvable.' }, `${url} ${accept}`);
@@ -47,7 +52,10 @@ describe('unknown addresses, signed in', () => {
     assert.equal(forCompta.statusCode, 404);
     assert.match(forCompta.body, /<h1 id="not-found-title">Page introuvable<\/h1>/);
     assert.match(forCompta.body, /<nav class="main-nav" aria-label="Rubriques">/);
-    assert.deepEqual([...forCompta.body.matchAll(/<li><a href="([^"]+)"/g)].map((m) => m[1]), ['/paie', '/factures', '/vos-acces']);
+    assert.deepEqual(
+      [...forCompta.body.matchAll(/<li><a href="([^"]+)"/g)].map((m) => m[1]),
+      ['/paie', '/factures', '/vos-acces'],
+    );
     assert.match(forCompta.body, /<a class="button" id="refusal-home" href="\/factures">Aller aux factures et paiements<\/a>/);
     assert.match(forCompta.body, /compta@soleil\.example/);
     assert.doesNotMatch(forCompta.body, /Se connecter/);
@@ -145,7 +153,10 @@ describe('/staff/equipe', () => {
     assert.equal((await app.inject({ method: 'GET', url: '/staff/equipe' })).headers.location, '/login');
     assert.equal((await app.inject({ method: 'GET', url: '/staff/equipe', headers: { cookie: admin.cookie } })).headers.location, '/vos-acces');
 
-    const levels = (body: string) => [.../<select id="team-level" name="level">([\s\S]*?)<\/select>/.exec(body)![1]!.matchAll(/<option value="([A-Z_]+)">([^<]+)</g)].map((m) => `${m[1]}:${m[2]}`);
+    const levels = (body: string) =>
+      [.../<select id="team-level" name="level">([\s\S]*?)<\/select>/.exec(body)![1]!.matchAll(/<option value="([A-Z_]+)">([^<]+)</g)].map(
+        (m) => `${m[1]}:${m[2]}`,
+      );
     const asBoss = await app.inject({ method: 'GET', url: '/staff/equipe', headers: { cookie: boss.cookie } });
     assert.equal(asBoss.statusCode, 200);
     assert.equal(asBoss.headers['cache-control'], 'no-store');
@@ -154,7 +165,10 @@ describe('/staff/equipe', () => {
     assert.deepEqual(levels(asBoss.body), ['STAFF:Membre (équipe interne)', 'SUPER_STAFF:Super-administrateur (équipe interne)']);
     assert.match(asBoss.body, /2 membres actifs · 1 retiré\(s\)/);
     const rows = [...asBoss.body.matchAll(/<tr data-user-id="([^"]+)" data-email="([^"]+)">([\s\S]*?)<\/tr>/g)].map((m) => ({ email: m[2], html: m[3]! }));
-    assert.deepEqual(rows.map((r) => r.email), ['old@ops.example', 'sam@ops.example', 'boss@ops.example']);
+    assert.deepEqual(
+      rows.map((r) => r.email),
+      ['old@ops.example', 'sam@ops.example', 'boss@ops.example'],
+    );
     assert.match(rows[0]!.html, /Retiré\(e\)<\/span> <span class="muted">le \d{2}\/\d{2}\/\d{4}/);
     assert.doesNotMatch(rows[0]!.html, /data-action/);
     assert.match(rows[1]!.html, /data-action="revoke"/);
@@ -200,6 +214,5 @@ describe('OpenAPI', () => {
     assert.deepEqual(doc.paths['/api/me'].get.security, [{ session: [] }]);
     assert.equal(doc.paths['/auth/session'].post.security, undefined);
     assert.equal(doc.paths['/auth/magic-link'].post.security, undefined);
-
   });
 });

@@ -66,7 +66,7 @@ describe('GET /contrats', () => {
     assert.match(res.body, /<script type="module" src="\/assets\/session\.js"><\/script>/);
   });
 
-  it('should filter, search and page with the API\'s parameters, 200 per page at most', async () => {
+  it("should filter, search and page with the API's parameters, 200 per page at most", async () => {
     const { agent, call, helene, contract } = await setup();
     const cdi = (await call(agent, 'POST', '/api/contrats', { employee_id: helene, kind: 'CDI', start_date: '2027-05-01', monthly_gross: '2100' })).json();
     assert.deepEqual(gridIds((await call(agent, 'GET', '/contrats')).body), [cdi.id, contract.id], 'newest start first');
@@ -196,7 +196,11 @@ describe('the navigation bar', () => {
     assert.deepEqual(hrefs('SUPER_ADMIN'), ['/contrats', '/paie', '/factures', '/vos-acces']);
     assert.deepEqual(hrefs('COMPTA'), ['/paie', '/factures', '/vos-acces']);
     assert.deepEqual(hrefs(null), ['/vos-acces']);
-    assert.deepEqual(hrefs(null, true), NAV.filter((e) => !e.membersOnly).map((e) => e.href), 'staff: their own entries, none of their twins');
+    assert.deepEqual(
+      hrefs(null, true),
+      NAV.filter((e) => !e.membersOnly).map((e) => e.href),
+      'staff: their own entries, none of their twins',
+    );
   });
 
   it('should show on /vos-acces what the role may open', async () => {

@@ -42,16 +42,33 @@ describe('field messages (src/pages/assets/field-messages.js)', () => {
       fieldMessage({ code: 'invalid_date', message: API_DATE, kind: 'contract_date', typed: '15/4/2027', period }),
       'Le 15/04/2027 est en dehors de la période du contrat (du 01/03/2027 au 31/03/2027) : choisissez une date dans cette période.',
     );
-    assert.equal(fieldMessage({ code: 'invalid_date', message: API_DATE, kind: 'contract_date', typed: '31/02/2027', period }), "Le 31/02/2027 n'existe pas : saisissez une date au format JJ/MM/AAAA.");
-    assert.equal(fieldMessage({ code: 'missing_date', message: 'La date est requis(e).', kind: 'contract_date', typed: '', period }), 'Indiquez une date au format JJ/MM/AAAA.');
+    assert.equal(
+      fieldMessage({ code: 'invalid_date', message: API_DATE, kind: 'contract_date', typed: '31/02/2027', period }),
+      "Le 31/02/2027 n'existe pas : saisissez une date au format JJ/MM/AAAA.",
+    );
+    assert.equal(
+      fieldMessage({ code: 'missing_date', message: 'La date est requis(e).', kind: 'contract_date', typed: '', period }),
+      'Indiquez une date au format JJ/MM/AAAA.',
+    );
     // Within the period: nothing better to say than the API.
     assert.equal(fieldMessage({ code: 'invalid_date', message: API_DATE, kind: 'contract_date', typed: '15/03/2027', period }), API_DATE);
   });
 
   it('should say an execution date is in the past, or too far ahead', () => {
-    const refusal = { code: 'invalid_execution_date', message: "Date d'exécution invalide : AAAA-MM-JJ, aujourd'hui ou plus tard.", kind: 'execution_date' as const, today: '2027-03-10' };
-    assert.equal(fieldMessage({ ...refusal, typed: '09/03/2027' }), "La date d'exécution est passée : choisissez aujourd'hui (10/03/2027) ou une date à venir, au format JJ/MM/AAAA.");
-    assert.equal(fieldMessage({ ...refusal, typed: '12/03/2028' }), "La date d'exécution est trop lointaine : choisissez une date jusqu'au 10/03/2028 au plus tard, au format JJ/MM/AAAA.");
+    const refusal = {
+      code: 'invalid_execution_date',
+      message: "Date d'exécution invalide : AAAA-MM-JJ, aujourd'hui ou plus tard.",
+      kind: 'execution_date' as const,
+      today: '2027-03-10',
+    };
+    assert.equal(
+      fieldMessage({ ...refusal, typed: '09/03/2027' }),
+      "La date d'exécution est passée : choisissez aujourd'hui (10/03/2027) ou une date à venir, au format JJ/MM/AAAA.",
+    );
+    assert.equal(
+      fieldMessage({ ...refusal, typed: '12/03/2028' }),
+      "La date d'exécution est trop lointaine : choisissez une date jusqu'au 10/03/2028 au plus tard, au format JJ/MM/AAAA.",
+    );
     assert.equal(fieldMessage({ ...refusal, typed: '30/02/2027' }), "Le 30/02/2027 n'existe pas : saisissez une date au format JJ/MM/AAAA.");
     assert.equal(fieldMessage({ ...refusal, code: 'missing_execution_date', typed: '' }), "Indiquez la date d'exécution au format JJ/MM/AAAA.");
   });
@@ -61,13 +78,19 @@ describe('field messages (src/pages/assets/field-messages.js)', () => {
   });
 
   it("should place a list's refusal on the filter the API names, else on the one its code names, else nowhere", () => {
-    const fields = { from: { kind: 'date' as const, typed: '31/02/2026', label: 'En cours à partir du' }, period: { kind: 'period' as const, typed: '13/2027', label: 'Période' } };
+    const fields = {
+      from: { kind: 'date' as const, typed: '31/02/2026', label: 'En cours à partir du' },
+      period: { kind: 'period' as const, typed: '13/2027', label: 'Période' },
+    };
     assert.deepEqual(filterFieldError({ code: 'invalid_date', field: 'from', message: API_DATE }, fields), {
       field: 'from',
       message: "Le 31/02/2026 n'existe pas : saisissez une date au format JJ/MM/AAAA.",
       summary: 'Liste non affichée : corrigez le filtre « En cours à partir du ».',
     });
-    assert.equal(filterFieldError({ code: 'invalid_period', message: 'Période invalide : format AAAA-MM attendu.' }, fields)?.message, "13/2027 n'existe pas : le mois va de 01 à 12. Saisissez une période au format MM/AAAA.");
+    assert.equal(
+      filterFieldError({ code: 'invalid_period', message: 'Période invalide : format AAAA-MM attendu.' }, fields)?.message,
+      "13/2027 n'existe pas : le mois va de 01 à 12. Saisissez une période au format MM/AAAA.",
+    );
     assert.equal(filterFieldError({ code: 'invalid_cursor', message: 'Curseur de pagination invalide.' }, fields), null);
     assert.equal(filterFieldError({ code: 'invalid_constructor', message: '?' }, fields), null, 'no prototype key is a field');
     assert.equal(filterFieldError(null, fields), null);
@@ -81,9 +104,17 @@ describe('the API names the input it refuses (field)', () => {
     const line = (date: string) => ({ date, nature: 'representation', quantity: 1, amount: '100' });
     const outside = await call(agent, 'POST', '/api/contrats', { ...contract, dates: [line('2027-03-02'), line('2027-04-15')] });
     assert.equal(outside.statusCode, 400);
-    assert.deepEqual(outside.json(), { error: 'invalid_date', message: 'La date 2027-04-15 est en dehors de la période du contrat (du 2027-03-01 au 2027-03-31).', field: 'dates[1].date' });
+    assert.deepEqual(outside.json(), {
+      error: 'invalid_date',
+      message: 'La date 2027-04-15 est en dehors de la période du contrat (du 2027-03-01 au 2027-03-31).',
+      field: 'dates[1].date',
+    });
     const unreal = await call(agent, 'POST', '/api/contrats', { ...contract, dates: [line('2027-02-31')] });
-    assert.deepEqual(unreal.json(), { error: 'invalid_date', message: 'Date invalide : format AAAA-MM-JJ, dans la période du contrat.', field: 'dates[0].date' });
+    assert.deepEqual(unreal.json(), {
+      error: 'invalid_date',
+      message: 'Date invalide : format AAAA-MM-JJ, dans la période du contrat.',
+      field: 'dates[0].date',
+    });
     const amount = await call(agent, 'POST', '/api/contrats', { ...contract, dates: [line('2027-03-02'), { ...line('2027-03-03'), amount: '-1' }] });
     assert.deepEqual([amount.json().error, amount.json().field], ['invalid_amount', 'dates[1].amount']);
     const start = await call(agent, 'POST', '/api/contrats', { ...contract, start_date: '2027-02-30' });
@@ -136,11 +167,17 @@ describe('the filters show a refusal next to their field', () => {
 
     const cotisations = await call(staff, 'GET', '/staff/cotisations?period=00/2027');
     assert.equal(cotisations.statusCode, 400);
-    assert.equal(apostrophe(placed(cotisations.body, 'filter-period').message), "00/2027 n'existe pas : le mois va de 01 à 12. Saisissez une période au format MM/AAAA.");
+    assert.equal(
+      apostrophe(placed(cotisations.body, 'filter-period').message),
+      "00/2027 n'existe pas : le mois va de 01 à 12. Saisissez une période au format MM/AAAA.",
+    );
 
     const staffPaie = await call(staff, 'GET', `/staff/paie?org_id=${soleil}&period=03/1850`);
     assert.equal(staffPaie.statusCode, 400);
-    assert.equal(apostrophe(placed(staffPaie.body, 'paie-period').message), "L'année de 03/1850 n'est pas acceptée (de 1900 à 2999) : saisissez une période au format MM/AAAA.");
+    assert.equal(
+      apostrophe(placed(staffPaie.body, 'paie-period').message),
+      "L'année de 03/1850 n'est pas acceptée (de 1900 à 2999) : saisissez une période au format MM/AAAA.",
+    );
   });
 
   it('should still show a refusal that no field made (an old cursor) above the list', async (t) => {

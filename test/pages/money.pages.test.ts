@@ -123,7 +123,8 @@ describe('GET /factures', () => {
       '<td data-label="Échéance" class="date">15/04/2026</td>',
       `<td data-label="Total TTC" class="amount"><strong>${eur('1 231,20')}</strong></td>`,
       `data-pdf-url="/api/factures/${invoices.march.id}/pdf-url"`,
-    ]) assert.ok(march.includes(cell), cell);
+    ])
+      assert.ok(march.includes(cell), cell);
     const opening = rows(res.body, 'invoice').get(invoices.opening.id)!;
     assert.ok(opening.includes('Frais d&#39;ouverture') && opening.includes(eur('180,00')) && opening.includes('<span class="muted">—</span>'));
 
@@ -137,7 +138,8 @@ describe('GET /factures', () => {
       `<li><span class="organism">Congés Spectacles</span> <span class="amount">${eur('300,00')}</span></li>`,
       `<td data-label="Total" class="amount"><strong>${eur('1 991,28')}</strong></td>`,
       '<span class="badge badge-pending">À payer</span>',
-    ]) assert.ok(call.includes(cell), cell);
+    ])
+      assert.ok(call.includes(cell), cell);
 
     assert.deepEqual(rowIds(res.body, 'transfer'), [transfer.id]);
     const batch = rows(res.body, 'transfer').get(transfer.id)!;
@@ -146,7 +148,8 @@ describe('GET /factures', () => {
       '<td data-label="Salaires" class="amount">2 bulletins</td>',
       `<td data-label="Total" class="amount"><strong>${eur('3 288,75')}</strong></td>`,
       '<span class="badge badge-pending">En cours</span>',
-    ]) assert.ok(batch.includes(cell), cell);
+    ])
+      assert.ok(batch.includes(cell), cell);
     for (const iban of ['FR76', 'DE89', '3000 6000', '30006000', 'iban']) assert.ok(!res.body.toLowerCase().includes(iban.toLowerCase()), iban);
 
     // Nothing of another organization.
@@ -154,7 +157,7 @@ describe('GET /factures', () => {
     assert.match(res.body, /<a href="\/factures" aria-current="page">Factures<\/a>/);
   });
 
-  it("should show each organization only its own, and an ADMIN the same page", async () => {
+  it('should show each organization only its own, and an ADMIN the same page', async () => {
     const { get, admin, lumiereCompta, invoices, payslips } = await setup();
     assert.deepEqual(rowIds((await get(admin, '/factures')).body, 'invoice'), [invoices.opening.id, invoices.march.id]);
     const theirs = await get(lumiereCompta, '/factures');
@@ -190,14 +193,20 @@ describe('GET /factures', () => {
     const { get, call, staff, soleil, compta, invoices, contributionCall } = await organizations(await build(t));
     const broken = await get(compta, '/factures?cursor_factures=nope');
     assert.equal(broken.statusCode, 400);
-    assert.match(broken.body, /<section class="card" id="invoices"[^>]*>\s*<h2[^>]*>Factures<\/h2>\s*<p class="status" data-kind="error" role="alert">Curseur de pagination invalide/);
+    assert.match(
+      broken.body,
+      /<section class="card" id="invoices"[^>]*>\s*<h2[^>]*>Factures<\/h2>\s*<p class="status" data-kind="error" role="alert">Curseur de pagination invalide/,
+    );
     assert.deepEqual(rowIds(broken.body, 'call'), [contributionCall.id], 'the other sections are shown');
     assert.deepEqual(rowIds(broken.body, 'invoice'), []);
 
     // 50 more invoices: the section shows the API's default page (50), then the rest.
     const lines = [{ label: 'Prestation', quantity: '1', unit_price: '10', vat_rate: '20' }];
     await call(staff, 'POST', '/api/staff/facturation/bulk-create', {
-      invoice_type: 'prestation', payment_method: 'virement', issue_date: '2026-05-03', invoices: Array.from({ length: 50 }, () => ({ org_id: soleil, lines })),
+      invoice_type: 'prestation',
+      payment_method: 'virement',
+      issue_date: '2026-05-03',
+      invoices: Array.from({ length: 50 }, () => ({ org_id: soleil, lines })),
     });
     const first = await get(compta, '/factures');
     assert.equal(rowIds(first.body, 'invoice').length, 50);

@@ -8,8 +8,7 @@ import assert from 'node:assert/strict';
 import { setup } from '../payslips/support.ts';
 
 /** The option selected in the select `id`, or undefined. */
-const selectedOption = (body: string, id: string) =>
-  new RegExp(`<select id="${id}"[^>]*>[\\s\\S]*?<option value="([^"]*)" selected>`).exec(body)?.[1];
+const selectedOption = (body: string, id: string) => new RegExp(`<select id="${id}"[^>]*>[\\s\\S]*?<option value="([^"]*)" selected>`).exec(body)?.[1];
 
 describe('GET /staff/paie, nothing asked yet', () => {
   it('should come with the organization staff chose with the switcher, and none without one', async (t) => {
@@ -34,7 +33,10 @@ describe('GET /staff/facturation?paie=MM/AAAA', () => {
     const cancelled = await payslip(lumiere, leonie, '2027-02', '99.00');
     await call(staff, 'POST', `/api/staff/payslips/${cancelled}/cancel`);
     const before = await call(staff, 'GET', '/staff/facturation');
-    assert.match(before.body, new RegExp(`<input type="checkbox" class="org-choice" id="create-org-${soleil}" value="${soleil}" data-org-name="Théâtre du Soleil" data-payslips="0">`));
+    assert.match(
+      before.body,
+      new RegExp(`<input type="checkbox" class="org-choice" id="create-org-${soleil}" value="${soleil}" data-org-name="Théâtre du Soleil" data-payslips="0">`),
+    );
     assert.doesNotMatch(before.body, /data-per-payslip/);
 
     const res = await call(staff, 'GET', '/staff/facturation?paie=03/2027');

@@ -5,7 +5,7 @@ import { addMembership, createOrg, member, signedIn } from '../support/fixtures.
 import { memberActions, type Member } from '../../src/pages/vos-acces.ts';
 import { recordAccessEvent } from '../../src/audit/audit.repository.ts';
 
-const LINK_SENT = "Si un compte existe pour cette adresse, un lien de connexion vient d&#39;être envoyé.";
+const LINK_SENT = 'Si un compte existe pour cette adresse, un lien de connexion vient d&#39;être envoyé.';
 const XSS = '<img src=x onerror=alert(1)>';
 
 /** The `data-…` values of every members-table row, in page order. */
@@ -69,7 +69,7 @@ describe('GET /activate', () => {
 });
 
 describe('GET /', () => {
-  it('should lead a visitor to the sign-in page, a signed-in person to their role\'s page', async (t) => {
+  it("should lead a visitor to the sign-in page, a signed-in person to their role's page", async (t) => {
     const { app, database } = await build(t);
     const res = await app.inject({ method: 'GET', url: '/' });
     assert.equal(res.statusCode, 302);
@@ -95,7 +95,11 @@ describe('GET /vos-acces', () => {
 
   it('should show an ADMIN the members newest first, with French roles and statuses', async () => {
     const { app, db, orgId, admin, at } = await organization(suite());
-    const pending = await db.insertInto('auth.users').values({ email: at('pending') }).returning('id').executeTakeFirstOrThrow();
+    const pending = await db
+      .insertInto('auth.users')
+      .values({ email: at('pending') })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     // Later than the fixture's members by a clear second: the embedded database's clock can give
     // two inserts a millisecond apart the same created_at, and the order would then be the ids'.
     const later = (seconds: number) => new Date(Date.now() + seconds * 1000);
@@ -107,8 +111,14 @@ describe('GET /vos-acces', () => {
     assert.equal(res.statusCode, 200);
     const api = await app.inject({ method: 'GET', url: '/api/access', headers: { cookie: admin.cookie } });
     const rows = memberRows(res.body);
-    assert.deepEqual(rows.map((r) => r.email), api.json().items.map((i: { email: string }) => i.email));
-    assert.deepEqual(rows.map((r) => r.email), [at('gone'), at('pending'), at('agent'), at('admin'), at('boss')]);
+    assert.deepEqual(
+      rows.map((r) => r.email),
+      api.json().items.map((i: { email: string }) => i.email),
+    );
+    assert.deepEqual(
+      rows.map((r) => r.email),
+      [at('gone'), at('pending'), at('agent'), at('admin'), at('boss')],
+    );
 
     const byEmail = Object.fromEntries(rows.map((r) => [r.email, r.html]));
     assert.match(byEmail[at('gone')]!, /<span class="badge badge-revoked">Révoqué<\/span>/);
@@ -124,14 +134,21 @@ describe('GET /vos-acces', () => {
   it('should escape a member name that carries markup', async () => {
     const { app, admin } = await organization(suite());
     const res = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: admin.cookie } });
-    assert.match(res.body, /<td data-label="Prénom" class="name"><span class="clip " title="&lt;img src=x onerror=alert\(1\)&gt;">&lt;img src=x onerror=alert\(1\)&gt;<\/span><\/td>/);
+    assert.match(
+      res.body,
+      /<td data-label="Prénom" class="name"><span class="clip " title="&lt;img src=x onerror=alert\(1\)&gt;">&lt;img src=x onerror=alert\(1\)&gt;<\/span><\/td>/,
+    );
     assert.ok(!res.body.includes('<img'), 'no img element reaches the page');
     assert.ok(!res.body.includes('<du>'), 'nor the organization name markup');
   });
 
   it('should offer only the actions the API accepts', async () => {
     const { app, db, orgId, admin, boss, agent, at } = await organization(suite());
-    const pending = await db.insertInto('auth.users').values({ email: at('pending') }).returning('id').executeTakeFirstOrThrow();
+    const pending = await db
+      .insertInto('auth.users')
+      .values({ email: at('pending') })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await addMembership(db, orgId, pending.id, 'COMPTA');
     const res = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: admin.cookie } });
     const rows = Object.fromEntries(memberRows(res.body).map((r) => [r.userId, r.html]));
@@ -145,7 +162,9 @@ describe('GET /vos-acces', () => {
     assert.deepEqual(actions(rows[pending.id]!), ['change-role', 'resend', 'revoke']);
     // No form anywhere on the page can assign SUPER_ADMIN.
     assert.ok(!res.body.includes('value="SUPER_ADMIN"'));
-    const inviteRoles = [.../<select id="invite-role" name="role" data-refresh>([\s\S]*?)<\/select>/.exec(res.body)![1]!.matchAll(/value="([A-Z_]+)"/g)].map((m) => m[1]);
+    const inviteRoles = [.../<select id="invite-role" name="role" data-refresh>([\s\S]*?)<\/select>/.exec(res.body)![1]!.matchAll(/value="([A-Z_]+)"/g)].map(
+      (m) => m[1],
+    );
     assert.deepEqual(inviteRoles, ['ADMIN', 'AGENT', 'COMPTA']);
     assert.match(res.body, /<option value="AGENT" selected>Agent<\/option>/);
   });
@@ -160,11 +179,14 @@ describe('GET /vos-acces', () => {
     const rows = [...history.matchAll(/<tr>([\s\S]*?)<\/tr>/g)]
       .slice(1)
       .map((m) => [...m[1]!.matchAll(/<td data-label="[^"]+"[^>]*>([\s\S]*?)<\/td>/g)].map((c) => c[1]!.replace(/<[^>]+>/g, '').trim()));
-    assert.deepEqual(rows.map((r) => r.slice(1)), [
-      ['Révocation', at('admin'), at('agent'), 'Administrateur'],
-      ['Changement de rôle', at('admin'), at('agent'), 'Agent → Administrateur'],
-      ['Invitation', at('admin'), at('nina'), 'Comptabilité'],
-    ]);
+    assert.deepEqual(
+      rows.map((r) => r.slice(1)),
+      [
+        ['Révocation', at('admin'), at('agent'), 'Administrateur'],
+        ['Changement de rôle', at('admin'), at('agent'), 'Agent → Administrateur'],
+        ['Invitation', at('admin'), at('nina'), 'Comptabilité'],
+      ],
+    );
     assert.match(rows[0]![0]!, /^\d\d\/\d\d\/\d{4} \d\d:\d\d$/);
     assert.match(history, /Les 3 derniers changements, du plus récent au plus ancien\./);
   });
@@ -172,41 +194,72 @@ describe('GET /vos-acces', () => {
   it('should name the command line as the author of the changes it made', async () => {
     const { app, db, orgId, admin, agent, at } = await organization(suite());
     await recordAccessEvent(db, {
-      org_id: orgId, action: 'added', actor_user_id: null, actor_email: 'cli',
-      target_user_id: agent.userId, target_email: at('agent'), old_role: null, new_role: 'AGENT',
+      org_id: orgId,
+      action: 'added',
+      actor_user_id: null,
+      actor_email: 'cli',
+      target_user_id: agent.userId,
+      target_email: at('agent'),
+      old_role: null,
+      new_role: 'AGENT',
     });
     const res = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: admin.cookie } });
     assert.match(res.body, /<td data-label="Action">Ajout<\/td>\s*<td data-label="Par" class="email">Ligne de commande<\/td>/);
     // `member add` creating an account sends no e-mail: not an "Invitation".
     await recordAccessEvent(db, {
-      org_id: orgId, action: 'invited', actor_user_id: null, actor_email: 'cli',
-      target_user_id: agent.userId, target_email: at('agent'), old_role: 'AGENT', new_role: 'AGENT',
+      org_id: orgId,
+      action: 'invited',
+      actor_user_id: null,
+      actor_email: 'cli',
+      target_user_id: agent.userId,
+      target_email: at('agent'),
+      old_role: 'AGENT',
+      new_role: 'AGENT',
     });
     const again = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: admin.cookie } });
-    assert.match(again.body, /<td data-label="Action">Ajout, sans e-mail \(compte créé\)<\/td>\s*<td data-label="Par" class="email">Ligne de commande<\/td>[\s\S]*?<td data-label="Rôle">Agent<\/td>/);
+    assert.match(
+      again.body,
+      /<td data-label="Action">Ajout, sans e-mail \(compte créé\)<\/td>\s*<td data-label="Par" class="email">Ligne de commande<\/td>[\s\S]*?<td data-label="Rôle">Agent<\/td>/,
+    );
   });
 
-  it("should show an AGENT their own accesses and no members table", async () => {
+  it('should show an AGENT their own accesses and no members table', async () => {
     const { app, db, agent, at } = await organization(suite());
     const other = await createOrg(db, 'Ancienne Compagnie');
     await addMembership(db, other, agent.userId, 'COMPTA', { revoked: true });
     const res = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: agent.cookie } });
     assert.equal(res.statusCode, 200);
-    assert.match(res.body, /<td data-label="Organisation" class="wrap">Théâtre &lt;du&gt; Soleil<\/td>\s*<td data-label="Rôle">Agent<\/td>\s*<td data-label="Statut"><span class="badge badge-active">Actif<\/span><\/td>/);
-    assert.match(res.body, /<td data-label="Organisation" class="wrap">Ancienne Compagnie<\/td>\s*<td data-label="Rôle">Comptabilité<\/td>\s*<td data-label="Statut"><span class="badge badge-revoked">Révoqué<\/span><\/td>/);
+    assert.match(
+      res.body,
+      /<td data-label="Organisation" class="wrap">Théâtre &lt;du&gt; Soleil<\/td>\s*<td data-label="Rôle">Agent<\/td>\s*<td data-label="Statut"><span class="badge badge-active">Actif<\/span><\/td>/,
+    );
+    assert.match(
+      res.body,
+      /<td data-label="Organisation" class="wrap">Ancienne Compagnie<\/td>\s*<td data-label="Rôle">Comptabilité<\/td>\s*<td data-label="Statut"><span class="badge badge-revoked">Révoqué<\/span><\/td>/,
+    );
     for (const absent of ['id="members"', 'id="invite-form"', 'id="history"', 'id="org-search"', at('admin'), at('boss')]) {
       assert.ok(!res.body.includes(absent), absent);
     }
     assert.match(res.body, /adressez-vous à un administrateur de votre organisation/);
     // The revoked access is explained: what, when, whom to ask.
     assert.match(res.body, /<section class="notice" id="revoked-notice"/);
-    assert.match(res.body, /Votre accès à <strong>Ancienne Compagnie<\/strong> a été révoqué le \d\d\/\d\d\/\d{4} \d\d:\d\d par un administrateur de cette organisation\./);
-    assert.match(res.body, /adressez-vous à un administrateur de l'organisation : il peut rétablir votre accès\. Pour toute autre question, écrivez à <a href="mailto:support@example.com">support@example.com<\/a>/);
+    assert.match(
+      res.body,
+      /Votre accès à <strong>Ancienne Compagnie<\/strong> a été révoqué le \d\d\/\d\d\/\d{4} \d\d:\d\d par un administrateur de cette organisation\./,
+    );
+    assert.match(
+      res.body,
+      /adressez-vous à un administrateur de l'organisation : il peut rétablir votre accès\. Pour toute autre question, écrivez à <a href="mailto:support@example.com">support@example.com<\/a>/,
+    );
   });
 
   it('should tell a member whose every access was revoked what happened, when and whom to ask', async () => {
     const { app, db, orgId, agent } = await organization(suite());
-    await db.updateTable('organization_members').set({ revoked: true, revoked_at: new Date('2026-03-12T09:30:00Z') }).where('user_id', '=', agent.userId).execute();
+    await db
+      .updateTable('organization_members')
+      .set({ revoked: true, revoked_at: new Date('2026-03-12T09:30:00Z') })
+      .where('user_id', '=', agent.userId)
+      .execute();
     const res = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: agent.cookie } });
     assert.equal(res.statusCode, 200);
     assert.match(res.body, /<h2 id="revoked-title">Votre accès a été retiré<\/h2>/);
@@ -231,7 +284,10 @@ describe('GET /vos-acces', () => {
     assert.match(res.body, /<input id="org-search" type="text" role="combobox"/);
     assert.match(res.body, /<label for="org-search">Changer d'organisation<\/label>/);
     assert.ok(!res.body.includes('id="members"'));
-    assert.equal(res.cookies.find((c) => c.name === 'active_org_id'), undefined);
+    assert.equal(
+      res.cookies.find((c) => c.name === 'active_org_id'),
+      undefined,
+    );
   });
 
   it('should let staff give an organization its SUPER_ADMIN while it has none', async () => {
@@ -242,7 +298,9 @@ describe('GET /vos-acces', () => {
     const staff = await signedIn(ctx.app, db, 'staff@sans-chef.example.com', { staff: 'STAFF' });
     const roles = async () => {
       const res = await ctx.app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: `${staff.cookie}; active_org_id=${orgId}` } });
-      return [.../<select id="invite-role" name="role" data-refresh>([\s\S]*?)<\/select>/.exec(res.body)![1]!.matchAll(/<option value="([A-Z_]+)"[^>]*>([^<]+)</g)].map((m) => `${m[1]}:${m[2]}`);
+      return [
+        .../<select id="invite-role" name="role" data-refresh>([\s\S]*?)<\/select>/.exec(res.body)![1]!.matchAll(/<option value="([A-Z_]+)"[^>]*>([^<]+)</g),
+      ].map((m) => `${m[1]}:${m[2]}`);
     };
     assert.deepEqual(await roles(), ['SUPER_ADMIN:Administrateur principal', 'ADMIN:Administrateur', 'AGENT:Agent', 'COMPTA:Comptabilité']);
     await member(ctx.app, db, orgId, 'boss@sans-chef.example.com', 'SUPER_ADMIN');
@@ -265,9 +323,14 @@ describe('GET /vos-acces', () => {
       return res.json().items.map((e: { action: string }) => e.action);
     };
     assert.deepEqual(await actions(admin.cookie), ['invited']);
-    assert.deepEqual(await actions(`${staff.cookie}; active_org_id=${orgId}`), ['invited', 'active_org_selected', 'active_org_selected', 'active_org_selected']);
+    assert.deepEqual(await actions(`${staff.cookie}; active_org_id=${orgId}`), [
+      'invited',
+      'active_org_selected',
+      'active_org_selected',
+      'active_org_selected',
+    ]);
     const page = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: admin.cookie } });
-    assert.ok(!page.body.includes("Organisation choisie par l&#39;équipe"));
+    assert.ok(!page.body.includes('Organisation choisie par l&#39;équipe'));
     assert.match(page.body, /Un seul changement pour le moment\./);
     const staffPage = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: `${staff.cookie}; active_org_id=${orgId}` } });
     assert.match(staffPage.body, /Organisation choisie par l&#39;équipe/);
@@ -279,7 +342,11 @@ describe('GET /vos-acces', () => {
     const viaCookie = await app.inject({ method: 'GET', url: '/vos-acces', headers: { cookie: `${staff.cookie}; active_org_id=${orgId}` } });
     assert.ok(viaCookie.body.includes(`<strong id="current-org-name">Théâtre &lt;du&gt; Soleil</strong> <span class="muted">(clé employeur ${key})</span>`));
     assert.equal(memberRows(viaCookie.body).length, 3);
-    assert.equal(viaCookie.cookies.find((c) => c.name === 'active_org_id'), undefined, 'nothing to restore');
+    assert.equal(
+      viaCookie.cookies.find((c) => c.name === 'active_org_id'),
+      undefined,
+      'nothing to restore',
+    );
 
     const put = await app.inject({ method: 'PUT', url: '/api/staff/active-org', headers: { cookie: staff.cookie }, payload: { org_id: orgId } });
     assert.equal(put.statusCode, 200);
@@ -296,8 +363,15 @@ describe('GET /vos-acces', () => {
 describe('memberActions', () => {
   const viewer = { userId: 'me' };
   const base: Member = {
-    org_id: null, user_id: 'u1', first_name: null, email: 'u1@example.com', role: 'AGENT',
-    created_at: '2030-01-01T00:00:00.000Z', revoked: false, revoked_at: null, activated: true,
+    org_id: null,
+    user_id: 'u1',
+    first_name: null,
+    email: 'u1@example.com',
+    role: 'AGENT',
+    created_at: '2030-01-01T00:00:00.000Z',
+    revoked: false,
+    revoked_at: null,
+    activated: true,
   };
   it('should follow the rules of the API', () => {
     assert.deepEqual(memberActions(viewer, base), ['change_role', 'revoke']);

@@ -60,7 +60,11 @@ describe('a refused page (403), browser and API', () => {
 
   it('should keep docs/api.md for the API and for a client that does not ask for HTML: plain Forbidden', async () => {
     const { get, compta, agent } = await setup();
-    for (const [who, url] of [[compta, '/api/contrats'], [agent, '/api/factures'], [agent, '/api/staff/facturation']] as const) {
+    for (const [who, url] of [
+      [compta, '/api/contrats'],
+      [agent, '/api/factures'],
+      [agent, '/api/staff/facturation'],
+    ] as const) {
       const api = await get(who, url, BROWSER);
       assert.equal(api.statusCode, 403, url);
       assert.equal(api.body, 'Forbidden');
@@ -96,14 +100,22 @@ describe('a refused page (403), browser and API', () => {
 describe('a module page opened by staff before choosing an organization (400 no_active_org)', () => {
   it('should show the switcher in the layout with the bar, the page asked for named, and 400 kept', async () => {
     const { get, staff } = await setup();
-    for (const [url, name] of [['/paie', 'Paie'], ['/contrats', 'Contrats'], ['/factures', 'Factures']] as const) {
+    for (const [url, name] of [
+      ['/paie', 'Paie'],
+      ['/contrats', 'Contrats'],
+      ['/factures', 'Factures'],
+    ] as const) {
       const res = await get(staff, url, BROWSER);
       assert.equal(res.statusCode, 400, url);
       assert.match(res.body, /<h1 id="refusal-title">Choisissez une organisation<\/h1>/);
       assert.ok(res.body.includes(`La page « ${name} » montre les données d'une organisation.`));
       assert.match(res.body, /<input id="org-search" type="text" role="combobox"/);
       assert.match(res.body, /<script type="module" src="\/assets\/choose-org\.js"><\/script>/);
-      assert.deepEqual(navHrefs(res.body), NAV.filter((e) => !e.membersOnly).map((e) => e.href), "staff: every staff page in the bar");
+      assert.deepEqual(
+        navHrefs(res.body),
+        NAV.filter((e) => !e.membersOnly).map((e) => e.href),
+        'staff: every staff page in the bar',
+      );
       // The client page is highlighted through staff's entry of the same name.
       assert.match(res.body, new RegExp(`<a href="/staff/${url === '/factures' ? 'facturation' : url.slice(1)}" aria-current="page">`));
       assert.equal(res.body.match(/aria-current="page"/g)?.length, 1);
@@ -157,10 +169,7 @@ describe('wording', () => {
   it('should count the days of a contract, not its lines', () => {
     assert.equal(totalLabel([{ date: '2027-03-02' }, { date: '2027-03-20' }]), 'Total (2 dates)');
     assert.equal(totalLabel([{ date: '2027-03-02' }]), 'Total (1 date)');
-    assert.equal(
-      totalLabel([{ date: '2027-03-02' }, { date: '2027-03-02' }, { date: '2027-03-03' }, { date: '2027-03-03' }]),
-      'Total (2 dates, 4 lignes)',
-    );
+    assert.equal(totalLabel([{ date: '2027-03-02' }, { date: '2027-03-02' }, { date: '2027-03-03' }, { date: '2027-03-03' }]), 'Total (2 dates, 4 lignes)');
   });
 
   it('should say "obligatoire" for a missing field, never "requis(e)"', async () => {
@@ -180,8 +189,13 @@ describe('wording on the pages', () => {
     const employee = (await call('POST', '/api/salaries', { first_name: 'Élodie', last_name: 'Martin' })).json().id as string;
     const contract = (
       await call('POST', '/api/contrats', {
-        employee_id: employee, kind: 'CDDU', job_title: 'Comédienne', show_title: 'Ondine', idcc: '3090',
-        start_date: '2027-03-01', end_date: '2027-03-31',
+        employee_id: employee,
+        kind: 'CDDU',
+        job_title: 'Comédienne',
+        show_title: 'Ondine',
+        idcc: '3090',
+        start_date: '2027-03-01',
+        end_date: '2027-03-31',
         dates: [
           { date: '2027-03-02', nature: 'repetition', quantity: 1, amount: '180' },
           { date: '2027-03-02', nature: 'representation', quantity: 1, amount: '300' },

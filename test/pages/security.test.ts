@@ -7,10 +7,14 @@ import { docsCsp } from '../../src/pages/security.ts';
 /** The CSP as a map of directive → sources. */
 function csp(header: unknown): Record<string, string> {
   return Object.fromEntries(
-    String(header).split(';').map((d) => d.trim()).filter(Boolean).map((d) => {
-      const [name, ...sources] = d.split(/\s+/);
-      return [name!, sources.join(' ')];
-    }),
+    String(header)
+      .split(';')
+      .map((d) => d.trim())
+      .filter(Boolean)
+      .map((d) => {
+        const [name, ...sources] = d.split(/\s+/);
+        return [name!, sources.join(' ')];
+      }),
   );
 }
 
@@ -126,7 +130,9 @@ describe('cross-site requests', () => {
 
     // What the pages send: a same-origin fetch.
     const own = await app.inject({
-      method: 'POST', url: '/api/access', payload,
+      method: 'POST',
+      url: '/api/access',
+      payload,
       headers: { cookie: admin.cookie, 'sec-fetch-site': 'same-origin', origin: 'https://paie.example.com' },
     });
     assert.equal(own.statusCode, 200);
@@ -142,9 +148,18 @@ describe('cross-site requests', () => {
     for (const [path, operations] of Object.entries(paths)) {
       for (const method of Object.keys(operations).filter((m) => ['post', 'put', 'patch', 'delete'].includes(m))) {
         const url = path.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000');
-        const res = await app.inject({ method: method.toUpperCase() as 'POST', url, headers: { cookie: staff.cookie, 'sec-fetch-site': 'cross-site' }, payload: {} });
+        const res = await app.inject({
+          method: method.toUpperCase() as 'POST',
+          url,
+          headers: { cookie: staff.cookie, 'sec-fetch-site': 'cross-site' },
+          payload: {},
+        });
         assert.equal(res.statusCode, 403, `${method} ${path}`);
-        assert.deepEqual(res.json(), { error: 'cross_site_request', message: 'Requête refusée : elle ne vient pas de ce site.' }, `${method} ${path}: ${res.body}`);
+        assert.deepEqual(
+          res.json(),
+          { error: 'cross_site_request', message: 'Requête refusée : elle ne vient pas de ce site.' },
+          `${method} ${path}: ${res.body}`,
+        );
         tried++;
       }
     }

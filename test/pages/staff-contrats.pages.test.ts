@@ -21,7 +21,13 @@ async function setup(t: Parameters<typeof build>[0]) {
     const employee = (await call(who, 'POST', '/api/salaries', { first_name: first, last_name: 'Test' })).json().id;
     return (await call(who, 'POST', '/api/contrats', { employee_id: employee, ...body })).json();
   };
-  const soleilContract = await make(agent, 'Hélène', { kind: 'CDDU', show_title: 'Le Soleil', start_date: '2026-12-01', end_date: '2026-12-07', dates: [{ date: '2026-12-04', nature: 'representation', quantity: 1, amount: '450' }] });
+  const soleilContract = await make(agent, 'Hélène', {
+    kind: 'CDDU',
+    show_title: 'Le Soleil',
+    start_date: '2026-12-01',
+    end_date: '2026-12-07',
+    dates: [{ date: '2026-12-04', nature: 'representation', quantity: 1, amount: '450' }],
+  });
   const lumiereContract = await make(lumiereAgent, 'Léonie', { kind: 'CDI', start_date: '2027-01-04', monthly_gross: '2100' });
   return { app, soleil, lumiere, agent, admin, staff, call, soleilContract, lumiereContract };
 }
@@ -61,7 +67,15 @@ describe('GET /contrats/{id} for staff', () => {
     const asStaff = await call(staff, 'GET', `/contrats/${soleilContract.id}`, undefined, { 'x-active-org-id': soleil });
     assert.equal(asStaff.statusCode, 200);
     assert.ok(asStaff.body.includes('<a href="/staff/contrats">← Tous les contrats</a> · <a href="/contrats">Contrats de Théâtre du Soleil</a>'));
-    for (const part of ['id="signed-pdf"', 'id="signed-file"', 'id="confirm-delete-signed"', 'id="salaries-form"', 'id="salary-amount-1"', 'id="avenant-form"', 'id="contract-history"']) {
+    for (const part of [
+      'id="signed-pdf"',
+      'id="signed-file"',
+      'id="confirm-delete-signed"',
+      'id="salaries-form"',
+      'id="salary-amount-1"',
+      'id="avenant-form"',
+      'id="contract-history"',
+    ]) {
       assert.ok(asStaff.body.includes(part), part);
     }
     const asAgent = await call(agent, 'GET', `/contrats/${soleilContract.id}`);

@@ -14,7 +14,12 @@ const XSS_TEXT = '&lt;img src=x onerror=alert(1)&gt;';
 
 /** The text of the cells labelled `label`, in page order, tags removed. */
 const cells = (body: string, label: string) =>
-  [...body.matchAll(new RegExp(`<td data-label="${label}"[^>]*>([\\s\\S]*?)</td>`, 'g'))].map((m) => m[1]!.replace(/<[^>]+>/g, '').replace(/[ \t\n\r]+/g, ' ').trim());
+  [...body.matchAll(new RegExp(`<td data-label="${label}"[^>]*>([\\s\\S]*?)</td>`, 'g'))].map((m) =>
+    m[1]!
+      .replace(/<[^>]+>/g, '')
+      .replace(/[ \t\n\r]+/g, ' ')
+      .trim(),
+  );
 const rowIds = (body: string) => [...body.matchAll(/<tr data-call-id="([^"]+)"/g)].map((m) => m[1]);
 
 async function calls(t: Parameters<typeof setup>[0]) {
@@ -26,7 +31,10 @@ async function calls(t: Parameters<typeof setup>[0]) {
     assert.equal(res.statusCode, 201, res.body);
     return res.json().id as string;
   };
-  const november = await create(soleil, '2026-11', '2026-12-15', [{ organism: 'URSSAF', amount: '1234.56' }, { organism: 'CONGES_SPECTACLES', amount: '455' }]);
+  const november = await create(soleil, '2026-11', '2026-12-15', [
+    { organism: 'URSSAF', amount: '1234.56' },
+    { organism: 'CONGES_SPECTACLES', amount: '455' },
+  ]);
   const december = await create(lumiere, '2026-12', '2027-01-15', [{ organism: 'AFDAS', amount: '12' }]);
   return { ...ctx, november, december };
 }
@@ -75,8 +83,14 @@ describe('GET /staff/cotisations', () => {
     const refused = await call(staff, 'GET', '/staff/cotisations?period=13/2026');
     assert.equal(refused.statusCode, 400);
     // Said of what was typed, in the field's MM/AAAA, next to the field.
-    assert.match(refused.body, /<input id="filter-period" name="period"[^>]* value="13\/2026" aria-describedby="filter-period-hint filter-period-error" aria-invalid="true">/);
-    assert.match(refused.body, /<p id="filter-period-error" class="field-error">13\/2026 n&#39;existe pas : le mois va de 01 à 12\. Saisissez une période au format MM\/AAAA\.<\/p>/);
+    assert.match(
+      refused.body,
+      /<input id="filter-period" name="period"[^>]* value="13\/2026" aria-describedby="filter-period-hint filter-period-error" aria-invalid="true">/,
+    );
+    assert.match(
+      refused.body,
+      /<p id="filter-period-error" class="field-error">13\/2026 n&#39;existe pas : le mois va de 01 à 12\. Saisissez une période au format MM\/AAAA\.<\/p>/,
+    );
     assert.match(refused.body, /role="alert">Liste non affichée : corrigez le filtre « Période »\.<\/p>/);
   });
 
@@ -99,20 +113,33 @@ describe('GET /staff/facturation: creating invoices and credit notes', () => {
   it("should offer every organization to invoice, the month's fields, and the page's invoices to credit", async (t) => {
     const { call, staff, soleil, lumiere } = await calls(t);
     const created = await call(staff, 'POST', '/api/staff/facturation/bulk-create', {
-      invoice_type: 'paie_mensuelle', payment_method: 'prelevement', issue_date: todayInFrance(),
+      invoice_type: 'paie_mensuelle',
+      payment_method: 'prelevement',
+      issue_date: todayInFrance(),
       invoices: [{ org_id: soleil, lines: [{ label: 'Gestion de la paie', quantity: 12, unit_price: '85.00', vat_rate: '20' }] }],
     });
     const invoice = created.json().created[0] as { id: string; number: string };
     const res = await call(staff, 'GET', '/staff/facturation');
     assert.equal(res.statusCode, 200);
-    assert.ok(res.body.includes(`<input type="checkbox" class="org-choice" id="create-org-${soleil}" value="${soleil}" data-org-name="Théâtre du Soleil" data-payslips="0">`));
+    assert.ok(
+      res.body.includes(
+        `<input type="checkbox" class="org-choice" id="create-org-${soleil}" value="${soleil}" data-org-name="Théâtre du Soleil" data-payslips="0">`,
+      ),
+    );
     assert.ok(res.body.includes(`id="create-org-${lumiere}" value="${lumiere}" data-org-name="${XSS_TEXT}"`), 'the name escaped');
     assert.ok(!res.body.includes(XSS));
     assert.match(res.body, /<option value="paie_mensuelle" selected>Paie mensuelle<\/option>/);
     assert.match(res.body, /<option value="prelevement" selected>Prélèvement SEPA<\/option><option value="virement">Virement bancaire<\/option>/);
-    assert.ok(res.body.includes(`id="create-issue" name="issue_date" type="text" inputmode="numeric" placeholder="JJ/MM/AAAA" maxlength="10" autocomplete="off" value="${formatDateFr(todayInFrance())}"`));
+    assert.ok(
+      res.body.includes(
+        `id="create-issue" name="issue_date" type="text" inputmode="numeric" placeholder="JJ/MM/AAAA" maxlength="10" autocomplete="off" value="${formatDateFr(todayInFrance())}"`,
+      ),
+    );
     assert.match(res.body, /<button type="submit" class="button" id="create-invoices-submit">Créer les factures<\/button>/);
-    assert.ok(res.body.includes(`<option value="${invoice.id}">${invoice.number} · Théâtre du Soleil · 1${NBSP}224,00${NBSP}€ TTC</option>`), 'the invoice to credit');
+    assert.ok(
+      res.body.includes(`<option value="${invoice.id}">${invoice.number} · Théâtre du Soleil · 1${NBSP}224,00${NBSP}€ TTC</option>`),
+      'the invoice to credit',
+    );
     assert.match(res.body, /<section class="card" id="invoices" data-refresh/);
   });
 });

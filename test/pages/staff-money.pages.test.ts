@@ -24,13 +24,21 @@ async function money(t: Parameters<typeof setup>[0]) {
     issue_date: '2026-03-12',
     due_date: '2026-04-11',
     invoices: [
-      { org_id: soleil, lines: [{ label: 'Gestion de la paie', quantity: 12, unit_price: '85.00', vat_rate: '20' }, { label: 'Frais', quantity: 1, unit_price: '214.58', vat_rate: '20' }] },
+      {
+        org_id: soleil,
+        lines: [
+          { label: 'Gestion de la paie', quantity: 12, unit_price: '85.00', vat_rate: '20' },
+          { label: 'Frais', quantity: 1, unit_price: '214.58', vat_rate: '20' },
+        ],
+      },
       { org_id: lumiere, lines: [{ label: 'Gestion de la paie', quantity: 1, unit_price: '100', vat_rate: '20' }] },
     ],
   });
   assert.equal(created.statusCode, 201, created.body);
   const opening = await call(staff, 'POST', '/api/staff/facturation/bulk-create', {
-    invoice_type: 'frais_ouverture', payment_method: 'virement', issue_date: '2026-03-15',
+    invoice_type: 'frais_ouverture',
+    payment_method: 'virement',
+    issue_date: '2026-03-15',
     invoices: [{ org_id: soleil, lines: [{ label: 'Ouverture du dossier', quantity: 1, unit_price: '150', vat_rate: '20' }] }],
   });
   const [march, hostile] = created.json().created as Array<{ id: string; number: string }>;
@@ -46,17 +54,22 @@ const rowIds = (body: string, attribute: string) => [...body.matchAll(new RegExp
 
 /** The text of the cells labelled `label`, in page order, tags removed. */
 const cells = (body: string, label: string) =>
-  [...body.matchAll(new RegExp(`<td data-label="${label}"[^>]*>([\\s\\S]*?)</td>`, 'g'))].map((m) => m[1]!.replace(/<[^>]+>/g, '').replace(/[ \t\n\r]+/g, ' ').trim());
+  [...body.matchAll(new RegExp(`<td data-label="${label}"[^>]*>([\\s\\S]*?)</td>`, 'g'))].map((m) =>
+    m[1]!
+      .replace(/<[^>]+>/g, '')
+      .replace(/[ \t\n\r]+/g, ' ')
+      .trim(),
+  );
 
 describe('GET /staff/facturation', () => {
-  it('should list every organization\'s invoices in French: number, organization, type, period, date, total TTC, notified', async (t) => {
+  it("should list every organization's invoices in French: number, organization, type, period, date, total TTC, notified", async (t) => {
     const { call, staff, march, hostile, opening } = await money(t);
     const res = await call(staff, 'GET', '/staff/facturation');
     assert.equal(res.statusCode, 200);
     assert.equal(res.headers['content-type'], 'text/html; charset=utf-8');
     assert.deepEqual(rowIds(res.body, 'data-invoice-id'), [opening.id, hostile.id, march.id], 'newest number first');
     assert.deepEqual(cells(res.body, 'Numéro'), [opening.number, hostile.number, march.number]);
-    assert.deepEqual(cells(res.body, 'Type'), ["Frais d&#39;ouverture", 'Paie mensuelle', 'Paie mensuelle']);
+    assert.deepEqual(cells(res.body, 'Type'), ['Frais d&#39;ouverture', 'Paie mensuelle', 'Paie mensuelle']);
     assert.deepEqual(cells(res.body, 'Période'), ['—', 'mars 2026', 'mars 2026']);
     assert.deepEqual(cells(res.body, 'Émise le'), ['15/03/2026', '12/03/2026', '12/03/2026']);
     // 12 × 85 + 214,58 = 1 234,58 HT; 246,92 VAT (20 %).
@@ -84,7 +97,10 @@ describe('GET /staff/facturation', () => {
     assert.deepEqual(rowIds(notified.body, 'data-invoice-id'), [march.id]);
     const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(new Date());
     assert.deepEqual(cells(notified.body, 'Notifiée'), [`Oui, le ${formatDateFr(today)}`]);
-    assert.deepEqual(rowIds((await call(staff, 'GET', '/staff/facturation?notified=false&org_id=&invoice_type=')).body, 'data-invoice-id'), [opening.id, hostile.id]);
+    assert.deepEqual(rowIds((await call(staff, 'GET', '/staff/facturation?notified=false&org_id=&invoice_type=')).body, 'data-invoice-id'), [
+      opening.id,
+      hostile.id,
+    ]);
     assert.deepEqual(rowIds((await call(staff, 'GET', `/staff/facturation?org_id=${soleil}&invoice_type=paie_mensuelle`)).body, 'data-invoice-id'), [march.id]);
     const filtered = await call(staff, 'GET', `/staff/facturation?org_id=${soleil}`);
     assert.match(filtered.body, new RegExp(`<option value="${soleil}" selected>Théâtre du Soleil \\(TDS001\\)</option>`));
@@ -130,7 +146,7 @@ describe('GET /staff/virements', () => {
     // What the list leaves out, and why, with where to fix it.
     const unpayable = tableOf(res.body, 'unpayable-table');
     assert.deepEqual(cells(unpayable, 'Salarié'), ['Paul Autonome', 'Zoé Bernard']);
-    assert.deepEqual(cells(unpayable, 'Raison'), ["L&#39;organisation paie elle-même ses salaires", 'Aucun IBAN pour ce salarié']);
+    assert.deepEqual(cells(unpayable, 'Raison'), ['L&#39;organisation paie elle-même ses salaires', 'Aucun IBAN pour ce salarié']);
     assert.ok(unpayable.includes(`<a href="/staff/organisations/${autonome}">Modifier le mode de virement`));
     assert.ok(unpayable.includes(`<a href="/staff/organisations/${soleil}">Saisir l&#39;IBAN du salarié`));
     assert.ok(!res.body.includes(XSS), 'organization and employee names are escaped');
@@ -168,14 +184,22 @@ describe('GET /staff/virements', () => {
     const res = await call(staff, 'GET', `/staff/virements?lot=${made.id}`);
     assert.equal(res.statusCode, 200);
     assert.match(res.body, new RegExp(`<h2 id="created-title" tabindex="-1">Lot ${made.reference} créé</h2>`));
-    assert.match(res.body, new RegExp(`Théâtre du Soleil : 2 virements, total <strong>3${NBSP}934,50${NBSP}€</strong>, exécution le ${formatDateFr(inDays(5)).replaceAll('/', '\\/')}\\.`));
+    assert.match(
+      res.body,
+      new RegExp(
+        `Théâtre du Soleil : 2 virements, total <strong>3${NBSP}934,50${NBSP}€</strong>, exécution le ${formatDateFr(inDays(5)).replaceAll('/', '\\/')}\\.`,
+      ),
+    );
     assert.match(res.body, new RegExp(`data-sepa="${made.id}" data-reference="${made.reference}" id="created-download">Télécharger le fichier SEPA \\(XML\\)`));
     assert.ok(!(await call(staff, 'GET', '/staff/virements?lot=nope')).body.includes('id="created"'));
   });
 
   it('should work for staff without an active organization', async (t) => {
     const { call, staff, db } = await money(t);
-    assert.equal((await db.selectFrom('staff_settings').select('active_org_id').where('user_id', '=', staff.userId).executeTakeFirst())?.active_org_id ?? null, null);
+    assert.equal(
+      (await db.selectFrom('staff_settings').select('active_org_id').where('user_id', '=', staff.userId).executeTakeFirst())?.active_org_id ?? null,
+      null,
+    );
     assert.equal((await call(staff, 'GET', '/staff/virements')).statusCode, 200);
     assert.equal((await call(staff, 'GET', '/staff/facturation')).statusCode, 200);
   });
@@ -211,13 +235,34 @@ describe('staff pages: who may open them', () => {
       ['/staff/equipe', 'Équipe interne'],
       ['/staff/operateur', 'Opérateur'],
     ]);
-    assert.deepEqual(navFor({ isStaff: false } as never, { role: 'ADMIN', revoked: false }).map((e) => e.label), ['Contrats', 'Paie', 'Factures', 'Accès']);
+    assert.deepEqual(
+      navFor({ isStaff: false } as never, { role: 'ADMIN', revoked: false }).map((e) => e.label),
+      ['Contrats', 'Paie', 'Factures', 'Accès'],
+    );
     // Staff: each name once, none of the client pages' twins.
     const staffBar = navFor({ isStaff: true } as never, undefined).map((e) => e.label);
-    assert.deepEqual(staffBar, ['Organisations', 'Contrats', 'Paie', 'Virements', 'Cotisations', 'Facturation', 'Travaux en échec', 'Accès', 'Équipe interne', 'Opérateur']);
+    assert.deepEqual(staffBar, [
+      'Organisations',
+      'Contrats',
+      'Paie',
+      'Virements',
+      'Cotisations',
+      'Facturation',
+      'Travaux en échec',
+      'Accès',
+      'Équipe interne',
+      'Opérateur',
+    ]);
     assert.equal(new Set(staffBar).size, staffBar.length);
     // One entry highlighted, the one the page belongs to, wherever staff are.
-    for (const [path, label] of [['/staff/contrats/00000000-0000-4000-8000-000000000000', 'Contrats'], ['/contrats/nouveau', 'Contrats'], ['/paie', 'Paie'], ['/factures', 'Facturation'], ['/staff/paie', 'Paie'], ['/vos-acces', 'Accès']] as const) {
+    for (const [path, label] of [
+      ['/staff/contrats/00000000-0000-4000-8000-000000000000', 'Contrats'],
+      ['/contrats/nouveau', 'Contrats'],
+      ['/paie', 'Paie'],
+      ['/factures', 'Facturation'],
+      ['/staff/paie', 'Paie'],
+      ['/vos-acces', 'Accès'],
+    ] as const) {
       assert.equal(currentEntry(navFor({ isStaff: true } as never, undefined), path)?.label, label, path);
     }
     const staffPage = await call(staff, 'GET', '/staff/virements');
@@ -231,7 +276,15 @@ describe('GET /staff/contrats/{id}', () => {
   it("should make the contract's organization the staff member's active one (settings, audit, cookie) and redirect 303 to /contrats/{id}", async (t) => {
     const { app, db, call, staff, agent, lumiere, helene, soleil } = await money(t);
     await call(staff, 'PUT', '/api/staff/active-org', { org_id: lumiere });
-    const contract = (await call(agent, 'POST', '/api/contrats', { employee_id: helene, kind: 'CDI', job_title: 'Administratrice', start_date: '2027-01-04', monthly_gross: '3100' })).json();
+    const contract = (
+      await call(agent, 'POST', '/api/contrats', {
+        employee_id: helene,
+        kind: 'CDI',
+        job_title: 'Administratrice',
+        start_date: '2027-01-04',
+        monthly_gross: '3100',
+      })
+    ).json();
     const res = await call(staff, 'GET', `/staff/contrats/${contract.id}`);
     assert.equal(res.statusCode, 303);
     assert.equal(res.headers.location, `/contrats/${contract.id}`);
@@ -239,10 +292,19 @@ describe('GET /staff/contrats/{id}', () => {
     assert.equal(cookie?.value, soleil);
     const settings = await db.selectFrom('staff_settings').select('active_org_id').where('user_id', '=', staff.userId).executeTakeFirstOrThrow();
     assert.equal(settings.active_org_id, soleil);
-    const events = await db.selectFrom('access_events').select(['org_id', 'target_user_id']).where('action', '=', 'active_org_selected').where('org_id', '=', soleil).execute();
+    const events = await db
+      .selectFrom('access_events')
+      .select(['org_id', 'target_user_id'])
+      .where('action', '=', 'active_org_selected')
+      .where('org_id', '=', soleil)
+      .execute();
     assert.deepEqual(events, [{ org_id: soleil, target_user_id: staff.userId }], 'one event, as PUT /api/staff/active-org writes it');
     // The contract's page, in that organization.
-    const page = await app.inject({ method: 'GET', url: res.headers.location as string, headers: { cookie: `${staff.cookie}; active_org_id=${cookie!.value}` } });
+    const page = await app.inject({
+      method: 'GET',
+      url: res.headers.location as string,
+      headers: { cookie: `${staff.cookie}; active_org_id=${cookie!.value}` },
+    });
     assert.equal(page.statusCode, 200);
     assert.match(page.body, new RegExp(`<title>Contrat ${contract.contract_number} · Espace paie</title>`));
     assert.match(page.body, /Organisation : <strong>Théâtre du Soleil<\/strong>/);
@@ -252,7 +314,15 @@ describe('GET /staff/contrats/{id}', () => {
     const { db, call, staff, agent, lumiere, helene } = await money(t);
     await call(staff, 'PUT', '/api/staff/active-org', { org_id: lumiere });
     const before = await db.selectFrom('access_events').select('id').where('action', '=', 'active_org_selected').execute();
-    const contract = (await call(agent, 'POST', '/api/contrats', { employee_id: helene, kind: 'CDI', job_title: 'Administratrice', start_date: '2027-01-04', monthly_gross: '3100' })).json();
+    const contract = (
+      await call(agent, 'POST', '/api/contrats', {
+        employee_id: helene,
+        kind: 'CDI',
+        job_title: 'Administratrice',
+        start_date: '2027-01-04',
+        monthly_gross: '3100',
+      })
+    ).json();
     for (const site of ['cross-site', 'same-site']) {
       const res = await call(staff, 'GET', `/staff/contrats/${contract.id}`, undefined, { accept: 'text/html', 'sec-fetch-site': site });
       assert.equal(res.statusCode, 200, site);
@@ -265,7 +335,10 @@ describe('GET /staff/contrats/{id}', () => {
     assert.equal(settings.active_org_id, lumiere, 'the stored active organization is unchanged');
     assert.equal((await db.selectFrom('access_events').select('id').where('action', '=', 'active_org_selected').execute()).length, before.length);
     // Unknown: the 404 page, as before.
-    const unknown = await call(staff, 'GET', '/staff/contrats/00000000-0000-4000-8000-000000000000', undefined, { accept: 'text/html', 'sec-fetch-site': 'cross-site' });
+    const unknown = await call(staff, 'GET', '/staff/contrats/00000000-0000-4000-8000-000000000000', undefined, {
+      accept: 'text/html',
+      'sec-fetch-site': 'cross-site',
+    });
     assert.equal(unknown.statusCode, 404);
     // The page's link, followed from our own page (same-origin), or typed (none), switches.
     for (const site of ['same-origin', 'none']) {

@@ -22,7 +22,7 @@ describe('GET /staff/operateur', () => {
       ['name', 'siret', 'iban', 'bic'].map((f) => inputValue(res.body, `operator-${f}`)),
       ['Odentas Paie', '81234567800021', 'FR7630004000031234567890143', ''],
     );
-    assert.equal(textOf(res.body, 'operator-iban-origin'), "Valeur par défaut de l&#39;environnement du serveur.");
+    assert.equal(textOf(res.body, 'operator-iban-origin'), 'Valeur par défaut de l&#39;environnement du serveur.');
     assert.match(res.body, /<h2 id="operator-gaps-title">Réglages incomplets<\/h2>/);
     assert.match(res.body, /Virements : aucun lot ni fichier SEPA, ni facture payable par virement, tant que manque ou n'est pas valide : BIC\./);
     assert.ok(!res.body.includes('Factures : aucun document'), 'the identity is complete');

@@ -12,10 +12,16 @@ const rowIds = (body: string, attribute: string) => [...body.matchAll(new RegExp
 
 /** The text of the cells labelled `label`, in page order, tags removed. */
 const cells = (body: string, label: string) =>
-  [...body.matchAll(new RegExp(`<td data-label="${label}"[^>]*>([\\s\\S]*?)</td>`, 'g'))].map((m) => m[1]!.replace(/<[^>]+>/g, '').replace(/[ \t\n\r]+/g, ' ').trim());
+  [...body.matchAll(new RegExp(`<td data-label="${label}"[^>]*>([\\s\\S]*?)</td>`, 'g'))].map((m) =>
+    m[1]!
+      .replace(/<[^>]+>/g, '')
+      .replace(/[ \t\n\r]+/g, ' ')
+      .trim(),
+  );
 
 /** The href of the "Page suivante" link (`&amp;` decoded). */
-const nextHref = (body: string) => /<a class="button button-secondary" id="next-page" href="([^"]+)">Page suivante<\/a>/.exec(body)?.[1]?.replaceAll('&amp;', '&');
+const nextHref = (body: string) =>
+  /<a class="button button-secondary" id="next-page" href="([^"]+)">Page suivante<\/a>/.exec(body)?.[1]?.replaceAll('&amp;', '&');
 
 /** The value of the input `id`. */
 const inputValue = (body: string, id: string) => new RegExp(`<input id="${id}"[^>]* value="([^"]*)"`).exec(body)?.[1];
@@ -48,7 +54,10 @@ describe('GET /staff/organisations', () => {
     assert.match(none.body, /Aucune organisation ne correspond à cette recherche\./);
     // The API answers the same search.
     const api = await call(staff, 'GET', `/api/staff/orgs?q=${encodeURIComponent('théatre')}`);
-    assert.deepEqual(api.json().items.map((o: { name: string }) => o.name), ['Théâtre du Soleil']);
+    assert.deepEqual(
+      api.json().items.map((o: { name: string }) => o.name),
+      ['Théâtre du Soleil'],
+    );
     assert.equal(api.json().next_cursor, null);
   });
 
@@ -64,7 +73,10 @@ describe('GET /staff/organisations', () => {
     assert.equal(nextHref(third.body), undefined, 'the last page has no next page');
 
     const apiFirst = (await call(staff, 'GET', '/api/staff/orgs?limit=2')).json();
-    assert.deepEqual(apiFirst.items.map((o: { id: string }) => o.id), [lumiere, autonome]);
+    assert.deepEqual(
+      apiFirst.items.map((o: { id: string }) => o.id),
+      [lumiere, autonome],
+    );
     const apiNext = (await call(staff, 'GET', `/api/staff/orgs?limit=2&cursor=${apiFirst.next_cursor}`)).json();
     assert.deepEqual(apiNext, { items: [{ id: soleil, name: 'Théâtre du Soleil', structure_api: 'TDS001', member_count: 3 }], next_cursor: null });
 
@@ -92,14 +104,30 @@ describe('GET /staff/organisations/{id}', () => {
   it('should show the settings as the API keeps them, and the employees with their IBAN masked', async (t) => {
     const { call, staff, soleil, helene, marc, zoe } = await setup(t);
     const patched = await call(staff, 'PATCH', `/api/staff/orgs/${soleil}`, {
-      email_notifs: ['Compta@Soleil.example', 'paie@soleil.example'], email_notifs_cc: ['direction@soleil.example'], siret: '123 456 789 00012',
-      documents_slug: 'theatre-du-soleil', address_line: '3 place du Théâtre', postcode: '69001', city: 'Lyon', effectif: 12, convention: 'droit_commun',
-      categorie_juridique: 'SARL', taux_at: '2.3', ape_code: '90.01z', urssaf: 'Urssaf Rhône-Alpes',
+      email_notifs: ['Compta@Soleil.example', 'paie@soleil.example'],
+      email_notifs_cc: ['direction@soleil.example'],
+      siret: '123 456 789 00012',
+      documents_slug: 'theatre-du-soleil',
+      address_line: '3 place du Théâtre',
+      postcode: '69001',
+      city: 'Lyon',
+      effectif: 12,
+      convention: 'droit_commun',
+      categorie_juridique: 'SARL',
+      taux_at: '2.3',
+      ape_code: '90.01z',
+      urssaf: 'Urssaf Rhône-Alpes',
     });
     assert.equal(patched.statusCode, 200, patched.body);
     assert.deepEqual([patched.json().ape_code, patched.json().urssaf], ['9001Z', 'Urssaf Rhône-Alpes']);
     const marcEdited = await call(staff, 'PATCH', `/api/staff/orgs/${soleil}/salaries/${marc}`, {
-      cadre: true, pas_rate: '7.5', category: 'technicien', address_line: '4 rue des Lilas', postcode: '75020', city: 'Paris', classification: 'Cadre – groupe 4',
+      cadre: true,
+      pas_rate: '7.5',
+      category: 'technicien',
+      address_line: '4 rue des Lilas',
+      postcode: '75020',
+      city: 'Paris',
+      classification: 'Cadre – groupe 4',
     });
     assert.equal(marcEdited.statusCode, 200, marcEdited.body);
     const heleneEdited = await call(staff, 'PATCH', `/api/staff/orgs/${soleil}/salaries/${helene}`, { category: 'artiste', dfs: 'artiste_musicien' });
@@ -169,14 +197,19 @@ describe('pointers to the IBAN and the organization page', () => {
   it('should offer an optional IBAN in the new-employee part of the contract form', async (t) => {
     const { call, agent } = await setup(t);
     const res = await call(agent, 'GET', '/contrats/nouveau');
-    assert.match(res.body, /<input id="new-employee-iban" type="text" maxlength="64" autocomplete="off" spellcheck="false" aria-describedby="new-employee-iban-hint new-employee-iban-error">/);
+    assert.match(
+      res.body,
+      /<input id="new-employee-iban" type="text" maxlength="64" autocomplete="off" spellcheck="false" aria-describedby="new-employee-iban-hint new-employee-iban-error">/,
+    );
     assert.match(res.body, /<p id="new-employee-iban-error" class="field-error" hidden><\/p>/);
   });
 
   it("should carry each invoice's organization on its row, for the link to its page", async (t) => {
     const { call, staff, soleil } = await setup(t);
     const created = await call(staff, 'POST', '/api/staff/facturation/bulk-create', {
-      invoice_type: 'paie_mensuelle', payment_method: 'prelevement', issue_date: '2026-03-12',
+      invoice_type: 'paie_mensuelle',
+      payment_method: 'prelevement',
+      issue_date: '2026-03-12',
       invoices: [{ org_id: soleil, lines: [{ label: 'Gestion de la paie', quantity: 1, unit_price: '85.00', vat_rate: '20' }] }],
     });
     const invoice = created.json().created[0] as { id: string; number: string };

@@ -18,7 +18,12 @@ const PERIOD = '2027-03';
 type Ctx = Awaited<ReturnType<typeof setup>>;
 
 const cells = (body: string, label: string) =>
-  [...body.matchAll(new RegExp(`<td data-label="${label}"[^>]*>([\\s\\S]*?)</td>`, 'g'))].map((m) => m[1]!.replace(/<[^>]+>/g, '').replace(/[ \t\n\r]+/g, ' ').trim());
+  [...body.matchAll(new RegExp(`<td data-label="${label}"[^>]*>([\\s\\S]*?)</td>`, 'g'))].map((m) =>
+    m[1]!
+      .replace(/<[^>]+>/g, '')
+      .replace(/[ \t\n\r]+/g, ' ')
+      .trim(),
+  );
 const tableOf = (body: string, id: string) => new RegExp(`<table[^>]* id="${id}"[\\s\\S]*?</table>`).exec(body)?.[0] ?? '';
 
 async function contract(ctx: Ctx, body: object): Promise<string> {
@@ -34,14 +39,27 @@ async function computed(t: Parameters<typeof setup>[0]) {
   const ctx = await setup(t);
   await ctx.call(ctx.agent, 'PATCH', `/api/salaries/${ctx.helene}`, { category: 'artiste' });
   const artist = await contract(ctx, {
-    employee_id: ctx.helene, kind: 'CDDU', job_title: 'Comédienne', show_title: 'Le Songe', idcc: '3090', start_date: '2027-03-01', end_date: '2027-03-31',
+    employee_id: ctx.helene,
+    kind: 'CDDU',
+    job_title: 'Comédienne',
+    show_title: 'Le Songe',
+    idcc: '3090',
+    start_date: '2027-03-01',
+    end_date: '2027-03-31',
     dates: [
       { date: '2027-03-02', nature: 'repetition', quantity: 1, amount: '300' },
       { date: '2027-03-03', nature: 'repetition', quantity: 1, amount: '300' },
       { date: '2027-03-20', nature: 'representation', quantity: 1, amount: '400' },
     ],
   });
-  const cdd = await contract(ctx, { employee_id: ctx.marc, kind: 'CDD', job_title: 'Régisseur', start_date: '2027-03-01', end_date: '2027-03-31', monthly_gross: '2000' });
+  const cdd = await contract(ctx, {
+    employee_id: ctx.marc,
+    kind: 'CDD',
+    job_title: 'Régisseur',
+    start_date: '2027-03-01',
+    end_date: '2027-03-31',
+    monthly_gross: '2000',
+  });
   ctx.app.payroll.worker.start();
   t.after(() => ctx.app.payroll.worker.stop());
   const started = await ctx.call(ctx.staff, 'POST', '/api/staff/paie/calcul', { org_id: ctx.soleil, period: PERIOD });
@@ -77,7 +95,10 @@ describe('GET /staff/paie', () => {
 
     const wrong = await call(staff, 'GET', `/staff/paie?org_id=${soleil}&period=mars`);
     assert.equal(wrong.statusCode, 400);
-    assert.match(wrong.body, /<p id="paie-period-error" class="field-error">« mars » n&#39;est pas une période au format MM\/AAAA \(par exemple 03\/2027\)\.<\/p>/);
+    assert.match(
+      wrong.body,
+      /<p id="paie-period-error" class="field-error">« mars » n&#39;est pas une période au format MM\/AAAA \(par exemple 03\/2027\)\.<\/p>/,
+    );
     assert.match(wrong.body, /aria-invalid="true"/);
   });
 
@@ -99,7 +120,12 @@ describe('GET /staff/paie', () => {
     assert.ok(Number(draft.net_to_pay) > 0 && Number(draft.net_to_pay) < 1000 && Number(draft.employer_cost) > 1000, JSON.stringify(draft));
     assert.deepEqual(cells(drafts, 'Statut'), ['Brouillon']);
     assert.ok(drafts.includes(`data-bulletin="${draft.id}"`));
-    assert.match(res.body, new RegExp(`<li data-contract-id="${cdd}" data-reason="cdd_not_computed"><strong>${contractNumbers.get(cdd)} \\(Marc Dupont\\)</strong> : CDD : les indemnités de fin de contrat demandent le contrat entier ; saisissez ce bulletin\\.</li>`));
+    assert.match(
+      res.body,
+      new RegExp(
+        `<li data-contract-id="${cdd}" data-reason="cdd_not_computed"><strong>${contractNumbers.get(cdd)} \\(Marc Dupont\\)</strong> : CDD : les indemnités de fin de contrat demandent le contrat entier ; saisissez ce bulletin\\.</li>`,
+      ),
+    );
     assert.match(res.body, new RegExp(`<button type="button" class="button" id="validate" data-ids="${draft.id}" data-count="1">Valider le bulletin</button>`));
     assert.match(res.body, /<dialog id="confirm-validate"/);
     // The payment date the bulletins will print, asked with the confirmation: March 2027's last working day.
@@ -110,7 +136,10 @@ describe('GET /staff/paie', () => {
     assert.equal(pdf.statusCode, 200);
     assert.equal(pdf.headers['content-type'], 'application/pdf');
     assert.equal(pdf.rawPayload.subarray(0, 5).toString(), '%PDF-');
-    assert.match(String(pdf.headers['content-disposition']), /^attachment; filename="brouillon-bulletin-2027-03-Lefevre-Helene.pdf"; filename\*=UTF-8''brouillon-bulletin-2027-03-Lef%C3%A8vre-H%C3%A9l%C3%A8ne\.pdf$/);
+    assert.match(
+      String(pdf.headers['content-disposition']),
+      /^attachment; filename="brouillon-bulletin-2027-03-Lefevre-Helene.pdf"; filename\*=UTF-8''brouillon-bulletin-2027-03-Lef%C3%A8vre-H%C3%A9l%C3%A8ne\.pdf$/,
+    );
     assert.equal((await call(ctx.admin, 'GET', `/api/staff/paie/brouillons/${draft.id}/bulletin.pdf`)).statusCode, 403);
 
     const validated = await call(staff, 'POST', '/api/staff/paie/valider', { org_id: soleil, period: PERIOD, payslip_ids: [draft.id] });
@@ -119,7 +148,12 @@ describe('GET /staff/paie', () => {
     const calls = (await call(ctx.compta, 'GET', '/api/cotisations')).json().items as Array<{ id: string; number: string; total: Money }>;
     const made = calls.find((c) => c.id === callId)!;
     const after = await call(staff, 'GET', `/staff/paie?org_id=${soleil}&period=03/2027&run=${runId}&appel=${callId}`);
-    assert.match(after.body, new RegExp(`Appel de cotisations ${made.number} de mars 2027 pour Théâtre du Soleil \\(Appel du mois, 1 bulletin\\) : total <strong>${formatEuros(made.total)}</strong>, à payer au plus tard le <strong>15/04/2027</strong>\\.`));
+    assert.match(
+      after.body,
+      new RegExp(
+        `Appel de cotisations ${made.number} de mars 2027 pour Théâtre du Soleil \\(Appel du mois, 1 bulletin\\) : total <strong>${formatEuros(made.total)}</strong>, à payer au plus tard le <strong>15/04/2027</strong>\\.`,
+      ),
+    );
     assert.match(after.body, new RegExp(`<a href="/staff/cotisations\\?org_id=${soleil}" id="call-link">Voir les appels de cotisations</a>`));
     assert.deepEqual(cells(tableOf(after.body, 'draft-table'), 'Statut'), ['Publié']);
     assert.ok(!after.body.includes('id="validate"'), 'nothing left to validate');
@@ -134,15 +168,24 @@ describe('GET /staff/paie', () => {
     const draft = run.payslips[0] as { id: string };
     const month = await call(staff, 'GET', `/api/staff/paie/mois?org_id=${soleil}&period=${PERIOD}`);
     assert.equal(month.statusCode, 200, month.body);
-    assert.deepEqual(month.json().drafts.map((d: { id: string; kind: string }) => [d.id, d.kind]), [[draft.id, 'normal']]);
-    assert.deepEqual(month.json().skipped.map((s: { contract_id: string }) => s.contract_id), [cdd]);
+    assert.deepEqual(
+      month.json().drafts.map((d: { id: string; kind: string }) => [d.id, d.kind]),
+      [[draft.id, 'normal']],
+    );
+    assert.deepEqual(
+      month.json().skipped.map((s: { contract_id: string }) => s.contract_id),
+      [cdd],
+    );
     assert.equal(month.json().last_run.id, ctx.runId);
 
     // The month reopened: its drafts, its skipped contracts and "Valider", with no run in the address.
     const page = await call(staff, 'GET', `/staff/paie?org_id=${soleil}&period=03/2027`);
     assert.equal(page.statusCode, 200);
     assert.deepEqual(cells(tableOf(page.body, 'draft-table'), 'Statut'), ['Brouillon']);
-    assert.match(page.body, new RegExp(`<button type="button" class="button" id="validate" data-ids="${draft.id}" data-count="1">Valider le bulletin</button>`));
+    assert.match(
+      page.body,
+      new RegExp(`<button type="button" class="button" id="validate" data-ids="${draft.id}" data-count="1">Valider le bulletin</button>`),
+    );
     assert.match(page.body, new RegExp(`data-reason="cdd_not_computed"><strong>${contractNumbers.get(cdd)} \\(Marc Dupont\\)`));
     assert.match(page.body, /Calcul terminé : 1 contrat calculé\./);
 
@@ -161,7 +204,13 @@ describe('GET /staff/paie', () => {
     assert.ok(!after.body.includes('id="validate"'), 'nothing left to validate');
 
     // An avenant adding a March date: the contract's page says the month is to compute again; the complement sits beside the original.
-    const amended = await call(staff, 'POST', `/api/contrats/${ctx.artist}/avenants`, { end_date: '2027-04-02', dates: [{ date: '2027-03-28', nature: 'representation', quantity: 1, amount: '231.20' }] }, { 'x-active-org-id': soleil });
+    const amended = await call(
+      staff,
+      'POST',
+      `/api/contrats/${ctx.artist}/avenants`,
+      { end_date: '2027-04-02', dates: [{ date: '2027-03-28', nature: 'representation', quantity: 1, amount: '231.20' }] },
+      { 'x-active-org-id': soleil },
+    );
     assert.equal(amended.statusCode, 200, amended.body);
     const contractPage = await call(ctx.agent, 'GET', `/contrats/${ctx.artist}`);
     assert.match(contractPage.body, /À recalculer : mars 2027 \(déjà validé, un bulletin complémentaire paiera la différence\)\./);
@@ -176,7 +225,10 @@ describe('GET /staff/paie', () => {
     const complement = second.payslips[0] as { id: string; gross: string };
     assert.equal(complement.gross, '231.20');
     const withComplement = await call(staff, 'GET', `/staff/paie?org_id=${soleil}&period=03/2027`);
-    assert.match(tableOf(withComplement.body, 'draft-table'), new RegExp(`data-draft-id="${complement.id}" data-status="brouillon" data-kind="complementaire"`));
+    assert.match(
+      tableOf(withComplement.body, 'draft-table'),
+      new RegExp(`data-draft-id="${complement.id}" data-status="brouillon" data-kind="complementaire"`),
+    );
     assert.equal((await call(staff, 'POST', '/api/staff/paie/valider', { org_id: soleil, period: PERIOD })).statusCode, 200);
     const paie = await call(ctx.admin, 'GET', '/paie');
     assert.match(paie.body, new RegExp(`<tr data-payslip-id="${complement.id}" data-kind="complementaire" data-complements="${draft.id}">`));
@@ -190,7 +242,10 @@ describe('GET /staff/paie', () => {
     assert.equal((await call(staff, 'POST', `/api/staff/payslips/${cancelled}/cancel`)).statusCode, 200);
     const res = await call(staff, 'GET', `/staff/paie?org_id=${soleil}&period=3/2027`);
     assert.equal(res.statusCode, 200);
-    assert.match(res.body, /<select id="payslip-employee" name="employee_id"[^>]*><option value="" selected>Choisissez un salarié<\/option><option value="[^"]+">Bernard Zoé<\/option>/);
+    assert.match(
+      res.body,
+      /<select id="payslip-employee" name="employee_id"[^>]*><option value="" selected>Choisissez un salarié<\/option><option value="[^"]+">Bernard Zoé<\/option>/,
+    );
     assert.match(res.body, /<input id="payslip-period" name="period"[^>]* value="03\/2027"/);
     assert.match(res.body, /<p id="payslip-net-error" class="field-error" hidden><\/p>/);
     const table = tableOf(res.body, 'payslip-table');
@@ -231,17 +286,25 @@ describe('GET /staff/virements: what cannot be paid', () => {
     const table = tableOf(res.body, 'unpayable-table');
     const ids = [...table.matchAll(/<tr data-unpayable-id="([^"]+)" data-reason="([^"]+)">/g)].map((m) => [m[1], m[2]]);
     // By organization, then name.
-    assert.deepEqual(ids, [[own, 'own_salaries'], [noIban, 'no_iban'], [zero, 'net_zero'], [outside, 'iban_outside_sepa']]);
+    assert.deepEqual(ids, [
+      [own, 'own_salaries'],
+      [noIban, 'no_iban'],
+      [zero, 'net_zero'],
+      [outside, 'iban_outside_sepa'],
+    ]);
     assert.deepEqual(cells(table, 'Raison'), [
-      "L&#39;organisation paie elle-même ses salaires", 'Aucun IBAN pour ce salarié', 'Net à payer nul', 'IBAN hors de la zone SEPA',
+      'L&#39;organisation paie elle-même ses salaires',
+      'Aucun IBAN pour ce salarié',
+      'Net à payer nul',
+      'IBAN hors de la zone SEPA',
     ]);
     assert.deepEqual(cells(table, 'IBAN'), ['•••• 7034', '—', '•••• 3000', '•••• 1326']);
     assert.deepEqual(cells(table, 'Net à payer'), [`900,00${NBSP}€`, `1${NBSP}500,00${NBSP}€`, `0,00${NBSP}€`, `800,00${NBSP}€`]);
     assert.deepEqual(cells(table, 'Corriger'), [
       'Modifier le mode de virement : Paul Autonome, mars 2027',
-      "Saisir l&#39;IBAN du salarié : Zoé Bernard, mars 2027",
+      'Saisir l&#39;IBAN du salarié : Zoé Bernard, mars 2027',
       'Voir les bulletins du mois : Marc Dupont, mars 2027',
-      "Saisir l&#39;IBAN du salarié : Emre Yilmaz, mars 2027",
+      'Saisir l&#39;IBAN du salarié : Emre Yilmaz, mars 2027',
     ]);
     assert.ok(table.includes(`href="/staff/organisations/${autonome}"`));
     assert.ok(table.includes(`href="/staff/organisations/${soleil}"`));
@@ -250,7 +313,10 @@ describe('GET /staff/virements: what cannot be paid', () => {
     assert.ok(!table.includes('TR33'), 'never an IBAN beyond its last four characters');
     // The organization's filter applies to both lists.
     const filtered = tableOf((await call(staff, 'GET', `/staff/virements?org_id=${autonome}`)).body, 'unpayable-table');
-    assert.deepEqual([...filtered.matchAll(/data-unpayable-id="([^"]+)"/g)].map((m) => m[1]), [own]);
+    assert.deepEqual(
+      [...filtered.matchAll(/data-unpayable-id="([^"]+)"/g)].map((m) => m[1]),
+      [own],
+    );
   });
 
   it('should refuse to mark a batch executed before its execution date (400, French), and ask for a confirmation first', async (t) => {
@@ -258,7 +324,10 @@ describe('GET /staff/virements: what cannot be paid', () => {
     const made = (await batch([await payslip(soleil, helene, PERIOD, '2104.50')], inDays(3))).json();
     const early = await call(staff, 'POST', `/api/staff/virements/${made.id}/executed`);
     assert.equal(early.statusCode, 400);
-    assert.deepEqual(early.json(), { error: 'execution_date_in_future', message: `Ce lot ne peut pas être marqué exécuté avant sa date d'exécution (${formatDateFr(inDays(3))}).` });
+    assert.deepEqual(early.json(), {
+      error: 'execution_date_in_future',
+      message: `Ce lot ne peut pas être marqué exécuté avant sa date d'exécution (${formatDateFr(inDays(3))}).`,
+    });
     assert.equal((await call(staff, 'GET', `/api/staff/virements/${made.id}`)).json().status, 'genere', 'nothing changed');
     const page = await call(staff, 'GET', '/staff/virements');
     assert.match(page.body, new RegExp(`<p class="field-error" id="executed-error-${made.id}" role="alert" hidden></p>`));

@@ -12,8 +12,14 @@ import { monthPay, situationFor, type PayrollContract, type PayrollEmployee, typ
 export const PERIOD = '2027-01';
 const ORG: PayrollOrg = { effectif: 3, convention: 'SVP', categorie_juridique: 'association', taux_at: null };
 export const EMPLOYER: BulletinData['employer'] = {
-  name: 'Compagnie du Soleil', siret: '12345678900017', address_line: '12 rue de l’Éclair', postcode: '75011', city: 'Paris',
-  ape_code: '9001Z', urssaf: 'Urssaf Île-de-France', convention: 'SVP',
+  name: 'Compagnie du Soleil',
+  siret: '12345678900017',
+  address_line: '12 rue de l’Éclair',
+  postcode: '75011',
+  city: 'Paris',
+  ape_code: '9001Z',
+  urssaf: 'Urssaf Île-de-France',
+  convention: 'SVP',
 };
 
 type DateRow = { date: string; nature: 'representation' | 'repetition' | 'service' | 'heures'; quantity: string; amount: string };
@@ -46,13 +52,24 @@ export function artistBulletin(model: PayrollModel, options: { draft?: boolean; 
   const dates = options.dates ?? ARTIST_DATES;
   const start = dates[0]!.date;
   const end = dates.at(-1)!.date;
-  const payslip = compute(model, { kind: 'CDDU', start_date: start, end_date: end, monthly_gross: null, dates }, { category: 'artiste', cadre: false, pas_rate: null });
+  const payslip = compute(
+    model,
+    { kind: 'CDDU', start_date: start, end_date: end, monthly_gross: null, dates },
+    { category: 'artiste', cadre: false, pas_rate: null },
+  );
   const [first_name, last_name] = options.name ?? ['Zoé', 'Lefèvre'];
   return {
     employer: EMPLOYER,
     employee: {
-      first_name, last_name, address_line: '4 rue des Lilas', postcode: '75020', city: 'Paris',
-      job_title: 'Comédienne', classification: 'Artiste interprète – groupe 2', category: 'artiste', cadre: false,
+      first_name,
+      last_name,
+      address_line: '4 rue des Lilas',
+      postcode: '75020',
+      city: 'Paris',
+      job_title: 'Comédienne',
+      classification: 'Artiste interprète – groupe 2',
+      category: 'artiste',
+      cadre: false,
     },
     period: PERIOD,
     payment_date: options.draft ? '2027-01-29' : '2027-02-05',
@@ -71,7 +88,15 @@ export function technicianBulletin(model: PayrollModel, options: { draft?: boole
   );
   return {
     employer: EMPLOYER,
-    employee: { first_name: 'Marc', last_name: 'Dupont', ...noAddress, job_title: 'Régisseur général', classification: 'Cadre – groupe 4', category: 'technicien', cadre: true },
+    employee: {
+      first_name: 'Marc',
+      last_name: 'Dupont',
+      ...noAddress,
+      job_title: 'Régisseur général',
+      classification: 'Cadre – groupe 4',
+      category: 'technicien',
+      cadre: true,
+    },
     period: PERIOD,
     payment_date: '2027-01-29',
     draft: options.draft ?? false,
@@ -82,12 +107,23 @@ export function technicianBulletin(model: PayrollModel, options: { draft?: boole
 }
 
 export function cdiBulletin(model: PayrollModel, options: { draft?: boolean } = {}): BulletinData {
-  const payslip = compute(model, { kind: 'CDI', start_date: '2025-09-01', end_date: null, monthly_gross: '2850.00', dates: [] }, { category: 'permanent', cadre: false, pas_rate: '7.50' });
+  const payslip = compute(
+    model,
+    { kind: 'CDI', start_date: '2025-09-01', end_date: null, monthly_gross: '2850.00', dates: [] },
+    { category: 'permanent', cadre: false, pas_rate: '7.50' },
+  );
   return {
     employer: { ...EMPLOYER, ape_code: null, urssaf: null, address_line: null, postcode: null, city: null },
     employee: {
-      first_name: 'Léa', last_name: 'Martin', address_line: '8 avenue Jean Jaurès', postcode: '69007', city: 'Lyon',
-      job_title: 'Administratrice de production', classification: 'Niveau 3 – échelon 2', category: 'permanent', cadre: false,
+      first_name: 'Léa',
+      last_name: 'Martin',
+      address_line: '8 avenue Jean Jaurès',
+      postcode: '69007',
+      city: 'Lyon',
+      job_title: 'Administratrice de production',
+      classification: 'Niveau 3 – échelon 2',
+      category: 'permanent',
+      cadre: false,
     },
     period: PERIOD,
     payment_date: '2027-01-29',

@@ -20,7 +20,14 @@ import { ARTIST_DATES, artistBulletin, cdiBulletin, technicianBulletin } from '.
 
 const KEEP = 'Dans votre intérêt et pour vous aider à faire valoir vos droits, conservez ce bulletin de paie sans limitation de durée.';
 const CONGES = 'Congés payés : Caisse des Congés Spectacles';
-const TOTALS = ['Total des cotisations et contributions', 'Net à payer avant impôt sur le revenu', 'Impôt sur le revenu prélevé à la source', 'Net payé', 'Montant net social', "Coût total pour l'employeur"];
+const TOTALS = [
+  'Total des cotisations et contributions',
+  'Net à payer avant impôt sur le revenu',
+  'Impôt sur le revenu prélevé à la source',
+  'Net payé',
+  'Montant net social',
+  "Coût total pour l'employeur",
+];
 
 let model: PayrollModel;
 before(() => {
@@ -59,16 +66,31 @@ describe('bulletinDocument', () => {
     assert.equal(payslip.gross, '1140.00', 'the five dates of January');
     assertInOrder(text, [
       'Bulletin de paie',
-      'EMPLOYEUR', 'Compagnie du Soleil', '12 rue de l’Éclair', '75011 Paris', 'SIRET : 12345678900017', 'Code APE : 9001Z', 'URSSAF : Urssaf Île-de-France',
+      'EMPLOYEUR',
+      'Compagnie du Soleil',
+      '12 rue de l’Éclair',
+      '75011 Paris',
+      'SIRET : 12345678900017',
+      'Code APE : 9001Z',
+      'URSSAF : Urssaf Île-de-France',
       'Convention collective : Entreprises du secteur privé du spectacle vivant (IDCC 3090)',
-      'SALARIÉ(E)', 'Zoé Lefèvre', '4 rue des Lilas', '75020 Paris', 'Emploi : Comédienne', 'Classification : Artiste interprète – groupe 2', 'Catégorie : Artiste · Non cadre',
+      'SALARIÉ(E)',
+      'Zoé Lefèvre',
+      '4 rue des Lilas',
+      '75020 Paris',
+      'Emploi : Comédienne',
+      'Classification : Artiste interprète – groupe 2',
+      'Catégorie : Artiste · Non cadre',
       'Période : janvier 2027 (du 01/01/2027 au 31/01/2027)',
       'Date de paiement : 05/02/2027',
       'Travail rémunéré : 5 cachets',
       "Contrat : N° C-2027-000042, CDDU (durée déterminée d'usage)",
       'Dates du contrat : du 05/01/2027 au 10/01/2027',
       '05/01/2027 Répétition 1 06/01/2027 Répétition 1 08/01/2027 Représentation 1 09/01/2027 Représentation 1 10/01/2027 Représentation 1',
-      'Taux salarial', 'Part salariale', 'Taux patronal', 'Part patronale',
+      'Taux salarial',
+      'Part salariale',
+      'Taux patronal',
+      'Part patronale',
       `Salaire brut ${euros(payslip.gross)}`,
       ...headingsOf(payslip),
       `Total des cotisations et contributions ${euros(payslip.employee_contributions)} ${euros(payslip.employer_contributions)}`,
@@ -94,40 +116,65 @@ describe('bulletinDocument', () => {
       for (const name of headings) assert.equal(occurrences(text, name), 1, `"${name}" once`);
       // The AT/MP row carries its base, rate and amount.
       const atmp = data.payslip.lines.find((line) => line.heading === 'Accidents du travail – maladies professionnelles')!;
-      assert.ok(text.includes(`Accidents du travail – maladies professionnelles ${euros(atmp.base)} ${formatBulletinRate(atmp.employer_rate!).replace(/\s+/g, ' ')} ${euros(atmp.employer_amount)}`));
+      assert.ok(
+        text.includes(
+          `Accidents du travail – maladies professionnelles ${euros(atmp.base)} ${formatBulletinRate(atmp.employer_rate!).replace(/\s+/g, ' ')} ${euros(atmp.employer_amount)}`,
+        ),
+      );
     }
   });
 
   it("should print a cadre technician's hours and services, and a CDI's entry date without dates nor Congés Spectacles", async () => {
     const technician = (await pages(technicianBulletin(model))).join('\n');
     assertInOrder(technician, [
-      'Marc Dupont', 'Emploi : Régisseur général', 'Classification : Cadre – groupe 4', 'Catégorie : Technicien · Cadre',
-      'Date de paiement : 29/01/2027', 'Travail rémunéré : 15,5 heures, 1 service', 'Contrat : N° C-2027-000051',
-      '12/01/2027 Heures 8 13/01/2027 Heures 7,5 14/01/2027 Service 1', CONGES,
+      'Marc Dupont',
+      'Emploi : Régisseur général',
+      'Classification : Cadre – groupe 4',
+      'Catégorie : Technicien · Cadre',
+      'Date de paiement : 29/01/2027',
+      'Travail rémunéré : 15,5 heures, 1 service',
+      'Contrat : N° C-2027-000051',
+      '12/01/2027 Heures 8 13/01/2027 Heures 7,5 14/01/2027 Service 1',
+      CONGES,
     ]);
     assert.ok(!technician.includes('Non cadre'));
 
     const data = cdiBulletin(model);
     const cdi = (await pages(data)).join('\n');
     assertInOrder(cdi, [
-      'Compagnie du Soleil', 'SIRET : 12345678900017', 'Convention collective',
-      'Léa Martin', '8 avenue Jean Jaurès', '69007 Lyon', 'Classification : Niveau 3 – échelon 2', 'Catégorie : Personnel permanent · Non cadre',
-      'Date de paiement : 29/01/2027', 'Contrat : N° C-2025-000007, CDI (durée indéterminée)', 'Date d’entrée : 01/09/2025',
+      'Compagnie du Soleil',
+      'SIRET : 12345678900017',
+      'Convention collective',
+      'Léa Martin',
+      '8 avenue Jean Jaurès',
+      '69007 Lyon',
+      'Classification : Niveau 3 – échelon 2',
+      'Catégorie : Personnel permanent · Non cadre',
+      'Date de paiement : 29/01/2027',
+      'Contrat : N° C-2025-000007, CDI (durée indéterminée)',
+      'Date d’entrée : 01/09/2025',
       `Impôt sur le revenu prélevé à la source ${euros(data.payslip.net_taxable)} 7,50 % ${euros(data.payslip.pas_amount)}`,
       KEEP,
     ]);
-    for (const absent of ['Congés Spectacles', 'Date travaillée', 'Travail rémunéré', 'Code APE', 'URSSAF :', '12 rue de l’Éclair']) assert.ok(!cdi.includes(absent), absent);
+    for (const absent of ['Congés Spectacles', 'Date travaillée', 'Travail rémunéré', 'Code APE', 'URSSAF :', '12 rue de l’Éclair'])
+      assert.ok(!cdi.includes(absent), absent);
     assert.match(cdi, /Page 1 \/ 1/);
   });
 
   it('should print the rates the lines carry French-style, two decimals at least', async () => {
-    assert.deepEqual(['6.9', '0.315', '7', '13', '1.12'].map((rate) => formatBulletinRate(rate).replace('\u00a0', ' ')), ['6,90 %', '0,315 %', '7,00 %', '13,00 %', '1,12 %']);
+    assert.deepEqual(
+      ['6.9', '0.315', '7', '13', '1.12'].map((rate) => formatBulletinRate(rate).replace('\u00a0', ' ')),
+      ['6,90 %', '0,315 %', '7,00 %', '13,00 %', '1,12 %'],
+    );
     const data = cdiBulletin(model);
     const text = (await pages(data)).join('\n');
     const rated = data.payslip.lines.filter((line) => line.employee_rate !== null && line.employee_amount !== '0.00');
     assert.ok(rated.length >= 3, 'lines with an employee rate');
     for (const line of rated) {
-      assert.ok(text.includes(`${line.label} ${euros(line.base)} ${formatBulletinRate(line.employee_rate!).replace(/\s+/g, ' ')} ${euros(line.employee_amount)}`), line.label);
+      assert.ok(
+        text.includes(`${line.label} ${euros(line.base)} ${formatBulletinRate(line.employee_rate!).replace(/\s+/g, ' ')} ${euros(line.employee_amount)}`),
+        line.label,
+      );
     }
   });
 
@@ -140,7 +187,10 @@ describe('bulletinDocument', () => {
     const dates = Array.from({ length: 30 }, (_, i) => ({ ...ARTIST_DATES[i % 2]!, date: `2027-01-${String(i + 1).padStart(2, '0')}` }));
     const long = await pages(artistBulletin(model, { draft: true, dates }));
     assert.equal(long.length, 2);
-    assert.ok(long.every((page) => occurrences(page, 'BROUILLON') === 1), 'one watermark a page');
+    assert.ok(
+      long.every((page) => occurrences(page, 'BROUILLON') === 1),
+      'one watermark a page',
+    );
     for (const data of [artistBulletin(model), technicianBulletin(model), cdiBulletin(model)]) {
       assert.ok((await pages(data)).every((page) => !page.includes('BROUILLON')));
     }
@@ -152,7 +202,8 @@ describe('bulletinDocument', () => {
       const text = await pages(artistBulletin(model, { dates }));
       const page = text.findIndex((p) => p.includes('Total des cotisations et contributions'));
       assert.ok(page >= 0);
-      for (const wanted of [...TOTALS, CONGES, KEEP]) assert.ok(text[page]!.includes(wanted), `${count} dates: "${wanted}" on the page of the totals (${page + 1} of ${text.length})`);
+      for (const wanted of [...TOTALS, CONGES, KEEP])
+        assert.ok(text[page]!.includes(wanted), `${count} dates: "${wanted}" on the page of the totals (${page + 1} of ${text.length})`);
     }
   });
 
@@ -189,14 +240,29 @@ describe('POST /api/staff/paie/valider: the payment date', () => {
   async function draftOfJanuary(t: Parameters<typeof setup>[0]) {
     const ctx = await setup(t);
     await ctx.call(ctx.staff, 'PATCH', `/api/staff/orgs/${ctx.soleil}`, {
-      address_line: '3 place du Théâtre', postcode: '69001', city: 'Lyon', ape_code: '90.01Z', urssaf: 'Urssaf Rhône-Alpes', siret: '12345678900017',
+      address_line: '3 place du Théâtre',
+      postcode: '69001',
+      city: 'Lyon',
+      ape_code: '90.01Z',
+      urssaf: 'Urssaf Rhône-Alpes',
+      siret: '12345678900017',
     });
     const edited = await ctx.call(ctx.agent, 'PATCH', `/api/salaries/${ctx.helene}`, {
-      category: 'artiste', address_line: '4 rue des Lilas', postcode: '75020', city: 'Paris', classification: 'Artiste interprète – groupe 2',
+      category: 'artiste',
+      address_line: '4 rue des Lilas',
+      postcode: '75020',
+      city: 'Paris',
+      classification: 'Artiste interprète – groupe 2',
     });
     assert.equal(edited.statusCode, 200, edited.body);
     const created = await ctx.call(ctx.agent, 'POST', '/api/contrats', {
-      employee_id: ctx.helene, kind: 'CDDU', job_title: 'Comédienne', show_title: 'Le Songe', idcc: '3090', start_date: '2027-01-04', end_date: '2027-01-31',
+      employee_id: ctx.helene,
+      kind: 'CDDU',
+      job_title: 'Comédienne',
+      show_title: 'Le Songe',
+      idcc: '3090',
+      start_date: '2027-01-04',
+      end_date: '2027-01-31',
       dates: [
         { date: '2027-01-05', nature: 'repetition', quantity: 1, amount: '300' },
         { date: '2027-01-09', nature: 'representation', quantity: 1, amount: '400' },
@@ -231,7 +297,18 @@ describe('POST /api/staff/paie/valider: the payment date', () => {
     const draftPdf = await ctx.call(ctx.staff, 'GET', `/api/staff/paie/brouillons/${ctx.draft}/bulletin.pdf`);
     assert.equal(draftPdf.statusCode, 200);
     const draftText = await pdfText(draftPdf.rawPayload);
-    assertInOrder(draftText, ['Théâtre du Soleil', '3 place du Théâtre', '69001 Lyon', 'Code APE : 9001Z', 'URSSAF : Urssaf Rhône-Alpes', 'Hélène Lefèvre', '4 rue des Lilas', 'Classification : Artiste interprète – groupe 2', 'Date de paiement : 29/01/2027 (prévue, fixée à la validation)', 'Travail rémunéré : 2 cachets']);
+    assertInOrder(draftText, [
+      'Théâtre du Soleil',
+      '3 place du Théâtre',
+      '69001 Lyon',
+      'Code APE : 9001Z',
+      'URSSAF : Urssaf Rhône-Alpes',
+      'Hélène Lefèvre',
+      '4 rue des Lilas',
+      'Classification : Artiste interprète – groupe 2',
+      'Date de paiement : 29/01/2027 (prévue, fixée à la validation)',
+      'Travail rémunéré : 2 cachets',
+    ]);
     assert.ok(draftText.includes('BROUILLON'));
 
     const res = await ctx.call(ctx.staff, 'POST', '/api/staff/paie/valider', { org_id: ctx.soleil, period: PERIOD });
@@ -250,7 +327,12 @@ describe('POST /api/staff/paie/valider: the payment date', () => {
     assert.equal(res.statusCode, 200, res.body);
     const text = await storedBulletin(ctx, ctx.draft);
     assert.ok(text.includes('Date de paiement : 05/02/2027'), text);
-    const event = await ctx.db.selectFrom('module_events').select('details').where('subject_id', '=', ctx.draft).where('action', '=', 'payslip.published').executeTakeFirstOrThrow();
+    const event = await ctx.db
+      .selectFrom('module_events')
+      .select('details')
+      .where('subject_id', '=', ctx.draft)
+      .where('action', '=', 'payslip.published')
+      .executeTakeFirstOrThrow();
     assert.equal((event.details as { payment_date: string }).payment_date, '2027-02-05');
   });
 
@@ -263,7 +345,10 @@ describe('POST /api/staff/paie/valider: the payment date', () => {
       assert.match(res.json().message, /date de paiement/i);
     }
     const bounds = await ctx.call(ctx.staff, 'POST', '/api/staff/paie/valider', { org_id: ctx.soleil, period: PERIOD, payment_date: '2026-12-31' });
-    assert.equal(bounds.json().message, 'La date de paiement doit tomber entre le 01/01/2027 et le 31/03/2027 : dans la période ou les deux mois qui la suivent.');
+    assert.equal(
+      bounds.json().message,
+      'La date de paiement doit tomber entre le 01/01/2027 et le 31/03/2027 : dans la période ou les deux mois qui la suivent.',
+    );
     const row = await ctx.db.selectFrom('payslips').select(['status', 'payment_date']).where('id', '=', ctx.draft).executeTakeFirstOrThrow();
     assert.deepEqual(row, { status: 'brouillon', payment_date: null });
     // The bounds themselves are accepted.

@@ -32,7 +32,10 @@ describe('the payroll computing processes', () => {
     const situations = ['2400.00', '3100.50', '1900.00'].map(situation);
     const outcomes = await computeInPool(situations);
     const direct = evaluatingModel();
-    assert.deepEqual(outcomes, situations.map((s) => ({ ok: true, payslip: computePayslip(direct, s) })));
+    assert.deepEqual(
+      outcomes,
+      situations.map((s) => ({ ok: true, payslip: computePayslip(direct, s) })),
+    );
     assert.equal(outcomes[0]!.ok && outcomes[0]!.payslip.gross, '2400.00');
   });
 
@@ -43,7 +46,11 @@ describe('the payroll computing processes', () => {
     for (const pid of pids) {
       const all = policies(pid);
       assert.ok(all.length > 1, 'a node process has several threads');
-      assert.deepEqual(all, all.map(() => SCHED_IDLE), `process ${pid}`);
+      assert.deepEqual(
+        all,
+        all.map(() => SCHED_IDLE),
+        `process ${pid}`,
+      );
     }
     assert.notEqual(policies(process.pid)[0], SCHED_IDLE, 'the server itself keeps its priority');
   });

@@ -33,7 +33,11 @@ describe('a payroll run whose computation is starved', () => {
     const failures: unknown[] = [];
     const log = { info() {}, warn: (obj: object) => failures.push(obj), error: (obj: object) => failures.push(obj) };
     const runner = new JobWorker({
-      db: ctx.app.db, log, leaseMs: LEASE_MS, heartbeatMs: 50, pollMs: 20,
+      db: ctx.app.db,
+      log,
+      leaseMs: LEASE_MS,
+      heartbeatMs: 50,
+      pollMs: 20,
       onHeartbeat: (ids) => {
         if (ids.length === 0) return;
         renewals.push(Date.now());
@@ -41,7 +45,8 @@ describe('a payroll run whose computation is starved', () => {
       },
     });
     definePayrollRun(runner, {
-      ctx: { db: ctx.app.db }, log,
+      ctx: { db: ctx.app.db },
+      log,
       // The real computation, held back as a machine whose cores are taken would hold it.
       compute: async (situations: Situation[]) => {
         chunkStarted();
@@ -74,6 +79,9 @@ describe('a payroll run whose computation is starved', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     assert.deepEqual(failures, []);
-    assert.deepEqual(await ctx.app.db.selectFrom('jobs').select(['status', 'attempts']).where('subject_id', '=', runId).executeTakeFirstOrThrow(), { status: 'done', attempts: 1 });
+    assert.deepEqual(await ctx.app.db.selectFrom('jobs').select(['status', 'attempts']).where('subject_id', '=', runId).executeTakeFirstOrThrow(), {
+      status: 'done',
+      attempts: 1,
+    });
   });
 });

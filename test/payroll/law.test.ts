@@ -57,7 +57,9 @@ describe('the overlay of the performing arts (law/spectacle)', () => {
   });
 
   it('should add rules in the model\u2019s names, and redefine only the two rules of the model it corrects', () => {
-    const redefined = Object.keys(overlayRules()).filter((name) => name in model).sort();
+    const redefined = Object.keys(overlayRules())
+      .filter((name) => name in model)
+      .sort();
     assert.deepEqual(redefined, [`${I} . caisse des congés spectacle`, `${I} . formation professionnelle`]);
     for (const name of Object.keys(overlayRules())) {
       const parent = name.split(' . ').slice(0, -1).join(' . ');
@@ -67,7 +69,12 @@ describe('the overlay of the performing arts (law/spectacle)', () => {
 
   it('should charge an intermittent the specific unemployment contribution: 2.40 % and 5 % of the gross', () => {
     // law/spectacle: 12.00 on a 500.00 artist's day, 72.00 on a technician's 3 000.00.
-    engine.setSituation(intermittent('artiste', '500', { [`${I} . artiste . engagements de moins de cinq jours`]: 'oui', [`${I} . artiste . jours de travail`]: '1 jour/mois' }) as never);
+    engine.setSituation(
+      intermittent('artiste', '500', {
+        [`${I} . artiste . engagements de moins de cinq jours`]: 'oui',
+        [`${I} . artiste . jours de travail`]: '1 jour/mois',
+      }) as never,
+    );
     assert.equal(monthly(engine, `${I} . chômage spécifique . salarié`), 12);
     assert.equal(monthly(engine, `${I} . chômage spécifique . employeur`), 25);
     engine.setSituation(intermittent('technicien', '3000', { [`${I} . heures rémunérées`]: '80 heure/mois' }) as never);
@@ -76,7 +83,8 @@ describe('the overlay of the performing arts (law/spectacle)', () => {
   });
 
   it('should raise the common employer rate by 0.5 point for a CDDU of three months at most only', () => {
-    const tech = (short: string) => intermittent('technicien', '2000', { [`${I} . heures rémunérées`]: '80 heure/mois', [`${I} . CDDU de trois mois au plus`]: short });
+    const tech = (short: string) =>
+      intermittent('technicien', '2000', { [`${I} . heures rémunérées`]: '80 heure/mois', [`${I} . CDDU de trois mois au plus`]: short });
     engine.setSituation(tech('oui') as never);
     assert.equal(monthly(engine, 'salarié . cotisations . chômage'), 90); // 4.50 % of 2 000
     engine.setSituation(tech('non') as never);
@@ -85,12 +93,22 @@ describe('the overlay of the performing arts (law/spectacle)', () => {
 
   it('should cap a one-day artist\u2019s capped contributions at 12 hourly ceilings: 360 € in 2026', () => {
     // Chèque-Intermittents, "Paie des intermittents du spectacle en 2026": 30 € an hour, 360 € for one day.
-    engine.setSituation(intermittent('artiste', '500', { [`${I} . artiste . engagements de moins de cinq jours`]: 'oui', [`${I} . artiste . jours de travail`]: '1 jour/mois' }) as never);
+    engine.setSituation(
+      intermittent('artiste', '500', {
+        [`${I} . artiste . engagements de moins de cinq jours`]: 'oui',
+        [`${I} . artiste . jours de travail`]: '1 jour/mois',
+      }) as never,
+    );
     assert.equal(monthly(engine, `${I} . artiste . plafond des engagements courts`), 360);
     // The employee's capped old-age contribution: 6.90 % × 70 % of 360.
     assert.equal(Math.round(monthly(engine, 'salarié . cotisations . vieillesse . salarié . plafonnée') * 100), 1739);
     // Five days or more: the month's ceiling (the pay period's), so the whole 500.
-    engine.setSituation(intermittent('artiste', '500', { [`${I} . artiste . engagements de moins de cinq jours`]: 'non', [`${I} . artiste . jours de travail`]: '1 jour/mois' }) as never);
+    engine.setSituation(
+      intermittent('artiste', '500', {
+        [`${I} . artiste . engagements de moins de cinq jours`]: 'non',
+        [`${I} . artiste . jours de travail`]: '1 jour/mois',
+      }) as never,
+    );
     assert.equal(Math.round(monthly(engine, 'salarié . cotisations . vieillesse . salarié . plafonnée') * 100), 2415);
   });
 
@@ -155,11 +173,26 @@ describe('what the service refuses rather than computes wrong', () => {
 
   it('should refuse an artist\u2019s flat deduction that the model would floor at a full-time SMIC, and compute one it applies at its rate', () => {
     const model = evaluatingModel(engine);
-    const oneDay: PayrollContract = { kind: 'CDDU', start_date: '2026-12-04', end_date: '2026-12-04', monthly_gross: null, dates: [{ date: '2026-12-04', amount: '500.00', nature: 'representation', quantity: 1 }] };
+    const oneDay: PayrollContract = {
+      kind: 'CDDU',
+      start_date: '2026-12-04',
+      end_date: '2026-12-04',
+      monthly_gross: null,
+      dates: [{ date: '2026-12-04', amount: '500.00', nature: 'representation', quantity: 1 }],
+    };
     const artist = { category: 'artiste' as const, cadre: false, pas_rate: null, dfs: 'artiste_dramatique' as const };
-    assert.throws(() => computePayslip(model, situationFor('2026-12', ORG, artist, payOf(oneDay, '2026-12'))), (e: unknown) => e instanceof NotComputable && /déduction forfaitaire spécifique/.test(e.message));
+    assert.throws(
+      () => computePayslip(model, situationFor('2026-12', ORG, artist, payOf(oneDay, '2026-12'))),
+      (e: unknown) => e instanceof NotComputable && /déduction forfaitaire spécifique/.test(e.message),
+    );
     // 3 000.00 less 18 % (the 2026 rate of dramatic artists, Les Echos Publishing 02/12/2024): 2 460.00, above the floor and within the cap.
-    const month: PayrollContract = { kind: 'CDDU', start_date: '2026-12-01', end_date: '2026-12-08', monthly_gross: null, dates: Array.from({ length: 8 }, (_, i) => ({ date: `2026-12-0${i + 1}`, amount: '375.00', nature: 'representation', quantity: 1 })) };
+    const month: PayrollContract = {
+      kind: 'CDDU',
+      start_date: '2026-12-01',
+      end_date: '2026-12-08',
+      monthly_gross: null,
+      dates: Array.from({ length: 8 }, (_, i) => ({ date: `2026-12-0${i + 1}`, amount: '375.00', nature: 'representation', quantity: 1 })),
+    };
     const payslip = computePayslip(model, situationFor('2026-12', ORG, artist, payOf(month, '2026-12')));
     assert.equal(payslip.lines.find((l) => l.code === 'salarié . cotisations . maladie')?.base, '2460.00');
     // Unemployment stays on the gross before the deduction: 4.50 % of 3 000.00.
@@ -169,7 +202,10 @@ describe('what the service refuses rather than computes wrong', () => {
   it('should refuse a month of 2025 under the SVP convention (the CASC-SVP rate is unknown), not under the general one', () => {
     const model = evaluatingModel(engine);
     const permanent = { category: 'permanent' as const, cadre: false, pas_rate: null };
-    assert.throws(() => computePayslip(model, situationFor('2025-12', ORG, permanent, payOf(cdi, '2025-12'))), (e: unknown) => e instanceof NotComputable && /CASC-SVP/.test(e.message));
+    assert.throws(
+      () => computePayslip(model, situationFor('2025-12', ORG, permanent, payOf(cdi, '2025-12'))),
+      (e: unknown) => e instanceof NotComputable && /CASC-SVP/.test(e.message),
+    );
     const general = computePayslip(model, situationFor('2025-12', { ...ORG, convention: 'droit_commun' }, permanent, payOf(cdi, '2025-12')));
     assert.equal(general.gross, '2500.00');
   });

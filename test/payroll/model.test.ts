@@ -10,7 +10,16 @@ import modeleSocial from 'modele-social';
 import { computePayslip, evaluateMonthly, OUTPUT_RULES, PAYSLIP_READS, roundToCent, type ComputedPayslip } from '../../src/payroll/compute.ts';
 import { BASE, EMPLOYEE_TOTAL, EMPLOYER_TOTAL, LINE_RULES, HEADINGS } from '../../src/payroll/contribution-lines.ts';
 import { correctedRules, MODEL_CORRECTIONS } from '../../src/payroll/model-corrections.ts';
-import { buildEngine, compiledModel, evaluatingModel, hasRule, MODEL_VERSION, READ_OUT_NAMESPACE, type PayrollEngine, type PayrollModel } from '../../src/payroll/model.ts';
+import {
+  buildEngine,
+  compiledModel,
+  evaluatingModel,
+  hasRule,
+  MODEL_VERSION,
+  READ_OUT_NAMESPACE,
+  type PayrollEngine,
+  type PayrollModel,
+} from '../../src/payroll/model.ts';
 import { OVERLAY_VERSION } from '../../src/payroll/law.ts';
 import { monthPay, situationFor, type PayrollContract, type PayrollEmployee, type PayrollOrg } from '../../src/payroll/situation.ts';
 import { sumMoney, type Money } from '../../src/money/money.ts';
@@ -23,9 +32,21 @@ const TECHNICIAN: PayrollEmployee = { category: 'technicien', cadre: false, pas_
 const PERMANENT: PayrollEmployee = { category: 'permanent', cadre: false, pas_rate: null };
 
 function cddu(amounts: string[]): PayrollContract {
-  return { kind: 'CDDU', start_date: '2026-03-01', end_date: null, monthly_gross: null, dates: amounts.map((amount, i) => ({ date: `2026-03-${String(2 + i).padStart(2, '0')}`, amount })) };
+  return {
+    kind: 'CDDU',
+    start_date: '2026-03-01',
+    end_date: null,
+    monthly_gross: null,
+    dates: amounts.map((amount, i) => ({ date: `2026-03-${String(2 + i).padStart(2, '0')}`, amount })),
+  };
 }
-const cdi = (monthly: string, start = '2025-01-01', end: string | null = null): PayrollContract => ({ kind: 'CDI', start_date: start, end_date: end, monthly_gross: monthly, dates: [] });
+const cdi = (monthly: string, start = '2025-01-01', end: string | null = null): PayrollContract => ({
+  kind: 'CDI',
+  start_date: start,
+  end_date: end,
+  monthly_gross: monthly,
+  dates: [],
+});
 
 const CASES: Array<{ name: string; org?: PayrollOrg; employee: PayrollEmployee; contract: PayrollContract }> = [
   { name: 'artist, 1 day', employee: ARTIST, contract: cddu(['450.00']) },
@@ -36,7 +57,12 @@ const CASES: Array<{ name: string; org?: PayrollOrg; employee: PayrollEmployee; 
   { name: 'CDI cadre', employee: { ...PERMANENT, cadre: true }, contract: cdi('4200.00') },
   { name: 'CDI prorated (from the 10th)', employee: PERMANENT, contract: cdi('2100.00', '2026-03-10') },
   { name: 'personalised PAS rate', employee: { ...PERMANENT, pas_rate: '7.50' }, contract: cdi('3000.00') },
-  { name: 'organization taux_at', org: { ...ORG, taux_at: '3.50', effectif: 60, categorie_juridique: 'SAS', convention: 'droit_commun' }, employee: PERMANENT, contract: cdi('2600.00') },
+  {
+    name: 'organization taux_at',
+    org: { ...ORG, taux_at: '3.50', effectif: 60, categorie_juridique: 'SAS', convention: 'droit_commun' },
+    employee: PERMANENT,
+    contract: cdi('2600.00'),
+  },
 ];
 
 /** The bare engine (rule names), the service's compiled reads, and the library's own evaluate. */
@@ -72,7 +98,8 @@ describe('the payroll engine', () => {
 
   it('should read only rules that exist in the pinned model (outputs, lines, rates, bases)', () => {
     const read = [BASE, EMPLOYEE_TOTAL, EMPLOYER_TOTAL, ...Object.values(OUTPUT_RULES)];
-    for (const line of LINE_RULES) read.push(...[line.code, line.employee, line.employer, line.employeeRate, line.employerRate, line.base].filter((n): n is string => Boolean(n)));
+    for (const line of LINE_RULES)
+      read.push(...[line.code, line.employee, line.employer, line.employeeRate, line.employerRate, line.base].filter((n): n is string => Boolean(n)));
     for (const name of read) assert.ok(hasRule(engine, name), `"${name}" is no rule of ${MODEL_VERSION}`);
     for (const line of LINE_RULES) assert.ok(HEADINGS.includes(line.heading));
   });
@@ -133,7 +160,10 @@ describe('the payroll engine', () => {
     assert.equal(line('Caisse des Congés Spectacles')?.employer_amount, '155.00');
     assert.equal(line('Caisse des Congés Spectacles')?.organism, 'CONGES_SPECTACLES');
     // The legal 2 % goes to URSSAF, the conventional 0.10 % to AFDAS; no CPF-CDD.
-    assert.deepEqual([line('Formation professionnelle des intermittents')?.employer_amount, line('Formation professionnelle des intermittents')?.organism], ['1.00', 'AFDAS']);
+    assert.deepEqual(
+      [line('Formation professionnelle des intermittents')?.employer_amount, line('Formation professionnelle des intermittents')?.organism],
+      ['1.00', 'AFDAS'],
+    );
     assert.deepEqual([line('Formation professionnelle')?.employer_amount, line('Formation professionnelle')?.organism], ['20.00', 'URSSAF']);
     assert.equal(line('Contribution CPF des CDD'), undefined);
     // Unemployment: the common 4.00 % + 0.50 point (a CDDU of three months at most) and the specific 5 % + 2.40 %, all to France Travail.
@@ -159,12 +189,28 @@ describe('the payroll engine', () => {
 
 describe('the month of a contract', () => {
   it('should sum a CDDU\u2019s dates in the period and count distinct days', () => {
-    const contract: PayrollContract = { kind: 'CDDU', start_date: '2026-02-27', end_date: null, monthly_gross: null, dates: [
-      { date: '2026-02-28', amount: '100.00' }, { date: '2026-03-01', amount: '200.00' }, { date: '2026-03-01', amount: '50.50' }, { date: '2026-03-05', amount: '300.00' },
-    ] };
+    const contract: PayrollContract = {
+      kind: 'CDDU',
+      start_date: '2026-02-27',
+      end_date: null,
+      monthly_gross: null,
+      dates: [
+        { date: '2026-02-28', amount: '100.00' },
+        { date: '2026-03-01', amount: '200.00' },
+        { date: '2026-03-01', amount: '50.50' },
+        { date: '2026-03-05', amount: '300.00' },
+      ],
+    };
     assert.deepEqual(monthPay(contract, '2026-03'), {
-      kind: 'CDDU', gross: '550.50', days: 2, dates: ['2026-03-01', '2026-03-05'],
-      hours: '0', dates_not_in_hours: true, engagement_days: 7, three_months_at_most: true, months: '0.25',
+      kind: 'CDDU',
+      gross: '550.50',
+      days: 2,
+      dates: ['2026-03-01', '2026-03-05'],
+      hours: '0',
+      dates_not_in_hours: true,
+      engagement_days: 7,
+      three_months_at_most: true,
+      months: '0.25',
     });
     assert.deepEqual(monthPay(contract, '2026-04'), { skip: 'no_date_in_period' });
   });
@@ -178,7 +224,9 @@ describe('the month of a contract', () => {
   });
 
   it('should skip a CDD (cdd_not_computed)', () => {
-    assert.deepEqual(monthPay({ kind: 'CDD', start_date: '2026-03-01', end_date: '2026-03-31', monthly_gross: '2000.00', dates: [] }, '2026-03'), { skip: 'cdd_not_computed' });
+    assert.deepEqual(monthPay({ kind: 'CDD', start_date: '2026-03-01', end_date: '2026-03-31', monthly_gross: '2000.00', dates: [] }, '2026-03'), {
+      skip: 'cdd_not_computed',
+    });
   });
 });
 
@@ -221,7 +269,12 @@ describe('the corrections of the pinned model', () => {
 
 describe('the compiled reads', () => {
   const ORGS: PayrollOrg[] = [ORG, { effectif: 260, convention: 'droit_commun', categorie_juridique: 'SAS', taux_at: '1.70' }];
-  const EMPLOYEES: PayrollEmployee[] = [ARTIST, { ...TECHNICIAN, cadre: true, pas_rate: '7.50' }, { ...PERMANENT, cadre: true }, { ...PERMANENT, pas_rate: '2.00' }];
+  const EMPLOYEES: PayrollEmployee[] = [
+    ARTIST,
+    { ...TECHNICIAN, cadre: true, pas_rate: '7.50' },
+    { ...PERMANENT, cadre: true },
+    { ...PERMANENT, pas_rate: '2.00' },
+  ];
 
   it('should give exactly the payslip of the library\u2019s own evaluate, every line, on every category', () => {
     let compared = 0;
@@ -242,7 +295,10 @@ describe('the compiled reads', () => {
 
   it('should add its read-out rules in a namespace the model does not have', () => {
     assert.equal(hasRule(engine, READ_OUT_NAMESPACE), false);
-    assert.equal(Object.keys(engine.getParsedRules()).some((name) => name.startsWith(READ_OUT_NAMESPACE)), false);
+    assert.equal(
+      Object.keys(engine.getParsedRules()).some((name) => name.startsWith(READ_OUT_NAMESPACE)),
+      false,
+    );
   });
 
   it('should refuse a figure it was not compiled for, and a situation entry that is not the model\u2019s', () => {

@@ -23,7 +23,13 @@ async function december(t: Parameters<typeof setup>[0]) {
   const ctx = await setup(t);
   await ctx.call(ctx.agent, 'PATCH', `/api/salaries/${ctx.helene}`, { category: 'artiste' });
   const created = await ctx.call(ctx.agent, 'POST', '/api/contrats', {
-    employee_id: ctx.helene, kind: 'CDDU', job_title: 'Comédienne', show_title: 'Le Songe', idcc: '3090', start_date: '2026-12-01', end_date: '2026-12-10',
+    employee_id: ctx.helene,
+    kind: 'CDDU',
+    job_title: 'Comédienne',
+    show_title: 'Le Songe',
+    idcc: '3090',
+    start_date: '2026-12-01',
+    end_date: '2026-12-10',
     dates: [
       { date: '2026-12-04', nature: 'representation', quantity: 1, amount: '450' },
       { date: '2026-12-05', nature: 'representation', quantity: 1, amount: '550' },
@@ -42,11 +48,17 @@ async function compute(ctx: Ctx) {
   await ctx.app.payroll.worker.runDue();
   const run = await ctx.call(ctx.staff, 'GET', `/api/staff/paie/runs/${started.json().run_id}`);
   assert.equal(run.json().status, 'termine', run.body);
-  return run.json() as { id: string; payslips: Array<{ id: string; contract_id: string; gross: string }>; skipped: Array<{ contract_id: string; reason: string; message: string }> };
+  return run.json() as {
+    id: string;
+    payslips: Array<{ id: string; contract_id: string; gross: string }>;
+    skipped: Array<{ contract_id: string; reason: string; message: string }>;
+  };
 }
 
-const validate = (ctx: Ctx, payslip_ids?: string[]) => ctx.call(ctx.staff, 'POST', '/api/staff/paie/valider', { org_id: ctx.soleil, period: PERIOD, ...(payslip_ids ? { payslip_ids } : {}) });
-const statuses = async (ctx: Ctx) => (await ctx.db.selectFrom('payslips').select(['status', 'kind']).orderBy('created_at').execute()).map((r) => `${r.kind}:${r.status}`);
+const validate = (ctx: Ctx, payslip_ids?: string[]) =>
+  ctx.call(ctx.staff, 'POST', '/api/staff/paie/valider', { org_id: ctx.soleil, period: PERIOD, ...(payslip_ids ? { payslip_ids } : {}) });
+const statuses = async (ctx: Ctx) =>
+  (await ctx.db.selectFrom('payslips').select(['status', 'kind']).orderBy('created_at').execute()).map((r) => `${r.kind}:${r.status}`);
 
 describe('Drafts stay drafts', () => {
   it('should refuse to cancel a draft or attach a PDF to it (409 payslip_is_draft), the organization never seeing it', async (t) => {
@@ -75,7 +87,13 @@ describe('Drafts stay drafts', () => {
   it('should refuse a draft whose contract was cancelled or amended since the computation (409 payslip_stale naming it), publishing nothing', async (t) => {
     const ctx = await december(t);
     const other = await ctx.call(ctx.agent, 'POST', '/api/contrats', {
-      employee_id: ctx.helene, kind: 'CDDU', job_title: 'Comédienne', show_title: 'Le Songe', idcc: '3090', start_date: '2026-12-20', end_date: '2026-12-21',
+      employee_id: ctx.helene,
+      kind: 'CDDU',
+      job_title: 'Comédienne',
+      show_title: 'Le Songe',
+      idcc: '3090',
+      start_date: '2026-12-20',
+      end_date: '2026-12-21',
       dates: [{ date: '2026-12-20', nature: 'representation', quantity: 1, amount: '300' }],
     });
     await ctx.call(ctx.agent, 'POST', `/api/contrats/${other.json().id}/submit`);
@@ -84,7 +102,10 @@ describe('Drafts stay drafts', () => {
 
     // The second contract cancelled after the computation; the first amended by staff.
     assert.equal((await ctx.call(ctx.agent, 'POST', `/api/contrats/${other.json().id}/cancel`)).statusCode, 200);
-    const res = await validate(ctx, run.payslips.map((p) => p.id));
+    const res = await validate(
+      ctx,
+      run.payslips.map((p) => p.id),
+    );
     assert.equal(res.statusCode, 409, res.body);
     assert.equal(res.json().error, 'payslip_stale');
     assert.deepEqual(res.json().contract_numbers, [other.json().contract_number]);
@@ -95,7 +116,10 @@ describe('Drafts stay drafts', () => {
 
     // Salaries by date edited by staff: the first one is stale too, even with all drafts asked for.
     const edited = await ctx.call(ctx.staff, 'PATCH', `/api/staff/contrats/${ctx.contract.id}/salaires-par-date`, {
-      dates: [{ date: '2026-12-04', nature: 'representation', quantity: 1, amount: '450' }, { date: '2026-12-05', nature: 'representation', quantity: 1, amount: '600' }],
+      dates: [
+        { date: '2026-12-04', nature: 'representation', quantity: 1, amount: '450' },
+        { date: '2026-12-05', nature: 'representation', quantity: 1, amount: '600' },
+      ],
     });
     assert.equal(edited.statusCode, 200, edited.body);
     const all = await validate(ctx);
@@ -104,7 +128,10 @@ describe('Drafts stay drafts', () => {
 
     // Recomputed: the new draft validates.
     const again = await compute(ctx);
-    assert.deepEqual(again.payslips.map((p) => p.gross), ['1050.00']);
+    assert.deepEqual(
+      again.payslips.map((p) => p.gross),
+      ['1050.00'],
+    );
     assert.equal((await validate(ctx, [again.payslips[0]!.id])).statusCode, 200);
   });
 });
@@ -112,7 +139,9 @@ describe('Drafts stay drafts', () => {
 describe('A recomputation racing a validation (PostgreSQL)', () => {
   /** Holds the month's lock from another connection until `release`; resolves once `waiters` wait on it. */
   async function holdMonth(ctx: Ctx) {
-    const { rows: [current] } = await sql<{ name: string }>`select current_database() as name`.execute(ctx.db);
+    const {
+      rows: [current],
+    } = await sql<{ name: string }>`select current_database() as name`.execute(ctx.db);
     const url = new URL(process.env.TEST_DATABASE_URL!);
     url.pathname = `/${current!.name}`;
     const other = await openDatabase({ databaseUrl: url.toString(), pgliteDir: 'memory://', maxConnections: 2 });
@@ -134,10 +163,19 @@ describe('A recomputation racing a validation (PostgreSQL)', () => {
         await new Promise((resolve) => setImmediate(resolve));
       }
     };
-    return { waiters, release: async () => { release(); await done; await other.close(); } };
+    return {
+      waiters,
+      release: async () => {
+        release();
+        await done;
+        await other.close();
+      },
+    };
   }
 
-  it('should publish the drafts when the validation commits first, the recomputation then computing around them', { skip: !usingPostgres && 'PostgreSQL only (TEST_DATABASE_URL)' }, async (t) => {
+  it('should publish the drafts when the validation commits first, the recomputation then computing around them', {
+    skip: !usingPostgres && 'PostgreSQL only (TEST_DATABASE_URL)',
+  }, async (t) => {
     const ctx = await december(t);
     const drafts = (await compute(ctx)).payslips.map((p) => p.id);
     const started = await ctx.call(ctx.staff, 'POST', '/api/staff/paie/calcul', { org_id: ctx.soleil, period: PERIOD });
@@ -152,11 +190,16 @@ describe('A recomputation racing a validation (PostgreSQL)', () => {
     const run = (await ctx.call(ctx.staff, 'GET', `/api/staff/paie/runs/${started.json().run_id}`)).json();
     assert.equal(run.status, 'termine', JSON.stringify(run));
     assert.deepEqual(run.payslips, []);
-    assert.deepEqual(run.skipped.map((s: { reason: string }) => s.reason), ['already_published']);
+    assert.deepEqual(
+      run.skipped.map((s: { reason: string }) => s.reason),
+      ['already_published'],
+    );
     assert.deepEqual(await statuses(ctx), ['normal:publie']);
   });
 
-  it('should refuse the validation as stale when the recomputation commits first, its new drafts then validating', { skip: !usingPostgres && 'PostgreSQL only (TEST_DATABASE_URL)' }, async (t) => {
+  it('should refuse the validation as stale when the recomputation commits first, its new drafts then validating', {
+    skip: !usingPostgres && 'PostgreSQL only (TEST_DATABASE_URL)',
+  }, async (t) => {
     const ctx = await december(t);
     const drafts = (await compute(ctx)).payslips.map((p) => p.id);
     const started = await ctx.call(ctx.staff, 'POST', '/api/staff/paie/calcul', { org_id: ctx.soleil, period: PERIOD });
@@ -186,13 +229,19 @@ describe('Complementary payslips', () => {
     assert.equal((await validate(ctx, [original])).statusCode, 200);
     const published = (await ctx.call(ctx.staff, 'GET', `/api/staff/payslips/${original}`)).json();
 
-    const amended = await ctx.call(ctx.staff, 'POST', `/api/contrats/${ctx.contract.id}/avenants`, {
-      end_date: '2026-12-14',
-      dates: [
-        { date: '2026-12-12', nature: 'representation', quantity: 1, amount: '231.20' },
-        { date: '2026-12-13', nature: 'representation', quantity: 1, amount: '231.20' },
-      ],
-    }, { 'x-active-org-id': ctx.soleil });
+    const amended = await ctx.call(
+      ctx.staff,
+      'POST',
+      `/api/contrats/${ctx.contract.id}/avenants`,
+      {
+        end_date: '2026-12-14',
+        dates: [
+          { date: '2026-12-12', nature: 'representation', quantity: 1, amount: '231.20' },
+          { date: '2026-12-13', nature: 'representation', quantity: 1, amount: '231.20' },
+        ],
+      },
+      { 'x-active-org-id': ctx.soleil },
+    );
     assert.equal(amended.statusCode, 200, amended.body);
 
     const run = await compute(ctx);
@@ -212,11 +261,19 @@ describe('Complementary payslips', () => {
     const expected = whole.lines
       .map((l) => {
         const p = before.get(`${l.code}|${l.organism}`);
-        return [l.code, money(cents(l.base) - cents(p?.base ?? '0.00')), money(cents(l.employee_amount) - cents(p?.employee_amount ?? '0.00')), money(cents(l.employer_amount) - cents(p?.employer_amount ?? '0.00'))];
+        return [
+          l.code,
+          money(cents(l.base) - cents(p?.base ?? '0.00')),
+          money(cents(l.employee_amount) - cents(p?.employee_amount ?? '0.00')),
+          money(cents(l.employer_amount) - cents(p?.employer_amount ?? '0.00')),
+        ];
       })
       .filter(([, base, ee, er]) => base !== '0.00' || ee !== '0.00' || er !== '0.00');
     assert.ok(expected.length > 5);
-    assert.deepEqual((draft.lines as PayslipLine[]).map((l) => [l.code, l.base, l.employee_amount, l.employer_amount]), expected);
+    assert.deepEqual(
+      (draft.lines as PayslipLine[]).map((l) => [l.code, l.base, l.employee_amount, l.employer_amount]),
+      expected,
+    );
     for (const key of ['gross', 'employee_contributions', 'employer_contributions', 'net_to_pay', 'employer_cost', 'pas_amount'] as const) {
       assert.equal(draft[key], money(cents(whole[key]) - cents(published[key])), key);
     }
@@ -224,7 +281,10 @@ describe('Complementary payslips', () => {
     // Validated like any draft; the organization sees both; a transfer may pay it; its bulletin says what it is.
     assert.equal((await validate(ctx)).statusCode, 200);
     const listed = (await ctx.call(ctx.admin, 'GET', '/api/payslips')).json().items as Array<{ id: string; kind: string; complements_id: string | null }>;
-    assert.deepEqual(listed.map((p) => [p.kind, p.complements_id]).sort(), [['complementaire', original], ['normal', null]]);
+    assert.deepEqual(listed.map((p) => [p.kind, p.complements_id]).sort(), [
+      ['complementaire', original],
+      ['normal', null],
+    ]);
     assert.deepEqual((await ctx.available()).map((p) => p.id).sort(), [original, draft.id].sort());
     await ctx.app.jobs.worker.runDue();
     const link = await ctx.call(ctx.admin, 'GET', `/api/payslips/${draft.id}/pdf-url`);
@@ -240,7 +300,10 @@ describe('Complementary payslips', () => {
     assert.equal(cancel.json().error, 'payslip_has_complement');
     const nothing = await compute(ctx);
     assert.deepEqual(nothing.payslips, []);
-    assert.deepEqual(nothing.skipped.map((s) => s.reason), ['already_published']);
+    assert.deepEqual(
+      nothing.skipped.map((s) => s.reason),
+      ['already_published'],
+    );
   });
 
   it('should make no negative complementary payslip when dates of a published month are removed, saying why', async (t) => {
@@ -252,7 +315,10 @@ describe('Complementary payslips', () => {
     assert.equal(edited.statusCode, 200, edited.body);
     const run = await compute(ctx);
     assert.deepEqual(run.payslips, []);
-    assert.deepEqual(run.skipped.map((s) => s.reason), ['complement_negative']);
+    assert.deepEqual(
+      run.skipped.map((s) => s.reason),
+      ['complement_negative'],
+    );
     assert.match(run.skipped[0]!.message, /aucun bulletin complémentaire négatif/);
     assert.deepEqual(await statuses(ctx), ['normal:publie']);
   });

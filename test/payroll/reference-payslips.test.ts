@@ -146,10 +146,26 @@ const RGDU_P = 1.75;
  * Légisocial article; CGI 204 H III; BOI-IR-PAS-20-20-30-10 n° 230 allows the 1 January value all year).
  */
 const NEUTRAL_GRID: ReadonlyArray<[Exact | null, bigint]> = [
-  [eur('1635'), pct('0')], [eur('1698'), pct('0.5')], [eur('1807'), pct('1.3')], [eur('1928'), pct('2.1')], [eur('2060'), pct('2.9')],
-  [eur('2170'), pct('3.5')], [eur('2315'), pct('4.1')], [eur('2738'), pct('5.3')], [eur('3135'), pct('7.5')], [eur('3571'), pct('9.9')],
-  [eur('4019'), pct('11.9')], [eur('4690'), pct('13.8')], [eur('5624'), pct('15.8')], [eur('7037'), pct('17.9')], [eur('8789'), pct('20')],
-  [eur('12200'), pct('24')], [eur('16523'), pct('28')], [eur('25937'), pct('33')], [eur('55558'), pct('38')], [null, pct('43')],
+  [eur('1635'), pct('0')],
+  [eur('1698'), pct('0.5')],
+  [eur('1807'), pct('1.3')],
+  [eur('1928'), pct('2.1')],
+  [eur('2060'), pct('2.9')],
+  [eur('2170'), pct('3.5')],
+  [eur('2315'), pct('4.1')],
+  [eur('2738'), pct('5.3')],
+  [eur('3135'), pct('7.5')],
+  [eur('3571'), pct('9.9')],
+  [eur('4019'), pct('11.9')],
+  [eur('4690'), pct('13.8')],
+  [eur('5624'), pct('15.8')],
+  [eur('7037'), pct('17.9')],
+  [eur('8789'), pct('20')],
+  [eur('12200'), pct('24')],
+  [eur('16523'), pct('28')],
+  [eur('25937'), pct('33')],
+  [eur('55558'), pct('38')],
+  [null, pct('43')],
 ];
 const SHORT_CONTRACT_ALLOWANCE = eur('748');
 
@@ -163,8 +179,15 @@ const PERMANENT: PayrollEmployee = { category: 'permanent', cadre: false, pas_ra
 /** A CDDU from `start` to `end`, one date a day from `firstDay` of December 2026, each paid `amount`. */
 function cddu(start: string, end: string, count: number, amount: string, firstDay: number, hours = false): PayrollContract {
   return {
-    kind: 'CDDU', start_date: start, end_date: end, monthly_gross: null,
-    dates: Array.from({ length: count }, (_, i) => ({ date: `2026-12-${String(firstDay + i).padStart(2, '0')}`, amount, ...(hours ? { nature: 'heures', quantity: '8' } : {}) })),
+    kind: 'CDDU',
+    start_date: start,
+    end_date: end,
+    monthly_gross: null,
+    dates: Array.from({ length: count }, (_, i) => ({
+      date: `2026-12-${String(firstDay + i).padStart(2, '0')}`,
+      amount,
+      ...(hours ? { nature: 'heures', quantity: '8' } : {}),
+    })),
   };
 }
 const cdi = (monthly: string): PayrollContract => ({ kind: 'CDI', start_date: '2025-01-01', end_date: null, monthly_gross: monthly, dates: [] });
@@ -184,18 +207,122 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { id: '1', why: 'artist, one day: the short-engagement ceiling of 360 € decides the capped contributions', org: ORG, employee: ARTIST, contract: cddu('2026-12-05', '2026-12-05', 1, '500.00', 5), engagementDays: 1, workDays: 1, cdduThreeMonthsAtMost: true, twoMonthsAtMost: true },
-  { id: '2', why: 'artist, three days: the ceiling is 3 × 360 €, under the gross', org: ORG, employee: ARTIST, contract: cddu('2026-12-07', '2026-12-09', 3, '500.00', 7), engagementDays: 3, workDays: 3, cdduThreeMonthsAtMost: true, twoMonthsAtMost: true },
-  { id: '3', why: 'artist, five days: from five days on the monthly ceiling applies (5 × 360 € would have capped 2 500 €)', org: ORG, employee: ARTIST, contract: cddu('2026-12-07', '2026-12-11', 5, '500.00', 7), engagementDays: 5, workDays: 5, cdduThreeMonthsAtMost: true, twoMonthsAtMost: true },
-  { id: '4', why: 'artist, eight days: monthly ceiling, reduced rates, no RGDU', org: ORG, employee: ARTIST, contract: cddu('2026-12-07', '2026-12-14', 8, '200.00', 7), engagementDays: 8, workDays: 8, cdduThreeMonthsAtMost: true, twoMonthsAtMost: true },
-  { id: '5', why: 'artist with the 18 % flat deduction: social base 82 % of gross, unemployment, CSG and Congés Spectacles on the gross', org: ORG, employee: { ...ARTIST, dfs: 'artiste_dramatique' }, contract: cddu('2026-12-07', '2026-12-11', 5, '600.00', 7), engagementDays: 5, workDays: 5, cdduThreeMonthsAtMost: true, twoMonthsAtMost: true },
-  { id: '6', why: 'technician non-cadre, 40 hours: the RGDU on the Smic of the hours paid, × 100/90', org: ORG, employee: TECHNICIAN, contract: cddu('2026-12-07', '2026-12-11', 5, '180.00', 7, true), hours: 40n, cdduThreeMonthsAtMost: true, twoMonthsAtMost: true },
-  { id: '7', why: 'technician cadre, 80 hours at 3 000 €: above 3 Smic of the hours (no RGDU), cadres\u2019 provident insurance and Apec', org: ORG, employee: { ...TECHNICIAN, cadre: true }, contract: cddu('2026-12-07', '2026-12-16', 10, '300.00', 7, true), hours: 80n, cdduThreeMonthsAtMost: true, twoMonthsAtMost: true },
-  { id: '8', why: 'technician on a one-month CDDU: unemployment 4,00 % + 0,50 point', org: ORG, employee: TECHNICIAN, contract: cddu('2026-12-01', '2026-12-31', 10, '200.00', 7, true), hours: 80n, cdduThreeMonthsAtMost: true, twoMonthsAtMost: true },
-  { id: '9', why: 'technician on a four-month CDDU (1 Oct 2026 – 31 Jan 2027): unemployment 4,00 %, no short-contract allowance', org: ORG, employee: TECHNICIAN, contract: cddu('2026-10-01', '2027-01-31', 10, '200.00', 7, true), hours: 80n, cdduThreeMonthsAtMost: false, twoMonthsAtMost: false },
-  { id: '10', why: 'CDI non-cadre with a personal withholding rate of 7,50 %', org: ORG, employee: { ...PERMANENT, pas_rate: '7.50' }, contract: cdi('2500.00') },
-  { id: '11', why: 'CDI cadre above the PSS (tranches 1 and 2, CET, Apec) with a personal rate of 12,00 %', org: ORG, employee: { ...PERMANENT, cadre: true, pas_rate: '12.00' }, contract: cdi('5000.00') },
-  { id: '12', why: 'CDI non-cadre under the general convention: no SVP provident, CASC or FCAP', org: { ...ORG, convention: 'droit_commun' }, employee: PERMANENT, contract: cdi('2500.00') },
+  {
+    id: '1',
+    why: 'artist, one day: the short-engagement ceiling of 360 € decides the capped contributions',
+    org: ORG,
+    employee: ARTIST,
+    contract: cddu('2026-12-05', '2026-12-05', 1, '500.00', 5),
+    engagementDays: 1,
+    workDays: 1,
+    cdduThreeMonthsAtMost: true,
+    twoMonthsAtMost: true,
+  },
+  {
+    id: '2',
+    why: 'artist, three days: the ceiling is 3 × 360 €, under the gross',
+    org: ORG,
+    employee: ARTIST,
+    contract: cddu('2026-12-07', '2026-12-09', 3, '500.00', 7),
+    engagementDays: 3,
+    workDays: 3,
+    cdduThreeMonthsAtMost: true,
+    twoMonthsAtMost: true,
+  },
+  {
+    id: '3',
+    why: 'artist, five days: from five days on the monthly ceiling applies (5 × 360 € would have capped 2 500 €)',
+    org: ORG,
+    employee: ARTIST,
+    contract: cddu('2026-12-07', '2026-12-11', 5, '500.00', 7),
+    engagementDays: 5,
+    workDays: 5,
+    cdduThreeMonthsAtMost: true,
+    twoMonthsAtMost: true,
+  },
+  {
+    id: '4',
+    why: 'artist, eight days: monthly ceiling, reduced rates, no RGDU',
+    org: ORG,
+    employee: ARTIST,
+    contract: cddu('2026-12-07', '2026-12-14', 8, '200.00', 7),
+    engagementDays: 8,
+    workDays: 8,
+    cdduThreeMonthsAtMost: true,
+    twoMonthsAtMost: true,
+  },
+  {
+    id: '5',
+    why: 'artist with the 18 % flat deduction: social base 82 % of gross, unemployment, CSG and Congés Spectacles on the gross',
+    org: ORG,
+    employee: { ...ARTIST, dfs: 'artiste_dramatique' },
+    contract: cddu('2026-12-07', '2026-12-11', 5, '600.00', 7),
+    engagementDays: 5,
+    workDays: 5,
+    cdduThreeMonthsAtMost: true,
+    twoMonthsAtMost: true,
+  },
+  {
+    id: '6',
+    why: 'technician non-cadre, 40 hours: the RGDU on the Smic of the hours paid, × 100/90',
+    org: ORG,
+    employee: TECHNICIAN,
+    contract: cddu('2026-12-07', '2026-12-11', 5, '180.00', 7, true),
+    hours: 40n,
+    cdduThreeMonthsAtMost: true,
+    twoMonthsAtMost: true,
+  },
+  {
+    id: '7',
+    why: 'technician cadre, 80 hours at 3 000 €: above 3 Smic of the hours (no RGDU), cadres\u2019 provident insurance and Apec',
+    org: ORG,
+    employee: { ...TECHNICIAN, cadre: true },
+    contract: cddu('2026-12-07', '2026-12-16', 10, '300.00', 7, true),
+    hours: 80n,
+    cdduThreeMonthsAtMost: true,
+    twoMonthsAtMost: true,
+  },
+  {
+    id: '8',
+    why: 'technician on a one-month CDDU: unemployment 4,00 % + 0,50 point',
+    org: ORG,
+    employee: TECHNICIAN,
+    contract: cddu('2026-12-01', '2026-12-31', 10, '200.00', 7, true),
+    hours: 80n,
+    cdduThreeMonthsAtMost: true,
+    twoMonthsAtMost: true,
+  },
+  {
+    id: '9',
+    why: 'technician on a four-month CDDU (1 Oct 2026 – 31 Jan 2027): unemployment 4,00 %, no short-contract allowance',
+    org: ORG,
+    employee: TECHNICIAN,
+    contract: cddu('2026-10-01', '2027-01-31', 10, '200.00', 7, true),
+    hours: 80n,
+    cdduThreeMonthsAtMost: false,
+    twoMonthsAtMost: false,
+  },
+  {
+    id: '10',
+    why: 'CDI non-cadre with a personal withholding rate of 7,50 %',
+    org: ORG,
+    employee: { ...PERMANENT, pas_rate: '7.50' },
+    contract: cdi('2500.00'),
+  },
+  {
+    id: '11',
+    why: 'CDI cadre above the PSS (tranches 1 and 2, CET, Apec) with a personal rate of 12,00 %',
+    org: ORG,
+    employee: { ...PERMANENT, cadre: true, pas_rate: '12.00' },
+    contract: cdi('5000.00'),
+  },
+  {
+    id: '12',
+    why: 'CDI non-cadre under the general convention: no SVP provident, CASC or FCAP',
+    org: { ...ORG, convention: 'droit_commun' },
+    employee: PERMANENT,
+    contract: cdi('2500.00'),
+  },
 ];
 
 // ——— The law's payslip ———
@@ -244,10 +371,30 @@ function lawPayslip(c: Case): LawPayslip {
   if (cadre) add(`${C} . prévoyances . incapacité invalidité décès`, er('AUDIENS', prevoyanceCadre));
   const atmp = artist ? ATMP_ARTIST : ATMP_DEFAULT;
   add(`${C} . ATMP`, er('URSSAF', times(base, atmp), atmp));
-  add(`${C} . vieillesse . plafonnée`, { organism: 'URSSAF', employee: times(capped, reduce(VIEILLESSE_PLAF_EE)), employer: times(capped, reduce(VIEILLESSE_PLAF_ER)), employeeRate: reduce(VIEILLESSE_PLAF_EE), employerRate: reduce(VIEILLESSE_PLAF_ER) });
-  add(`${C} . vieillesse . déplafonnée`, { organism: 'URSSAF', employee: times(base, reduce(VIEILLESSE_DEPLAF_EE)), employer: times(base, reduce(VIEILLESSE_DEPLAF_ER)), employeeRate: reduce(VIEILLESSE_DEPLAF_EE), employerRate: reduce(VIEILLESSE_DEPLAF_ER) });
-  const [t1Ee, t1Er] = !intermittent ? [AA_T1_EE, AA_T1_ER] : artist && !cadre ? [AA_ARTIST_T1_EE, AA_ARTIST_T1_ER] : [AA_INTERMITTENT_T1_EE, AA_INTERMITTENT_T1_ER];
-  add(`${C} . retraite complémentaire`, { organism: 'AUDIENS', employee: times(t1, t1Ee) + times(t2, AA_T2_EE), employer: times(t1, t1Er) + times(t2, AA_T2_ER) });
+  add(`${C} . vieillesse . plafonnée`, {
+    organism: 'URSSAF',
+    employee: times(capped, reduce(VIEILLESSE_PLAF_EE)),
+    employer: times(capped, reduce(VIEILLESSE_PLAF_ER)),
+    employeeRate: reduce(VIEILLESSE_PLAF_EE),
+    employerRate: reduce(VIEILLESSE_PLAF_ER),
+  });
+  add(`${C} . vieillesse . déplafonnée`, {
+    organism: 'URSSAF',
+    employee: times(base, reduce(VIEILLESSE_DEPLAF_EE)),
+    employer: times(base, reduce(VIEILLESSE_DEPLAF_ER)),
+    employeeRate: reduce(VIEILLESSE_DEPLAF_EE),
+    employerRate: reduce(VIEILLESSE_DEPLAF_ER),
+  });
+  const [t1Ee, t1Er] = !intermittent
+    ? [AA_T1_EE, AA_T1_ER]
+    : artist && !cadre
+      ? [AA_ARTIST_T1_EE, AA_ARTIST_T1_ER]
+      : [AA_INTERMITTENT_T1_EE, AA_INTERMITTENT_T1_ER];
+  add(`${C} . retraite complémentaire`, {
+    organism: 'AUDIENS',
+    employee: times(t1, t1Ee) + times(t2, AA_T2_EE),
+    employer: times(t1, t1Er) + times(t2, AA_T2_ER),
+  });
   add(`${C} . CEG`, { organism: 'AUDIENS', employee: times(t1, CEG_T1_EE) + times(t2, CEG_T2_EE), employer: times(t1, CEG_T1_ER) + times(t2, CEG_T2_ER) });
   if (base > PSS) add(`${C} . CET`, { organism: 'AUDIENS', employee: times(t1 + t2, CET_EE), employer: times(t1 + t2, CET_ER), employerRate: CET_ER });
   add(`${C} . allocations familiales`, er('URSSAF', times(base, reduce(ALLOC_FAM)), reduce(ALLOC_FAM)));
@@ -257,7 +404,13 @@ function lawPayslip(c: Case): LawPayslip {
   const collector = intermittent ? 'FRANCE_TRAVAIL' : 'URSSAF';
   add(`${C} . chômage`, er(collector, times(unemploymentBase, chomageRate), chomageRate));
   if (intermittent) {
-    add(`${I} . chômage spécifique`, { organism: 'FRANCE_TRAVAIL', employee: times(unemploymentBase, CHOMAGE_SPECIFIQUE_EE), employer: times(unemploymentBase, CHOMAGE_SPECIFIQUE_ER), employeeRate: CHOMAGE_SPECIFIQUE_EE, employerRate: CHOMAGE_SPECIFIQUE_ER });
+    add(`${I} . chômage spécifique`, {
+      organism: 'FRANCE_TRAVAIL',
+      employee: times(unemploymentBase, CHOMAGE_SPECIFIQUE_EE),
+      employer: times(unemploymentBase, CHOMAGE_SPECIFIQUE_ER),
+      employeeRate: CHOMAGE_SPECIFIQUE_EE,
+      employerRate: CHOMAGE_SPECIFIQUE_ER,
+    });
   }
   add(`${C} . AGS`, er(collector, times(unemploymentBase, AGS), AGS));
   if (cadre) add(`${C} . APEC`, { organism: 'AUDIENS', employee: times(min(base, 4n * PSS), APEC_EE), employer: times(min(base, 4n * PSS), APEC_ER) });
@@ -274,7 +427,10 @@ function lawPayslip(c: Case): LawPayslip {
     if (!cadre) add(`${SVP} . prévoyance`, er('AUDIENS', svpPrevoyance));
     add(`${SVP} . CASC`, er('AUDIENS', times(min(gross, PSS), CASC_SVP), CASC_SVP));
     const perEmployeeMonth = (perCompanyYear: Exact) => perCompanyYear / BigInt(c.org.effectif) / 12n;
-    add(`${SVP} . FCAP`, er('AUDIENS', min(max(times(min(gross, PSS), FCAP), perEmployeeMonth(FCAP_FLOOR_PER_COMPANY_YEAR)), perEmployeeMonth(FCAP_CAP_PER_COMPANY_YEAR))));
+    add(
+      `${SVP} . FCAP`,
+      er('AUDIENS', min(max(times(min(gross, PSS), FCAP), perEmployeeMonth(FCAP_FLOOR_PER_COMPANY_YEAR)), perEmployeeMonth(FCAP_CAP_PER_COMPANY_YEAR))),
+    );
   }
   const employerProvident = svpPrevoyance + prevoyanceCadre + (intermittent ? 0n : HEALTH_PLAN_ER);
   const csgBase = times(min(gross, 4n * PSS), CSG_BASE_SHARE) + employerProvident;
@@ -355,7 +511,9 @@ describe('reference payslips of December 2026, computed from the law\u2019s publ
       const law = () => lawPayslip(c);
 
       it('should have exactly the law\u2019s lines', check(c, 'lines'), () => {
-        const ours = servicePayslip(c).lines.map((l) => short(l.code)).sort();
+        const ours = servicePayslip(c)
+          .lines.map((l) => short(l.code))
+          .sort();
         assert.deepEqual(ours, [...law().lines.keys()].map(short).sort());
       });
 
@@ -378,8 +536,20 @@ describe('reference payslips of December 2026, computed from the law\u2019s publ
         const employee = [...l.lines.values()].reduce((s, x) => s + cents(x.employee), 0n);
         const employer = [...l.lines.values()].reduce((s, x) => s + cents(x.employer), 0n);
         assert.deepEqual(
-          { gross: p.gross, employee: p.employee_contributions, employer: p.employer_contributions, net_before_tax: p.net_before_tax, employer_cost: p.employer_cost },
-          { gross: money(cents(l.gross)), employee: money(employee), employer: money(employer), net_before_tax: money(cents(l.gross) - employee), employer_cost: money(cents(l.employerCost)) },
+          {
+            gross: p.gross,
+            employee: p.employee_contributions,
+            employer: p.employer_contributions,
+            net_before_tax: p.net_before_tax,
+            employer_cost: p.employer_cost,
+          },
+          {
+            gross: money(cents(l.gross)),
+            employee: money(employee),
+            employer: money(employer),
+            net_before_tax: money(cents(l.gross) - employee),
+            employer_cost: money(cents(l.employerCost)),
+          },
         );
       });
 
@@ -410,12 +580,20 @@ describe('reference payslips of December 2026, computed from the law\u2019s publ
         const gross = eur(p.gross);
         // Unemployment 2,40 % / 5 % on the gross; training 2 % to URSSAF and 0,10 % to Afdas; Congés Spectacles 15,50 %.
         assert.deepEqual([line(`${I} . chômage spécifique`)?.employee_rate, line(`${I} . chômage spécifique`)?.employer_rate], ['2.4', '5'], c.id);
-        assert.deepEqual([line(`${C} . formation professionnelle`)?.employer_amount, line(`${C} . formation professionnelle`)?.organism], [money(cents(times(base, FORMATION_INTERMITTENT))), 'URSSAF'], c.id);
+        assert.deepEqual(
+          [line(`${C} . formation professionnelle`)?.employer_amount, line(`${C} . formation professionnelle`)?.organism],
+          [money(cents(times(base, FORMATION_INTERMITTENT))), 'URSSAF'],
+          c.id,
+        );
         assert.equal(line(`${I} . formation professionnelle conventionnelle`)?.organism, 'AFDAS', c.id);
         assert.equal(line(`${I} . caisse des congés spectacle`)?.employer_amount, money(cents(times(gross, CONGES_SPECTACLES))), c.id);
         // CASC-SVP 0,50 % on the capped pay; apprenticeship tax on 110 %.
         assert.equal(line(`${SVP} . CASC`)?.employer_amount, money(cents(times(min(gross, PSS), CASC_SVP))), c.id);
-        assert.equal(line(`${C} . taxe d'apprentissage`)?.employer_amount, money(cents(times(times(base, TAXE_APPRENTISSAGE_INTERMITTENT_BASE), TAXE_APPRENTISSAGE))), c.id);
+        assert.equal(
+          line(`${C} . taxe d'apprentissage`)?.employer_amount,
+          money(cents(times(times(base, TAXE_APPRENTISSAGE_INTERMITTENT_BASE), TAXE_APPRENTISSAGE))),
+          c.id,
+        );
         // No CPF-CDD, no company health plan.
         assert.equal(line(`${C} . CPF CDD`), undefined, c.id);
         assert.equal(line(`${C} . prévoyances . santé`), undefined, c.id);
@@ -423,7 +601,8 @@ describe('reference payslips of December 2026, computed from the law\u2019s publ
     });
 
     it('should apply the short-engagement ceiling of 360 € a day under five days only', () => {
-      const capped = (id: string) => servicePayslip(CASES.find((c) => c.id === id)!).lines.find((l) => l.code === `${C} . vieillesse . plafonnée`)!.employee_amount;
+      const capped = (id: string) =>
+        servicePayslip(CASES.find((c) => c.id === id)!).lines.find((l) => l.code === `${C} . vieillesse . plafonnée`)!.employee_amount;
       // 4,83 % of 360 €, of 3 × 360 €, then of the whole 2 500 € (the month's ceiling).
       assert.deepEqual([capped('1'), capped('2'), capped('3')], ['17.39', '52.16', '120.75']);
     });

@@ -33,7 +33,13 @@ async function month(ctx: Ctx) {
   await ctx.call(ctx.agent, 'PATCH', `/api/salaries/${ctx.zoe}`, { category: 'permanent' });
   const noCategory = await ctx.employee(ctx.agent, 'Nina', 'Sanscat');
   const artist = await contract(ctx, {
-    employee_id: ctx.helene, kind: 'CDDU', job_title: 'Comédienne', show_title: 'Le Songe', idcc: '3090', start_date: '2027-03-01', end_date: '2027-03-31',
+    employee_id: ctx.helene,
+    kind: 'CDDU',
+    job_title: 'Comédienne',
+    show_title: 'Le Songe',
+    idcc: '3090',
+    start_date: '2027-03-01',
+    end_date: '2027-03-31',
     dates: [
       { date: '2027-03-02', nature: 'repetition', quantity: 1, amount: '300' },
       { date: '2027-03-03', nature: 'repetition', quantity: 1, amount: '300' },
@@ -41,19 +47,46 @@ async function month(ctx: Ctx) {
     ],
   });
   const technician = await contract(ctx, {
-    employee_id: ctx.marc, kind: 'CDDU', job_title: 'Régisseur', show_title: 'Le Songe', idcc: '3090', start_date: '2027-03-01', end_date: '2027-03-31',
+    employee_id: ctx.marc,
+    kind: 'CDDU',
+    job_title: 'Régisseur',
+    show_title: 'Le Songe',
+    idcc: '3090',
+    start_date: '2027-03-01',
+    end_date: '2027-03-31',
     dates: [{ date: '2027-03-20', nature: 'heures', quantity: 8, amount: '250' }],
   });
   const permanent = await contract(ctx, { employee_id: ctx.zoe, kind: 'CDI', job_title: 'Administratrice', start_date: '2027-03-10', monthly_gross: '2100' });
-  const cdd = await contract(ctx, { employee_id: ctx.marc, kind: 'CDD', job_title: 'Régisseur', start_date: '2027-03-01', end_date: '2027-03-31', monthly_gross: '2000' });
+  const cdd = await contract(ctx, {
+    employee_id: ctx.marc,
+    kind: 'CDD',
+    job_title: 'Régisseur',
+    start_date: '2027-03-01',
+    end_date: '2027-03-31',
+    monthly_gross: '2000',
+  });
   // Out for signature before a CDDU needed its employee's category: an old row.
-  const uncategorized = (await ctx.call(ctx.agent, 'POST', '/api/contrats', {
-    employee_id: noCategory, kind: 'CDDU', job_title: 'Musicienne', show_title: 'Le Songe', idcc: '3090', start_date: '2027-03-01', end_date: '2027-03-31',
-    dates: [{ date: '2027-03-21', nature: 'representation', quantity: 1, amount: '200' }],
-  })).json().id as string;
+  const uncategorized = (
+    await ctx.call(ctx.agent, 'POST', '/api/contrats', {
+      employee_id: noCategory,
+      kind: 'CDDU',
+      job_title: 'Musicienne',
+      show_title: 'Le Songe',
+      idcc: '3090',
+      start_date: '2027-03-01',
+      end_date: '2027-03-31',
+      dates: [{ date: '2027-03-21', nature: 'representation', quantity: 1, amount: '200' }],
+    })
+  ).json().id as string;
   await ctx.db.updateTable('contracts').set({ status: 'a_signer' }).where('id', '=', uncategorized).execute();
   const aprilOnly = await contract(ctx, {
-    employee_id: ctx.helene, kind: 'CDDU', job_title: 'Comédienne', show_title: 'Le Songe', idcc: '3090', start_date: '2027-03-25', end_date: '2027-04-30',
+    employee_id: ctx.helene,
+    kind: 'CDDU',
+    job_title: 'Comédienne',
+    show_title: 'Le Songe',
+    idcc: '3090',
+    start_date: '2027-03-25',
+    end_date: '2027-04-30',
     dates: [{ date: '2027-04-10', nature: 'representation', quantity: 1, amount: '500' }],
   });
   // Still a draft: never computed.
@@ -92,11 +125,14 @@ describe('POST /api/staff/paie/calcul', () => {
     assert.equal(run.status, 'termine', JSON.stringify(run));
     assert.equal(run.total, 3);
     assert.equal(run.done, 3);
-    assert.deepEqual(run.skipped.map((s: { contract_id: string; reason: string }) => [s.contract_id, s.reason]).sort(), [
-      [ids.cdd, 'cdd_not_computed'],
-      [ids.aprilOnly, 'no_date_in_period'],
-      [ids.uncategorized, 'not_computable'],
-    ].sort());
+    assert.deepEqual(
+      run.skipped.map((s: { contract_id: string; reason: string }) => [s.contract_id, s.reason]).sort(),
+      [
+        [ids.cdd, 'cdd_not_computed'],
+        [ids.aprilOnly, 'no_date_in_period'],
+        [ids.uncategorized, 'not_computable'],
+      ].sort(),
+    );
     assert.match(run.skipped.find((s: { reason: string }) => s.reason === 'not_computable').message, /^Contrat C-\d{4}-\d{6} : la catégorie du salarié/);
     const byContract = new Map(run.payslips.map((p: { contract_id: string }) => [p.contract_id, p]));
     assert.deepEqual([...byContract.keys()].sort(), [ids.artist, ids.technician, ids.permanent].sort());
@@ -119,7 +155,17 @@ describe('POST /api/staff/paie/calcul', () => {
     assert.equal(draft.situation['salarié . régimes spécifiques . intermittents du spectacle . artiste . jours de travail'], '3 jour/mois');
     assert.equal(draft.situation.date, "'01/03/2027'");
     const expected = computePayslip(evaluatingModel(), draft.situation);
-    for (const key of ['gross', 'employee_contributions', 'employer_contributions', 'net_before_tax', 'net_taxable', 'net_social', 'pas_amount', 'net_to_pay', 'employer_cost'] as const) {
+    for (const key of [
+      'gross',
+      'employee_contributions',
+      'employer_contributions',
+      'net_before_tax',
+      'net_taxable',
+      'net_social',
+      'pas_amount',
+      'net_to_pay',
+      'employer_cost',
+    ] as const) {
       assert.equal(draft[key], expected[key], key);
     }
     assert.deepEqual(draft.lines, expected.lines);
@@ -137,7 +183,12 @@ describe('POST /api/staff/paie/calcul', () => {
     // One payslip that is not cancelled per contract and period, whoever made it: a typed one
     // for the artist's contract is refused, naming the draft.
     const typed = await ctx.call(ctx.staff, 'POST', '/api/staff/payslips', {
-      org_id: ctx.soleil, employee_id: ctx.helene, period: PERIOD, gross: '1000', net_to_pay: '700', contract_ids: [ids.artist],
+      org_id: ctx.soleil,
+      employee_id: ctx.helene,
+      period: PERIOD,
+      gross: '1000',
+      net_to_pay: '700',
+      contract_ids: [ids.artist],
     });
     assert.equal(typed.statusCode, 409);
     assert.deepEqual({ error: typed.json().error, payslip_id: typed.json().payslip_id }, { error: 'payslip_exists', payslip_id: draftId });
@@ -150,7 +201,10 @@ describe('POST /api/staff/paie/calcul', () => {
       const employee = await ctx.employee(ctx.agent, 'Salarié', `Numéro ${i}`);
       await ctx.call(ctx.agent, 'PATCH', `/api/salaries/${employee}`, { category: 'permanent' });
       const gross = `${2000 + i * 37}.${String(i).padStart(2, '0')}`;
-      grossByContract.set(await contract(ctx, { employee_id: employee, kind: 'CDI', job_title: 'Administratrice', start_date: '2027-01-01', monthly_gross: gross }), gross);
+      grossByContract.set(
+        await contract(ctx, { employee_id: employee, kind: 'CDI', job_title: 'Administratrice', start_date: '2027-01-01', monthly_gross: gross }),
+        gross,
+      );
     }
     ctx.app.payroll.worker.start();
     t.after(() => ctx.app.payroll.worker.stop());
@@ -158,14 +212,13 @@ describe('POST /api/staff/paie/calcul', () => {
     assert.equal(run.status, 'termine', JSON.stringify(run));
     assert.deepEqual([run.total, run.done, run.payslips.length, run.skipped.length], [23, 23, 23, 0]);
     // A whole month of a CDI: its gross is the contract's monthly gross, to the cent.
-    assert.deepEqual(
-      run.payslips.map((p: { contract_id: string; gross: string }) => [p.contract_id, p.gross]).sort(),
-      [...grossByContract].sort(),
-    );
-    const stored = (await sql<{ contract_id: string; contract_ids: string[]; gross: string; lines: number }>`
+    assert.deepEqual(run.payslips.map((p: { contract_id: string; gross: string }) => [p.contract_id, p.gross]).sort(), [...grossByContract].sort());
+    const stored = (
+      await sql<{ contract_id: string; contract_ids: string[]; gross: string; lines: number }>`
       select l.contract_id, p.contract_ids, p.gross::text as gross, jsonb_array_length(p.lines) as lines
         from public.payslips p join public.payslip_contracts l on l.payslip_id = p.id
-       where p.run_id = ${run.id}`.execute(ctx.db)).rows;
+       where p.run_id = ${run.id}`.execute(ctx.db)
+    ).rows;
     assert.equal(stored.length, 23);
     for (const row of stored) {
       assert.deepEqual(row.contract_ids, [row.contract_id]);
@@ -185,9 +238,21 @@ describe('POST /api/staff/paie/calcul', () => {
     assert.equal(b.statusCode, 202);
     assert.equal(a.json().run_id, b.json().run_id);
     const pending = await ctx.call(ctx.staff, 'GET', `/api/staff/paie/runs/${a.json().run_id}`);
-    assert.deepEqual({ ...(pending.json() as object), created_at: undefined }, {
-      id: a.json().run_id, org_id: ctx.soleil, period: PERIOD, status: 'en_cours', done: 0, total: 0, payslips: [], skipped: [], created_at: undefined, finished_at: null,
-    });
+    assert.deepEqual(
+      { ...(pending.json() as object), created_at: undefined },
+      {
+        id: a.json().run_id,
+        org_id: ctx.soleil,
+        period: PERIOD,
+        status: 'en_cours',
+        done: 0,
+        total: 0,
+        payslips: [],
+        skipped: [],
+        created_at: undefined,
+        finished_at: null,
+      },
+    );
     ctx.app.payroll.worker.start();
     t.after(() => ctx.app.payroll.worker.stop());
     const first = await runToEnd(ctx, a.json().run_id);
@@ -203,7 +268,10 @@ describe('POST /api/staff/paie/calcul', () => {
     assert.ok(second.skipped.some((s: { contract_id: string; reason: string }) => s.contract_id === ids.artist && s.reason === 'already_published'));
     const rows = await ctx.db.selectFrom('payslips').select(['id', 'status']).where('org_id', '=', ctx.soleil).where('period', '=', PERIOD).execute();
     assert.equal(rows.length, 3, 'the first drafts are gone, not kept beside the new ones');
-    assert.deepEqual(rows.filter((r) => r.status === 'publie').map((r) => r.id), [artistDraft]);
+    assert.deepEqual(
+      rows.filter((r) => r.status === 'publie').map((r) => r.id),
+      [artistDraft],
+    );
   });
 
   it('should leave the previous drafts as they were when a run fails', async (t) => {
@@ -222,13 +290,18 @@ describe('POST /api/staff/paie/calcul', () => {
     assert.match(failed.message, /brouillons précédents sont inchangés/);
     assert.doesNotMatch(failed.message, /disk|trigger|SQL/i);
     // Failed at the first error, its job with it: the same computation would fail again.
-    assert.deepEqual(await ctx.db.selectFrom('jobs').select(['status', 'attempts']).where('subject_id', '=', failed.id).executeTakeFirstOrThrow(), { status: 'failed', attempts: 1 });
+    assert.deepEqual(await ctx.db.selectFrom('jobs').select(['status', 'attempts']).where('subject_id', '=', failed.id).executeTakeFirstOrThrow(), {
+      status: 'failed',
+      attempts: 1,
+    });
     assert.deepEqual(await ctx.db.selectFrom('payslips').select(['id', 'gross']).where('org_id', '=', ctx.soleil).orderBy('id').execute(), before);
     assert.equal(first.payslips.length, before.length);
     // Retried by staff once the cause is gone: the same run computed again, its drafts replacing the first.
     const job = await ctx.db.selectFrom('jobs').select('id').where('subject_id', '=', failed.id).executeTakeFirstOrThrow();
     // The run reads `echoue` until its job is claimed again: wait for the job's outcome, not the run's status.
-    const outcome = new Promise<string>((resolve) => ctx.app.payroll.worker.onOutcome((event) => String(event.id) === String(job.id) && resolve(event.outcome)));
+    const outcome = new Promise<string>((resolve) =>
+      ctx.app.payroll.worker.onOutcome((event) => String(event.id) === String(job.id) && resolve(event.outcome)),
+    );
     const retried = await ctx.call(ctx.staff, 'POST', `/api/staff/jobs/${job.id}/retry`);
     assert.equal(retried.statusCode, 200, retried.body);
     assert.equal(await outcome, 'done');
@@ -242,10 +315,12 @@ describe('POST /api/staff/paie/calcul', () => {
     await month(ctx);
     // A run whose job an instance that died had claimed: its lease has expired.
     const claimed = async (orgId: string, attempts: number) =>
-      (await sql<{ id: string }>`with run as (insert into public.payroll_runs (org_id, period) values (${orgId}, ${PERIOD}) returning id, org_id)
+      (
+        await sql<{ id: string }>`with run as (insert into public.payroll_runs (org_id, period) values (${orgId}, ${PERIOD}) returning id, org_id)
         insert into public.jobs (kind, payload, org_id, subject_type, subject_id, max_attempts, status, attempts, lease_owner, lease_until)
         select 'payroll.run', jsonb_build_object('run_id', id), org_id, 'payroll_run', id::text, 3, 'running', ${attempts}, 'dead-instance', now() - interval '1 minute'
-          from run returning subject_id as id`.execute(ctx.db)).rows[0]!;
+          from run returning subject_id as id`.execute(ctx.db)
+      ).rows[0]!;
     const orphan = await claimed(ctx.soleil, 1);
     const hopeless = await claimed(ctx.lumiere, 3);
     ctx.app.payroll.worker.start();
@@ -258,7 +333,10 @@ describe('POST /api/staff/paie/calcul', () => {
     assert.equal(abandoned.message, 'Le calcul a été interrompu 3 fois (arrêt du serveur) sans aboutir : relancez-le.');
     // The job failed with it, in the same transaction; the resumed one is done.
     const jobs = await ctx.db.selectFrom('jobs').select(['subject_id', 'status', 'attempts']).orderBy('id').execute();
-    assert.deepEqual(jobs, [{ subject_id: orphan.id, status: 'done', attempts: 2 }, { subject_id: hopeless.id, status: 'failed', attempts: 4 }]);
+    assert.deepEqual(jobs, [
+      { subject_id: orphan.id, status: 'done', attempts: 2 },
+      { subject_id: hopeless.id, status: 'failed', attempts: 4 },
+    ]);
   });
 
   it('should let two instances share the runs and never write two sets of drafts', async (t) => {
@@ -270,7 +348,12 @@ describe('POST /api/staff/paie/calcul', () => {
     for (let round = 0; round < 3; round += 1) {
       const [a, b] = await Promise.all([
         ctx.call(ctx.staff, 'POST', '/api/staff/paie/calcul', { org_id: ctx.soleil, period: PERIOD }),
-        second.app.inject({ method: 'POST', url: '/api/staff/paie/calcul', headers: { cookie: ctx.staff.cookie }, payload: { org_id: ctx.soleil, period: PERIOD } }),
+        second.app.inject({
+          method: 'POST',
+          url: '/api/staff/paie/calcul',
+          headers: { cookie: ctx.staff.cookie },
+          payload: { org_id: ctx.soleil, period: PERIOD },
+        }),
       ]);
       assert.equal(a.json().run_id, b.json().run_id);
       const run = await runToEnd(ctx, a.json().run_id);
@@ -316,7 +399,8 @@ describe('POST /api/staff/paie/valider', () => {
     // The call: one line per organism, the sums of the lines' two shares.
     const details = await Promise.all(published.map(async (id: string) => (await ctx.call(ctx.staff, 'GET', `/api/staff/payslips/${id}`)).json()));
     const expected = new Map<string, Money[]>();
-    for (const p of details) for (const l of p.lines as PayslipLine[]) expected.set(l.organism, [...(expected.get(l.organism) ?? []), l.employee_amount, l.employer_amount]);
+    for (const p of details)
+      for (const l of p.lines as PayslipLine[]) expected.set(l.organism, [...(expected.get(l.organism) ?? []), l.employee_amount, l.employer_amount]);
     const calls = (await ctx.call(ctx.compta, 'GET', `/api/cotisations?period=${PERIOD}`)).json().items;
     assert.equal(calls.length, 1);
     assert.equal(calls[0].id, contribution_call_id);
@@ -325,7 +409,13 @@ describe('POST /api/staff/paie/valider', () => {
       Object.fromEntries(calls[0].lines.map((l: { organism: string; amount: string }) => [l.organism, l.amount])),
       Object.fromEntries([...expected].map(([organism, amounts]) => [organism, sumMoney(amounts)])),
     );
-    assert.deepEqual(Object.keys(Object.fromEntries(calls[0].lines.map((l: { organism: string }) => [l.organism, 1]))).sort(), ['AFDAS', 'AUDIENS', 'CONGES_SPECTACLES', 'FRANCE_TRAVAIL', 'URSSAF']);
+    assert.deepEqual(Object.keys(Object.fromEntries(calls[0].lines.map((l: { organism: string }) => [l.organism, 1]))).sort(), [
+      'AFDAS',
+      'AUDIENS',
+      'CONGES_SPECTACLES',
+      'FRANCE_TRAVAIL',
+      'URSSAF',
+    ]);
     assert.equal(calls[0].total, sumMoney(calls[0].lines.map((l: { amount: Money }) => l.amount)));
 
     // Published: seen by the organization, with their bulletins once their jobs rendered them.
@@ -385,8 +475,15 @@ describe('a run across a restart', () => {
     await runner.stop();
     // The run handed itself back after its chunk: its job claimable at once, the attempt not counted.
     assert.deepEqual(outcomes, ['handed_back']);
-    assert.deepEqual(await ctx.db.selectFrom('jobs').select(['status', 'lease_owner', 'attempts']).where('subject_id', '=', runId).executeTakeFirstOrThrow(), { status: 'pending', lease_owner: null, attempts: 0 });
-    assert.deepEqual(await ctx.db.selectFrom('payroll_runs').select(['status', 'done']).where('id', '=', runId).executeTakeFirstOrThrow(), { status: 'en_cours', done: 0 });
+    assert.deepEqual(await ctx.db.selectFrom('jobs').select(['status', 'lease_owner', 'attempts']).where('subject_id', '=', runId).executeTakeFirstOrThrow(), {
+      status: 'pending',
+      lease_owner: null,
+      attempts: 0,
+    });
+    assert.deepEqual(await ctx.db.selectFrom('payroll_runs').select(['status', 'done']).where('id', '=', runId).executeTakeFirstOrThrow(), {
+      status: 'en_cours',
+      done: 0,
+    });
     // The next server takes it up at once.
     ctx.app.payroll.worker.start();
     t.after(() => ctx.app.payroll.worker.stop());

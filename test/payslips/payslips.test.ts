@@ -9,48 +9,63 @@ describe('POST /api/staff/payslips', () => {
   it('should publish a payslip with its amounts, period and contracts', async (t) => {
     const { db, soleil, agent, staff, call, helene } = await setup(t);
     const contract = await call(agent, 'POST', '/api/contrats', {
-      employee_id: helene, kind: 'CDD', job_title: 'Comédienne', start_date: '2027-01-01', end_date: '2027-01-31', monthly_gross: '2150',
+      employee_id: helene,
+      kind: 'CDD',
+      job_title: 'Comédienne',
+      start_date: '2027-01-01',
+      end_date: '2027-01-31',
+      monthly_gross: '2150',
     });
     const res = await call(staff, 'POST', '/api/staff/payslips', {
-      org_id: soleil, employee_id: helene, period: '2027-01', gross: '2150', net_to_pay: 1642.4, contract_ids: [contract.json().id],
+      org_id: soleil,
+      employee_id: helene,
+      period: '2027-01',
+      gross: '2150',
+      net_to_pay: 1642.4,
+      contract_ids: [contract.json().id],
     });
     assert.equal(res.statusCode, 201, res.body);
     const body = res.json();
     assert.ok(Date.now() - Date.parse(body.created_at) < 60_000);
-    assert.deepEqual({ ...body, id: undefined, created_at: undefined }, {
-      id: undefined,
-      org_id: soleil,
-      employee_id: helene,
-      employee: { first_name: 'Hélène', last_name: 'Lefèvre' },
-      period: '2027-01',
-      gross: '2150.00',
-      net_to_pay: '1642.40',
-      contract_ids: [contract.json().id],
-      has_pdf: false,
-      status: 'publie',
-      transfer_status: null,
-      // Typed in: none of the computed payroll's figures.
-      source: 'saisi',
-      kind: 'normal',
-      complements_id: null,
-      model_version: null,
-      employee_contributions: null,
-      employer_contributions: null,
-      net_before_tax: null,
-      net_taxable: null,
-      net_social: null,
-      pas_rate: null,
-      pas_amount: null,
-      employer_cost: null,
-      created_at: undefined,
-    });
+    assert.deepEqual(
+      { ...body, id: undefined, created_at: undefined },
+      {
+        id: undefined,
+        org_id: soleil,
+        employee_id: helene,
+        employee: { first_name: 'Hélène', last_name: 'Lefèvre' },
+        period: '2027-01',
+        gross: '2150.00',
+        net_to_pay: '1642.40',
+        contract_ids: [contract.json().id],
+        has_pdf: false,
+        status: 'publie',
+        transfer_status: null,
+        // Typed in: none of the computed payroll's figures.
+        source: 'saisi',
+        kind: 'normal',
+        complements_id: null,
+        model_version: null,
+        employee_contributions: null,
+        employer_contributions: null,
+        net_before_tax: null,
+        net_taxable: null,
+        net_social: null,
+        pas_rate: null,
+        pas_amount: null,
+        employer_cost: null,
+        created_at: undefined,
+      },
+    );
     const events = await db.selectFrom('module_events').select(['action', 'subject_id']).where('subject_type', '=', 'payslip').execute();
     assert.deepEqual(events, [{ action: 'payslip.created', subject_id: body.id }]);
   });
 
   it('should answer the documented 400s and 403, and never a 500', async (t) => {
     const { soleil, lumiere, agent, compta, staff, call, helene, leonie } = await setup(t);
-    const theirContract = (await call(agent, 'POST', '/api/contrats', { employee_id: helene, kind: 'CDI', start_date: '2027-01-01', monthly_gross: '100' })).json().id;
+    const theirContract = (
+      await call(agent, 'POST', '/api/contrats', { employee_id: helene, kind: 'CDI', start_date: '2027-01-01', monthly_gross: '100' })
+    ).json().id;
     const ok = { org_id: soleil, employee_id: helene, period: '2027-01', gross: '2000', net_to_pay: '1500' };
     const cases: Array<[object, string]> = [
       [{ ...ok, org_id: undefined }, 'missing_org_id'],
@@ -76,7 +91,10 @@ describe('POST /api/staff/payslips', () => {
       [{ ...ok, net_to_pay: '1000000000.00' }, 'invalid_amount'],
       [{ ...ok, contract_ids: 'C-2027-000001' }, 'invalid_contract_ids'],
       [{ ...ok, contract_ids: [UNKNOWN] }, 'invalid_contract_ids'],
-      [{ ...ok, employee_id: (await call(agent, 'POST', '/api/salaries', { first_name: 'A', last_name: 'B' })).json().id, contract_ids: [theirContract] }, 'invalid_contract_ids'],
+      [
+        { ...ok, employee_id: (await call(agent, 'POST', '/api/salaries', { first_name: 'A', last_name: 'B' })).json().id, contract_ids: [theirContract] },
+        'invalid_contract_ids',
+      ],
     ];
     for (const [payload, error] of cases) {
       const res = await call(staff, 'POST', '/api/staff/payslips', payload);
@@ -97,15 +115,28 @@ describe('GET /api/payslips and the PDF', () => {
     for (const who of [admin, agent, compta]) {
       const res = await call(who, 'GET', '/api/payslips');
       assert.equal(res.statusCode, 200, res.body);
-      assert.deepEqual(res.json().items.map((p: { id: string }) => p.id), [febMarc, febHelene, jan], 'period desc, then last name');
+      assert.deepEqual(
+        res.json().items.map((p: { id: string }) => p.id),
+        [febMarc, febHelene, jan],
+        'period desc, then last name',
+      );
     }
     const page1 = (await call(compta, 'GET', '/api/payslips?limit=2')).json();
     assert.equal(page1.items.length, 2);
     const page2 = (await call(compta, 'GET', `/api/payslips?limit=2&cursor=${page1.next_cursor}`)).json();
-    assert.deepEqual(page2.items.map((p: { id: string }) => p.id), [jan]);
+    assert.deepEqual(
+      page2.items.map((p: { id: string }) => p.id),
+      [jan],
+    );
     assert.equal(page2.next_cursor, null);
-    assert.deepEqual((await call(agent, 'GET', '/api/payslips?period=2027-01')).json().items.map((p: { id: string }) => p.id), [jan]);
-    assert.deepEqual((await call(agent, 'GET', `/api/payslips?employee_id=${helene}`)).json().items.map((p: { id: string }) => p.id), [febHelene, jan]);
+    assert.deepEqual(
+      (await call(agent, 'GET', '/api/payslips?period=2027-01')).json().items.map((p: { id: string }) => p.id),
+      [jan],
+    );
+    assert.deepEqual(
+      (await call(agent, 'GET', `/api/payslips?employee_id=${helene}`)).json().items.map((p: { id: string }) => p.id),
+      [febHelene, jan],
+    );
     assert.equal((await call(agent, 'GET', '/api/payslips?period=janvier')).json().error, 'invalid_period');
     assert.equal((await call(agent, 'GET', '/api/payslips?limit=0')).json().error, 'invalid_limit');
     const theirs = (await call(lumiereAgent, 'GET', '/api/payslips')).json().items;
@@ -136,7 +167,10 @@ describe('GET /api/payslips and the PDF', () => {
     const file = await app.inject({ method: 'GET', url: link.json().url.replace('https://paie.example.com', '') });
     assert.equal(file.statusCode, 200);
     assert.equal(file.headers['content-type'], 'application/pdf');
-    assert.match(String(file.headers['content-disposition']), /^attachment; filename="bulletin-2027-01-Lefevre-Helene\.pdf"; filename\*=UTF-8''bulletin-2027-01-Lef%C3%A8vre-H%C3%A9l%C3%A8ne\.pdf$/);
+    assert.match(
+      String(file.headers['content-disposition']),
+      /^attachment; filename="bulletin-2027-01-Lefevre-Helene\.pdf"; filename\*=UTF-8''bulletin-2027-01-Lef%C3%A8vre-H%C3%A9l%C3%A8ne\.pdf$/,
+    );
     assert.deepEqual(file.rawPayload, PDF);
     assert.equal((await call(agent, 'GET', `/api/payslips/${id}/pdf-url`)).statusCode, 200);
 
@@ -195,19 +229,39 @@ describe('GET /api/staff/payslips/available', () => {
       net_to_pay: '1500.00',
     });
     assert.ok(!JSON.stringify(items).includes('FR7630006000011234567890189'), 'never a whole IBAN');
-    assert.deepEqual((await available(`?org_id=${soleil}`)).map((p) => p.id), [payable, payableFeb, released]);
-    assert.deepEqual((await available(`?org_id=${soleil}&period=2027-02`)).map((p) => p.id), [payableFeb]);
-    assert.deepEqual((await available('?period=2027-01')).map((p) => p.id), [payableLumiere, payable]);
+    assert.deepEqual(
+      (await available(`?org_id=${soleil}`)).map((p) => p.id),
+      [payable, payableFeb, released],
+    );
+    assert.deepEqual(
+      (await available(`?org_id=${soleil}&period=2027-02`)).map((p) => p.id),
+      [payableFeb],
+    );
+    assert.deepEqual(
+      (await available('?period=2027-01')).map((p) => p.id),
+      [payableLumiere, payable],
+    );
     const paged = await call(staff, 'GET', '/api/staff/payslips/available?limit=3');
     assert.equal(paged.json().items.length, 3);
     const rest = await call(staff, 'GET', `/api/staff/payslips/available?limit=3&cursor=${paged.json().next_cursor}`);
-    assert.deepEqual(rest.json().items.map((p: { id: string }) => p.id), [released]);
+    assert.deepEqual(
+      rest.json().items.map((p: { id: string }) => p.id),
+      [released],
+    );
 
     // The organization stops delegating: none of its payslips is available any more.
     await db.updateTable('organizations').set({ virements_salaires: 'client' }).where('id', '=', soleil).execute();
-    assert.deepEqual((await available()).map((p) => p.id), [payableLumiere]);
+    assert.deepEqual(
+      (await available()).map((p) => p.id),
+      [payableLumiere],
+    );
 
-    for (const [query, error] of [['?period=2027-1', 'invalid_period'], ['?org_id=x', 'invalid_org_id'], ['?limit=201', 'invalid_limit'], ['?cursor=%%%', 'invalid_cursor']]) {
+    for (const [query, error] of [
+      ['?period=2027-1', 'invalid_period'],
+      ['?org_id=x', 'invalid_org_id'],
+      ['?limit=201', 'invalid_limit'],
+      ['?cursor=%%%', 'invalid_cursor'],
+    ]) {
       const res = await call(staff, 'GET', `/api/staff/payslips/available${query}`);
       assert.equal(res.statusCode, 400, query);
       assert.equal(res.json().error, error, query);

@@ -56,7 +56,13 @@ export async function setup(t: Parameters<typeof build>[0], env: Record<string, 
   const autonomeEmployee = await employee(autonomeAgent, 'Paul', 'Autonome', IBAN.other);
 
   /** Publishes a payslip (staff); its id. The gross defaults to 3,000.00, or the net when above (the net never exceeds it). */
-  const payslip = async (org_id: string, employee_id: string, period: string, net_to_pay: string | number, gross: string | number = Number(net_to_pay) > 3000 ? net_to_pay : '3000.00') => {
+  const payslip = async (
+    org_id: string,
+    employee_id: string,
+    period: string,
+    net_to_pay: string | number,
+    gross: string | number = Number(net_to_pay) > 3000 ? net_to_pay : '3000.00',
+  ) => {
     const res = await call(staff, 'POST', '/api/staff/payslips', { org_id, employee_id, period, gross, net_to_pay });
     if (res.statusCode !== 201) throw new Error(`payslip: ${res.statusCode} ${res.body}`);
     return res.json().id as string;
@@ -69,8 +75,29 @@ export async function setup(t: Parameters<typeof build>[0], env: Record<string, 
   };
 
   return {
-    app, db, config, soleil, lumiere, autonome, admin, agent, compta, lumiereAgent, lumiereCompta, autonomeAgent, staff,
-    call, employee, helene, marc, zoe, leonie, autonomeEmployee, payslip, batch, available,
+    app,
+    db,
+    config,
+    soleil,
+    lumiere,
+    autonome,
+    admin,
+    agent,
+    compta,
+    lumiereAgent,
+    lumiereCompta,
+    autonomeAgent,
+    staff,
+    call,
+    employee,
+    helene,
+    marc,
+    zoe,
+    leonie,
+    autonomeEmployee,
+    payslip,
+    batch,
+    available,
   };
 }
 
@@ -78,7 +105,13 @@ export async function setup(t: Parameters<typeof build>[0], env: Record<string, 
 export async function submittedTechnicianContract(ctx: Awaited<ReturnType<typeof setup>>): Promise<string> {
   await ctx.call(ctx.agent, 'PATCH', `/api/salaries/${ctx.marc}`, { category: 'technicien' });
   const created = await ctx.call(ctx.agent, 'POST', '/api/contrats', {
-    employee_id: ctx.marc, kind: 'CDDU', job_title: 'Régisseur', show_title: 'Le Songe', idcc: '3090', start_date: '2027-03-01', end_date: '2027-03-31',
+    employee_id: ctx.marc,
+    kind: 'CDDU',
+    job_title: 'Régisseur',
+    show_title: 'Le Songe',
+    idcc: '3090',
+    start_date: '2027-03-01',
+    end_date: '2027-03-31',
     dates: [{ date: '2027-03-20', nature: 'heures', quantity: 8, amount: '250' }],
   });
   assert.equal((await ctx.call(ctx.agent, 'POST', `/api/contrats/${created.json().id}/submit`)).statusCode, 200);

@@ -13,7 +13,14 @@ import { inDays, setup } from './support.ts';
 const UNKNOWN = '6f1c2d3e-0000-4000-8000-000000000000';
 
 async function contractOf(ctx: Awaited<ReturnType<typeof setup>>, employee_id: string, start = '2026-12-01', end = '2026-12-31') {
-  const res = await ctx.call(ctx.agent, 'POST', '/api/contrats', { employee_id, kind: 'CDD', job_title: 'Régisseur', start_date: start, end_date: end, monthly_gross: '2000' });
+  const res = await ctx.call(ctx.agent, 'POST', '/api/contrats', {
+    employee_id,
+    kind: 'CDD',
+    job_title: 'Régisseur',
+    start_date: start,
+    end_date: end,
+    monthly_gross: '2000',
+  });
   assert.equal(res.statusCode, 201, res.body);
   return res.json().id as string;
 }
@@ -59,23 +66,39 @@ describe('a salary published twice', () => {
     const { db, soleil, helene } = ctx;
     const c1 = await contractOf(ctx, helene);
     const insert = (contract_ids: string[]) =>
-      db.insertInto('payslips').values({ org_id: soleil, employee_id: helene, period: '2026-12', gross: '10', net_to_pay: '5', contract_ids }).returning('id').executeTakeFirstOrThrow();
+      db
+        .insertInto('payslips')
+        .values({ org_id: soleil, employee_id: helene, period: '2026-12', gross: '10', net_to_pay: '5', contract_ids })
+        .returning('id')
+        .executeTakeFirstOrThrow();
     await insert([]);
     await assert.rejects(insert([]), /payslips_one_live_without_contracts_key/);
     const first = await insert([c1]);
     await db.insertInto('payslip_contracts').values({ payslip_id: first.id, org_id: soleil, contract_id: c1, period: '2026-12' }).execute();
     const second = await insert([c1]);
-    await assert.rejects(db.insertInto('payslip_contracts').values({ payslip_id: second.id, org_id: soleil, contract_id: c1, period: '2026-12' }).execute(), /payslip_contracts_one_live_key/);
     await assert.rejects(
-      db.insertInto('payslips').values({ org_id: soleil, employee_id: helene, period: '2027-02', gross: '10', net_to_pay: '10.01', contract_ids: [] }).execute(),
+      db.insertInto('payslip_contracts').values({ payslip_id: second.id, org_id: soleil, contract_id: c1, period: '2026-12' }).execute(),
+      /payslip_contracts_one_live_key/,
+    );
+    await assert.rejects(
+      db
+        .insertInto('payslips')
+        .values({ org_id: soleil, employee_id: helene, period: '2027-02', gross: '10', net_to_pay: '10.01', contract_ids: [] })
+        .execute(),
       /payslips_net_within_gross/,
     );
   });
 
   it('should refuse a net to pay above the gross (400 invalid_net_to_pay), and take it equal', async (t) => {
     const { soleil, staff, call, helene } = await setup(t);
-    const post = (gross: unknown, net_to_pay: unknown, period = '2026-12') => call(staff, 'POST', '/api/staff/payslips', { org_id: soleil, employee_id: helene, period, gross, net_to_pay });
-    for (const [gross, net] of [['100.00', '5000.00'], ['100', 100.01], [0, '0.01'], ['999999999.98', '999999999.99']] as const) {
+    const post = (gross: unknown, net_to_pay: unknown, period = '2026-12') =>
+      call(staff, 'POST', '/api/staff/payslips', { org_id: soleil, employee_id: helene, period, gross, net_to_pay });
+    for (const [gross, net] of [
+      ['100.00', '5000.00'],
+      ['100', 100.01],
+      [0, '0.01'],
+      ['999999999.98', '999999999.99'],
+    ] as const) {
       const res = await post(gross, net);
       assert.equal(res.statusCode, 400, `${gross} ${net} ${res.body}`);
       assert.equal(res.json().error, 'invalid_net_to_pay');
@@ -90,7 +113,16 @@ describe('POST /api/staff/payslips/{id}/cancel', () => {
     const ctx = await setup(t);
     const { db, soleil, staff, call, helene, payslip, available, batch } = ctx;
     const c1 = await contractOf(ctx, helene);
-    const first = (await call(staff, 'POST', '/api/staff/payslips', { org_id: soleil, employee_id: helene, period: '2026-12', gross: '2000', net_to_pay: '1500', contract_ids: [c1] })).json().id;
+    const first = (
+      await call(staff, 'POST', '/api/staff/payslips', {
+        org_id: soleil,
+        employee_id: helene,
+        period: '2026-12',
+        gross: '2000',
+        net_to_pay: '1500',
+        contract_ids: [c1],
+      })
+    ).json().id;
     const other = await payslip(soleil, helene, '2027-01', '900.00');
     assert.deepEqual((await available()).map((p) => p.id).sort(), [first, other].sort());
 
@@ -99,11 +131,17 @@ describe('POST /api/staff/payslips/{id}/cancel', () => {
     assert.equal(res.json().status, 'annule');
     assert.equal(res.json().id, first);
     const events = await db.selectFrom('module_events').select(['action', 'actor_email', 'details']).where('subject_id', '=', first).orderBy('id').execute();
-    assert.deepEqual(events.map((e) => e.action), ['payslip.created', 'payslip.cancelled']);
+    assert.deepEqual(
+      events.map((e) => e.action),
+      ['payslip.created', 'payslip.cancelled'],
+    );
     assert.equal(events[1]!.actor_email, 'staff@ops.example');
 
     // Never payable again: not listed, refused by a batch.
-    assert.deepEqual((await available()).map((p) => p.id), [other]);
+    assert.deepEqual(
+      (await available()).map((p) => p.id),
+      [other],
+    );
     const refused = await batch([first]);
     assert.equal(refused.statusCode, 409);
     assert.deepEqual(refused.json().payslip_ids, [first]);
@@ -112,9 +150,23 @@ describe('POST /api/staff/payslips/{id}/cancel', () => {
     assert.equal(twice.statusCode, 409);
     assert.equal(twice.json().error, 'payslip_cancelled');
     // The salary may be published again, once.
-    const again = await call(staff, 'POST', '/api/staff/payslips', { org_id: soleil, employee_id: helene, period: '2026-12', gross: '2000', net_to_pay: '1400', contract_ids: [c1] });
+    const again = await call(staff, 'POST', '/api/staff/payslips', {
+      org_id: soleil,
+      employee_id: helene,
+      period: '2026-12',
+      gross: '2000',
+      net_to_pay: '1400',
+      contract_ids: [c1],
+    });
     assert.equal(again.statusCode, 201, again.body);
-    const third = await call(staff, 'POST', '/api/staff/payslips', { org_id: soleil, employee_id: helene, period: '2026-12', gross: '2000', net_to_pay: '1400', contract_ids: [c1] });
+    const third = await call(staff, 'POST', '/api/staff/payslips', {
+      org_id: soleil,
+      employee_id: helene,
+      period: '2026-12',
+      gross: '2000',
+      net_to_pay: '1400',
+      contract_ids: [c1],
+    });
     assert.equal(third.json().payslip_id, again.json().id);
   });
 
@@ -133,7 +185,10 @@ describe('POST /api/staff/payslips/{id}/cancel', () => {
     const id2 = await payslip(soleil, helene, '2027-01', '700.00');
     const b2 = (await batch([id2])).json().id;
     assert.equal((await call(staff, 'POST', `/api/staff/virements/${b2}/cancel`)).statusCode, 200);
-    assert.deepEqual((await available()).map((p) => p.id), [id2]);
+    assert.deepEqual(
+      (await available()).map((p) => p.id),
+      [id2],
+    );
     const ok = await call(staff, 'POST', `/api/staff/payslips/${id2}/cancel`);
     assert.equal(ok.statusCode, 200, ok.body);
     assert.deepEqual(await available(), []);
@@ -159,7 +214,13 @@ describe('the migration meeting duplicates written before it', () => {
     const c2 = await contractOf(ctx, helene, '2026-12-05', '2026-12-06');
     await payslipUniqueness.down(db);
     const insert = async (employee_id: string, period: string, contract_ids: string[], at: string) =>
-      (await db.insertInto('payslips').values({ org_id: soleil, employee_id, period, gross: '3000', net_to_pay: '1000', contract_ids, created_at: new Date(at) }).returning('id').executeTakeFirstOrThrow()).id;
+      (
+        await db
+          .insertInto('payslips')
+          .values({ org_id: soleil, employee_id, period, gross: '3000', net_to_pay: '1000', contract_ids, created_at: new Date(at) })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
     const bareOld = await insert(helene, '2026-12', [], '2026-12-01T00:00:00Z');
     const bareNew = await insert(helene, '2026-12', [], '2026-12-02T00:00:00Z');
     const heldLater = await insert(marc, '2026-11', [], '2026-12-03T00:00:00Z');
@@ -199,9 +260,11 @@ describe('races (PostgreSQL)', () => {
     const outcomes = { cancel: 0, batch: 0 };
     for (let i = 0; i < 12; i++) {
       const id = await payslip(soleil, i % 2 ? marc : helene, `2026-${String(i + 1).padStart(2, '0')}`, '100.00');
-      const [cancel, made] = await Promise.all(i % 2
-        ? [call(staff, 'POST', `/api/staff/payslips/${id}/cancel`), batch([id])]
-        : await Promise.all([batch([id]), call(staff, 'POST', `/api/staff/payslips/${id}/cancel`)]).then(([m, c]) => [c, m]));
+      const [cancel, made] = await Promise.all(
+        i % 2
+          ? [call(staff, 'POST', `/api/staff/payslips/${id}/cancel`), batch([id])]
+          : await Promise.all([batch([id]), call(staff, 'POST', `/api/staff/payslips/${id}/cancel`)]).then(([m, c]) => [c, m]),
+      );
       const won = [cancel!.statusCode === 200, made!.statusCode === 201];
       assert.equal(won.filter(Boolean).length, 1, `${cancel!.statusCode} ${cancel!.body} / ${made!.statusCode} ${made!.body}`);
       if (won[0]) {
@@ -221,11 +284,14 @@ describe('races (PostgreSQL)', () => {
   it('should publish one of 10 concurrent identical payslips', { skip }, async (t) => {
     const { db, soleil, staff, call, helene } = await setup(t);
     const answers = await Promise.all(
-      Array.from({ length: 10 }, () => call(staff, 'POST', '/api/staff/payslips', { org_id: soleil, employee_id: helene, period: '2026-12', gross: '2000', net_to_pay: '1500' })),
+      Array.from({ length: 10 }, () =>
+        call(staff, 'POST', '/api/staff/payslips', { org_id: soleil, employee_id: helene, period: '2026-12', gross: '2000', net_to_pay: '1500' }),
+      ),
     );
     const created = answers.filter((a) => a.statusCode === 201);
     assert.equal(created.length, 1, answers.map((a) => a.statusCode).join(','));
-    for (const a of answers.filter((r) => r.statusCode !== 201)) assert.deepEqual([a.statusCode, a.json().error, a.json().payslip_id], [409, 'payslip_exists', created[0]!.json().id]);
+    for (const a of answers.filter((r) => r.statusCode !== 201))
+      assert.deepEqual([a.statusCode, a.json().error, a.json().payslip_id], [409, 'payslip_exists', created[0]!.json().id]);
     assert.equal((await db.selectFrom('payslips').select('id').execute()).length, 1);
   });
 });

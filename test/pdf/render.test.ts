@@ -23,16 +23,26 @@ describe('renderPdf', () => {
     for (const expected of [
       'Contrat de travail à durée déterminée d’usage',
       'N° C-2027-000012',
-      'EMPLOYEUR', 'SALARIÉ',
-      'Théâtre du Soleil', 'Zoé Lefèvre', 'Code employeur : TDS001', '12 rue de l’Éclair, 75011 Paris',
+      'EMPLOYEUR',
+      'SALARIÉ',
+      'Théâtre du Soleil',
+      'Zoé Lefèvre',
+      'Code employeur : TDS001',
+      '12 rue de l’Éclair, 75011 Paris',
       'Emploi : Comédienne',
       'Objet : « Les Fourberies de Scapin » — création',
       'Période : du 10/03/2027 au 12/03/2027',
-      'Répétition', 'Représentation', '234,50 €', '1 000,00 €',
-      'Total brut', '1 234,50 €',
+      'Répétition',
+      'Représentation',
+      '234,50 €',
+      '1 000,00 €',
+      'Total brut',
+      '1 234,50 €',
       'Fait à Paris, le 01/03/2027, en 2 exemplaires.',
-      'L’employeur', 'La salariée',
-      'Payroll, opérateur de paie — contrat C-2027-000012', 'Page 1 / 1',
+      'L’employeur',
+      'La salariée',
+      'Payroll, opérateur de paie — contrat C-2027-000012',
+      'Page 1 / 1',
     ]) {
       assert.ok(text.includes(expected), `"${expected}" in:\n${text}`);
     }
@@ -54,7 +64,12 @@ describe('renderPdf', () => {
 
   it('should draw Japanese, Chinese, Arabic and Hebrew names in their Noto fallbacks, in PDF/A documents too', async () => {
     for (const embedFonts of [false, true]) {
-      const doc = a4Document({ title: 't', author: 'a', embedFonts, content: [{ text: 'Salarié : 山田 太郎, 王小明' }, { text: 'عبد الله', bold: true }, 'דוד כהן'] });
+      const doc = a4Document({
+        title: 't',
+        author: 'a',
+        embedFonts,
+        content: [{ text: 'Salarié : 山田 太郎, 王小明' }, { text: 'عبد الله', bold: true }, 'דוד כהן'],
+      });
       const pdf = await renderPdf(doc);
       const text = await pdfText(pdf);
       assert.ok(text.includes('Salarié : 山田 太郎, 王小明'), text);
@@ -66,7 +81,21 @@ describe('renderPdf', () => {
 
   it('should number pages on a long table', async () => {
     const rows = Array.from({ length: 120 }, (_, i) => [`${i + 1}`, 'Représentation']);
-    const pdf = await renderPdf(a4Document({ title: 't', author: 'a', content: [dataTable([{ header: 'N°', width: 40 }, { header: 'Nature', width: '*' }], rows)] }));
+    const pdf = await renderPdf(
+      a4Document({
+        title: 't',
+        author: 'a',
+        content: [
+          dataTable(
+            [
+              { header: 'N°', width: 40 },
+              { header: 'Nature', width: '*' },
+            ],
+            rows,
+          ),
+        ],
+      }),
+    );
     const text = await pdfText(pdf);
     assert.match(text, /Page 1 \/ 3/);
     assert.match(text, /Page 3 \/ 3/);
@@ -100,19 +129,27 @@ describe('renderPdf', () => {
     assert.ok(pooled > 100, `${pooled} turns while the pool rendered`);
   });
 
-  it('should render in processes whose every thread gives way to every other thread (SCHED_IDLE), this process untouched', { skip: !chrtWorks && 'chrt --idle is not available here' }, async () => {
+  it('should render in processes whose every thread gives way to every other thread (SCHED_IDLE), this process untouched', {
+    skip: !chrtWorks && 'chrt --idle is not available here',
+  }, async () => {
     await Promise.all([renderPdf(sampleDocument()), renderPdf(sampleDocument())]);
     const renderers = childProcessesRunning('pdf.process');
     assert.ok(renderers.length >= 1, 'a rendering process');
     for (const pid of renderers) {
       const all = threadPolicies(pid);
       assert.ok(all.length > 1, 'a node process has several threads');
-      assert.deepEqual(all, all.map(() => SCHED_IDLE), `process ${pid}`);
+      assert.deepEqual(
+        all,
+        all.map(() => SCHED_IDLE),
+        `process ${pid}`,
+      );
     }
     assert.ok(!threadPolicies(process.pid).includes(SCHED_IDLE), 'no thread of this process is lowered');
   });
 
-  it('should stop its processes on closeRenderers, and start them again for the next PDF', { skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
+  it('should stop its processes on closeRenderers, and start them again for the next PDF', {
+    skip: process.platform !== 'linux' && 'reads /proc',
+  }, async () => {
     await renderPdf(sampleDocument());
     assert.ok(childProcessesRunning('pdf.process').length >= 1);
     await closeRenderers();
@@ -134,7 +171,11 @@ describe('generatingPdf', () => {
     );
     const settle = () => new Promise((resolve) => setImmediate(resolve));
     await settle();
-    assert.deepEqual(started, Array.from({ length: slots }, (_, n) => n), 'the first ones, no more');
+    assert.deepEqual(
+      started,
+      Array.from({ length: slots }, (_, n) => n),
+      'the first ones, no more',
+    );
     finish[0]!(false);
     await settle();
     assert.deepEqual(started.slice(slots), [slots], 'a failed generation gives its slot to the next');

@@ -1,9 +1,7 @@
 /** A small French contract-like document built from the shared blocks (tests, measurements). */
 import { formatDateFr, formatEuros } from '../../src/format/french.ts';
 import { moneyFromDb, sumMoney } from '../../src/money/money.ts';
-import {
-  a4Document, dataTable, documentTitle, fieldsBlock, heading, partiesBlock, signatureBlocks, totalsBlock,
-} from '../../src/pdf/blocks.ts';
+import { a4Document, dataTable, documentTitle, fieldsBlock, heading, partiesBlock, signatureBlocks, totalsBlock } from '../../src/pdf/blocks.ts';
 import type { PdfDocument } from '../../src/pdf/document.ts';
 
 export const SAMPLE_DATES = [
@@ -32,7 +30,12 @@ export function sampleDocument(): PdfDocument {
       ]),
       heading('Salaires par date'),
       dataTable(
-        [{ header: 'Date', width: 80 }, { header: 'Nature', width: '*' }, { header: 'Quantité', width: 60, alignment: 'right' }, { header: 'Montant', width: 90, alignment: 'right' }],
+        [
+          { header: 'Date', width: 80 },
+          { header: 'Nature', width: '*' },
+          { header: 'Quantité', width: 60, alignment: 'right' },
+          { header: 'Montant', width: 90, alignment: 'right' },
+        ],
         SAMPLE_DATES.map(([date, nature, quantity, amount]) => [formatDateFr(date), nature, quantity, formatEuros(moneyFromDb(amount))]),
       ),
       totalsBlock([['Total brut', formatEuros(total)]]),

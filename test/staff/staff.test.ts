@@ -8,10 +8,19 @@ describe('POST /api/staff/users/invite', () => {
     const { app, database } = await build(t);
     const db = database.db;
     const staff = await signedIn(app, db, 'lead@example.com', { staff: 'STAFF' });
-    const res = await app.inject({ method: 'POST', url: '/api/staff/users/invite', headers: { cookie: staff.cookie }, payload: { email: 'New@Example.com', first_name: 'Nora' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/staff/users/invite',
+      headers: { cookie: staff.cookie },
+      payload: { email: 'New@Example.com', first_name: 'Nora' },
+    });
     assert.equal(res.statusCode, 200);
-    const row = await db.selectFrom('staff_users as s').innerJoin('auth.users as u', 'u.id', 's.user_id')
-      .select(['s.level', 's.is_staff', 'u.activated_at']).where('u.email', '=', 'new@example.com').executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('staff_users as s')
+      .innerJoin('auth.users as u', 'u.id', 's.user_id')
+      .select(['s.level', 's.is_staff', 'u.activated_at'])
+      .where('u.email', '=', 'new@example.com')
+      .executeTakeFirstOrThrow();
     assert.equal(row.level, 'STAFF');
     assert.equal(row.is_staff, true);
     assert.ok(row.activated_at instanceof Date);
@@ -26,10 +35,20 @@ describe('POST /api/staff/users/invite', () => {
     const db = database.db;
     const staff = await signedIn(app, db, 'staff@example.com', { staff: 'STAFF' });
     const boss = await signedIn(app, db, 'boss@example.com', { staff: 'SUPER_STAFF' });
-    const refused = await app.inject({ method: 'POST', url: '/api/staff/users/invite', headers: { cookie: staff.cookie }, payload: { email: 'x@example.com', level: 'SUPER_STAFF' } });
+    const refused = await app.inject({
+      method: 'POST',
+      url: '/api/staff/users/invite',
+      headers: { cookie: staff.cookie },
+      payload: { email: 'x@example.com', level: 'SUPER_STAFF' },
+    });
     assert.equal(refused.statusCode, 403);
     assert.equal(refused.json().error, 'forbidden_role');
-    const accepted = await app.inject({ method: 'POST', url: '/api/staff/users/invite', headers: { cookie: boss.cookie }, payload: { email: 'x@example.com', level: 'super_staff' } });
+    const accepted = await app.inject({
+      method: 'POST',
+      url: '/api/staff/users/invite',
+      headers: { cookie: boss.cookie },
+      payload: { email: 'x@example.com', level: 'super_staff' },
+    });
     assert.equal(accepted.statusCode, 200);
     const row = await db.selectFrom('staff_users').select('level').where('user_id', '=', accepted.json().user_id).executeTakeFirstOrThrow();
     assert.equal(row.level, 'SUPER_STAFF');
@@ -86,7 +105,10 @@ describe('PUT /api/staff/active-org', () => {
     const settings = await db.selectFrom('staff_settings').selectAll().where('user_id', '=', staff.userId).executeTakeFirstOrThrow();
     assert.equal(settings.active_org_id, orgId);
     const list = await app.inject({ method: 'GET', url: '/api/access', headers: { cookie: `${staff.cookie}; active_org_id=${orgId}` } });
-    assert.deepEqual(list.json().items.map((i: { email: string }) => i.email), ['m@example.com']);
+    assert.deepEqual(
+      list.json().items.map((i: { email: string }) => i.email),
+      ['m@example.com'],
+    );
     const missing = await app.inject({ method: 'PUT', url: '/api/staff/active-org', headers: { cookie: staff.cookie }, payload: { org_id: 'nope' } });
     assert.equal(missing.statusCode, 404);
   });
@@ -101,7 +123,9 @@ describe('GET /api/staff/orgs', () => {
     await createOrg(db, 'Opéra 100%', 'OPR');
     const staff = await signedIn(app, db, 'staff@example.com', { staff: 'STAFF' });
     const get = async (q: string) =>
-      (await app.inject({ method: 'GET', url: `/api/staff/orgs?q=${encodeURIComponent(q)}`, headers: { cookie: staff.cookie } })).json().items.map((o: { name: string }) => o.name);
+      (await app.inject({ method: 'GET', url: `/api/staff/orgs?q=${encodeURIComponent(q)}`, headers: { cookie: staff.cookie } }))
+        .json()
+        .items.map((o: { name: string }) => o.name);
     assert.deepEqual(await get(''), ['Compagnie Lumière', 'Opéra 100%', 'Théâtre du Soleil']);
     assert.deepEqual(await get('soleil'), ['Théâtre du Soleil']);
     assert.deepEqual(await get('lum002'), ['Compagnie Lumière']);

@@ -68,7 +68,14 @@ interface XmlElement {
   text: string;
 }
 
-const orderedParser = new XMLParser({ preserveOrder: true, ignoreAttributes: false, attributeNamePrefix: '', parseTagValue: false, parseAttributeValue: false, trimValues: false });
+const orderedParser = new XMLParser({
+  preserveOrder: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: false,
+});
 const localName = (tag: string) => tag.slice(tag.indexOf(':') + 1);
 
 /** The elements of a document, as a tree of local names, from fast-xml-parser's ordered parse. */
@@ -78,7 +85,9 @@ function parseElements(xml: string): XmlElement[] {
       const tag = Object.keys(node).find((key) => key !== ':@' && key !== '#text');
       if (tag === undefined || tag.startsWith('?')) return [];
       const children = node[tag];
-      const attributes = Object.fromEntries(Object.entries((node[':@'] ?? {}) as Record<string, unknown>).map(([key, value]) => [localName(key), String(value)]));
+      const attributes = Object.fromEntries(
+        Object.entries((node[':@'] ?? {}) as Record<string, unknown>).map(([key, value]) => [localName(key), String(value)]),
+      );
       return [{ name: localName(tag), attributes, children: convert(children), text: textOf(children) }];
     });
   return convert(orderedParser.parse(xml));

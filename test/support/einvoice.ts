@@ -12,7 +12,10 @@ import { assertValidXml } from './documents.ts';
 const ARTEFACTS = path.resolve(import.meta.dirname, 'en16931');
 const XSD_DIR = path.join(ARTEFACTS, 'cii-d16b');
 const XSD = path.join(XSD_DIR, 'CrossIndustryInvoice_100pD16B.xsd');
-const XSD_IMPORTS = fs.readdirSync(XSD_DIR).filter((f) => f.endsWith('.xsd') && f !== path.basename(XSD)).map((f) => path.join(XSD_DIR, f));
+const XSD_IMPORTS = fs
+  .readdirSync(XSD_DIR)
+  .filter((f) => f.endsWith('.xsd') && f !== path.basename(XSD))
+  .map((f) => path.join(XSD_DIR, f));
 
 /** The compiled EN 16931 rules, loaded once per process (about 0.3 s; each run 0.1-0.9 s). */
 let rules: unknown = null;

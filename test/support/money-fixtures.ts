@@ -72,7 +72,10 @@ export async function moneyOrganizations(app: FastifyInstance, db: Database, opt
   const executionDate = daysFromToday(3);
   // A batch is made with its SEPA file: the operator's account first (saved, as staff would).
   await call(staff, 'PATCH', '/api/staff/operator', { iban: 'FR7630004000031234567890143', bic: 'BNPAFRPP' });
-  const transfer = await call(staff, 'POST', '/api/staff/virements', { payslip_ids: [payslips.heleneFebruary, payslips.paulMarch], execution_date: executionDate });
+  const transfer = await call(staff, 'POST', '/api/staff/virements', {
+    payslip_ids: [payslips.heleneFebruary, payslips.paulMarch],
+    execution_date: executionDate,
+  });
 
   /** Invoices made in one bulk (`header`: type, payment, dates), one per `[org_id, quantity, unit_price]`. */
   const bulkInvoices = async (header: Record<string, string>, label: string, each: Array<[string, string, string]>) =>
@@ -85,7 +88,10 @@ export async function moneyOrganizations(app: FastifyInstance, db: Database, opt
   const invoices = await bulkInvoices(
     { invoice_type: 'paie_mensuelle', payment_method: 'prelevement', period_label: 'Mars 2026', issue_date: '2026-03-31', due_date: '2026-04-15' },
     'Gestion de la paie, mars 2026',
-    [[soleil, '12', '85.50'], [lumiere, '1', '9999.99']],
+    [
+      [soleil, '12', '85.50'],
+      [lumiere, '1', '9999.99'],
+    ],
   );
   const opening = await bulkInvoices(
     // Issued after March's: an invoice is never dated before the last one (French invoicing rules).
@@ -104,12 +110,27 @@ export async function moneyOrganizations(app: FastifyInstance, db: Database, opt
       { organism: 'CONGES_SPECTACLES', amount: '300' },
     ],
   });
-  await call(staff, 'POST', '/api/staff/cotisations', { org_id: lumiere, period: '2027-03', due_date: '2027-04-15', lines: [{ organism: 'AFDAS', amount: '7777.77' }] });
+  await call(staff, 'POST', '/api/staff/cotisations', {
+    org_id: lumiere,
+    period: '2027-03',
+    due_date: '2027-04-15',
+    lines: [{ organism: 'AFDAS', amount: '7777.77' }],
+  });
 
   return {
-    soleil, lumiere, agent, compta, admin, lumiereCompta, lumiereAgent, staff, call,
+    soleil,
+    lumiere,
+    agent,
+    compta,
+    admin,
+    lumiereCompta,
+    lumiereAgent,
+    staff,
+    call,
     employees: { helene, paul, hostile, leonie },
-    payslips, transfer, executionDate,
+    payslips,
+    transfer,
+    executionDate,
     invoices: { march: invoices[0]!, lumiere: invoices[1]!, opening: opening[0]! },
     contributionCall,
   };

@@ -3,16 +3,19 @@ import fs from 'node:fs';
 
 /** This process's children whose command line names `module` (`payroll.process`, `pdf.process`). */
 export function childProcessesRunning(module: string): number[] {
-  return fs.readdirSync('/proc').filter((entry) => {
-    if (!/^\d+$/.test(entry)) return false;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      return parent === process.pid && fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(module);
-    } catch {
-      return false;
-    }
-  }).map(Number);
+  return fs
+    .readdirSync('/proc')
+    .filter((entry) => {
+      if (!/^\d+$/.test(entry)) return false;
+      try {
+        const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+        const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        return parent === process.pid && fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(module);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 /** SCHED_IDLE is policy 5, the 41st field of `/proc/<pid>/task/<tid>/stat`. */

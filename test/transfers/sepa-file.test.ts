@@ -18,7 +18,11 @@ describe('the SEPA file of a batch', () => {
     const made = (await batch([await payslip(soleil, helene, '2027-01', '1500.00')])).json();
     const row = await db.selectFrom('transfers').select(['sepa_file_id']).where('id', '=', made.id).executeTakeFirstOrThrow();
     assert.ok(row.sepa_file_id, 'a file with the batch');
-    const file = await db.selectFrom('files').select(['filename', 'content_type', 'content', 'org_id']).where('id', '=', row.sepa_file_id).executeTakeFirstOrThrow();
+    const file = await db
+      .selectFrom('files')
+      .select(['filename', 'content_type', 'content', 'org_id'])
+      .where('id', '=', row.sepa_file_id)
+      .executeTakeFirstOrThrow();
     assert.deepEqual([file.filename, file.content_type, file.org_id], [`${made.reference}.xml`, 'application/xml', soleil]);
     const downloaded = await call(staff, 'GET', `/api/staff/virements/${made.id}/sepa.xml`);
     assert.equal(downloaded.statusCode, 200);
@@ -57,14 +61,26 @@ describe('the SEPA file of a batch', () => {
     await db.updateTable('transfer_items').set({ amount: '1000000000.00' }).where('transfer_id', '=', second.id).execute();
     await db.updateTable('transfers').set({ total: '1000000000.00' }).where('id', '=', second.id).execute();
     const tooLarge = await call(staff, 'POST', `/api/staff/virements/${second.id}/executed`);
-    assert.deepEqual([tooLarge.statusCode, tooLarge.json().error, tooLarge.json().reason, tooLarge.json().payslip_ids], [409, 'transfer_file_missing', 'transfer_amount_too_large', [line!.payslip_id]]);
+    assert.deepEqual(
+      [tooLarge.statusCode, tooLarge.json().error, tooLarge.json().reason, tooLarge.json().payslip_ids],
+      [409, 'transfer_file_missing', 'transfer_amount_too_large', [line!.payslip_id]],
+    );
 
     // Nothing was recorded as paid.
     const statuses = await db.selectFrom('transfers').select(['status', 'sepa_file_id']).execute();
-    assert.deepEqual(statuses, [{ status: 'genere', sepa_file_id: null }, { status: 'genere', sepa_file_id: null }]);
-    assert.deepEqual((await call(compta, 'GET', '/api/payslips')).json().items.map((p: { transfer_status: string }) => p.transfer_status), ['genere', 'genere']);
+    assert.deepEqual(statuses, [
+      { status: 'genere', sepa_file_id: null },
+      { status: 'genere', sepa_file_id: null },
+    ]);
+    assert.deepEqual(
+      (await call(compta, 'GET', '/api/payslips')).json().items.map((p: { transfer_status: string }) => p.transfer_status),
+      ['genere', 'genere'],
+    );
     const events = await db.selectFrom('module_events').select('action').where('subject_type', '=', 'transfer').orderBy('id').execute();
-    assert.deepEqual(events.map((e) => e.action), ['transfer.created', 'transfer.created']);
+    assert.deepEqual(
+      events.map((e) => e.action),
+      ['transfer.created', 'transfer.created'],
+    );
 
     // The database refuses it too, whatever the code does.
     await assert.rejects(sql`update public.transfers set status = 'execute' where id = ${second.id}`.execute(db), /transfers_executed_with_file/);
@@ -73,7 +89,12 @@ describe('the SEPA file of a batch', () => {
     const executed = await call(staff, 'POST', `/api/staff/virements/${first.id}/executed`);
     assert.equal(executed.statusCode, 200, executed.body);
     assert.equal(executed.json().status, 'execute');
-    const stored = await db.selectFrom('transfers').innerJoin('files', 'files.id', 'transfers.sepa_file_id').select('files.content').where('transfers.id', '=', first.id).executeTakeFirstOrThrow();
+    const stored = await db
+      .selectFrom('transfers')
+      .innerJoin('files', 'files.id', 'transfers.sepa_file_id')
+      .select('files.content')
+      .where('transfers.id', '=', first.id)
+      .executeTakeFirstOrThrow();
     const xml = (await call(staff, 'GET', `/api/staff/virements/${first.id}/sepa.xml`)).body;
     assert.equal(xml, Buffer.from(stored.content!).toString('utf8'));
     assert.deepEqual(texts(xml, 'DbtrAcct//IBAN'), [ENV_IBAN]);

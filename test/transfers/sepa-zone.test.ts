@@ -58,7 +58,10 @@ describe('IBANs outside the SEPA zone', () => {
     const ok = await payslip(soleil, helene, '2026-10', '1500.00');
     const brazil = await payslip(soleil, marc, '2026-10', '900.00');
     await db.updateTable('employees').set({ iban: NON_SEPA.BR }).where('id', '=', marc).execute();
-    assert.deepEqual((await available()).map((p) => p.id), [ok]);
+    assert.deepEqual(
+      (await available()).map((p) => p.id),
+      [ok],
+    );
     const res = await batch([ok, brazil]);
     assert.equal(res.statusCode, 409, res.body);
     assert.equal(res.json().error, 'payslip_unavailable');

@@ -22,21 +22,27 @@ describe('POST /api/staff/virements', () => {
     const res = await batch([jan, feb], date);
     assert.equal(res.statusCode, 201, res.body);
     const body = res.json();
-    assert.deepEqual({ ...body, id: undefined, created_at: undefined }, {
-      id: undefined,
-      org_id: soleil,
-      org_name: 'Théâtre du Soleil',
-      reference: `VIR-${YEAR}-000001`,
-      execution_date: date,
-      count: 2,
-      total: '2622.95',
-      status: 'genere',
-      created_at: undefined,
-      executed_at: null,
-      cancelled_at: null,
-      periods: ['2027-01', '2027-02'],
-    });
-    assert.deepEqual((await call(compta, 'GET', '/api/payslips')).json().items.map((p: { transfer_status: string }) => p.transfer_status), ['genere', 'genere']);
+    assert.deepEqual(
+      { ...body, id: undefined, created_at: undefined },
+      {
+        id: undefined,
+        org_id: soleil,
+        org_name: 'Théâtre du Soleil',
+        reference: `VIR-${YEAR}-000001`,
+        execution_date: date,
+        count: 2,
+        total: '2622.95',
+        status: 'genere',
+        created_at: undefined,
+        executed_at: null,
+        cancelled_at: null,
+        periods: ['2027-01', '2027-02'],
+      },
+    );
+    assert.deepEqual(
+      (await call(compta, 'GET', '/api/payslips')).json().items.map((p: { transfer_status: string }) => p.transfer_status),
+      ['genere', 'genere'],
+    );
     assert.deepEqual(await available(), []);
 
     const detail = (await call(staff, 'GET', `/api/staff/virements/${body.id}`)).json();
@@ -66,10 +72,14 @@ describe('POST /api/staff/virements', () => {
     assert.equal(res.statusCode, 409, res.body);
     assert.deepEqual(res.json().payslip_ids, [noIban, zero, annule, UNKNOWN]);
     assert.equal((await db.selectFrom('transfers').select('id').execute()).length, 0);
-    assert.deepEqual((await available()).map((p) => p.id), [good], 'the good one is still available');
+    assert.deepEqual(
+      (await available()).map((p) => p.id),
+      [good],
+      'the good one is still available',
+    );
 
     const selfPaid = await payslip(autonome, autonomeEmployee, '2027-01', '900.00');
-    assert.deepEqual((await batch([selfPaid])).json().payslip_ids, [selfPaid], "an organization that pays its salaries itself");
+    assert.deepEqual((await batch([selfPaid])).json().payslip_ids, [selfPaid], 'an organization that pays its salaries itself');
     const theirs = await payslip(lumiere, leonie, '2027-01', '1200.00');
     const mixed = await batch([good, theirs]);
     assert.equal(mixed.statusCode, 400);
@@ -138,7 +148,10 @@ describe('executed and cancel', () => {
     assert.equal(cancel.json().status, 'annule');
     assert.ok(cancel.json().cancelled_at);
     assert.deepEqual((await available()).map((p) => p.id).sort(), [jan, feb].sort(), 'available again');
-    assert.deepEqual((await call(compta, 'GET', '/api/payslips')).json().items.map((p: { transfer_status: null }) => p.transfer_status), [null, null]);
+    assert.deepEqual(
+      (await call(compta, 'GET', '/api/payslips')).json().items.map((p: { transfer_status: null }) => p.transfer_status),
+      [null, null],
+    );
     const again = await call(staff, 'POST', `/api/staff/virements/${first.id}/cancel`);
     assert.deepEqual([again.statusCode, again.json().error], [409, 'transfer_cancelled']);
     assert.deepEqual([(await call(staff, 'POST', `/api/staff/virements/${first.id}/executed`)).json().error], ['transfer_cancelled']);
@@ -152,7 +165,10 @@ describe('executed and cancel', () => {
     assert.equal(executed.statusCode, 200);
     assert.equal(executed.json().status, 'execute');
     assert.ok(executed.json().executed_at);
-    assert.deepEqual((await call(compta, 'GET', '/api/payslips')).json().items.map((p: { transfer_status: string }) => p.transfer_status), ['execute', 'execute']);
+    assert.deepEqual(
+      (await call(compta, 'GET', '/api/payslips')).json().items.map((p: { transfer_status: string }) => p.transfer_status),
+      ['execute', 'execute'],
+    );
     for (const action of ['cancel', 'executed']) {
       const res = await call(staff, 'POST', `/api/staff/virements/${second.id}/${action}`);
       assert.deepEqual([res.statusCode, res.json().error], [409, 'transfer_executed'], action);
@@ -165,14 +181,23 @@ describe('executed and cancel', () => {
 
     const list = (await call(staff, 'GET', `/api/staff/virements?org_id=${soleil}`)).json();
     // Newest execution date first: the cancelled one was for later (in 2 days), the executed one for today.
-    assert.deepEqual(list.items.map((b: { reference: string; status: string }) => [b.reference, b.status]), [
-      [`VIR-${YEAR}-000001`, 'annule'],
-      [`VIR-${YEAR}-000002`, 'execute'],
-    ]);
-    assert.deepEqual((await call(staff, 'GET', '/api/staff/virements?status=annule')).json().items.map((b: { id: string }) => b.id), [first.id]);
+    assert.deepEqual(
+      list.items.map((b: { reference: string; status: string }) => [b.reference, b.status]),
+      [
+        [`VIR-${YEAR}-000001`, 'annule'],
+        [`VIR-${YEAR}-000002`, 'execute'],
+      ],
+    );
+    assert.deepEqual(
+      (await call(staff, 'GET', '/api/staff/virements?status=annule')).json().items.map((b: { id: string }) => b.id),
+      [first.id],
+    );
     assert.equal((await call(staff, 'GET', '/api/staff/virements?status=paye')).json().error, 'invalid_status');
     const events = await db.selectFrom('module_events').select('action').where('subject_type', '=', 'transfer').orderBy('id').execute();
-    assert.deepEqual(events.map((e) => e.action), ['transfer.created', 'transfer.cancelled', 'transfer.created', 'transfer.executed']);
+    assert.deepEqual(
+      events.map((e) => e.action),
+      ['transfer.created', 'transfer.cancelled', 'transfer.created', 'transfer.executed'],
+    );
   });
 });
 
@@ -201,15 +226,27 @@ describe('GET /api/staff/virements/{id}/sepa.xml', () => {
     assert.deepEqual(texts(xml, 'InstdAmt'), amounts);
     assert.deepEqual(texts(xml, 'InstdAmt/@Ccy'), Array(7).fill('EUR'));
     assert.deepEqual(texts(xml, 'ReqdExctnDt'), [date]);
-    assert.deepEqual(texts(xml, 'Ustrd'), amounts.map((_, i) => `Salaire 2027-${String(i + 1).padStart(2, '0')}`));
-    assert.deepEqual(texts(xml, 'EndToEndId'), ids.map((id) => id.replace(/-/g, '')));
+    assert.deepEqual(
+      texts(xml, 'Ustrd'),
+      amounts.map((_, i) => `Salaire 2027-${String(i + 1).padStart(2, '0')}`),
+    );
+    assert.deepEqual(
+      texts(xml, 'EndToEndId'),
+      ids.map((id) => id.replace(/-/g, '')),
+    );
     // The debtor is the operator; the creditors the employees, names in the SEPA character set.
     assert.deepEqual(texts(xml, 'Dbtr/Nm'), ['Odentas Paie']);
     assert.deepEqual(texts(xml, 'DbtrAcct//IBAN'), ['FR7630004000031234567890143']);
     assert.deepEqual(texts(xml, 'DbtrAgt//BIC'), ['BNPAFRPP']);
     const creditors = texts(xml, 'Cdtr/Nm');
-    assert.deepEqual(creditors, amounts.map((_, i) => (i % 2 ? 'Marc Dupont' : 'Helene Lefevre')));
-    assert.deepEqual(texts(xml, 'CdtrAcct//IBAN'), amounts.map((_, i) => (i % 2 ? 'DE89370400440532013000' : 'FR7630006000011234567890189')));
+    assert.deepEqual(
+      creditors,
+      amounts.map((_, i) => (i % 2 ? 'Marc Dupont' : 'Helene Lefevre')),
+    );
+    assert.deepEqual(
+      texts(xml, 'CdtrAcct//IBAN'),
+      amounts.map((_, i) => (i % 2 ? 'DE89370400440532013000' : 'FR7630006000011234567890189')),
+    );
     assert.deepEqual(texts(xml, 'CdtrAgt//BIC'), ['AGRIFRPP', 'AGRIFRPP', 'AGRIFRPP', 'AGRIFRPP'], 'Marc has no BIC: IBAN only');
 
     const twice = (await call(staff, 'GET', `/api/staff/virements/${made.id}/sepa.xml`)).body;
@@ -224,7 +261,11 @@ describe('GET /api/staff/virements/{id}/sepa.xml', () => {
     assert.match(res.json().message, /page Opérateur/);
     assert.deepEqual(await db.selectFrom('transfers').select('id').execute(), []);
     assert.deepEqual(await db.selectFrom('files').select('id').where('content_type', '=', 'application/xml').execute(), []);
-    assert.deepEqual((await available()).map((p) => p.id), [jan], 'still to pay');
+    assert.deepEqual(
+      (await available()).map((p) => p.id),
+      [jan],
+      'still to pay',
+    );
     assert.equal((await call(staff, 'GET', `/api/staff/virements/${UNKNOWN}/sepa.xml`)).statusCode, 404);
     assert.equal((await call(agent, 'GET', `/api/staff/virements/${UNKNOWN}/sepa.xml`)).statusCode, 403);
   });
@@ -250,15 +291,23 @@ describe('GET /api/virements', () => {
       for (const secret of ['FR76', 'DE89', '0189', 'IBAN', 'iban']) assert.ok(!res.body.includes(secret), secret);
     }
     const page = (await call(compta, 'GET', '/api/virements?limit=1')).json();
-    assert.deepEqual(page.items.map((b: { id: string }) => b.id), [second.id]);
-    assert.deepEqual((await call(compta, 'GET', `/api/virements?limit=1&cursor=${page.next_cursor}`)).json().items.map((b: { id: string }) => b.id), [first.id]);
+    assert.deepEqual(
+      page.items.map((b: { id: string }) => b.id),
+      [second.id],
+    );
+    assert.deepEqual(
+      (await call(compta, 'GET', `/api/virements?limit=1&cursor=${page.next_cursor}`)).json().items.map((b: { id: string }) => b.id),
+      [first.id],
+    );
     assert.equal((await call(agent, 'GET', '/api/virements')).statusCode, 403);
     assert.equal((await call(lumiereCompta, 'GET', '/api/virements')).json().items.length, 1);
   });
 });
 
 describe('two batches racing for one payslip (PostgreSQL)', () => {
-  it('should let exactly one of 12 concurrent batches take it', { skip: usingPostgres ? false : 'PGlite has one session: no two transactions run at once' }, async (t) => {
+  it('should let exactly one of 12 concurrent batches take it', {
+    skip: usingPostgres ? false : 'PGlite has one session: no two transactions run at once',
+  }, async (t) => {
     const { db, soleil, helene, marc, payslip, batch } = await setup(t);
     const contested = await payslip(soleil, helene, '2027-01', '1500.00');
     const others = [];
@@ -280,9 +329,26 @@ describe('two batches racing for one payslip (PostgreSQL)', () => {
     const { db, soleil, helene, payslip, batch } = await setup(t);
     const id = await payslip(soleil, helene, '2027-01', '1500.00');
     const made = (await batch([id])).json();
-    const copy = await db.insertInto('transfers').values({ org_id: soleil, reference: 'VIR-1999-000001', execution_date: '2030-01-01', count: 1, total: '1500.00' }).returning('id').executeTakeFirstOrThrow();
+    const copy = await db
+      .insertInto('transfers')
+      .values({ org_id: soleil, reference: 'VIR-1999-000001', execution_date: '2030-01-01', count: 1, total: '1500.00' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await assert.rejects(
-      db.insertInto('transfer_items').values({ transfer_id: copy.id, org_id: soleil, payslip_id: id, position: 0, creditor_name: 'X', iban: 'FR7630006000011234567890189', bic: null, amount: '1500.00', period: '2027-01' }).execute(),
+      db
+        .insertInto('transfer_items')
+        .values({
+          transfer_id: copy.id,
+          org_id: soleil,
+          payslip_id: id,
+          position: 0,
+          creditor_name: 'X',
+          iban: 'FR7630006000011234567890189',
+          bic: null,
+          amount: '1500.00',
+          period: '2027-01',
+        })
+        .execute(),
       /transfer_items_one_live_batch_key/,
     );
     void made;

@@ -7,12 +7,14 @@
 import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await sql.raw(`
+  await sql
+    .raw(`
     create table public.rate_limits (
       key text primary key,
       hits integer not null check (hits > 0),
       expires_at timestamptz not null
-    )`).execute(db);
+    )`)
+    .execute(db);
   await sql.raw('create index rate_limits_expires_idx on public.rate_limits (expires_at)').execute(db);
 }
 

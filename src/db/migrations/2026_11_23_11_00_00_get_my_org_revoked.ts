@@ -7,7 +7,8 @@
 import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await sql.raw(`
+  await sql
+    .raw(`
     create or replace function public.get_my_org(user_id_param uuid)
       returns uuid
       language plpgsql stable
@@ -21,11 +22,13 @@ export async function up(db: Kysely<any>): Promise<void> {
                         m.created_at, m.org_id
                limit 1);
     end
-    $$`).execute(db);
+    $$`)
+    .execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await sql.raw(`
+  await sql
+    .raw(`
     create or replace function public.get_my_org(user_id_param uuid)
       returns uuid
       language plpgsql stable
@@ -37,5 +40,6 @@ export async function down(db: Kysely<any>): Promise<void> {
                order by m.created_at, m.org_id
                limit 1);
     end
-    $$`).execute(db);
+    $$`)
+    .execute(db);
 }

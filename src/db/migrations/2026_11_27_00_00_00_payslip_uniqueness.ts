@@ -58,7 +58,13 @@ async function cancelDuplicates(db: Kysely<any>): Promise<void> {
   }
   for (const { row, kept } of cancelled) {
     await sql`update public.payslips set status = 'annule', updated_at = now() where id = ${row.id}`.execute(db);
-    const details = JSON.stringify({ reason: 'duplicate', kept_payslip_id: kept, period: row.period, in_transfer: row.held, by: 'migration 2026_11_27_00_00_00' });
+    const details = JSON.stringify({
+      reason: 'duplicate',
+      kept_payslip_id: kept,
+      period: row.period,
+      in_transfer: row.held,
+      by: 'migration 2026_11_27_00_00_00',
+    });
     await sql`insert into public.module_events (org_id, action, subject_type, subject_id, details)
               values (${row.org_id}, 'payslip.cancelled', 'payslip', ${row.id}, ${details}::jsonb)`.execute(db);
   }

@@ -18,7 +18,9 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await sql`alter table public.payroll_runs add column attempts integer not null default 0, add column lease_owner text, add column lease_until timestamptz`.execute(db);
+  await sql`alter table public.payroll_runs add column attempts integer not null default 0, add column lease_owner text, add column lease_until timestamptz`.execute(
+    db,
+  );
   await sql`create index payroll_runs_due_idx on public.payroll_runs (created_at) where status = 'en_cours'`.execute(db);
   await sql`delete from public.jobs where kind = 'payroll.run'`.execute(db);
 }

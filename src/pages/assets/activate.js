@@ -14,10 +14,7 @@ const retry = /** @type {HTMLElement} */ (document.getElementById('retry'));
 const continueBox = /** @type {HTMLElement} */ (document.getElementById('continue'));
 const continueLink = /** @type {HTMLAnchorElement} */ (document.getElementById('continue-link'));
 
-wireEmailForm(
-  /** @type {HTMLFormElement} */ (document.getElementById('email-form')),
-  /** @type {HTMLElement} */ (document.getElementById('retry-status')),
-);
+wireEmailForm(/** @type {HTMLFormElement} */ (document.getElementById('email-form')), /** @type {HTMLElement} */ (document.getElementById('retry-status')));
 
 /**
  * Where a signed-in person goes: `/`, which sends each role to the page it works in (the

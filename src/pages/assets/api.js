@@ -129,11 +129,7 @@ function failure(response, data) {
   if (response.status === 403 && data === null) return new ApiError(403, 'forbidden', FORBIDDEN_MESSAGE);
   const code = data && typeof data.error === 'string' ? data.error : `http_${response.status}`;
   const message =
-    data && typeof data.message === 'string' && data.message
-      ? data.message
-      : Object.hasOwn(CODE_MESSAGES, code)
-        ? CODE_MESSAGES[code]
-        : GENERIC_MESSAGE;
+    data && typeof data.message === 'string' && data.message ? data.message : Object.hasOwn(CODE_MESSAGES, code) ? CODE_MESSAGES[code] : GENERIC_MESSAGE;
   return new ApiError(response.status, code, message, data ?? {});
 }
 

@@ -124,7 +124,10 @@ document.getElementById('add-employee')?.addEventListener('click', async () => {
   const ibanError = /** @type {HTMLElement} */ (document.getElementById('new-employee-iban-error'));
   const category = /** @type {HTMLSelectElement} */ (document.getElementById('new-employee-category'));
   const categoryError = /** @type {HTMLElement} */ (document.getElementById('new-employee-category-error'));
-  for (const [input, error] of /** @type {Array<[HTMLElement, HTMLElement]>} */ ([[iban, ibanError], [category, categoryError]])) {
+  for (const [input, error] of /** @type {Array<[HTMLElement, HTMLElement]>} */ ([
+    [iban, ibanError],
+    [category, categoryError],
+  ])) {
     input.removeAttribute('aria-invalid');
     error.textContent = '';
     error.hidden = true;
@@ -139,7 +142,12 @@ document.getElementById('add-employee')?.addEventListener('click', async () => {
   }
   try {
     const typedIban = iban.value.trim();
-    const employee = await api('POST', '/api/salaries', { first_name: first.value.trim(), last_name: last.value.trim(), category: category.value, ...(typedIban ? { iban: typedIban } : {}) });
+    const employee = await api('POST', '/api/salaries', {
+      first_name: first.value.trim(),
+      last_name: last.value.trim(),
+      category: category.value,
+      ...(typedIban ? { iban: typedIban } : {}),
+    });
     const option = new Option(`${employee.last_name} ${employee.first_name}`, employee.id, true, true);
     option.dataset.category = employee.category ?? '';
     employeeSelect.append(option);
@@ -195,7 +203,9 @@ function showFieldError(error) {
   const line = /^dates\[(\d+)\]\.(date|nature|quantity|amount)$/.exec(named);
   const field = line?.[2] ?? (named || code.replace(/^(missing|invalid)_/, ''));
   /** @type {HTMLInputElement | null} */
-  let input = line ? lines.rows[Number(line[1])]?.querySelector(`[name="${field}"]`) ?? null : /** @type {HTMLInputElement | null} */ (document.getElementById(`contract-${field}`));
+  let input = line
+    ? (lines.rows[Number(line[1])]?.querySelector(`[name="${field}"]`) ?? null)
+    : /** @type {HTMLInputElement | null} */ (document.getElementById(`contract-${field}`));
   // A line's field left empty, from an API that did not name the line: the first such line.
   if (!input && code.startsWith('missing_') && ['date', 'nature', 'quantity', 'amount'].includes(field)) {
     input = /** @type {HTMLInputElement[]} */ ([...lines.querySelectorAll(`[name="${field}"]`)]).find((element) => !element.value.trim()) ?? null;
@@ -246,9 +256,7 @@ form.addEventListener('submit', async (event) => {
   form.setAttribute('aria-busy', 'true');
   clearErrors();
   try {
-    const saved = mode === 'edit'
-      ? await api('PATCH', `/api/contrats/${encodeURIComponent(contractId)}`, body())
-      : await api('POST', '/api/contrats', body());
+    const saved = mode === 'edit' ? await api('PATCH', `/api/contrats/${encodeURIComponent(contractId)}`, body()) : await api('POST', '/api/contrats', body());
     window.location.assign(`/contrats/${encodeURIComponent(saved.id)}?${mode === 'edit' ? 'modifie' : 'cree'}=1`);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -158,13 +158,14 @@ function sendSignedPdf(file) {
         data = null;
       }
       if (xhr.status >= 200 && xhr.status < 300) return resolve(data);
-      const message = data && typeof data.message === 'string' && data.message
-        ? data.message
-        : xhr.status === 413
-          ? 'Le fichier dépasse 10 Mo.'
-          : xhr.status === 403
-            ? FORBIDDEN_MESSAGE
-            : 'Le dépôt a échoué. Réessayez dans un instant.';
+      const message =
+        data && typeof data.message === 'string' && data.message
+          ? data.message
+          : xhr.status === 413
+            ? 'Le fichier dépasse 10 Mo.'
+            : xhr.status === 403
+              ? FORBIDDEN_MESSAGE
+              : 'Le dépôt a échoué. Réessayez dans un instant.';
       reject(new ApiError(xhr.status, data?.error ?? `http_${xhr.status}`, message, data ?? {}));
     });
     xhr.addEventListener('error', () => reject(new ApiError(0, 'network', "Le dépôt n'a pas abouti : vérifiez votre connexion puis réessayez.")));
@@ -188,17 +189,20 @@ async function uploadSigned(file) {
     return;
   }
   let refusal = '';
-  await run(async () => {
-    showProgress(0);
-    try {
-      await sendSignedPdf(file);
-    } catch (error) {
-      refusal = error instanceof Error ? error.message : String(error);
-      showProgress(null);
-      throw error;
-    }
-    return `PDF signé « ${file.name} » déposé : le contrat ${number} est signé.`;
-  }, () => focusById('signed-pdf-title'));
+  await run(
+    async () => {
+      showProgress(0);
+      try {
+        await sendSignedPdf(file);
+      } catch (error) {
+        refusal = error instanceof Error ? error.message : String(error);
+        showProgress(null);
+        throw error;
+      }
+      return `PDF signé « ${file.name} » déposé : le contrat ${number} est signé.`;
+    },
+    () => focusById('signed-pdf-title'),
+  );
   if (refusal) {
     const again = signedFileInput();
     if (again) {
@@ -278,7 +282,9 @@ root.addEventListener('input', (event) => {
   const total = byId('salaries-total');
   if (!total) return;
   const amounts = [...document.querySelectorAll('#salary-lines input[name="amount"]')].map((input) => cents(/** @type {HTMLInputElement} */ (input).value));
-  total.textContent = amounts.some((c) => c === null) ? '—' : `${euroFormat.format(amounts.reduce((/** @type {number} */ sum, c) => sum + (c ?? 0), 0) / 100)} (non enregistré)`;
+  total.textContent = amounts.some((c) => c === null)
+    ? '—'
+    : `${euroFormat.format(amounts.reduce((/** @type {number} */ sum, c) => sum + (c ?? 0), 0) / 100)} (non enregistré)`;
 });
 
 root.addEventListener('submit', async (event) => {
@@ -292,19 +298,23 @@ root.addEventListener('submit', async (event) => {
       return { date: line.dataset.date, nature: line.dataset.nature, quantity: decimal(get('quantity')), amount: decimal(get('amount')) };
     });
     let failed = '';
-    await run(async () => {
-      try {
-        const answer = await api('PATCH', `/api/staff/contrats/${encodeURIComponent(id)}/salaires-par-date`, { dates });
-        return `Salaires enregistrés : total ${answer.gross_total === null ? '—' : euroFormat.format(Number(answer.gross_total))}.`;
-      } catch (caught) {
-        failed = caught instanceof Error ? caught.message : String(caught);
-        // The line the API names (`dates[2].amount`), when it does.
-        const line = caught instanceof ApiError && typeof caught.body?.field === 'string' ? /^dates\[(\d+)\]\.(quantity|amount)$/.exec(caught.body.field) : null;
-        const named = line ? form.querySelectorAll('#salary-lines tr')[Number(line[1])]?.querySelector(`input[name="${line[2]}"]`) : null;
-        if (named) error = /** @type {HTMLInputElement} */ (named);
-        throw caught;
-      }
-    }, () => focusById('salaries-total') || focusById('dates-title'));
+    await run(
+      async () => {
+        try {
+          const answer = await api('PATCH', `/api/staff/contrats/${encodeURIComponent(id)}/salaires-par-date`, { dates });
+          return `Salaires enregistrés : total ${answer.gross_total === null ? '—' : euroFormat.format(Number(answer.gross_total))}.`;
+        } catch (caught) {
+          failed = caught instanceof Error ? caught.message : String(caught);
+          // The line the API names (`dates[2].amount`), when it does.
+          const line =
+            caught instanceof ApiError && typeof caught.body?.field === 'string' ? /^dates\[(\d+)\]\.(quantity|amount)$/.exec(caught.body.field) : null;
+          const named = line ? form.querySelectorAll('#salary-lines tr')[Number(line[1])]?.querySelector(`input[name="${line[2]}"]`) : null;
+          if (named) error = /** @type {HTMLInputElement} */ (named);
+          throw caught;
+        }
+      },
+      () => focusById('salaries-total') || focusById('dates-title'),
+    );
     if (failed && error) {
       setFieldError(error, failed);
       error.focus();
@@ -350,10 +360,15 @@ function avenantField(failure, form, rows) {
   const line = /^dates\[(\d+)\]\.(date|nature|quantity|amount)$/.exec(named);
   if (line) return /** @type {HTMLInputElement | null} */ (rows[Number(line[1])]?.querySelector(`[name="${line[2]}"]`) ?? null);
   if (named === 'start_date' || named === 'end_date') return /** @type {HTMLInputElement | null} */ (byId(`avenant-${named}`));
-  if (code === 'period_not_extended' || code === 'invalid_end_date') return /** @type {HTMLInputElement | null} */ (byId('avenant-end_date') ?? byId('avenant-start_date'));
+  if (code === 'period_not_extended' || code === 'invalid_end_date')
+    return /** @type {HTMLInputElement | null} */ (byId('avenant-end_date') ?? byId('avenant-start_date'));
   if (/^missing_(date|nature|quantity|amount)$/.test(code)) {
     const name = code.replace('missing_', '');
-    return /** @type {HTMLInputElement | undefined} */ ([...form.querySelectorAll(`#avenant-lines [name="${name}"]`)].find((input) => !/** @type {HTMLInputElement} */ (input).value.trim())) ?? null;
+    return (
+      /** @type {HTMLInputElement | undefined} */ (
+        [...form.querySelectorAll(`#avenant-lines [name="${name}"]`)].find((input) => !(/** @type {HTMLInputElement} */ (input).value.trim()))
+      ) ?? null
+    );
   }
   return null;
 }
@@ -384,24 +399,30 @@ async function submitAvenant(form) {
   let said = '';
   /** @type {{ status?: string, has_generated_pdf?: boolean } | undefined} */
   let amended;
-  await run(async () => {
-    try {
-      amended = await api('POST', `${base}/avenants`, body);
-    } catch (caught) {
-      failure = caught;
-      if (!(caught instanceof ApiError)) throw caught;
-      // Said of what was typed there (a day that does not exist, one outside the new period).
-      field = avenantField(caught, form, rows);
-      const period = { start_date: body.start_date ?? contractPeriod.start_date, end_date: 'end_date' in body ? body.end_date ?? contractPeriod.end_date : contractPeriod.end_date };
-      const kind = field?.name === 'date' ? 'contract_date' : field?.name === 'start_date' || field?.name === 'end_date' ? 'date' : 'other';
-      said = field ? fieldMessage({ code: caught.code, message: caught.message, kind, typed: field.value, period }) : caught.message;
-      throw new ApiError(caught.status, caught.code, said, caught.body);
-    }
-    const added = dates.length === 0 ? 'aucune date ajoutée' : dates.length === 1 ? '1 date ajoutée' : `${dates.length} dates ajoutées`;
-    // The server renders the PDF again with the avenant, and a signed contract goes back to signature.
-    const pdf = amended?.has_generated_pdf ? ' Le PDF du contrat le mentionne.' : ' Générez le PDF pour qu\'il le mentionne.';
-    return `Avenant enregistré : ${added}.${pdf}${amended?.status === 'a_signer' ? ' Le contrat est à signer de nouveau.' : ''}`;
-  }, () => focusById('avenants-title'));
+  await run(
+    async () => {
+      try {
+        amended = await api('POST', `${base}/avenants`, body);
+      } catch (caught) {
+        failure = caught;
+        if (!(caught instanceof ApiError)) throw caught;
+        // Said of what was typed there (a day that does not exist, one outside the new period).
+        field = avenantField(caught, form, rows);
+        const period = {
+          start_date: body.start_date ?? contractPeriod.start_date,
+          end_date: 'end_date' in body ? (body.end_date ?? contractPeriod.end_date) : contractPeriod.end_date,
+        };
+        const kind = field?.name === 'date' ? 'contract_date' : field?.name === 'start_date' || field?.name === 'end_date' ? 'date' : 'other';
+        said = field ? fieldMessage({ code: caught.code, message: caught.message, kind, typed: field.value, period }) : caught.message;
+        throw new ApiError(caught.status, caught.code, said, caught.body);
+      }
+      const added = dates.length === 0 ? 'aucune date ajoutée' : dates.length === 1 ? '1 date ajoutée' : `${dates.length} dates ajoutées`;
+      // The server renders the PDF again with the avenant, and a signed contract goes back to signature.
+      const pdf = amended?.has_generated_pdf ? ' Le PDF du contrat le mentionne.' : " Générez le PDF pour qu'il le mentionne.";
+      return `Avenant enregistré : ${added}.${pdf}${amended?.status === 'a_signer' ? ' Le contrat est à signer de nouveau.' : ''}`;
+    },
+    () => focusById('avenants-title'),
+  );
   if (failure) {
     const message = said || (failure instanceof Error ? failure.message : String(failure));
     if (field) {

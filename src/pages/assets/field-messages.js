@@ -71,7 +71,8 @@ export function periodProblem(typed) {
   if (!parts) return `« ${value} » n'est pas une période au format MM/AAAA (par exemple ${PERIOD_EXAMPLE}).`;
   const [month, year] = parts;
   if (month < 1 || month > 12) return `${value} n'existe pas : le mois va de 01 à 12. Saisissez une période au format MM/AAAA.`;
-  if (year < FIRST_YEAR || year > LAST_PERIOD_YEAR) return `L'année de ${value} n'est pas acceptée (de ${FIRST_YEAR} à ${LAST_PERIOD_YEAR}) : saisissez une période au format MM/AAAA.`;
+  if (year < FIRST_YEAR || year > LAST_PERIOD_YEAR)
+    return `L'année de ${value} n'est pas acceptée (de ${FIRST_YEAR} à ${LAST_PERIOD_YEAR}) : saisissez une période au format MM/AAAA.`;
   return '';
 }
 

@@ -31,7 +31,10 @@ export function wireSelection(onChange) {
   });
   update();
   return {
-    selectedRows: () => boxes().filter((box) => box.checked).map((box) => /** @type {HTMLTableRowElement} */ (box.closest('tr'))),
+    selectedRows: () =>
+      boxes()
+        .filter((box) => box.checked)
+        .map((box) => /** @type {HTMLTableRowElement} */ (box.closest('tr'))),
     clear() {
       for (const box of boxes()) box.checked = false;
       update();

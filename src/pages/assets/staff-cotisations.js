@@ -132,7 +132,11 @@ form.addEventListener('submit', async (event) => {
     await refreshSections({ address: window.location.pathname + window.location.search });
     const row = document.querySelector(`tr[data-call-id="${CSS.escape(created.id)}"]`);
     setRowResult(row ?? undefined, 'Créé', 'ok');
-    announce(formStatus, `Appel de cotisations créé pour ${orgName} : ${row?.getAttribute('data-period') ?? created.period}, ${row?.getAttribute('data-total') ?? created.total}.`, 'success');
+    announce(
+      formStatus,
+      `Appel de cotisations créé pour ${orgName} : ${row?.getAttribute('data-period') ?? created.period}, ${row?.getAttribute('data-total') ?? created.total}.`,
+      'success',
+    );
   } catch (error) {
     const e = /** @type {import('./api.js').ApiError} */ (error);
     const field = FIELD_OF[e.code];

@@ -24,16 +24,19 @@ form.addEventListener('submit', async (event) => {
   }
   const firstName = /** @type {HTMLInputElement} */ (form.elements.namedItem('first_name')).value.trim();
   const level = /** @type {HTMLSelectElement} */ (form.elements.namedItem('level')).value;
-  await perform(async () => {
-    try {
-      await api('POST', '/api/staff/users/invite', { email, first_name: firstName, level });
-    } catch (error) {
-      if (error instanceof ApiError && ['missing_email', 'invalid_email'].includes(error.code)) setFieldError(emailInput, error.message);
-      throw error;
-    }
-    form.reset();
-    return `${email} fait partie de l'équipe : un e-mail de bienvenue lui a été envoyé.`;
-  }, () => emailInput.focus());
+  await perform(
+    async () => {
+      try {
+        await api('POST', '/api/staff/users/invite', { email, first_name: firstName, level });
+      } catch (error) {
+        if (error instanceof ApiError && ['missing_email', 'invalid_email'].includes(error.code)) setFieldError(emailInput, error.message);
+        throw error;
+      }
+      form.reset();
+      return `${email} fait partie de l'équipe : un e-mail de bienvenue lui a été envoyé.`;
+    },
+    () => emailInput.focus(),
+  );
 });
 
 document.getElementById('staff-team')?.addEventListener('click', async (event) => {
@@ -46,8 +49,11 @@ document.getElementById('staff-team')?.addEventListener('click', async (event) =
     button.focus();
     return;
   }
-  await perform(async () => {
-    await api('DELETE', `/api/staff/users/${encodeURIComponent(userId ?? '')}`);
-    return `${email} ne fait plus partie de l'équipe.`;
-  }, () => focusById('team-title'));
+  await perform(
+    async () => {
+      await api('DELETE', `/api/staff/users/${encodeURIComponent(userId ?? '')}`);
+      return `${email} ne fait plus partie de l'équipe.`;
+    },
+    () => focusById('team-title'),
+  );
 });

@@ -39,7 +39,8 @@ const byId = (/** @type {string} */ id) => document.getElementById(id);
 
 const selection = wireSelection((checked) => {
   const count = byId('selection-count');
-  if (count) count.textContent = checked.length === 0 ? 'Aucune facture sélectionnée.' : `${plural(checked.length, 'facture sélectionnée', 'factures sélectionnées')}.`;
+  if (count)
+    count.textContent = checked.length === 0 ? 'Aucune facture sélectionnée.' : `${plural(checked.length, 'facture sélectionnée', 'factures sélectionnées')}.`;
 });
 
 /** Today in the operator's calendar, as the server writes it (`23/11/2026`). */
@@ -89,7 +90,10 @@ document.addEventListener('click', async (event) => {
     );
     selection.clear();
     const sent = answer.notified.length === 0 ? 'Aucune facture notifiée' : plural(answer.notified.length, 'facture notifiée', 'factures notifiées');
-    const waiting = (answer.waiting ?? []).length === 0 ? '' : `, ${plural(answer.waiting.length, 'envoyée dès que son document est prêt', 'envoyées dès que leur document est prêt')}`;
+    const waiting =
+      (answer.waiting ?? []).length === 0
+        ? ''
+        : `, ${plural(answer.waiting.length, 'envoyée dès que son document est prêt', 'envoyées dès que leur document est prêt')}`;
     const skipped = answer.skipped.length === 0 ? '' : `, ${plural(answer.skipped.length, 'non envoyée', 'non envoyées')}`;
     announce(status, `${sent}${waiting}${skipped}.`, answer.skipped.length === 0 ? 'success' : 'info');
   } catch (error) {
@@ -309,7 +313,10 @@ createForm?.addEventListener('submit', async (event) => {
     const id = CREATE_FIELDS[e.code] ?? (e.code === 'invalid_date' ? (issue.value.trim() && !realDate(issue.value) ? 'create-issue' : 'create-due') : null);
     if (id) {
       // A date said of what was typed, in JJ/MM/AAAA.
-      setFieldError(createField(id), e.code === 'invalid_date' ? fieldMessage({ code: e.code, message: e.message, kind: 'date', typed: createField(id).value }) : e.message);
+      setFieldError(
+        createField(id),
+        e.code === 'invalid_date' ? fieldMessage({ code: e.code, message: e.message, kind: 'date', typed: createField(id).value }) : e.message,
+      );
       createField(id).focus();
     } else if (/^(missing|invalid)_(invoices|lines|label|quantity|unit_price|vat_rate|amount)$/.test(e.code)) {
       if (e.code.endsWith('invoices')) setBoxError('create-orgs-error', e.message);
@@ -351,7 +358,10 @@ document.addEventListener('submit', async (event) => {
   }
   const number = (invoice.selectedOptions[0]?.textContent ?? '').split(' · ')[0];
   const body = amount.value.trim()
-    ? { reason: reason.value.trim(), lines: [{ label: `Avoir sur la facture ${number}`, quantity: '1', unit_price: decimal(amount.value), vat_rate: vat.value }] }
+    ? {
+        reason: reason.value.trim(),
+        lines: [{ label: `Avoir sur la facture ${number}`, quantity: '1', unit_price: decimal(amount.value), vat_rate: vat.value }],
+      }
     : { reason: reason.value.trim() };
   // An issued credit note is numbered for good: said, then confirmed.
   const what = invoice.selectedOptions[0]?.textContent ?? number;
@@ -369,15 +379,17 @@ document.addEventListener('submit', async (event) => {
   try {
     const note = await api('POST', `/api/staff/facturation/${encodeURIComponent(invoice.value)}/avoir`, body);
     await refreshSections({ address: window.location.pathname + window.location.search });
-    announce(/** @type {HTMLElement} */ (document.getElementById('credit-status')), `Avoir ${note.number} émis sur la facture ${number} : ${euros(note.total_ttc)} TTC.`, 'success');
+    announce(
+      /** @type {HTMLElement} */ (document.getElementById('credit-status')),
+      `Avoir ${note.number} émis sur la facture ${number} : ${euros(note.total_ttc)} TTC.`,
+      'success',
+    );
   } catch (error) {
     const e = /** @type {import('./api.js').ApiError} */ (error);
     let message = e.message;
     if (e.code === 'credit_exceeds_invoice') {
       const remaining = typeof e.body?.remaining_ttc === 'string' ? e.body.remaining_ttc : null;
-      message = remaining
-        ? `Ce montant dépasse ce qui reste à créditer sur la facture ${number} : ${euros(remaining)} TTC au plus.`
-        : e.message;
+      message = remaining ? `Ce montant dépasse ce qui reste à créditer sur la facture ${number} : ${euros(remaining)} TTC au plus.` : e.message;
       setFieldError(amount, message);
       amount.focus();
     } else if (e.code === 'missing_reason' || e.code === 'invalid_reason') {

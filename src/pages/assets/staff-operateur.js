@@ -9,8 +9,15 @@ import './session.js';
 
 /** @type {Record<string, string>} */
 const LABELS = {
-  name: 'Raison sociale', siren: 'SIREN', siret: 'SIRET', vat: 'N° de TVA intracommunautaire',
-  address: 'Adresse', postcode: 'Code postal', city: 'Ville', iban: 'IBAN', bic: 'BIC',
+  name: 'Raison sociale',
+  siren: 'SIREN',
+  siret: 'SIRET',
+  vat: 'N° de TVA intracommunautaire',
+  address: 'Adresse',
+  postcode: 'Code postal',
+  city: 'Ville',
+  iban: 'IBAN',
+  bic: 'BIC',
 };
 
 const form = /** @type {HTMLFormElement | null} */ (document.getElementById('operator-form'));
@@ -48,7 +55,10 @@ function showGaps(settings) {
   const names = (/** @type {string[]} */ fields) => fields.map((f) => LABELS[f] ?? f).join(', ');
   const lines = [];
   if (settings.missing.invoices.length) lines.push(`Factures : aucun document (Factur-X) tant que manque : ${names(settings.missing.invoices)}.`);
-  if (settings.missing.sepa.length) lines.push(`Virements : aucun lot ni fichier SEPA, ni facture payable par virement, tant que manque ou n'est pas valide : ${names(settings.missing.sepa)}.`);
+  if (settings.missing.sepa.length)
+    lines.push(
+      `Virements : aucun lot ni fichier SEPA, ni facture payable par virement, tant que manque ou n'est pas valide : ${names(settings.missing.sepa)}.`,
+    );
   region.replaceChildren();
   if (lines.length === 0) {
     const p = document.createElement('p');

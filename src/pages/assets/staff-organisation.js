@@ -13,7 +13,10 @@ import './session.js';
  * @param {string} value
  */
 function frenchDecimal(value) {
-  return value.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '').replace('.', ',');
+  return value
+    .replace(/(\.\d*?)0+$/, '$1')
+    .replace(/\.$/, '')
+    .replace('.', ',');
 }
 
 /**
@@ -184,7 +187,7 @@ document.addEventListener('submit', async (event) => {
     write('iban', masked);
     // The category's words are the ones the server wrote in the form's select.
     const categoryOption = /** @type {HTMLSelectElement} */ (form.elements.namedItem('category')).selectedOptions[0];
-    write('category', employee.category ? categoryOption?.textContent ?? employee.category : '—');
+    write('category', employee.category ? (categoryOption?.textContent ?? employee.category) : '—');
     write('cadre', employee.cadre ? 'Oui' : 'Non');
     write('pas_rate', employee.pas_rate === null ? 'Grille neutre' : rateText(employee.pas_rate));
     const hint = document.getElementById(`${element('iban').id}-hint`);

@@ -123,7 +123,10 @@ document.addEventListener('click', async (event) => {
 /** @param {HTMLButtonElement} button */
 async function draftBulletin(button) {
   try {
-    await download(`/api/staff/paie/brouillons/${encodeURIComponent(button.dataset.bulletin ?? '')}/bulletin.pdf`, `brouillon-${button.dataset.name ?? 'bulletin'}.pdf`);
+    await download(
+      `/api/staff/paie/brouillons/${encodeURIComponent(button.dataset.bulletin ?? '')}/bulletin.pdf`,
+      `brouillon-${button.dataset.name ?? 'bulletin'}.pdf`,
+    );
     if (runStatus) announce(runStatus, 'Bulletin en brouillon téléchargé.', 'success');
   } catch (error) {
     if (runStatus) announce(runStatus, error instanceof Error ? error.message : String(error), 'error');
@@ -144,7 +147,12 @@ async function validate(button) {
     const ids = (button.dataset.ids ?? '').split(',').filter(Boolean);
     // The day printed on the bulletins as their payment date; empty: the API's default.
     const paymentDate = paymentDateInput?.value || undefined;
-    const answer = await api('POST', '/api/staff/paie/valider', { org_id: runSection?.dataset.orgId, period: runSection?.dataset.period, payslip_ids: ids, payment_date: paymentDate });
+    const answer = await api('POST', '/api/staff/paie/valider', {
+      org_id: runSection?.dataset.orgId,
+      period: runSection?.dataset.period,
+      payslip_ids: ids,
+      payment_date: paymentDate,
+    });
     window.location.assign(hereWith({ appel: answer.contribution_call_id }));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -161,7 +169,8 @@ const payslipsStatus = () => /** @type {HTMLElement} */ (document.getElementById
 async function cancel(button) {
   const dialog = /** @type {HTMLDialogElement} */ (document.getElementById('confirm-cancel-payslip'));
   const text = document.getElementById('confirm-cancel-payslip-text');
-  if (text) text.textContent = `Le bulletin ${button.dataset.ofName ?? ''} passera au statut « Annulé » : il ne sera plus payé, et un autre pourra être publié à sa place.`;
+  if (text)
+    text.textContent = `Le bulletin ${button.dataset.ofName ?? ''} passera au statut « Annulé » : il ne sera plus payé, et un autre pourra être publié à sa place.`;
   if (!(await confirmWith(dialog))) {
     button.focus();
     return;
@@ -259,7 +268,8 @@ document.getElementById('payslip-form')?.addEventListener('submit', async (event
   const who = employeeSelect.selectedOptions[0]?.textContent ?? '';
   const publish = /** @type {HTMLDialogElement} */ (document.getElementById('confirm-publish'));
   const text = document.getElementById('confirm-publish-text');
-  if (text) text.textContent = `${who}, ${period} : brut ${field('payslip-gross').value.trim()} €, net à payer ${field('payslip-net').value.trim()} €. Publié, le bulletin est visible par l'organisation et ne peut plus être modifié (seulement annulé).`;
+  if (text)
+    text.textContent = `${who}, ${period} : brut ${field('payslip-gross').value.trim()} €, net à payer ${field('payslip-net').value.trim()} €. Publié, le bulletin est visible par l'organisation et ne peut plus être modifié (seulement annulé).`;
   if (!(await confirmWith(publish))) {
     document.getElementById('payslip-submit')?.focus();
     return;

@@ -49,7 +49,11 @@ document.addEventListener('submit', async (event) => {
   }
   const orgs = orgsOf(rows);
   if (orgs.size > 1) {
-    announce(status, `Un lot de virements ne concerne qu'une organisation : la sélection en compte ${orgs.size} (${[...orgs.values()].join(', ')}). Décochez les bulletins des autres, ou filtrez par organisation.`, 'error');
+    announce(
+      status,
+      `Un lot de virements ne concerne qu'une organisation : la sélection en compte ${orgs.size} (${[...orgs.values()].join(', ')}). Décochez les bulletins des autres, ou filtrez par organisation.`,
+      'error',
+    );
     return;
   }
   if (!date.value.trim()) {
@@ -60,7 +64,13 @@ document.addEventListener('submit', async (event) => {
   // A date far from the months paid is most often a typing slip: said, and confirmed or corrected.
   // (A past date is left to the API, which says why it is refused.)
   const iso = isoDate(date.value);
-  const doubt = iso >= (date.dataset.today ?? '') ? dateDoubt(iso, rows.map((row) => row.dataset.period ?? '')) : '';
+  const doubt =
+    iso >= (date.dataset.today ?? '')
+      ? dateDoubt(
+          iso,
+          rows.map((row) => row.dataset.period ?? ''),
+        )
+      : '';
   if (doubt) {
     const dialog = /** @type {HTMLDialogElement} */ (document.getElementById('confirm-date'));
     const text = document.getElementById('confirm-date-text');
