@@ -19,6 +19,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import type { LoadResult, LoadSpec } from './load.ts';
 import type { Seeded } from './seed.ts';
+import { DIFFERENCE_FIGURES } from '../src/payroll/month.ts';
 import { canonical, request, stopAndCheck } from './modules.ts';
 import {
   checkLoad,
@@ -59,17 +60,8 @@ const WINDOW_SECONDS = quick ? 2 : 10;
  */
 const IDLE_WINDOWS = quick ? 1 : 5;
 const RSS_TARGET_MB = 1536;
-const MONEY_FIELDS = [
-  'gross',
-  'employee_contributions',
-  'employer_contributions',
-  'net_before_tax',
-  'net_taxable',
-  'net_social',
-  'pas_amount',
-  'net_to_pay',
-  'employer_cost',
-] as const;
+/** Every money figure of a payslip: those a complementary payslip carries as differences. */
+const MONEY_FIELDS = DIFFERENCE_FIGURES;
 
 /** The bench organizations (made once per database: `--keep-db` reuses them). */
 async function seedPayroll(client: pg.Client): Promise<string[]> {
