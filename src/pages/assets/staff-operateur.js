@@ -7,20 +7,14 @@
 import { announce, api, ApiError } from './api.js';
 import './session.js';
 
-/** @type {Record<string, string>} */
-const LABELS = {
-  name: 'Raison sociale',
-  siren: 'SIREN',
-  siret: 'SIRET',
-  vat: 'N° de TVA intracommunautaire',
-  address: 'Adresse',
-  postcode: 'Code postal',
-  city: 'Ville',
-  iban: 'IBAN',
-  bic: 'BIC',
-};
-
 const form = /** @type {HTMLFormElement | null} */ (document.getElementById('operator-form'));
+/** The settings the form holds, in its order; their names are the page's labels (`staff-operateur.ts`). */
+const FIELDS = form ? [...form.querySelectorAll('input[name]')].map((field) => /** @type {HTMLInputElement} */ (field).name) : [];
+
+/** @param {string} name */
+function labelOf(name) {
+  return document.querySelector(`label[for="operator-${name}"]`)?.textContent?.trim() || name;
+}
 const status = /** @type {HTMLElement} */ (document.getElementById('operator-status'));
 let saving = false;
 
@@ -52,7 +46,7 @@ function fieldOf(error) {
 function showGaps(settings) {
   const region = document.getElementById('operator-gaps-region');
   if (!region) return;
-  const names = (/** @type {string[]} */ fields) => fields.map((f) => LABELS[f] ?? f).join(', ');
+  const names = (/** @type {string[]} */ fields) => fields.map(labelOf).join(', ');
   const lines = [];
   if (settings.missing.invoices.length) lines.push(`Factures : aucun document (Factur-X) tant que manque : ${names(settings.missing.invoices)}.`);
   if (settings.missing.sepa.length)
@@ -89,7 +83,7 @@ form?.addEventListener('submit', async (event) => {
   clearErrors();
   /** @type {Record<string, string>} */
   const body = {};
-  for (const name of Object.keys(LABELS)) {
+  for (const name of FIELDS) {
     const field = input(name);
     if (field && field.value.trim() !== (field.dataset.initial ?? '')) body[name] = field.value.trim();
   }
@@ -101,7 +95,7 @@ form?.addEventListener('submit', async (event) => {
   form.setAttribute('aria-busy', 'true');
   try {
     const settings = await api('PATCH', '/api/staff/operator', body);
-    for (const name of Object.keys(LABELS)) {
+    for (const name of FIELDS) {
       const field = input(name);
       const value = settings[name] ?? '';
       field.value = value;
