@@ -132,7 +132,12 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     // A COPY holds its connection while a client downloads: a quarter of the pool at most.
     const copyOut = createCopyOut(pool, Math.max(1, Math.floor(maxConnections / 4)));
-    return { db, kind: 'postgres', pool, pglite: null, copyOut, close: () => db.destroy() };
+    // Kysely ends only a pool it has used: a handle closed unused must refuse its queries too.
+    const close = async () => {
+      await db.destroy();
+      if (!pool.ending) await pool.end();
+    };
+    return { db, kind: 'postgres', pool, pglite: null, copyOut, close };
   }
   const onDisk = !options.pgliteDir.startsWith('memory://');
   if (onDisk) makePrivateDir(path.dirname(options.pgliteDir));
@@ -150,6 +155,11 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   });
   // PGlite unpacks its files 0666 (an explicit chmod, past any umask): the owner's alone.
   if (onDisk) makeTreePrivate(options.pgliteDir);
+  return pgliteHandle(pglite);
+}
+
+/** The handle over an open PGlite: closing it closes PGlite. */
+export function pgliteHandle(pglite: PGlite): DatabaseHandle {
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
   // Kysely only closes a driver it has used; close PGlite ourselves so that it never
   // keeps the process alive.
