@@ -16,6 +16,7 @@ import afterAnswer from './http/after-answer.ts';
 import unreadBody from './http/unread-body.ts';
 import { jsonTooDeep, MAX_JSON_DEPTH, normalizeId } from './http/input.ts';
 import textRule, { isSpecAccessRoute, textRuleValidators } from './http/text-rule.ts';
+import { serializersOnce } from './http/compiled-once.ts';
 import sessionPlugin from './identity/session.plugin.ts';
 import gatePlugin from './org/gate.plugin.ts';
 import { databaseRateLimitStore } from './http/rate-limit-store.ts';
@@ -94,7 +95,8 @@ export function appOptions(
     genReqId: () => crypto.randomUUID(),
     ajv: { customOptions: { removeAdditional: 'all', allErrors: false } },
     // Bodies without type coercion, and input.ts's rule on every string (http/text-rule.ts).
-    schemaController: { compilersFactory: { buildValidator: textRuleValidators() } },
+    // Each schema compiled once a process (http/compiled-once.ts).
+    schemaController: { compilersFactory: { buildValidator: textRuleValidators(), buildSerializer: serializersOnce } },
     trustProxy: trustedProxies(config.trustProxy),
     frameworkErrors,
     clientErrorHandler,

@@ -16,6 +16,7 @@ import type { Ajv } from 'ajv';
 import type { FastifyInstance, FastifyRequest, FastifySchemaValidationError, FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { edgeSchema } from './checked-fields.ts';
+import { compiledOnce } from './compiled-once.ts';
 import { AppError, fieldErrors } from './errors.ts';
 import { hasUnsafeCharacters, type TextKind } from './input.ts';
 
@@ -73,11 +74,12 @@ type RouteValidator = (route: RouteDefinition) => unknown;
  * Fastify's validator factory (`schemaController.compilersFactory.buildValidator`): Fastify's
  * own Ajv compiler, twice: bodies without type coercion, the rest with Fastify's (`"42"` is a
  * number in a query string); both know the keyword, and a body schema gets it on every string
- * but those of the fields its rules check (`checked-fields.ts`), left to them.
+ * but those of the fields its rules check (`checked-fields.ts`), left to them. Each schema is
+ * compiled once a process (`compiled-once.ts`).
  */
-export function textRuleValidators(): ValidatorFactory {
-  const pool = AjvCompiler();
-  return ((externalSchemas: Record<string, unknown>, options: { customOptions?: Record<string, unknown>; plugins?: unknown[] }) => {
+const textRuleValidatorsOnce = compiledOnce(
+  ((externalSchemas: Record<string, unknown>, options: { customOptions?: Record<string, unknown>; plugins?: unknown[] }) => {
+    const pool = AjvCompiler();
     const plugins = [...(options?.plugins ?? []), addTextKeyword];
     const build = (coerceTypes: false | 'array') =>
       (pool as unknown as (e: unknown, o: unknown) => RouteValidator)(externalSchemas, {
@@ -91,7 +93,12 @@ export function textRuleValidators(): ValidatorFactory {
       route.httpPart === 'body'
         ? bodies({ ...route, schema: isSpecAccessRoute(route.url) ? route.schema : withTextRule(edgeSchema(route.schema)) })
         : others(route);
-  }) as unknown as ValidatorFactory;
+  }) as unknown as ValidatorFactory,
+  (route) => `${route.httpPart} ${route.httpPart === 'body' && isSpecAccessRoute(route.url)} ${JSON.stringify(route.schema)}`,
+);
+
+export function textRuleValidators(): ValidatorFactory {
+  return textRuleValidatorsOnce;
 }
 
 /** The innermost property an error path names (`/dates/2/nature` → `nature`), or ''. */
