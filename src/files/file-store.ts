@@ -10,6 +10,9 @@ import type { Database } from '../db/database.ts';
 import { deleteFile, existingFileIds, findFile, insertFile } from './files.repository.ts';
 import { signFileUrl } from './signed-url.ts';
 
+/** An S3 object younger than this is never swept (`s3-blobs.ts`): its row may not be committed yet. */
+export const SWEEP_GRACE_MS = 60 * 60 * 1000;
+
 export interface NewFile {
   content: Buffer;
   contentType: string;

@@ -10,10 +10,7 @@
  * is never taken; a deletion is only ever swept after it is committed.
  */
 import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import type { BlobStore } from './file-store.ts';
-
-/** An object younger than this is never swept: its row may not be committed yet. */
-export const SWEEP_GRACE_MS = 60 * 60 * 1000;
+import { type BlobStore, SWEEP_GRACE_MS } from './file-store.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

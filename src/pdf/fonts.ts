@@ -54,8 +54,9 @@ export const OUTSIDE_WINANSI = /[^\t\n\r\x20-\x7e\xa0-\xff€‚ƒ„…†‡ˆ
 interface FontkitFont {
   characterSet: number[];
 }
-// pdfkit's own fontkit: the one that reads these files when rendering.
-const fontkit = createRequire(require.resolve('pdfkit'))('fontkit') as { openSync(file: string): FontkitFont };
+// pdfkit's own fontkit: the one that reads these files when rendering. Loaded at the first
+// coverage asked (about 0.35 s): a server or a command that checks no name never loads it.
+let fontkit: { openSync(file: string): FontkitFont } | undefined;
 
 const coverages = new Map<EmbeddedFont, ReadonlySet<number>>();
 
@@ -66,6 +67,7 @@ const coverages = new Map<EmbeddedFont, ReadonlySet<number>>();
 export function coverage(font: EmbeddedFont): ReadonlySet<number> {
   let set = coverages.get(font);
   if (!set) {
+    fontkit ??= createRequire(require.resolve('pdfkit'))('fontkit') as { openSync(file: string): FontkitFont };
     set = new Set(fontkit.openSync(EMBEDDED_FONTS[font].normal).characterSet);
     coverages.set(font, set);
   }
