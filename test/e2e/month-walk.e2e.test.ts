@@ -87,6 +87,8 @@ describe("a newcomer's month in chromium", { skip: skipReason }, () => {
     assert.equal(await page.locator('#confirm-date').isVisible(), true);
     assert.equal(await page.locator('#confirm-date-text').textContent(), doubt);
     await page.keyboard.press('Escape');
+    // The dialog's close event comes after the key: the error is awaited, then read whole.
+    await page.locator('#execution-date-error', { hasText: doubt }).waitFor();
     assert.equal(await page.locator('#execution-date-error').textContent(), doubt);
     assert.equal(await focusedId(page), 'execution-date');
     assert.equal(
