@@ -26,7 +26,8 @@ import { closeRenderers } from '../src/pdf/render.ts';
 export const usingPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
 // The apps a file builds leave their computing and rendering processes running (starting them
-// and building the payroll engine in each took seconds a test): stopped once the file is done.
+// and building the payroll engine in each took seconds a test): stopped once the process is done
+// (a file run alone, or a shard of `npm test`: test/shards/shard.ts).
 after(async () => {
   await closePayrollPool();
   await closeRenderers();
@@ -50,8 +51,9 @@ function snapshotKey(): string {
 }
 
 /**
- * PGlite takes seconds to initialise and migrate: each test file is its own process, so the
- * migrated files are kept on disk and every process after the first loads them. The file is
+ * PGlite takes seconds to initialise and migrate: each shard of `npm test` (and each file run
+ * alone) is its own process, so the migrated files are kept on disk and every process after the
+ * first loads them. The file is
  * written under another name and renamed, so a reader never sees half of it.
  */
 function migratedSnapshot(): Promise<Blob> {
@@ -98,11 +100,11 @@ export async function freshDatabase(): Promise<TestDatabase> {
 const idleEmbedded: PGlite[] = [];
 const idlePostgres: string[] = [];
 
-// The file's idle databases go when the file is done (the apps' process pools too, above). A
+// The idle databases go when the process is done (the apps' process pools too, above). A
 // database closed after this hook (by a hook registered later) is thrown away, not kept.
-let fileDone = false;
+let processDone = false;
 after(async () => {
-  fileDone = true;
+  processDone = true;
   for (const pglite of idleEmbedded.splice(0)) await pglite.close();
   const baseUrl = process.env.TEST_DATABASE_URL;
   if (baseUrl) for (const name of idlePostgres.splice(0)) await dropPostgres(baseUrl, name);
@@ -126,8 +128,8 @@ async function embeddedDatabase(): Promise<TestDatabase> {
     close() {
       closing ??= (async () => {
         await handle.close();
-        const emptied = !fileDone && !owned.closed && (await reuseOrDiscard((text) => owned.query(text)));
-        if (emptied && !fileDone) idleEmbedded.push(owned);
+        const emptied = !processDone && !owned.closed && (await reuseOrDiscard((text) => owned.query(text)));
+        if (emptied && !processDone) idleEmbedded.push(owned);
         else if (!owned.closed) await owned.close();
       })();
       return closing;
@@ -185,10 +187,10 @@ async function postgresDatabase(baseUrl: string): Promise<TestDatabase> {
         const reused = await withPostgres(url.toString(), async (client) => {
           // Another app or process still connected (a second instance, a child server): it
           // could still write, so the database goes.
-          if (fileDone || !(await onlyConnection(client))) return false;
+          if (processDone || !(await onlyConnection(client))) return false;
           return reuseOrDiscard(async (text) => (await client.query(text)) as { rows: unknown[] });
         }).catch(() => false);
-        if (reused && !fileDone) idlePostgres.push(owned);
+        if (reused && !processDone) idlePostgres.push(owned);
         else await dropPostgres(baseUrl, owned);
       })();
       return closing;

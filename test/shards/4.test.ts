@@ -1,0 +1,3 @@
+import { runShard } from './shard.ts';
+
+runShard(import.meta.url);

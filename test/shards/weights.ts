@@ -1,0 +1,50 @@
+/**
+ * What each test file took, in seconds, in one run of `npm test` on the CI machine kind (two
+ * cores, the embedded database, chromium): only how evenly the shards share the work depends on them.
+ * A file not listed counts DEFAULT_WEIGHT.
+ */
+export const DEFAULT_WEIGHT = 3;
+
+export const WEIGHTS: Readonly<Record<string, number>> = {
+  'test/e2e/accessibility.e2e.test.ts': 110,
+  'test/cli/cli.test.ts': 70,
+  'test/jobs/durability.test.ts': 51,
+  'test/ops/server.test.ts': 34,
+  'test/e2e/pages.e2e.test.ts': 31,
+  'test/payroll/run.test.ts': 23,
+  'test/e2e/staff-money.e2e.test.ts': 20,
+  'test/cli/seed-demo-operator.test.ts': 18,
+  'test/ops/startup.test.ts': 17,
+  'test/e2e/contrats.e2e.test.ts': 16,
+  'test/contributions/revisions.test.ts': 14,
+  'test/e2e/staff-contrats.e2e.test.ts': 14,
+  'test/e2e/refusals.e2e.test.ts': 13,
+  'test/contracts/contracts.test.ts': 13,
+  'test/invoices/factur-x.test.ts': 13,
+  'test/e2e/month-walk.e2e.test.ts': 13,
+  'test/access/get-access.test.ts': 13,
+  'test/e2e/staff-paie.e2e.test.ts': 12,
+  'test/e2e/staff-cotisations.e2e.test.ts': 12,
+  'test/e2e/field-errors.e2e.test.ts': 11,
+  'test/e2e/money.e2e.test.ts': 10,
+  'test/cli/commands.test.ts': 10,
+  'test/payroll/run-robustness.test.ts': 10,
+  'test/contracts/avenant.test.ts': 9,
+  'test/access/fuzz.test.ts': 9,
+  'test/http/list.test.ts': 9,
+  'test/payroll/month.test.ts': 8,
+  'test/e2e/staff-orgs.e2e.test.ts': 8,
+  'test/payroll/bulletin.test.ts': 8,
+  'test/payroll/model.test.ts': 7,
+  'test/jobs/documents.test.ts': 6,
+  'test/access/post-access.test.ts': 6,
+  'test/payroll/heartbeat.test.ts': 6,
+  'test/exports/csv-exports.test.ts': 5,
+  'test/pages/staff-paie.pages.test.ts': 5,
+  'test/e2e/csv-exports.e2e.test.ts': 5,
+  'test/mail/worker.test.ts': 5,
+  'test/http/after-answer.test.ts': 4,
+  'test/payroll/reference-payslips.test.ts': 4,
+  'test/identity/auth-routes.test.ts': 4,
+  'test/payroll/law.test.ts': 4,
+};
