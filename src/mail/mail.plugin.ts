@@ -44,6 +44,8 @@ declare module 'fastify' {
       nudge(): void;
       /** Runs one delivery pass now and resolves with the number of e-mails tried. */
       flush(): Promise<number>;
+      /** How many delivery passes have ended (polls and flushes). */
+      readonly passes: number;
     };
   }
 }
@@ -63,6 +65,9 @@ export default fp(
     fastify.decorate('mail', {
       nudge: () => worker.nudge(),
       flush: () => worker.flush(),
+      get passes() {
+        return worker.passes;
+      },
     });
 
     if (options.mailWorker ?? true) {

@@ -128,6 +128,7 @@ export class MailWorker {
   private timer: NodeJS.Timeout | null = null;
   /** Passes run one after the other: this is the end of the last one queued. */
   private tail: Promise<unknown> = Promise.resolve();
+  private passesEnded = 0;
 
   constructor(options: MailWorkerOptions) {
     this.db = options.db;
@@ -196,9 +197,14 @@ export class MailWorker {
     if (this.state === 'running' && this.timer === null) this.schedule(this.pollMs);
   }
 
+  /** How many delivery passes have ended, polls and flushes alike: what "it polled again" means. */
+  get passes(): number {
+    return this.passesEnded;
+  }
+
   private pass(): Promise<number> {
     const run = this.tail.then(() => this.drain());
-    this.tail = run.catch(() => undefined);
+    this.tail = run.catch(() => undefined).finally(() => this.passesEnded++);
     return run;
   }
 

@@ -9,7 +9,7 @@ import { closePayrollPool, computeInPool } from '../../src/payroll/compute-pool.
 import { computePayslip } from '../../src/payroll/compute.ts';
 import { evaluatingModel } from '../../src/payroll/model.ts';
 import { monthPay, situationFor, type PayrollContract } from '../../src/payroll/situation.ts';
-import { childProcessesRunning, SCHED_IDLE, threadPolicies as policies } from '../support/processes.ts';
+import { childProcessesRunning, cpuTicks, SCHED_IDLE, threadPolicies as policies } from '../support/processes.ts';
 
 const PERIOD = '2026-03';
 const ORG = { effectif: 1, convention: 'SVP', categorie_juridique: 'association', taux_at: null } as const;
@@ -59,8 +59,10 @@ describe('the payroll computing processes', () => {
     await computeInPool([situation('2400.00')]);
     const [victim, ...others] = computerPids();
     assert.deepEqual(others, [], 'one chunk at a time needs one process');
+    const idle = cpuTicks(victim!);
     const pending = computeInPool(Array.from({ length: 40 }, () => situation('2500.00')));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Killed once it is computing the chunk, as the CPU time it starts using shows.
+    while (cpuTicks(victim!) === idle) await new Promise((resolve) => setImmediate(resolve));
     process.kill(victim!, 'SIGKILL');
     await assert.rejects(pending, /terminated unexpectedly/i);
     const next = await computeInPool([situation('2600.00')]);

@@ -26,3 +26,10 @@ export function threadPolicies(pid: number): number[] {
     return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[38]);
   });
 }
+
+/** The CPU time a process has used, in clock ticks (user and system): it grows once the process works. */
+export function cpuTicks(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
