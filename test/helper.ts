@@ -53,8 +53,8 @@ function snapshotKey(): string {
 /**
  * PGlite takes seconds to initialise and migrate: each shard of `npm test` (and each file run
  * alone) is its own process, so the migrated files are kept on disk and every process after the
- * first loads them. The file is
- * written under another name and renamed, so a reader never sees half of it.
+ * first loads them. The file is written under another name and renamed, so a reader never sees
+ * half of it.
  */
 function migratedSnapshot(): Promise<Blob> {
   snapshot ??= (async () => {
