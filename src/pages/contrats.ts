@@ -384,11 +384,14 @@ function pdfSection(c: ContractView): SafeHtml {
         ? 'Le contrat est à signer : son PDF est prêt, téléchargez-le pour la signature.'
         : 'Un PDF a été généré. Générez-le à nouveau après une modification.'
       : 'Aucun PDF pour le moment : il est créé quand le contrat est soumis pour signature.';
+  // A draft's PDF is generated on demand; the PDF to sign is rendered at submission and again
+  // after an avenant, so it is offered only while it is missing.
+  const generable = !c.has_signed_pdf && (c.status === 'brouillon' || (c.status === 'a_signer' && !c.has_generated_pdf));
   return html`<section class="card" id="pdf" data-refresh aria-labelledby="pdf-title">
   <h2 id="pdf-title">Document</h2>
   <p id="pdf-state">${state}</p>
   <div class="actions">
-    ${c.status === 'annule' || c.status === 'signe' || c.has_signed_pdf ? '' : html`<button type="button" class="button" id="generate-pdf">Générer le PDF</button>`}
+    ${generable ? html`<button type="button" class="button" id="generate-pdf">Générer le PDF</button>` : ''}
     ${
       c.has_signed_pdf || c.has_generated_pdf
         ? html`<button type="button" class="button button-secondary" id="download-pdf">${c.has_signed_pdf ? 'Télécharger le contrat signé' : 'Télécharger le PDF'}</button>`

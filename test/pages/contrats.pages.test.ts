@@ -142,6 +142,7 @@ describe('GET /contrats/{id}', () => {
     const after = await call(agent, 'GET', `/contrats/${contract.id}`);
     assert.ok(after.body.includes('<span class="badge badge-contract-a_signer">À signer</span>'));
     assert.ok(after.body.includes('id="download-pdf"'));
+    assert.ok(!after.body.includes('id="generate-pdf"'), 'the PDF to sign is not generated again');
     assert.ok(!after.body.includes('id="submit-contract"'));
     assert.ok(!after.body.includes('/modifier"'), 'only a draft is edited');
   });
